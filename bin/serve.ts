@@ -1,0 +1,62 @@
+/**
+ * `npm start`: the API on http://localhost:${PORT:-3000}/v0 over an embedded DynamoDB Local.
+ *
+ *   npm start                   data kept in .data/ across restarts
+ *   npm start -- --in-memory    throwaway data
+ *
+ * Environment: PORT, HOST, DATA_DIR, DYNAMODB_ENDPOINT (use a running DynamoDB instead),
+ * DYNAMODB_LOCAL_PORT, TABLE_NAME, FEEDBACK_ADMIN_KEY, FEEDBACK_VIEWER_KEY, CORS_ALLOWED_ORIGINS.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { logger } from '../functions/api/logger';
+import { startLocalRuntime } from '../functions/local/runtime';
+import { DEFAULT_TABLE_NAME } from '../functions/store/table';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+async function main() {
+  const { values } = parseArgs({
+    options: { 'in-memory': { type: 'boolean', default: false }, port: { type: 'string' } },
+  });
+  const env = process.env;
+  const runtime = await startLocalRuntime({
+    port: Number(values.port ?? env.PORT ?? 3000),
+    host: env.HOST,
+    dataDir: values['in-memory'] ? undefined : resolve(env.DATA_DIR ?? '.data'),
+    dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+    dynamoPort: env.DYNAMODB_LOCAL_PORT ? Number(env.DYNAMODB_LOCAL_PORT) : 8000,
+    tableName: env.TABLE_NAME || DEFAULT_TABLE_NAME,
+    devKeys: { admin: env.FEEDBACK_ADMIN_KEY || undefined, viewer: env.FEEDBACK_VIEWER_KEY || undefined },
+  });
+  console.log(
+    [
+      '',
+      `Feedback API      ${runtime.baseUrl}`,
+      `DynamoDB          ${runtime.dynamoEndpoint}${values['in-memory'] ? ' (in memory)' : ''}`,
+      `Admin key         ${runtime.keys.admin}`,
+      `Viewer key        ${runtime.keys.viewer}`,
+      '',
+      `Try: curl -s -X POST ${runtime.baseUrl}/projects/create -H 'Authorization: API-KEY ${runtime.keys.admin}' \\`,
+      `       -H 'content-type: application/json' -d '[{"name":"My site"}]'`,
+      '',
+      'Ctrl-C stops the server and DynamoDB Local.',
+      '',
+    ].join('\n'),
+  );
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('stopping', { signal });
+    await runtime.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error) => {
+  console.error(`npm start failed: ${(error as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,125 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import type { Store } from '../store/entities';
+import { authenticate, authorize } from './auth';
+import { corsHeaders } from './cors';
+import { ApiError, badRequest, invalidFields } from './errors';
+import { logger } from './logger';
+import { operationPath, type OperationDefinition, type RequestInfo } from './operation';
+
+/** Requests larger than this are refused before they are parsed. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export interface AdapterDependencies {
+  store: Store;
+  now?: () => Date;
+}
+
+function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers'] | null): Record<string, string | undefined> {
+  const lowered: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) lowered[name.toLowerCase()] = value ?? undefined;
+  return lowered;
+}
+
+function rawArguments(event: APIGatewayProxyEvent, operation: OperationDefinition): string | undefined {
+  if (event.httpMethod === 'GET') {
+    if (!operation.readOnly) {
+      throw new ApiError('method-not-allowed', `${operationPath(operation)} changes data and is only served on POST`);
+    }
+    return event.queryStringParameters?.['$p'] ?? undefined;
+  }
+  if (event.httpMethod !== 'POST') {
+    throw new ApiError('method-not-allowed', `Use POST${operation.readOnly ? ' or GET' : ''} for ${operationPath(operation)}`);
+  }
+  if (event.body === null || event.body === undefined) return undefined;
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+}
+
+function checkSize(event: APIGatewayProxyEvent): void {
+  const size = event.body ? Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : 0;
+  if (size > MAX_BODY_BYTES) {
+    throw new ApiError('payload-too-large', `The request body must be at most ${MAX_BODY_BYTES} bytes`, {
+      limit: MAX_BODY_BYTES,
+      size,
+    });
+  }
+}
+
+function parseArguments(raw: string | undefined): unknown[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw badRequest('The arguments are not valid JSON', [{ path: 'args', message: 'invalid JSON' }]);
+  }
+  if (!Array.isArray(parsed)) {
+    throw badRequest('The arguments must be a JSON array', [{ path: 'args', message: 'expected an array' }]);
+  }
+  return parsed;
+}
+
+function json(status: number, body: unknown, headers: Record<string, string>): APIGatewayProxyResult {
+  return { statusCode: status, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) };
+}
+
+/**
+ * Runs one operation for one API Gateway proxy event: size check, authentication,
+ * argument parsing and validation, authorization, then the operation's handler.
+ * Identical on Lambda, in the local server and in tests.
+ */
+export async function handleApiEvent(
+  operation: OperationDefinition,
+  event: APIGatewayProxyEvent,
+  dependencies: AdapterDependencies,
+): Promise<APIGatewayProxyResult> {
+  const started = performance.now();
+  const headers = lowerCaseHeaders(event.headers);
+  const request: RequestInfo = {
+    requestId: event.requestContext?.requestId ?? randomUUID(),
+    headers,
+    sourceIp: event.requestContext?.identity?.sourceIp ?? undefined,
+  };
+  const cors = corsHeaders(headers.origin);
+  let result: APIGatewayProxyResult;
+  let errorCode: string | undefined;
+  try {
+    checkSize(event);
+    const raw = rawArguments(event, operation);
+    const caller = await authenticate(dependencies.store, headers.authorization);
+    authorize(caller, operation.level);
+    const parsed = operation.args.safeParse(parseArguments(raw));
+    if (!parsed.success) {
+      throw badRequest(`Invalid arguments for ${operationPath(operation)}`, invalidFields(parsed.error.issues));
+    }
+    const value = await operation.handler(parsed.data, {
+      caller,
+      store: dependencies.store,
+      now: dependencies.now?.() ?? new Date(),
+      request,
+    });
+    result =
+      operation.result === 'void'
+        ? { statusCode: 204, headers: cors, body: '' }
+        : json(200, value ?? null, cors);
+  } catch (error) {
+    if (error instanceof ApiError) {
+      errorCode = error.code;
+      result = json(error.status, error.toBody(), cors);
+    } else {
+      errorCode = 'internal-error';
+      logger.error('operation failed', { requestId: request.requestId, operation: operationPath(operation), error: error as Error });
+      result = json(500, { error: 'internal-error', message: `Internal error; request id ${request.requestId}`, data: { requestId: request.requestId } }, cors);
+    }
+  }
+  logger.info('request', {
+    method: event.httpMethod,
+    path: event.path,
+    operation: operationPath(operation),
+    status: result.statusCode,
+    ms: Math.round((performance.now() - started) * 10) / 10,
+    requestId: request.requestId,
+    ...(errorCode ? { error: errorCode } : {}),
+  });
+  return result;
+}

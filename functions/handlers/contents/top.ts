@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { lambdaHandler } from '../../api/lambda';
+import { notImplemented } from '../../api/not-implemented';
+import { defineOperation } from '../../api/operation';
+
+export const operation = defineOperation({
+  resource: 'contents',
+  name: 'top',
+  summary: 'Not implemented yet.',
+  args: z.array(z.unknown()),
+  signature: 'query: ContentTopQueryModel',
+  result: '(ContentItem & { stats: AggregatedData })[]',
+  level: 'viewer',
+  readOnly: true,
+  errors: ['not-implemented'],
+  handler: notImplemented('contents/top'),
+});
+
+export const handler = lambdaHandler(operation);

@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** Where scripts/install-dynamodb-local.mjs (npm postinstall) puts DynamoDB Local. */
+export const DYNAMODB_LOCAL_HOME = resolve(__dirname, '../../.dynamodb-local');
+
+export interface DynamoDbLocalOptions {
+  /** Keep tables in this folder; omitted means in memory. */
+  dbPath?: string;
+  port?: number;
+}
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  port: number;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitUntilAnswering(endpoint: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
+    try {
+      // Any HTTP answer (even an auth error) means the server is up.
+      await fetch(endpoint, { method: 'POST', signal: AbortSignal.timeout(1000) });
+      return;
+    } catch {
+      await new Promise((wait) => setTimeout(wait, 100));
+    }
+  }
+  throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms`);
+}
+
+/**
+ * Starts DynamoDB Local as a child of this process.
+ *
+ * Java runs under a small shell that holds our end of a pipe on its stdin: when this
+ * process ends in any way (Ctrl-C, crash, SIGKILL) the pipe closes and the shell kills
+ * Java, so no orphan keeps the port or the data folder.
+ */
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
+  const jar = join(DYNAMODB_LOCAL_HOME, 'DynamoDBLocal.jar');
+  if (!existsSync(jar)) {
+    throw new Error(`DynamoDB Local is not installed at ${DYNAMODB_LOCAL_HOME}; run "npm install" (its postinstall step installs it)`);
+  }
+  const port = options.port ?? (await freePort());
+  const javaTmp = join(tmpdir(), 'feedback-dynamodb-local');
+  mkdirSync(javaTmp, { recursive: true });
+  const storage = options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory'];
+  if (options.dbPath) mkdirSync(options.dbPath, { recursive: true });
+  const java = [
+    'java',
+    `-Djava.io.tmpdir=${javaTmp}`,
+    `-Djava.library.path=${join(DYNAMODB_LOCAL_HOME, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    jar,
+    '-port',
+    String(port),
+    ...storage,
+    '-disableTelemetry',
+  ]
+    .map((word) => `'${word.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
+  const script = `${java} >/dev/null 2>&1 & java=$!; trap 'kill $java 2>/dev/null; exit 0' TERM INT; cat >/dev/null; kill $java 2>/dev/null; wait $java`;
+  const child = spawn('sh', ['-c', script], { stdio: ['pipe', 'ignore', 'inherit'] });
+  const endpoint = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.stdin?.end();
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(killer);
+    }
+  };
+  try {
+    await waitUntilAnswering(endpoint, child, 30000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { endpoint, port, pid: child.pid!, stop };
+}

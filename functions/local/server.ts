@@ -1,0 +1,157 @@
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { MAX_BODY_BYTES } from '../api/adapter';
+import { preflightHeaders, corsHeaders } from '../api/cors';
+import { ApiError } from '../api/errors';
+import { lambdaHandler } from '../api/lambda';
+import { logger } from '../api/logger';
+import { RESOURCE_ALIASES, type OperationDefinition } from '../api/operation';
+import { operationList } from '../api/registry';
+import { defaultStore } from '../store/client';
+
+export const BASE_PATH = '/v0';
+
+type LambdaFunction = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/** `/v0/<resource>/<name>` (and the widgets' `/v0/feelbacks/<name>`) to each operation's Lambda handler. */
+function routeTable(): Map<string, { operation: OperationDefinition; handler: LambdaFunction }> {
+  const routes = new Map<string, { operation: OperationDefinition; handler: LambdaFunction }>();
+  for (const operation of operationList) {
+    const route = { operation, handler: lambdaHandler(operation) as unknown as LambdaFunction };
+    routes.set(`${BASE_PATH}/${operation.resource}/${operation.name}`, route);
+    const alias = RESOURCE_ALIASES[operation.resource];
+    if (alias) routes.set(`${BASE_PATH}/${alias}/${operation.name}`, route);
+  }
+  return routes;
+}
+
+function lambdaContext(requestId: string, operation: OperationDefinition): Context {
+  return {
+    awsRequestId: requestId,
+    functionName: `local-${operation.resource}-${operation.name}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:local-${operation.resource}-${operation.name}`,
+    memoryLimitInMB: '256',
+    logGroupName: 'local',
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => 30000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+class BodyTooLarge extends Error {}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY_BYTES) throw new BodyTooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The API Gateway REST proxy event for a Node request, as Lambda would receive it. */
+function proxyEvent(request: IncomingMessage, url: URL, body: string, requestId: string): APIGatewayProxyEvent {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = value;
+  return {
+    resource: url.pathname,
+    path: url.pathname,
+    httpMethod: request.method ?? 'GET',
+    headers,
+    multiValueHeaders: {},
+    queryStringParameters: Object.keys(query).length > 0 ? query : null,
+    multiValueQueryStringParameters: null,
+    pathParameters: null,
+    stageVariables: null,
+    body: body === '' ? null : body,
+    isBase64Encoded: false,
+    requestContext: {
+      requestId,
+      identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1' },
+    } as APIGatewayProxyEvent['requestContext'],
+  };
+}
+
+function send(response: ServerResponse, result: APIGatewayProxyResult, requestId: string): void {
+  response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), 'X-Request-Id': requestId });
+  response.end(result.body);
+}
+
+function sendError(response: ServerResponse, error: ApiError, origin: string | undefined, requestId: string): void {
+  send(
+    response,
+    { statusCode: error.status, headers: { 'Content-Type': 'application/json', ...corsHeaders(origin) }, body: JSON.stringify(error.toBody()) },
+    requestId,
+  );
+}
+
+async function health(): Promise<{ status: number; body: unknown }> {
+  const { client, settings } = defaultStore();
+  try {
+    await client.send(new DescribeTableCommand({ TableName: settings.tableName }));
+    return { status: 200, body: { status: 'ok' } };
+  } catch {
+    return { status: 503, body: { error: 'unavailable', message: 'The store is not reachable' } };
+  }
+}
+
+/**
+ * The local HTTP front: plays API Gateway's part (routing, CORS preflight, proxy events)
+ * and hands each request to the same Lambda handler the stack deploys.
+ */
+export function createApiServer(): Server {
+  const routes = routeTable();
+  return createServer(async (request, response) => {
+    const requestId = randomUUID();
+    const origin = request.headers.origin;
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    try {
+      if (request.method === 'OPTIONS') {
+        response.writeHead(204, preflightHeaders(origin));
+        response.end();
+        return;
+      }
+      if (url.pathname === `${BASE_PATH}/health`) {
+        const { status, body } = await health();
+        send(response, { statusCode: status, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }, requestId);
+        return;
+      }
+      const route = routes.get(url.pathname);
+      if (!route) {
+        request.resume();
+        sendError(response, new ApiError('not-found', `No operation at ${url.pathname}`, { path: url.pathname }), origin, requestId);
+        logger.info('request', { method: request.method, path: url.pathname, status: 404, requestId, error: 'not-found' });
+        return;
+      }
+      const body = await readBody(request);
+      const event = proxyEvent(request, url, body, requestId);
+      send(response, await route.handler(event, lambdaContext(requestId, route.operation)), requestId);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        sendError(
+          response,
+          new ApiError('payload-too-large', `The request body must be at most ${MAX_BODY_BYTES} bytes`, { limit: MAX_BODY_BYTES }),
+          origin,
+          requestId,
+        );
+        return;
+      }
+      logger.error('local server failure', { requestId, error: error as Error });
+      sendError(response, new ApiError('internal-error', `Internal error; request id ${requestId}`, { requestId }), origin, requestId);
+    }
+  });
+}

@@ -1,0 +1,152 @@
+import { ApiError, notFound } from '../api/errors';
+import type { ContentCreateModel, ContentFilters, ContentSaveModel } from '../api/models';
+import { indexedPrefix, isHttpUrl, keyHash, newId } from '../domain/text';
+import { isConditionFailure, isTransactionConflict } from '../store/conditions';
+import type { ContentItemItem, ContentSetItem, NewContentItem, Store } from '../store/entities';
+import { LOOKUP_PAGE, prefixLookup, stateMatches } from './lookup';
+import { loadContentSet } from './sets';
+import { contentItemView, contentLookupEntry } from './views';
+
+export async function loadContentItem(store: Store, accountId: string, contentId: string): Promise<ContentItemItem> {
+  const { data } = await store.entities.ContentItem.get({ id: contentId }).go({ consistent: true });
+  if (!data || data.accountId !== accountId) throw notFound('Content item', contentId);
+  return data;
+}
+
+export async function getContentItem(store: Store, accountId: string, contentId: string) {
+  return contentItemView(await loadContentItem(store, accountId, contentId));
+}
+
+function contentKeyTaken(contentSetId: string, key: string): ApiError {
+  return new ApiError('conflict', 'A content item with this key already exists in this content set', { contentSetId, key });
+}
+
+interface ContentMetadata {
+  title?: string;
+  description?: string;
+  url?: string;
+}
+
+/**
+ * Writes a new item and its key in one transaction. Returns null when the key is
+ * already taken, so callers decide between `conflict` and using the existing item.
+ */
+export async function insertContentItem(
+  store: Store,
+  contentSet: Pick<ContentSetItem, 'id' | 'accountId' | 'projectId'>,
+  key: string,
+  metadata: ContentMetadata,
+  now: Date,
+): Promise<ContentItemItem | null> {
+  const timestamp = now.toISOString();
+  const item = {
+    id: newId(),
+    accountId: contentSet.accountId,
+    projectId: contentSet.projectId,
+    contentSetId: contentSet.id,
+    key,
+    keyPrefixLower: indexedPrefix(key),
+    title: metadata.title,
+    titlePrefixLower: indexedPrefix(metadata.title),
+    description: metadata.description,
+    url: metadata.url,
+    state: 'active',
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  } satisfies NewContentItem;
+  try {
+    const { canceled } = await store.transaction
+      .write(({ ContentKey, ContentItem }) => [
+        ContentKey.create({ contentSetId: contentSet.id, keyHash: keyHash(key), contentItemId: item.id, accountId: item.accountId }).commit(),
+        ContentItem.create(item).commit(),
+      ])
+      .go();
+    return canceled ? null : item;
+  } catch (error) {
+    // A concurrent transaction on the same key: one of them wins, the caller re-reads.
+    if (isTransactionConflict(error)) return null;
+    throw error;
+  }
+}
+
+/** The id of the item holding (contentSetId, key), if any. */
+export async function findContentItemId(store: Store, contentSetId: string, key: string): Promise<string | null> {
+  const { data } = await store.entities.ContentKey.get({ contentSetId, keyHash: keyHash(key) }).go({ consistent: true });
+  return data?.contentItemId ?? null;
+}
+
+export async function createContentItem(store: Store, accountId: string, input: ContentCreateModel, now: Date) {
+  const contentSet = await loadContentSet(store, accountId, input.contentSetId);
+  const item = await insertContentItem(store, contentSet, input.key, input.metadata ?? {}, now);
+  if (!item) throw contentKeyTaken(input.contentSetId, input.key);
+  return contentItemView(item);
+}
+
+/** The url of an auto-created item: its key, when the key is a web address (the widgets' default). */
+export function autoMetadata(key: string): ContentMetadata {
+  return isHttpUrl(key) ? { url: key } : {};
+}
+
+export async function saveContentItem(store: Store, accountId: string, contentId: string, input: ContentSaveModel, now: Date) {
+  const current = await loadContentItem(store, accountId, contentId);
+  const changes = {
+    ...(input.title === undefined ? {} : { title: input.title, titlePrefixLower: indexedPrefix(input.title) }),
+    ...(input.description === undefined ? {} : { description: input.description }),
+    ...(input.url === undefined ? {} : { url: input.url }),
+    ...(input.key === undefined ? {} : { key: input.key, keyPrefixLower: indexedPrefix(input.key) }),
+    ...(input.state === undefined ? {} : { state: input.state }),
+    updatedAt: now.toISOString(),
+  };
+  if (input.key !== undefined && input.key !== current.key) {
+    const { contentSetId } = current;
+    const { canceled } = await store.transaction
+      .write(({ ContentKey, ContentItem }) => [
+        ContentKey.create({ contentSetId, keyHash: keyHash(input.key!), contentItemId: contentId, accountId }).commit(),
+        ContentKey.delete({ contentSetId, keyHash: keyHash(current.key) }).commit(),
+        ContentItem.patch({ id: contentId })
+          .set(changes)
+          .where((attributes, { eq }) => `${eq(attributes.accountId, accountId)} AND ${eq(attributes.key, current.key)}`)
+          .commit(),
+      ])
+      .go();
+    if (canceled) throw contentKeyTaken(contentSetId, input.key);
+    return contentItemView({ ...current, ...changes });
+  }
+  try {
+    const { data } = await store.entities.ContentItem.patch({ id: contentId })
+      .set(changes)
+      .where((attributes, { eq }) => eq(attributes.accountId, accountId))
+      .go({ response: 'all_new' });
+    return contentItemView(data as ContentItemItem);
+  } catch (error) {
+    if (isConditionFailure(error)) throw notFound('Content item', contentId);
+    throw error;
+  }
+}
+
+export async function contentItemExists(store: Store, accountId: string, contentSetId: string, key: string): Promise<boolean> {
+  const { data } = await store.entities.ContentKey.get({ contentSetId, keyHash: keyHash(key) }).go({ consistent: true });
+  return data !== null && data.accountId === accountId;
+}
+
+export async function lookupContentItems(store: Store, accountId: string, text: string, filters: ContentFilters) {
+  const state = filters.state ?? 'all';
+  const lowerText = text.toLowerCase();
+  const prefix = indexedPrefix(text);
+  const found = await prefixLookup<ContentItemItem>({
+    text,
+    byId: async (id) => (await store.entities.ContentItem.get({ id }).go()).data,
+    indexes: [
+      (cursor) => store.entities.ContentItem.query.byKey({ accountId }).begins({ keyPrefixLower: prefix }).go({ ...LOOKUP_PAGE, cursor }),
+      (cursor) => store.entities.ContentItem.query.byTitle({ accountId }).begins({ titlePrefixLower: prefix }).go({ ...LOOKUP_PAGE, cursor }),
+    ],
+    // Indexes hold the first 200 characters; longer texts are compared in full here.
+    matches: (item) =>
+      item.accountId === accountId &&
+      (item.id === text || item.key.toLowerCase().startsWith(lowerText) || (item.title ?? '').toLowerCase().startsWith(lowerText)) &&
+      stateMatches(state, item.state) &&
+      (filters.projectId === undefined || item.projectId === filters.projectId) &&
+      (filters.contentSetId === undefined || item.contentSetId === filters.contentSetId),
+  });
+  return found.map(contentLookupEntry);
+}

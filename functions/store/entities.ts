@@ -1,0 +1,275 @@
+/**
+ * ElectroDB model of the single table. Every entity lives here so the key design can
+ * be read in one place.
+ *
+ * Key design (all key attributes are strings; `<x>` is an attribute value):
+ *
+ * | Access pattern                                  | Index | Partition key                          | Sort key                         |
+ * |-------------------------------------------------|-------|----------------------------------------|----------------------------------|
+ * | Account by id                                   | table | account#<id>                           | account                          |
+ * | Account by name (key CLI, dev bootstrap)        | gsi1  | account-name#<name>                    | account                          |
+ * | API key by secret hash (every authenticated call)| table | apikey#<keyHash>                      | apikey                           |
+ * | API keys, all, by account (key CLI `list`)      | gsi1  | apikeys                                | <accountId>#<createdAt>          |
+ * | API key by public id (key CLI `revoke`)         | gsi2  | apikey-id#<id>                         | apikey                           |
+ * | Project by id                                   | table | project#<id>                           | project                          |
+ * | Projects of an account by name prefix (lookup)  | gsi1  | account#<accountId>#projects           | <lowercase name>#<id>            |
+ * | Content set by id                               | table | set#<id>                               | set                              |
+ * | Content set by (project, key) (uniqueness)      | table | setkey#<projectId>#<key>               | setkey                           |
+ * | Content sets of an account by name prefix       | gsi1  | account#<accountId>#sets               | <lowercase name>#<id>            |
+ * | Content sets of an account by key prefix        | gsi2  | account#<accountId>#setkeys            | <lowercase key>#<id>             |
+ * | Content item by id                              | table | content#<id>                           | content                          |
+ * | Content item by (set, key) (uniqueness)         | table | contentkey#<contentSetId>#<keyHash>    | contentkey                       |
+ * | Content items of an account by key prefix       | gsi1  | account#<accountId>#contentkeys        | <lowercase key, 200 chars>#<id>  |
+ * | Content items of an account by title prefix     | gsi2  | account#<accountId>#contenttitles      | <lowercase title, 200 chars>#<id>|
+ * | Response by id                                  | table | response#<id>                          | response                         |
+ * | Responses of a content item, newest first       | gsi1  | content#<contentItemId>#responses      | <createdAt>#<id>                 |
+ * | Responses of a content set, newest first        | gsi2  | set#<contentSetId>#responses           | <createdAt>#<id>                 |
+ * | Responses of a project, newest first            | gsi3  | project#<projectId>#responses          | <createdAt>#<id>                 |
+ *
+ * Keys are unique within their parent through a second, small item written in the same
+ * transaction as the entity (`setkey`, `contentkey`), whose creation is conditional on its
+ * absence; changing a key moves that item in one transaction. Content item keys are up
+ * to 1024 characters of any Unicode, more than a key attribute holds, so their item is
+ * addressed by SHA-256 of the key (`keyHash`) and keeps the full key. Both the set and
+ * the key item are known from (contentSetId, key) alone, so the widgets' path resolves
+ * them in one BatchGetItem.
+ *
+ * No access pattern uses Scan. Lookups by prefix filter state/project/schema on the
+ * Query and stop after 20 matches.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { Entity, Service, type CreateEntityItem, type EntityItem } from 'electrodb';
+
+const SERVICE = 'feedback';
+
+/** Key attributes carry ids and user text verbatim: ElectroDB's default lower-casing would merge distinct ids. */
+const key = <const Composite extends readonly string[]>(field: string, template: string, composite: Composite) => ({
+  field,
+  composite,
+  template,
+  casing: 'none' as const,
+});
+
+const timestamps = {
+  createdAt: { type: 'string', required: true, readOnly: true },
+  updatedAt: { type: 'string', required: true },
+} as const;
+
+export const Account = new Entity({
+  model: { entity: 'account', version: '1', service: SERVICE },
+  attributes: {
+    id: { type: 'string', required: true, readOnly: true },
+    name: { type: 'string', required: true, readOnly: true },
+    ...timestamps,
+  },
+  indexes: {
+    byId: { pk: key('pk', 'account#${id}', ['id']), sk: key('sk', 'account', []) },
+    byName: {
+      index: 'gsi1',
+      pk: key('gsi1pk', 'account-name#${name}', ['name']),
+      sk: key('gsi1sk', 'account', []),
+    },
+  },
+});
+
+export const ApiKey = new Entity({
+  model: { entity: 'apikey', version: '1', service: SERVICE },
+  attributes: {
+    keyHash: { type: 'string', required: true, readOnly: true },
+    id: { type: 'string', required: true, readOnly: true },
+    accountId: { type: 'string', required: true, readOnly: true },
+    level: { type: ['viewer', 'admin'] as const, required: true, readOnly: true },
+    label: { type: 'string' },
+    revokedAt: { type: 'string' },
+    ...timestamps,
+  },
+  indexes: {
+    byHash: { pk: key('pk', 'apikey#${keyHash}', ['keyHash']), sk: key('sk', 'apikey', []) },
+    all: {
+      index: 'gsi1',
+      pk: key('gsi1pk', 'apikeys', []),
+      sk: key('gsi1sk', '${accountId}#${createdAt}', ['accountId', 'createdAt']),
+    },
+    byId: {
+      index: 'gsi2',
+      pk: key('gsi2pk', 'apikey-id#${id}', ['id']),
+      sk: key('gsi2sk', 'apikey', []),
+    },
+  },
+});
+
+export const PROJECT_STATES = ['active', 'archived'] as const;
+export const CONTENT_STATES = ['active', 'inactive', 'archived'] as const;
+export const RESPONSE_STATES = ['active', 'revoked'] as const;
+
+export const Project = new Entity({
+  model: { entity: 'project', version: '1', service: SERVICE },
+  attributes: {
+    id: { type: 'string', required: true, readOnly: true },
+    accountId: { type: 'string', required: true, readOnly: true },
+    name: { type: 'string', required: true },
+    nameLower: { type: 'string', required: true, hidden: true },
+    description: { type: 'string' },
+    state: { type: PROJECT_STATES, required: true },
+    ...timestamps,
+  },
+  indexes: {
+    byId: { pk: key('pk', 'project#${id}', ['id']), sk: key('sk', 'project', []) },
+    byName: {
+      index: 'gsi1',
+      pk: key('gsi1pk', 'account#${accountId}#projects', ['accountId']),
+      sk: key('gsi1sk', '${nameLower}#${id}', ['nameLower', 'id']),
+    },
+  },
+});
+
+export const ContentSet = new Entity({
+  model: { entity: 'contentset', version: '1', service: SERVICE },
+  attributes: {
+    id: { type: 'string', required: true, readOnly: true },
+    accountId: { type: 'string', required: true, readOnly: true },
+    projectId: { type: 'string', required: true, readOnly: true },
+    key: { type: 'string', required: true },
+    keyLower: { type: 'string', required: true, hidden: true },
+    name: { type: 'string', required: true },
+    nameLower: { type: 'string', required: true, hidden: true },
+    description: { type: 'string' },
+    schema: { type: 'string', required: true, readOnly: true },
+    schemaConfig: { type: 'any', required: true },
+    disallowAutoContentCreation: { type: 'boolean', required: true },
+    publicAggregates: { type: 'boolean', required: true },
+    revokeWindowSeconds: { type: 'number', required: true },
+    state: { type: CONTENT_STATES, required: true },
+    ...timestamps,
+  },
+  indexes: {
+    byId: { pk: key('pk', 'set#${id}', ['id']), sk: key('sk', 'set', []) },
+    byName: {
+      index: 'gsi1',
+      pk: key('gsi1pk', 'account#${accountId}#sets', ['accountId']),
+      sk: key('gsi1sk', '${nameLower}#${id}', ['nameLower', 'id']),
+    },
+    byKey: {
+      index: 'gsi2',
+      pk: key('gsi2pk', 'account#${accountId}#setkeys', ['accountId']),
+      sk: key('gsi2sk', '${keyLower}#${id}', ['keyLower', 'id']),
+    },
+  },
+});
+
+/** Holds a set key within its project; written and moved together with the set. */
+export const ContentSetKey = new Entity({
+  model: { entity: 'contentsetkey', version: '1', service: SERVICE },
+  attributes: {
+    projectId: { type: 'string', required: true, readOnly: true },
+    key: { type: 'string', required: true, readOnly: true },
+    contentSetId: { type: 'string', required: true, readOnly: true },
+    accountId: { type: 'string', required: true, readOnly: true },
+  },
+  indexes: {
+    byKey: { pk: key('pk', 'setkey#${projectId}#${key}', ['projectId', 'key']), sk: key('sk', 'setkey', []) },
+  },
+});
+
+/** Holds a content key within its set; written and moved together with the item. */
+export const ContentKey = new Entity({
+  model: { entity: 'contentkey', version: '1', service: SERVICE },
+  attributes: {
+    contentSetId: { type: 'string', required: true, readOnly: true },
+    keyHash: { type: 'string', required: true, readOnly: true },
+    contentItemId: { type: 'string', required: true, readOnly: true },
+    accountId: { type: 'string', required: true, readOnly: true },
+  },
+  indexes: {
+    byKey: {
+      pk: key('pk', 'contentkey#${contentSetId}#${keyHash}', ['contentSetId', 'keyHash']),
+      sk: key('sk', 'contentkey', []),
+    },
+  },
+});
+
+export const ContentItem = new Entity({
+  model: { entity: 'contentitem', version: '1', service: SERVICE },
+  attributes: {
+    id: { type: 'string', required: true, readOnly: true },
+    accountId: { type: 'string', required: true, readOnly: true },
+    projectId: { type: 'string', required: true, readOnly: true },
+    contentSetId: { type: 'string', required: true, readOnly: true },
+    key: { type: 'string', required: true },
+    keyPrefixLower: { type: 'string', required: true, hidden: true },
+    title: { type: 'string' },
+    titlePrefixLower: { type: 'string', required: true, hidden: true },
+    description: { type: 'string' },
+    url: { type: 'string' },
+    state: { type: CONTENT_STATES, required: true },
+    ...timestamps,
+  },
+  indexes: {
+    byId: { pk: key('pk', 'content#${id}', ['id']), sk: key('sk', 'content', []) },
+    byKey: {
+      index: 'gsi1',
+      pk: key('gsi1pk', 'account#${accountId}#contentkeys', ['accountId']),
+      sk: key('gsi1sk', '${keyPrefixLower}#${id}', ['keyPrefixLower', 'id']),
+    },
+    byTitle: {
+      index: 'gsi2',
+      pk: key('gsi2pk', 'account#${accountId}#contenttitles', ['accountId']),
+      sk: key('gsi2sk', '${titlePrefixLower}#${id}', ['titlePrefixLower', 'id']),
+    },
+  },
+});
+
+export const Response = new Entity({
+  model: { entity: 'response', version: '1', service: SERVICE },
+  attributes: {
+    id: { type: 'string', required: true, readOnly: true },
+    accountId: { type: 'string', required: true, readOnly: true },
+    projectId: { type: 'string', required: true, readOnly: true },
+    contentSetId: { type: 'string', required: true, readOnly: true },
+    contentItemId: { type: 'string', required: true, readOnly: true },
+    schema: { type: 'string', required: true, readOnly: true },
+    state: { type: RESPONSE_STATES, required: true },
+    value: { type: 'any', required: true },
+    /** How the value is counted, fixed when it is written so later set edits cannot skew counts. */
+    contribution: { type: 'any', required: true },
+    context: { type: 'any' },
+    profiling: { type: 'any' },
+    revokeTokenHash: { type: 'string', hidden: true },
+    revokeExpiresAt: { type: 'string' },
+    ...timestamps,
+  },
+  indexes: {
+    byId: { pk: key('pk', 'response#${id}', ['id']), sk: key('sk', 'response', []) },
+    byContentItem: {
+      index: 'gsi1',
+      pk: key('gsi1pk', 'content#${contentItemId}#responses', ['contentItemId']),
+      sk: key('gsi1sk', '${createdAt}#${id}', ['createdAt', 'id']),
+    },
+    byContentSet: {
+      index: 'gsi2',
+      pk: key('gsi2pk', 'set#${contentSetId}#responses', ['contentSetId']),
+      sk: key('gsi2sk', '${createdAt}#${id}', ['createdAt', 'id']),
+    },
+    byProject: {
+      index: 'gsi3',
+      pk: key('gsi3pk', 'project#${projectId}#responses', ['projectId']),
+      sk: key('gsi3sk', '${createdAt}#${id}', ['createdAt', 'id']),
+    },
+  },
+});
+
+const entities = { Account, ApiKey, Project, ContentSet, ContentSetKey, ContentKey, ContentItem, Response };
+
+export function createStore(client: DynamoDBDocumentClient, table: string) {
+  return new Service(entities, { client, table });
+}
+
+export type Store = ReturnType<typeof createStore>;
+export type AccountItem = EntityItem<typeof Account>;
+export type ApiKeyItem = EntityItem<typeof ApiKey>;
+export type ProjectItem = EntityItem<typeof Project>;
+export type ContentSetItem = EntityItem<typeof ContentSet>;
+export type NewContentSet = CreateEntityItem<typeof ContentSet>;
+export type ContentItemItem = EntityItem<typeof ContentItem>;
+export type NewContentItem = CreateEntityItem<typeof ContentItem>;
+export type ResponseItem = EntityItem<typeof Response>;

@@ -1,0 +1,12 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest'] },
+  // @middy/* and @feelback/js are published as ES modules only.
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|@feelback)/)'],
+  setupFiles: ['<rootDir>/test/support/env.ts'],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 30000,
+};

@@ -1,0 +1,77 @@
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { KeyLevel } from '../../functions/api/auth';
+import { BASE_PATH, createApiServer } from '../../functions/local/server';
+import { ensureAccount, issueApiKey } from '../../functions/operations/accounts';
+import { defaultStore } from '../../functions/store/client';
+import { ensureTable } from '../../functions/store/setup';
+
+export interface ApiAnswer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestApi {
+  baseUrl: string;
+  /** POST /v0/<path> with the JSON array of arguments, optionally with an API key. */
+  call<T = any>(path: string, args?: unknown, options?: { key?: string; method?: 'GET' | 'POST'; rawBody?: string; headers?: Record<string, string> }): Promise<ApiAnswer<T>>;
+  close(): Promise<void>;
+}
+
+/** The local HTTP server (same Lambda handlers as deployed) on a free port, over this file's table. */
+export async function startTestApi(): Promise<TestApi> {
+  const { client, settings } = defaultStore();
+  await ensureTable(client, settings.tableName);
+  const server: Server = createApiServer();
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', () => listening()));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE_PATH}`;
+  return {
+    baseUrl,
+    async call(path, args, options = {}) {
+      const method = options.method ?? 'POST';
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+      if (options.key) headers.authorization = `API-KEY ${options.key}`;
+      const url =
+        method === 'GET' && args !== undefined ? `${baseUrl}/${path}?$p=${encodeURIComponent(JSON.stringify(args))}` : `${baseUrl}/${path}`;
+      const body = method === 'GET' ? undefined : (options.rawBody ?? (args === undefined ? undefined : JSON.stringify(args)));
+      const response = await fetch(url, { method, headers, body });
+      const text = await response.text();
+      return { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
+    },
+    close: () =>
+      new Promise<void>((closed) => {
+        server.close(() => closed());
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+export type AccountKeys = Record<KeyLevel, string> & { accountId: string };
+
+/** A fresh account with one admin and one viewer key. */
+export async function createAccount(name: string): Promise<AccountKeys> {
+  const { store } = defaultStore();
+  const now = new Date();
+  const account = await ensureAccount(store, `${name}-${Math.random().toString(36).slice(2)}`, now);
+  const admin = await issueApiKey(store, { accountId: account.id, level: 'admin' }, now);
+  const viewer = await issueApiKey(store, { accountId: account.id, level: 'viewer' }, now);
+  return { accountId: account.id, admin: admin.key, viewer: viewer.key };
+}
+
+/**
+ * Every item of this file's table, read with Scan. Only tests do this: it lets them check
+ * that a refused request wrote nothing.
+ */
+export async function tableSnapshot(): Promise<string[]> {
+  const { client, settings } = defaultStore();
+  const items: string[] = [];
+  let start: Record<string, any> | undefined;
+  do {
+    const page = await client.send(new ScanCommand({ TableName: settings.tableName, ExclusiveStartKey: start, ConsistentRead: true }));
+    for (const item of page.Items ?? []) items.push(JSON.stringify(item));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items.sort();
+}
