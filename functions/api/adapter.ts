@@ -26,13 +26,43 @@ function rawArguments(event: APIGatewayProxyEvent, operation: OperationDefinitio
     if (!operation.readOnly) {
       throw new ApiError('method-not-allowed', `${operationPath(operation)} changes data and is only served on POST`);
     }
-    return event.queryStringParameters?.['$p'] ?? undefined;
+    return queryArguments(event);
   }
   if (event.httpMethod !== 'POST') {
     throw new ApiError('method-not-allowed', `Use POST${operation.readOnly ? ' or GET' : ''} for ${operationPath(operation)}`);
   }
   if (event.body === null || event.body === undefined) return undefined;
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The `$p` query parameter. The published widgets write the JSON into the URL without
+ * encoding it, so an `&` inside a content key splits it into several parameters: those
+ * are joined back, in order, until the text is valid JSON again.
+ */
+function queryArguments(event: APIGatewayProxyEvent): string | undefined {
+  const parameters =
+    event.multiValueQueryStringParameters ??
+    Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).map(([name, value]) => [name, [value ?? '']]));
+  const first = parameters['$p']?.[0];
+  if (first === undefined || isJson(first)) return first;
+  let joined = first;
+  for (const [name, values] of Object.entries(parameters)) {
+    for (const value of name === '$p' ? (values ?? []).slice(1).map((more) => `$p=${more}`) : (values ?? []).map((more) => `${name}=${more}`)) {
+      joined += `&${value}`;
+      if (isJson(joined)) return joined;
+    }
+  }
+  return first;
 }
 
 function checkSize(event: APIGatewayProxyEvent): void {

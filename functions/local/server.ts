@@ -59,22 +59,45 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+function decodeComponent(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Query parameters as API Gateway passes them: percent-decoded, but with `+` kept as is
+ * (URLSearchParams would turn the `+` of a value such as "+1" into a space).
+ */
+function queryParameters(search: string): [string, string][] {
+  return search
+    .replace(/^\?/, '')
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const separator = pair.indexOf('=');
+      return separator < 0 ? [decodeComponent(pair), ''] : [decodeComponent(pair.slice(0, separator)), decodeComponent(pair.slice(separator + 1))];
+    });
+}
+
 /** The API Gateway REST proxy event for a Node request, as Lambda would receive it. */
 function proxyEvent(request: IncomingMessage, url: URL, body: string, requestId: string): APIGatewayProxyEvent {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
-  const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = value;
+  const query: Record<string, string[]> = {};
+  for (const [name, value] of queryParameters(url.search)) (query[name] ??= []).push(value);
   return {
     resource: url.pathname,
     path: url.pathname,
     httpMethod: request.method ?? 'GET',
     headers,
     multiValueHeaders: {},
-    queryStringParameters: Object.keys(query).length > 0 ? query : null,
-    multiValueQueryStringParameters: null,
+    queryStringParameters: Object.keys(query).length > 0 ? Object.fromEntries(Object.entries(query).map(([name, values]) => [name, values.at(-1)!])) : null,
+    multiValueQueryStringParameters: Object.keys(query).length > 0 ? query : null,
     pathParameters: null,
     stageVariables: null,
     body: body === '' ? null : body,
@@ -127,7 +150,7 @@ export function createApiServer(): Server {
       }
       if (url.pathname === `${BASE_PATH}/health`) {
         const { status, body } = await health();
-        send(response, { statusCode: status, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }, requestId);
+        send(response, { statusCode: status, headers: { 'Content-Type': 'application/json', ...corsHeaders(origin) }, body: JSON.stringify(body) }, requestId);
         return;
       }
       const route = routes.get(url.pathname);

@@ -27,19 +27,15 @@ interface ContentMetadata {
   url?: string;
 }
 
-/**
- * Writes a new item and its key in one transaction. Returns null when the key is
- * already taken, so callers decide between `conflict` and using the existing item.
- */
-export async function insertContentItem(
-  store: Store,
+/** A new active item of the set, ready to write with `insertContentItem`. */
+export function newContentItem(
   contentSet: Pick<ContentSetItem, 'id' | 'accountId' | 'projectId'>,
   key: string,
   metadata: ContentMetadata,
   now: Date,
-): Promise<ContentItemItem | null> {
+) {
   const timestamp = now.toISOString();
-  const item = {
+  return {
     id: newId(),
     accountId: contentSet.accountId,
     projectId: contentSet.projectId,
@@ -50,21 +46,42 @@ export async function insertContentItem(
     titlePrefixLower: indexedPrefix(metadata.title),
     description: metadata.description,
     url: metadata.url,
-    state: 'active',
+    state: 'active' as const,
     createdAt: timestamp,
     updatedAt: timestamp,
   } satisfies NewContentItem;
+}
+
+type TransactionEntities = Parameters<Parameters<Store['transaction']['write']>[0]>[0];
+type ResponseCommit = ReturnType<ReturnType<TransactionEntities['Response']['create']>['commit']>;
+
+/**
+ * Writes a new item and its key in one transaction, together with `alsoWrite` (the first
+ * response, when a response creates its item). Returns false when the key is already
+ * taken, so callers decide between `conflict` and using the existing item.
+ */
+export async function insertContentItem(
+  store: Store,
+  item: ReturnType<typeof newContentItem>,
+  alsoWrite: (entities: TransactionEntities) => ResponseCommit[] = () => [],
+): Promise<boolean> {
   try {
     const { canceled } = await store.transaction
-      .write(({ ContentKey, ContentItem }) => [
-        ContentKey.create({ contentSetId: contentSet.id, keyHash: keyHash(key), contentItemId: item.id, accountId: item.accountId }).commit(),
-        ContentItem.create(item).commit(),
+      .write((entities) => [
+        entities.ContentKey.create({
+          contentSetId: item.contentSetId,
+          keyHash: keyHash(item.key),
+          contentItemId: item.id,
+          accountId: item.accountId,
+        }).commit(),
+        entities.ContentItem.create(item).commit(),
+        ...alsoWrite(entities),
       ])
       .go();
-    return canceled ? null : item;
+    return !canceled;
   } catch (error) {
     // A concurrent transaction on the same key: one of them wins, the caller re-reads.
-    if (isTransactionConflict(error)) return null;
+    if (isTransactionConflict(error)) return false;
     throw error;
   }
 }
@@ -77,8 +94,8 @@ export async function findContentItemId(store: Store, contentSetId: string, key:
 
 export async function createContentItem(store: Store, accountId: string, input: ContentCreateModel, now: Date) {
   const contentSet = await loadContentSet(store, accountId, input.contentSetId);
-  const item = await insertContentItem(store, contentSet, input.key, input.metadata ?? {}, now);
-  if (!item) throw contentKeyTaken(input.contentSetId, input.key);
+  const item = newContentItem(contentSet, input.key, input.metadata ?? {}, now);
+  if (!(await insertContentItem(store, item))) throw contentKeyTaken(input.contentSetId, input.key);
   return contentItemView(item);
 }
 

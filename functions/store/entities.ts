@@ -260,8 +260,9 @@ export const Response = new Entity({
 
 const entities = { Account, ApiKey, Project, ContentSet, ContentSetKey, ContentKey, ContentItem, Response };
 
-export function createStore(client: DynamoDBDocumentClient, table: string) {
-  return new Service(entities, { client, table });
+/** The ElectroDB service, plus the raw client for the few calls ElectroDB does not model (cross-entity BatchGetItem). */
+export function createStore(documentClient: DynamoDBDocumentClient, tableName: string) {
+  return Object.assign(new Service(entities, { client: documentClient, table: tableName }), { documentClient, tableName });
 }
 
 export type Store = ReturnType<typeof createStore>;

@@ -1,19 +1,49 @@
 import { z } from 'zod';
 import { lambdaHandler } from '../../api/lambda';
-import { notImplemented } from '../../api/not-implemented';
 import { defineOperation } from '../../api/operation';
+import { POSITIONAL_CREATE_FIELDS, ResponseCreateModel } from '../../api/response-models';
+import { createResponse } from '../../operations/responses';
+
+/**
+ * Accepts the widgets' single object and SPEC's seven positional arguments. Positional
+ * calls are validated as the equivalent object, with errors reported at their position.
+ */
+const createArguments = z.array(z.unknown()).transform((args, context) => {
+  const objectForm = args.length === 1 && typeof args[0] === 'object' && args[0] !== null && !Array.isArray(args[0]);
+  if (!objectForm && (args.length < 3 || args.length > POSITIONAL_CREATE_FIELDS.length)) {
+    context.addIssue({ code: 'custom', path: [], message: 'expected one object, or 3 to 7 positional arguments' });
+    return z.NEVER;
+  }
+  const candidate = objectForm
+    ? args[0]
+    : Object.fromEntries(POSITIONAL_CREATE_FIELDS.map((field, position) => [field, args[position] ?? undefined]).filter(([, value]) => value !== undefined));
+  const parsed = ResponseCreateModel.safeParse(candidate);
+  if (parsed.success) return [parsed.data] as [ResponseCreateModel];
+  for (const issue of parsed.error.issues) {
+    const [field, ...rest] = issue.path;
+    const position = POSITIONAL_CREATE_FIELDS.indexOf(field as (typeof POSITIONAL_CREATE_FIELDS)[number]);
+    context.addIssue({
+      code: 'custom',
+      message: issue.message,
+      path: objectForm || position < 0 ? [0, ...issue.path] : [position, ...rest],
+    });
+  }
+  return z.NEVER;
+});
 
 export const operation = defineOperation({
   resource: 'responses',
   name: 'create',
-  summary: 'Not implemented yet.',
-  args: z.array(z.unknown()),
-  signature: 'ResponseCreateModel, or 7 positional arguments',
+  summary:
+    'Records one response on a content item, named by contentId or by contentSetId + key (the item is created on first use unless the set disallows it).',
+  args: createArguments,
+  signature:
+    '{ contentSetId?, key?, contentId?, value, context?, revokable?, profiling? }, or contentSetId, key, value, context, contentId, revokable, profiling',
   result: 'ResponseWriteResult',
   level: 'anonymous',
   readOnly: false,
-  errors: ['not-implemented'],
-  handler: notImplemented('responses/create'),
+  errors: ['not-found', 'conflict'],
+  handler: ([input], { store, caller, request, now }) => createResponse(store, caller, input, request, now),
 });
 
 export const handler = lambdaHandler(operation);

@@ -1,19 +1,21 @@
 import { z } from 'zod';
+import { callerAccount } from '../../api/auth';
 import { lambdaHandler } from '../../api/lambda';
-import { notImplemented } from '../../api/not-implemented';
+import { id } from '../../api/models';
 import { defineOperation } from '../../api/operation';
+import { getResponse } from '../../operations/responses';
 
 export const operation = defineOperation({
   resource: 'responses',
   name: 'get',
-  summary: 'Not implemented yet.',
-  args: z.array(z.unknown()),
+  summary: 'A response by id (revoke tokens are never returned).',
+  args: z.tuple([id]),
   signature: 'id: string',
   result: 'Response',
   level: 'viewer',
   readOnly: true,
-  errors: ['not-found', 'not-implemented'],
-  handler: notImplemented('responses/get'),
+  errors: ['not-found'],
+  handler: ([responseId], { store, caller }) => getResponse(store, callerAccount(caller), responseId),
 });
 
 export const handler = lambdaHandler(operation);

@@ -1,0 +1,23 @@
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Store } from './entities';
+
+export type ItemKey = Record<string, unknown>;
+
+/**
+ * Reads items of different entities in one strongly consistent BatchGetItem round trip
+ * (ElectroDB batches only within one entity). Raw items come back in key order, undefined
+ * when missing; parse them with the entity's `parse`.
+ */
+export async function getRawItems(store: Store, keys: ItemKey[]): Promise<(Record<string, unknown> | undefined)[]> {
+  const found = new Map<string, Record<string, unknown>>();
+  const id = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
+  let pending = keys;
+  while (pending.length > 0) {
+    const answer = await store.documentClient.send(
+      new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true } } }),
+    );
+    for (const item of answer.Responses?.[store.tableName] ?? []) found.set(id(item), item);
+    pending = (answer.UnprocessedKeys?.[store.tableName]?.Keys as ItemKey[] | undefined) ?? [];
+  }
+  return keys.map((key) => found.get(id(key)));
+}
