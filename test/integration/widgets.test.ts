@@ -40,7 +40,7 @@ describe.each([
     const afterEdit = await responsesOf(contentSet.id);
     expect(afterEdit).toEqual([expect.objectContaining({ id: created.id, value: storedSecond, state: 'active' })]);
 
-    const feelbackId = getFeelbackStore().getFeelback(target)?.feelbackId;
+    const feelbackId = getFeelbackStore().getRevocable(target)?.feelbackId;
     expect(feelbackId).toBe(created.id);
     await removeFeelback({ endpoint: api.baseUrl, feelbackId: feelbackId! });
     expect(await responsesOf(contentSet.id)).toEqual([expect.objectContaining({ id: created.id, state: 'revoked' })]);
