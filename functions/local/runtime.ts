@@ -1,12 +1,16 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { KeyLevel } from '../api/auth';
 import { ensureAccount, findApiKey, issueApiKey } from '../operations/accounts';
 import { defaultStore } from '../store/client';
 import { ensureTable } from '../store/setup';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { BASE_PATH, createApiServer } from './server';
+import { handler as countStreamHandler } from '../stream/handler';
+import { localLambdaContext } from './lambda-context';
+import { LocalStreamReader } from './stream-reader';
 
 export const DEV_ACCOUNT = 'local-dev';
 
@@ -24,6 +28,7 @@ export interface LocalRuntimeOptions {
 
 export interface LocalRuntime {
   baseUrl: string;
+  streamReader: LocalStreamReader;
   dynamoEndpoint: string;
   keys: Record<KeyLevel, string>;
   stop(): Promise<void>;
@@ -54,6 +59,18 @@ async function ensureDevKeys(wanted: Partial<Record<KeyLevel, string>>, dataDir:
   return keys;
 }
 
+/** The stream consumer's Lambda handler, fed from DynamoDB Local's stream as the event source mapping would. */
+export function startStreamReader(client: DynamoDBClient, tableName: string, dataDir?: string): LocalStreamReader {
+  const reader = new LocalStreamReader({
+    client,
+    tableName,
+    positionFile: dataDir ? join(dataDir, 'stream-position.json') : undefined,
+    handle: (event) => countStreamHandler(event, localLambdaContext('local-stream-consumer')),
+  });
+  reader.start();
+  return reader;
+}
+
 /** `npm start`: DynamoDB Local (unless an endpoint is given), the table, dev keys and the HTTP server. */
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   let dynamo: DynamoDbLocal | undefined;
@@ -70,6 +87,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const { client, settings } = defaultStore();
     await ensureTable(client, settings.tableName);
     const keys = await ensureDevKeys(options.devKeys, options.dataDir);
+    const streamReader = startStreamReader(client, settings.tableName, options.dataDir);
     const server = createApiServer();
     await new Promise<void>((listening, failed) => {
       server.once('error', failed);
@@ -79,6 +97,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const host = options.host && options.host !== '0.0.0.0' ? options.host : 'localhost';
     return {
       baseUrl: `http://${host}:${port}${BASE_PATH}`,
+      streamReader,
       dynamoEndpoint,
       keys,
       stop: async () => {
@@ -86,6 +105,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           server.close(() => closed());
           server.closeIdleConnections();
         });
+        await streamReader.stop();
         await dynamo?.stop();
       },
     };

@@ -1,5 +1,6 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { localLambdaContext } from './lambda-context';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { MAX_BODY_BYTES } from '../api/adapter';
@@ -25,23 +26,6 @@ function routeTable(): Map<string, { operation: OperationDefinition; handler: La
     if (alias) routes.set(`${BASE_PATH}/${alias}/${operation.name}`, route);
   }
   return routes;
-}
-
-function lambdaContext(requestId: string, operation: OperationDefinition): Context {
-  return {
-    awsRequestId: requestId,
-    functionName: `local-${operation.resource}-${operation.name}`,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:local-${operation.resource}-${operation.name}`,
-    memoryLimitInMB: '256',
-    logGroupName: 'local',
-    logStreamName: 'local',
-    callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => 30000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
 }
 
 class BodyTooLarge extends Error {}
@@ -162,7 +146,7 @@ export function createApiServer(): Server {
       }
       const body = await readBody(request);
       const event = proxyEvent(request, url, body, requestId);
-      send(response, await route.handler(event, lambdaContext(requestId, route.operation)), requestId);
+      send(response, await route.handler(event, localLambdaContext(`local-${route.operation.resource}-${route.operation.name}`, requestId)), requestId);
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         sendError(

@@ -1,18 +1,33 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 
+export interface GlobalIndexShape {
+  indexName: string;
+  partitionKey: string;
+  sortKey: string;
+  sortKeyType: 'S' | 'N';
+  projection: 'ALL' | 'KEYS_ONLY';
+}
+
 /**
  * The one table's physical shape. The CDK stack and the local runtime both build the
  * table from this description, so a deployed table and DynamoDB Local cannot drift.
- * Every key attribute is a string; entities overload the generic GSIs (see entities.ts).
+ * Entities overload the generic GSIs (see entities.ts and aggregates.ts).
  */
 export const TABLE_KEYS = {
   partitionKey: 'pk',
   sortKey: 'sk',
   globalIndexes: [
-    { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-    { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
-    { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
-  ],
+    { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', sortKeyType: 'S', projection: 'ALL' },
+    { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', sortKeyType: 'S', projection: 'ALL' },
+    { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', sortKeyType: 'S', projection: 'ALL' },
+    // Rankings: aggregate items sorted by their own `count`, so a counter update re-ranks it in the same write.
+    { indexName: 'rank1', partitionKey: 'rank1pk', sortKey: 'count', sortKeyType: 'N', projection: 'ALL' },
+    { indexName: 'rank2', partitionKey: 'rank2pk', sortKey: 'count', sortKeyType: 'N', projection: 'ALL' },
+    { indexName: 'rank3', partitionKey: 'rank3pk', sortKey: 'count', sortKeyType: 'N', projection: 'ALL' },
+    // Which entities had responses in a day or month, for retiring it from rolling windows. Keys only:
+    // counter updates do not change these keys, so they cost no index writes after the first.
+    { indexName: 'retire', partitionKey: 'retirepk', sortKey: 'sk', sortKeyType: 'S', projection: 'KEYS_ONLY' },
+  ] satisfies GlobalIndexShape[],
   /** Epoch seconds after which DynamoDB may delete an item (stream bookkeeping). */
   timeToLiveAttribute: 'expiresAt',
 } as const;
@@ -20,15 +35,18 @@ export const TABLE_KEYS = {
 export const DEFAULT_TABLE_NAME = 'feedback';
 
 export function createTableInput(tableName: string): CreateTableCommandInput {
-  const keyNames = [
-    TABLE_KEYS.partitionKey,
-    TABLE_KEYS.sortKey,
-    ...TABLE_KEYS.globalIndexes.flatMap((index) => [index.partitionKey, index.sortKey]),
-  ];
+  const keyTypes = new Map<string, 'S' | 'N'>([
+    [TABLE_KEYS.partitionKey, 'S'],
+    [TABLE_KEYS.sortKey, 'S'],
+  ]);
+  for (const index of TABLE_KEYS.globalIndexes) {
+    keyTypes.set(index.partitionKey, 'S');
+    keyTypes.set(index.sortKey, index.sortKeyType);
+  }
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: keyNames.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+    AttributeDefinitions: [...keyTypes].map(([name, type]) => ({ AttributeName: name, AttributeType: type })),
     KeySchema: [
       { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
       { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
@@ -39,7 +57,7 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
         { AttributeName: index.partitionKey, KeyType: 'HASH' },
         { AttributeName: index.sortKey, KeyType: 'RANGE' },
       ],
-      Projection: { ProjectionType: 'ALL' },
+      Projection: { ProjectionType: index.projection },
     })),
     StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
   };

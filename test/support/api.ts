@@ -2,6 +2,7 @@ import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { KeyLevel } from '../../functions/api/auth';
+import { startStreamReader } from '../../functions/local/runtime';
 import { BASE_PATH, createApiServer } from '../../functions/local/server';
 import { ensureAccount, issueApiKey } from '../../functions/operations/accounts';
 import { defaultStore } from '../../functions/store/client';
@@ -17,13 +18,19 @@ export interface TestApi {
   baseUrl: string;
   /** POST /v0/<path> with the JSON array of arguments, optionally with an API key. */
   call<T = any>(path: string, args?: unknown, options?: { key?: string; method?: 'GET' | 'POST'; rawBody?: string; headers?: Record<string, string> }): Promise<ApiAnswer<T>>;
+  /** Waits until the stream consumer has counted every write made so far. */
+  drainStream(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The local HTTP server (same Lambda handlers as deployed) on a free port, over this file's table. */
+/**
+ * The local HTTP server (same Lambda handlers as deployed) on a free port, over this
+ * file's table, with the stream consumer reading DynamoDB Local's real stream.
+ */
 export async function startTestApi(): Promise<TestApi> {
   const { client, settings } = defaultStore();
   await ensureTable(client, settings.tableName);
+  const streamReader = startStreamReader(client, settings.tableName);
   const server: Server = createApiServer();
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', () => listening()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE_PATH}`;
@@ -40,11 +47,14 @@ export async function startTestApi(): Promise<TestApi> {
       const text = await response.text();
       return { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
     },
-    close: () =>
-      new Promise<void>((closed) => {
+    drainStream: () => streamReader.drain(),
+    async close() {
+      await new Promise<void>((closed) => {
         server.close(() => closed());
         server.closeIdleConnections();
-      }),
+      });
+      await streamReader.stop();
+    },
   };
 }
 

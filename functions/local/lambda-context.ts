@@ -1,0 +1,20 @@
+import type { Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+
+/** The Lambda context handed to handlers run locally (the logger reads its names). */
+export function localLambdaContext(functionName: string, requestId: string = randomUUID()): Context {
+  return {
+    awsRequestId: requestId,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '256',
+    logGroupName: 'local',
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => 30000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}

@@ -1,0 +1,167 @@
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { logger } from '../api/logger';
+
+export interface StreamReaderOptions {
+  client: DynamoDBClient;
+  tableName: string;
+  /** The Lambda handler to feed, exactly as the event source mapping would. */
+  handle(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse | void>;
+  /** Where the position in the stream is kept across restarts; omitted = in memory. */
+  positionFile?: string;
+  batchSize?: number;
+  pollIntervalMs?: number;
+}
+
+interface Position {
+  streamArn: string;
+  /** Last sequence number handled per shard. */
+  shards: Record<string, string>;
+}
+
+/** The stream API's record in the shape Lambda's DynamoDB event source delivers. */
+function lambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
+  const { ApproximateCreationDateTime, ...dynamodb } = record.dynamodb ?? {};
+  return {
+    eventID: record.eventID,
+    eventName: record.eventName as DynamoDBRecord['eventName'],
+    eventVersion: record.eventVersion,
+    eventSource: record.eventSource,
+    awsRegion: record.awsRegion,
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ...(dynamodb as DynamoDBRecord['dynamodb']),
+      ...(ApproximateCreationDateTime ? { ApproximateCreationDateTime: Math.floor(new Date(ApproximateCreationDateTime).getTime() / 1000) } : {}),
+    },
+  };
+}
+
+/**
+ * Plays the part of Lambda's DynamoDB event source locally: reads DynamoDB Local's stream
+ * and hands batches to the consumer's handler. A batch that reports a failure is read
+ * again from its first failed record, and the position only moves past records the
+ * handler accepted, so a restart neither skips nor (thanks to the consumer's markers)
+ * double counts.
+ */
+export class LocalStreamReader {
+  private readonly streams: DynamoDBStreamsClient;
+  private position: Position | undefined;
+  private iterators = new Map<string, string | undefined>();
+  private running: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: StreamReaderOptions) {
+    const { endpoint, region, credentials } = options.client.config;
+    this.streams = new DynamoDBStreamsClient({ endpoint, region, credentials });
+  }
+
+  start(): void {
+    this.stopped = false;
+    const loop = async () => {
+      if (this.stopped) return;
+      try {
+        await this.exclusive(() => this.pollOnce());
+      } catch (error) {
+        logger.error('reading the local stream failed', { error: error as Error });
+      }
+      if (!this.stopped) this.timer = setTimeout(loop, this.options.pollIntervalMs ?? 250);
+    };
+    this.timer = setTimeout(loop, 0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running.catch(() => undefined);
+    this.streams.destroy();
+  }
+
+  /** Reads until the stream has nothing more: every write made before the call is counted. */
+  async drain(): Promise<void> {
+    for (let pass = 0; pass < 1000; pass++) {
+      if ((await this.exclusive(() => this.pollOnce())) === 0) return;
+    }
+    throw new Error('the local stream did not drain');
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.running.catch(() => undefined).then(work);
+    this.running = next;
+    return next;
+  }
+
+  private loadPosition(streamArn: string): Position {
+    const file = this.options.positionFile;
+    if (!this.position && file && existsSync(file)) {
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as Position;
+      if (saved.streamArn === streamArn) this.position = saved;
+    }
+    if (this.position?.streamArn !== streamArn) {
+      this.position = { streamArn, shards: {} };
+      this.iterators.clear();
+    }
+    return this.position;
+  }
+
+  private savePosition(): void {
+    const file = this.options.positionFile;
+    if (!file || !this.position) return;
+    writeFileSync(`${file}.tmp`, JSON.stringify(this.position));
+    renameSync(`${file}.tmp`, file);
+  }
+
+  /** One pass over every shard; returns how many records were handled. */
+  private async pollOnce(): Promise<number> {
+    const table = await this.options.client.send(new DescribeTableCommand({ TableName: this.options.tableName }));
+    const streamArn = table.Table?.LatestStreamArn;
+    if (!streamArn) return 0;
+    const position = this.loadPosition(streamArn);
+    const stream = await this.streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+    let handled = 0;
+    for (const shard of stream.StreamDescription?.Shards ?? []) {
+      const shardId = shard.ShardId!;
+      let iterator = this.iterators.get(shardId);
+      if (!iterator) {
+        const last = position.shards[shardId];
+        iterator = (
+          await this.streams.send(
+            new GetShardIteratorCommand({
+              StreamArn: streamArn,
+              ShardId: shardId,
+              ShardIteratorType: last ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON',
+              SequenceNumber: last,
+            }),
+          )
+        ).ShardIterator;
+      }
+      if (!iterator) continue;
+      const page = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: this.options.batchSize ?? 100 }));
+      const records = page.Records ?? [];
+      if (records.length === 0) {
+        this.iterators.set(shardId, page.NextShardIterator);
+        continue;
+      }
+      const result = await this.options.handle({ Records: records.map((record) => lambdaRecord(record, streamArn)) });
+      const failed = result?.batchItemFailures?.[0]?.itemIdentifier;
+      const accepted = failed ? records.slice(0, records.findIndex((record) => record.dynamodb?.SequenceNumber === failed)) : records;
+      if (accepted.length > 0) {
+        position.shards[shardId] = accepted.at(-1)!.dynamodb!.SequenceNumber!;
+        this.savePosition();
+      }
+      handled += accepted.length;
+      // After a failure, read again from the first failed record; otherwise continue where the page ended.
+      this.iterators.set(shardId, failed ? undefined : page.NextShardIterator);
+      if (failed) throw new Error(`the stream consumer failed at sequence number ${failed}; retrying`);
+    }
+    return handled;
+  }
+}
