@@ -24,11 +24,13 @@ export interface LocalRuntimeOptions {
   dynamoPort?: number;
   tableName: string;
   devKeys: Partial<Record<KeyLevel, string>>;
+  /** Run the stream consumer on the table's stream (default true; benchmarks of the API alone turn it off). */
+  consumeStream?: boolean;
 }
 
 export interface LocalRuntime {
   baseUrl: string;
-  streamReader: LocalStreamReader;
+  streamReader?: LocalStreamReader;
   dynamoEndpoint: string;
   keys: Record<KeyLevel, string>;
   stop(): Promise<void>;
@@ -87,7 +89,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const { client, settings } = defaultStore();
     await ensureTable(client, settings.tableName);
     const keys = await ensureDevKeys(options.devKeys, options.dataDir);
-    const streamReader = startStreamReader(client, settings.tableName, options.dataDir);
+    const streamReader = options.consumeStream === false ? undefined : startStreamReader(client, settings.tableName, options.dataDir);
     const server = createApiServer();
     await new Promise<void>((listening, failed) => {
       server.once('error', failed);
@@ -105,7 +107,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           server.close(() => closed());
           server.closeIdleConnections();
         });
-        await streamReader.stop();
+        await streamReader?.stop();
         await dynamo?.stop();
       },
     };

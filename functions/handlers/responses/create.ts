@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApiError, type InvalidField } from '../../api/errors';
 import { lambdaHandler } from '../../api/lambda';
 import { defineOperation } from '../../api/operation';
 import { POSITIONAL_CREATE_FIELDS, ResponseCreateModel } from '../../api/response-models';
@@ -18,7 +19,7 @@ const createArguments = z.array(z.unknown()).transform((args, context) => {
     ? args[0]
     : Object.fromEntries(POSITIONAL_CREATE_FIELDS.map((field, position) => [field, args[position] ?? undefined]).filter(([, value]) => value !== undefined));
   const parsed = ResponseCreateModel.safeParse(candidate);
-  if (parsed.success) return [parsed.data] as [ResponseCreateModel];
+  if (parsed.success) return [parsed.data, objectForm ? 'object' : 'positional'] as [ResponseCreateModel, 'object' | 'positional'];
   for (const issue of parsed.error.issues) {
     const [field, ...rest] = issue.path;
     const position = POSITIONAL_CREATE_FIELDS.indexOf(field as (typeof POSITIONAL_CREATE_FIELDS)[number]);
@@ -30,6 +31,17 @@ const createArguments = z.array(z.unknown()).transform((args, context) => {
   }
   return z.NEVER;
 });
+
+/** Domain errors name fields of the object form (`args.0.value`); positional callers get positions (`args.2`). */
+function atPositions(error: unknown): unknown {
+  if (!(error instanceof ApiError) || !Array.isArray(error.data?.fields)) return error;
+  const fields = (error.data.fields as InvalidField[]).map(({ path, message }) => {
+    const field = /^args\.0\.(\w+)/.exec(path)?.[1];
+    const position = POSITIONAL_CREATE_FIELDS.indexOf(field as (typeof POSITIONAL_CREATE_FIELDS)[number]);
+    return { path: position < 0 ? path : path.replace(`args.0.${field}`, `args.${position}`), message };
+  });
+  return new ApiError(error.code, error.message, { ...error.data, fields });
+}
 
 export const operation = defineOperation({
   resource: 'responses',
@@ -43,7 +55,13 @@ export const operation = defineOperation({
   level: 'anonymous',
   readOnly: false,
   errors: ['not-found', 'conflict'],
-  handler: ([input], { store, caller, request, now }) => createResponse(store, caller, input, request, now),
+  handler: async ([input, form], { store, caller, request, now }) => {
+    try {
+      return await createResponse(store, caller, input, request, now);
+    } catch (error) {
+      throw form === 'positional' ? atPositions(error) : error;
+    }
+  },
 });
 
 export const handler = lambdaHandler(operation);

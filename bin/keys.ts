@@ -1,0 +1,403 @@
+/**
+ * `npm run keys -- <command>`: issues, lists and revokes API keys, on the same table as
+ * `npm start` (DynamoDB Local) or a deployed stack (AWS). Run with --help for usage.
+ *
+ * Exit codes: 0 done, 1 failed (unknown key id or account, store unreachable, ...),
+ * 2 wrong usage. Errors are one line on stderr, never a stack trace.
+ */
+import { parseArgs } from 'node:util';
+import type { KeyLevel } from '../functions/api/auth';
+import { ensureAccount, issueApiKey, revokeApiKey } from '../functions/operations/accounts';
+import { defaultStore, type StoreSettings } from '../functions/store/client';
+import type { ApiKeyItem, Store } from '../functions/store/entities';
+import { DEFAULT_TABLE_NAME } from '../functions/store/table';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const USAGE = `Usage: npm run keys -- <command> [options]
+
+Manages the API keys of the feedback service. Secrets are stored hashed: a key is
+shown once, when it is created.
+
+Commands:
+  create --account <name> --level admin|viewer [--label <text>]
+                        Issues a key for the account (the account is created on first use)
+  list [--account <name>]
+                        Lists keys: id, account, level, label, creation date, status
+  revoke <keyId>        Revokes a key by its public id (as shown by create and list)
+
+Options:
+  --json                Machine-readable JSON on stdout (with npm, use "npm run -s keys" so
+                        npm's banner stays out of it)
+  -h, --help            Shows this help
+
+Environment (the same settings as npm start):
+  DYNAMODB_ENDPOINT     DynamoDB to use, e.g. http://localhost:8000 for the DynamoDB Local of
+                        npm start. Unset: DynamoDB on AWS, with the default credential chain
+                        and region (AWS_PROFILE, AWS_REGION, ...)
+  TABLE_NAME            Table name (default: ${DEFAULT_TABLE_NAME}); for a deployed stack, its table output
+
+Exit codes: 0 done, 1 failed (e.g. unknown key id), 2 wrong usage.
+
+Examples:
+  DYNAMODB_ENDPOINT=http://localhost:8000 npm run keys -- create --account acme --level admin --label "CI"
+  DYNAMODB_ENDPOINT=http://localhost:8000 npm run keys -- list --account acme
+  AWS_PROFILE=prod TABLE_NAME=<stack table> npm run -s keys -- revoke <keyId> --json
+`;
+
+const COMMANDS = {
+  create: { options: ['account', 'level', 'label'], positionals: 0 },
+  list: { options: ['account'], positionals: 0 },
+  revoke: { options: [], positionals: 1 },
+} as const;
+type Command = keyof typeof COMMANDS;
+
+const LEVELS: readonly KeyLevel[] = ['admin', 'viewer'];
+const MAX_ACCOUNT_NAME = 100;
+const MAX_LABEL = 200;
+
+/** Wrong usage: exit code 2. */
+class UsageError extends Error {}
+/** A request that cannot be done (unknown id, ...): exit code 1. */
+class Failure extends Error {}
+
+interface TextOptions {
+  account?: string;
+  level?: string;
+  label?: string;
+}
+
+interface Output {
+  json: boolean;
+  settings: StoreSettings;
+}
+
+interface KeyEntry {
+  id: string;
+  accountId: string;
+  accountName: string | null;
+  level: KeyLevel;
+  label: string | null;
+  createdAt: string;
+  status: 'active' | 'revoked';
+  revokedAt: string | null;
+}
+
+function print(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+function printJson(value: unknown): void {
+  print(JSON.stringify(value, null, 2));
+}
+
+/** User text in a terminal table: control characters (newlines, escapes) become spaces. */
+function plain(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+}
+
+function where(settings: StoreSettings): string {
+  return settings.endpoint
+    ? `table "${settings.tableName}" at ${settings.endpoint}`
+    : `table "${settings.tableName}" on AWS (${settings.region ? `region ${settings.region}` : 'default region'})`;
+}
+
+function accountName(value: string | undefined): string {
+  const name = (value ?? '').trim();
+  if (name === '') throw new UsageError('--account needs a non-empty name');
+  if (name.length > MAX_ACCOUNT_NAME) throw new UsageError(`--account must be at most ${MAX_ACCOUNT_NAME} characters`);
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw new UsageError('--account must not contain control characters');
+  return name;
+}
+
+function entry(key: ApiKeyItem, names: Map<string, string>): KeyEntry {
+  return {
+    id: key.id,
+    accountId: key.accountId,
+    accountName: names.get(key.accountId) ?? null,
+    level: key.level,
+    label: key.label ?? null,
+    createdAt: key.createdAt,
+    status: key.revokedAt ? 'revoked' : 'active',
+    revokedAt: key.revokedAt ?? null,
+  };
+}
+
+async function accountNames(store: Store, accountIds: Iterable<string>): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  await Promise.all(
+    [...new Set(accountIds)].map(async (id) => {
+      const { data } = await store.entities.Account.get({ id }).go();
+      if (data) names.set(id, data.name);
+    }),
+  );
+  return names;
+}
+
+async function findAccountByName(store: Store, name: string) {
+  const { data } = await store.entities.Account.query.byName({ name }).go();
+  return data[0] ?? null;
+}
+
+async function create(store: Store, values: TextOptions, output: Output): Promise<void> {
+  const name = accountName(values.account);
+  if (values.level === undefined) throw new UsageError('create needs --level admin|viewer');
+  if (!LEVELS.includes(values.level as KeyLevel)) throw new UsageError(`--level must be admin or viewer, not "${values.level}"`);
+  const level = values.level as KeyLevel;
+  const label = values.label?.trim() || undefined;
+  if (label !== undefined && label.length > MAX_LABEL) throw new UsageError(`--label must be at most ${MAX_LABEL} characters`);
+
+  const now = new Date();
+  const account = await ensureAccount(store, name, now);
+  const { key, record } = await issueApiKey(store, { accountId: account.id, level, label }, now);
+  if (output.json) {
+    printJson({
+      key,
+      id: record.id,
+      accountId: account.id,
+      accountName: account.name,
+      level: record.level,
+      label: record.label ?? null,
+      createdAt: record.createdAt,
+    });
+    return;
+  }
+  print(
+    [
+      'API key (shown only this once; store it now):',
+      '',
+      `  ${key}`,
+      '',
+      `Key id      ${record.id}`,
+      `Account     ${plain(account.name)} (${account.id})`,
+      `Level       ${record.level}`,
+      ...(record.label ? [`Label       ${plain(record.label)}`] : []),
+      `Created     ${record.createdAt}`,
+      `Store       ${where(output.settings)}`,
+      '',
+      `Use it as the header  Authorization: API-KEY ${key}`,
+      `Revoke it with        npm run keys -- revoke ${record.id}`,
+    ].join('\n'),
+  );
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column])))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+async function list(store: Store, values: TextOptions, output: Output): Promise<void> {
+  let keys: ApiKeyItem[];
+  if (values.account !== undefined) {
+    const name = accountName(values.account);
+    const account = await findAccountByName(store, name);
+    if (!account) throw new Failure(`No account named "${name}" in ${where(output.settings)}`);
+    keys = (await store.entities.ApiKey.query.all({ accountId: account.id }).go({ pages: 'all' })).data;
+  } else {
+    keys = (await store.entities.ApiKey.query.all({}).go({ pages: 'all' })).data;
+  }
+  const names = await accountNames(
+    store,
+    keys.map((key) => key.accountId),
+  );
+  const entries = keys
+    .map((key) => entry(key, names))
+    .sort(
+      (a, b) =>
+        (a.accountName ?? a.accountId).localeCompare(b.accountName ?? b.accountId) ||
+        a.accountId.localeCompare(b.accountId) ||
+        a.createdAt.localeCompare(b.createdAt) ||
+        a.id.localeCompare(b.id),
+    );
+  if (output.json) {
+    printJson(entries);
+    return;
+  }
+  if (entries.length === 0) {
+    print(`No API keys in ${where(output.settings)}`);
+    return;
+  }
+  print(
+    table(
+      ['ID', 'ACCOUNT', 'ACCOUNT ID', 'LEVEL', 'LABEL', 'CREATED', 'STATUS'],
+      entries.map((key) => [
+        key.id,
+        plain(key.accountName ?? '?'),
+        key.accountId,
+        key.level,
+        plain(key.label ?? '-'),
+        key.createdAt,
+        key.revokedAt ? `revoked ${key.revokedAt}` : 'active',
+      ]),
+    ),
+  );
+  print(`\n${entries.length} key${entries.length === 1 ? '' : 's'} in ${where(output.settings)}`);
+}
+
+async function revoke(store: Store, keyId: string, output: Output): Promise<void> {
+  if (keyId.trim() === '') throw new UsageError('revoke needs a key id');
+  const { data } = await store.entities.ApiKey.query.byId({ id: keyId }).go();
+  const key = data[0];
+  if (!key) throw new Failure(`No API key with id "${keyId}" in ${where(output.settings)}`);
+  const alreadyRevoked = key.revokedAt !== undefined;
+  let revokedAt = key.revokedAt;
+  if (!alreadyRevoked) {
+    const now = new Date();
+    if (!(await revokeApiKey(store, keyId, now))) throw new Failure(`No API key with id "${keyId}" in ${where(output.settings)}`);
+    revokedAt = now.toISOString();
+  }
+  const names = await accountNames(store, [key.accountId]);
+  const result = { ...entry({ ...key, revokedAt }, names), alreadyRevoked };
+  if (output.json) {
+    printJson(result);
+    return;
+  }
+  const account = `${plain(result.accountName ?? '?')} (${result.accountId})`;
+  print(
+    alreadyRevoked
+      ? `Key ${keyId} (${result.level}, account ${account}) was already revoked at ${revokedAt}`
+      : `Revoked key ${keyId} (${result.level}, account ${account}); calls with it now get 401 unauthorized`,
+  );
+}
+
+function parse(argv: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        account: { type: 'string' },
+        level: { type: 'string' },
+        label: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0];
+    const unknown = /^Unknown option '([^']+)'/.exec(message);
+    throw new UsageError(unknown ? `Unknown option ${unknown[1]}` : message);
+  }
+  const { values, positionals } = parsed;
+  const [name, ...rest] = positionals;
+  if (values.help || name === 'help') return { help: true as const };
+  if (name === undefined) throw new UsageError('Missing command: create, list or revoke');
+  if (!(name in COMMANDS)) throw new UsageError(`Unknown command "${name}": use create, list or revoke`);
+  const command = name as Command;
+  const spec = COMMANDS[command];
+  for (const option of ['account', 'level', 'label'] as const) {
+    if (values[option] !== undefined && !(spec.options as readonly string[]).includes(option)) {
+      throw new UsageError(`--${option} is not an option of ${command}`);
+    }
+  }
+  if (rest.length !== spec.positionals) {
+    throw new UsageError(
+      spec.positionals === 0 ? `${command} takes no arguments, got "${rest.join(' ')}"` : `${command} needs exactly one key id`,
+    );
+  }
+  return { help: false as const, command, values, rest };
+}
+
+/** The AWS SDK and ElectroDB nest errors; this finds the cause a user can act on. */
+function describeError(error: unknown, settings: StoreSettings): string {
+  const chain: Array<Error & { code?: string; errors?: unknown[] }> = [];
+  for (let current = error as (Error & { cause?: unknown }) | undefined; current && chain.length < 8; ) {
+    chain.push(current);
+    current = current.cause as typeof current;
+  }
+  const any = (test: (error: Error & { code?: string; errors?: unknown[] }) => boolean) => chain.some(test);
+  const named = (...names: string[]) => any((e) => names.includes(e.name));
+  const codes = (e: { code?: string; errors?: unknown[] }): string[] => [
+    ...(e.code ? [e.code] : []),
+    ...(Array.isArray(e.errors) ? e.errors.flatMap((inner) => codes(inner as { code?: string })) : []),
+  ];
+  const networkCode = chain.flatMap(codes).find((code) => /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH)$/.test(code));
+  const root = chain[chain.length - 1];
+  const message = (root?.message || String(error)).replace(/\s+/g, ' ').trim();
+
+  if (named('ResourceNotFoundException')) {
+    return settings.endpoint
+      ? `No ${where(settings)}: start the API with "npm start" (it creates the table) or set TABLE_NAME`
+      : `No ${where(settings)}: set TABLE_NAME to the table of the deployed stack (and AWS_REGION/AWS_PROFILE to its account)`;
+  }
+  if (networkCode) {
+    return settings.endpoint
+      ? `Cannot reach DynamoDB at ${settings.endpoint} (${networkCode}): is "npm start" running, or is DYNAMODB_ENDPOINT wrong?`
+      : `Cannot reach DynamoDB on AWS (${networkCode}): check the network and AWS_REGION`;
+  }
+  if (named('CredentialsProviderError')) {
+    return 'No AWS credentials found: set DYNAMODB_ENDPOINT for a local DynamoDB (e.g. http://localhost:8000 for npm start), or configure AWS credentials (AWS_PROFILE, ...)';
+  }
+  if (/region is missing/i.test(message)) {
+    return 'No AWS region configured: set AWS_REGION (or a profile with a region), or DYNAMODB_ENDPOINT for a local DynamoDB';
+  }
+  if (named('UnrecognizedClientException', 'InvalidSignatureException', 'ExpiredTokenException', 'AccessDeniedException')) {
+    return `AWS refused the request for ${where(settings)}: ${message}`;
+  }
+  return message;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let request;
+  try {
+    request = parse(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`keys: ${error.message} (see --help)\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (request.help) {
+    print(USAGE);
+    return 0;
+  }
+  const { store, client, settings } = defaultStore();
+  const output: Output = { json: request.values.json, settings };
+  try {
+    switch (request.command) {
+      case 'create':
+        await create(store, request.values, output);
+        break;
+      case 'list':
+        await list(store, request.values, output);
+        break;
+      case 'revoke':
+        await revoke(store, request.rest[0], output);
+        break;
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`keys: ${error.message} (see --help)\n`);
+      return 2;
+    }
+    process.stderr.write(`keys: ${error instanceof Failure ? error.message : describeError(error, settings)}\n`);
+    return 1;
+  } finally {
+    client.destroy();
+  }
+}
+
+// Output piped into a command that stops reading early (e.g. `| head`) is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    process.stderr.write(`keys: ${(error as Error)?.message ?? String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

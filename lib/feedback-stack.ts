@@ -1,0 +1,90 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { Construct } from 'constructs';
+import { allowedOrigins } from '../functions/api/cors';
+import type { OperationDefinition } from '../functions/api/operation';
+import { operationList } from '../functions/api/registry';
+import { FeedbackApi, type ApiThrottling } from './feedback-api';
+import { FeedbackTable } from './feedback-table';
+import { StreamConsumer } from './stream-consumer';
+
+export const DEFAULT_THROTTLING: ApiThrottling = { rateLimit: 100, burstLimit: 200 };
+
+export interface FeedbackStackProps extends StackProps {
+  /**
+   * Origins allowed to call the API from browsers: a list, or a comma-separated string.
+   * @default context `corsAllowedOrigins`, else `*`
+   */
+  readonly corsAllowedOrigins?: string | readonly string[];
+  /** @default context `apiRateLimit` / `apiBurstLimit`, else 100 / 200 */
+  readonly throttling?: Partial<ApiThrottling>;
+  /** Subscribed to the alarm topic when set. @default context `alarmEmail` */
+  readonly alarmEmail?: string;
+  /** @default one month */
+  readonly logRetention?: RetentionDays;
+  /** @default every operation of functions/api/registry.ts */
+  readonly operations?: readonly OperationDefinition[];
+}
+
+/** Value POWERTOOLS_SERVICE_NAME; the same name the shared logger uses. */
+export const SERVICE_NAME = 'feedback';
+
+export class FeedbackStack extends Stack {
+  readonly table: FeedbackTable;
+  readonly api: FeedbackApi;
+  readonly stream: StreamConsumer;
+  readonly alarmTopic: Topic;
+
+  constructor(scope: Construct, id: string, props: FeedbackStackProps = {}) {
+    super(scope, id, props);
+    const corsAllowedOrigins = normalizeOrigins(props.corsAllowedOrigins ?? this.node.tryGetContext('corsAllowedOrigins'));
+    const throttling: ApiThrottling = {
+      rateLimit: props.throttling?.rateLimit ?? positiveNumber(this.node.tryGetContext('apiRateLimit'), 'apiRateLimit') ?? DEFAULT_THROTTLING.rateLimit,
+      burstLimit:
+        props.throttling?.burstLimit ?? positiveNumber(this.node.tryGetContext('apiBurstLimit'), 'apiBurstLimit') ?? DEFAULT_THROTTLING.burstLimit,
+    };
+    const alarmEmail: string | undefined = props.alarmEmail ?? (this.node.tryGetContext('alarmEmail') || undefined);
+    const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
+
+    this.table = new FeedbackTable(this, 'Data');
+
+    this.api = new FeedbackApi(this, 'Api', {
+      operations: props.operations ?? operationList,
+      table: this.table.table,
+      corsAllowedOrigins,
+      throttling,
+      logRetention,
+      serviceName: SERVICE_NAME,
+    });
+
+    this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: 'Feedback service alarms', enforceSSL: true });
+    if (alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(alarmEmail));
+
+    this.stream = new StreamConsumer(this, 'Aggregates', {
+      table: this.table.table,
+      logRetention,
+      serviceName: SERVICE_NAME,
+      alarmAction: new SnsAction(this.alarmTopic),
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (ends in /v0)' });
+    new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });
+  }
+}
+
+/** Same parsing as the handlers (functions/api/cors.ts), so API Gateway and Lambda agree. */
+function normalizeOrigins(value: unknown): string[] {
+  const raw = Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : undefined;
+  const origins = allowedOrigins({ CORS_ALLOWED_ORIGINS: raw });
+  return origins.includes('*') ? ['*'] : origins;
+}
+
+function positiveNumber(value: unknown, name: string): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new Error(`Context ${name} must be a positive number, got ${String(value)}`);
+  return number;
+}

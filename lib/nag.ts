@@ -1,0 +1,45 @@
+import { Validations } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
+
+/**
+ * cdk-nag (v3) findings this stack accepts on purpose, each with the reason recorded in
+ * the synthesized validation report. cdk-nag 3 reports through CDK's policy-validation
+ * plugins, so acknowledgements go through `Validations.of(scope).acknowledge()` (the v2
+ * `NagSuppressions` API no longer exists). Keep every reason specific to this service.
+ */
+export const NAG_REASONS = {
+  publicApi:
+    'The API is intentionally public: anonymous widget operations must be callable from any site, and protected operations ' +
+    'authenticate with the "Authorization: API-KEY <key>" header, which every handler verifies against the table.',
+  publicApiNoCognito:
+    'The service has no user pool: callers are widgets (anonymous) and servers holding API keys, which the handlers verify; ' +
+    'a Cognito authorizer would reject the anonymous widget calls the service exists for.',
+  requestValidation:
+    'Every handler validates its JSON argument array with the zod tuple declared in the operation registry and enforces a ' +
+    '64 KiB body limit; API Gateway models would duplicate those schemas and drift from them.',
+  waf:
+    'No WAF by default: a WebACL costs a fixed monthly fee per self-hosted deployment. Stage throttling and the handlers\' ' +
+    'body-size limit bound abuse; operators can associate a WebACL with the v0 stage.',
+  apiGatewayLogsRole:
+    'API Gateway needs the account-level CloudWatch role to write the access and execution logs of the v0 stage; ' +
+    'AmazonAPIGatewayPushToCloudWatchLogs is the AWS managed policy made for exactly that role.',
+  nodeRuntime:
+    'The functions are built, tested and pinned for the nodejs22.x runtime (esbuild target node22); moving to a newer ' +
+    'Node.js runtime is a deliberate upgrade, not an automatic one.',
+  tableIndexes:
+    'The table\'s global secondary indexes (gsi1..gsi3) are queried by ElectroDB access patterns; "<table arn>/index/*" ' +
+    'scopes the same actions to this one table\'s indexes only.',
+  listStreams:
+    'dynamodb:ListStreams (added by the DynamoDB event source) does not support resource-level permissions, so it can only ' +
+    'be granted on "*"; the stream read actions themselves are scoped to this table\'s stream ARN.',
+  dlqHasNoDlq:
+    'This queue is itself the on-failure destination (dead-letter queue) of the stream consumer; a queue behind it would ' +
+    'only move the same failed-batch records one hop further. An alarm fires on its first message.',
+} as const;
+
+export type NagReason = keyof typeof NAG_REASONS;
+
+/** Acknowledge one cdk-nag rule (or one finding, `Rule[finding]`) on a construct and its children. */
+export function acknowledgeNag(scope: IConstruct, id: string, reason: NagReason): void {
+  Validations.of(scope).acknowledge({ id, reason: NAG_REASONS[reason] });
+}

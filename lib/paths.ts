@@ -1,0 +1,12 @@
+import * as path from 'node:path';
+
+/** The repository root: function entries, the lock file and esbuild are resolved from here. */
+export const REPO_ROOT = path.resolve(__dirname, '..');
+
+/** Absolute path of a file given relative to the repository root. */
+export function repoPath(relativePath: string): string {
+  return path.join(REPO_ROOT, relativePath);
+}
+
+/** Entry of the DynamoDB Streams consumer (exports `handler`). */
+export const STREAM_CONSUMER_ENTRY = 'functions/stream/handler.ts';

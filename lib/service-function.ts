@@ -1,0 +1,88 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { acknowledgeNag } from './nag';
+import { REPO_ROOT, repoPath } from './paths';
+
+export interface ServiceFunctionProps {
+  /** Source file relative to the repository root; it exports `handler`. */
+  readonly entry: string;
+  readonly description: string;
+  readonly environment: Record<string, string>;
+  readonly logRetention: RetentionDays;
+  /** @default 256 */
+  readonly memorySize?: number;
+  /** @default 10 seconds */
+  readonly timeout?: Duration;
+}
+
+export const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
+
+/**
+ * A Lambda function of the service: TypeScript bundled by esbuild (minified, with source
+ * maps), Node 22 on arm64, its own log group with a retention, and its own role that can
+ * write to that log group and nothing else until permissions are granted explicitly.
+ */
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    // Instead of the AWSLambdaBasicExecutionRole managed policy (logs:* on every log
+    // group), the role may only write streams of this function's own log group.
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${props.description}`.slice(0, 1000),
+    });
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'OwnLogGroup',
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [this.logGroup.logGroupArn],
+      }),
+    );
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: repoPath(props.entry),
+      handler: 'handler',
+      description: props.description.slice(0, 256),
+      runtime: FUNCTION_RUNTIME,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 256,
+      timeout: props.timeout ?? Duration.seconds(10),
+      role: this.role,
+      logGroup: this.logGroup,
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: repoPath('package-lock.json'),
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        ...props.environment,
+      },
+      bundling: {
+        target: 'node22',
+        format: OutputFormat.CJS,
+        minify: true,
+        sourceMap: true,
+        // Stack traces map to file:line without shipping the sources in the bundle.
+        sourcesContent: false,
+        // The nodejs22.x runtime provides AWS SDK v3; everything else is bundled.
+        externalModules: ['@aws-sdk/*'],
+        logLevel: LogLevel.ERROR,
+      },
+    });
+
+    acknowledgeNag(this.function, 'AwsSolutions-L1', 'nodeRuntime');
+  }
+}

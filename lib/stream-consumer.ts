@@ -1,0 +1,99 @@
+import { Duration } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, Stats, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { acknowledgeNag } from './nag';
+import { STREAM_CONSUMER_ENTRY } from './paths';
+import { ServiceFunction } from './service-function';
+import { grantTableAccess } from './table-access';
+
+export interface StreamConsumerProps {
+  /** The table whose stream is consumed (and whose aggregate items the consumer writes). */
+  readonly table: ITable;
+  readonly logRetention: RetentionDays;
+  readonly serviceName: string;
+  readonly alarmAction: IAlarmAction;
+  /** Alarm when the oldest record waits longer than this. @default 60 seconds */
+  readonly maxIteratorAge?: Duration;
+}
+
+/**
+ * The DynamoDB Streams consumer that keeps the aggregate counters, its dead-letter queue
+ * for batches that keep failing, and the alarms telling an operator about either.
+ */
+export class StreamConsumer extends Construct {
+  readonly consumer: ServiceFunction;
+  readonly deadLetterQueue: Queue;
+  readonly alarms: { readonly deadLetters: Alarm; readonly iteratorAge: Alarm; readonly errors: Alarm };
+
+  constructor(scope: Construct, id: string, props: StreamConsumerProps) {
+    super(scope, id);
+
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    acknowledgeNag(this.deadLetterQueue, 'AwsSolutions-SQS3', 'dlqHasNoDlq');
+
+    this.consumer = new ServiceFunction(this, 'Consumer', {
+      entry: STREAM_CONSUMER_ENTRY,
+      description: 'DynamoDB Streams consumer: maintains the aggregate counters',
+      environment: { TABLE_NAME: props.table.tableName, POWERTOOLS_SERVICE_NAME: props.serviceName },
+      logRetention: props.logRetention,
+      memorySize: 256,
+      timeout: Duration.seconds(60),
+    });
+    grantTableAccess(this.consumer.role, props.table, 'streamConsumer');
+
+    this.consumer.function.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(1),
+        bisectBatchOnError: true,
+        retryAttempts: 5,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(this.deadLetterQueue),
+      }),
+    );
+    acknowledgeNag(this.consumer.role, 'AwsSolutions-IAM5[Resource::*]', 'listStreams');
+
+    const maxIteratorAge = props.maxIteratorAge ?? Duration.seconds(60);
+    this.alarms = {
+      deadLetters: new Alarm(this, 'DeadLettersAlarm', {
+        alarmDescription: 'Stream records failed every retry and were sent to the dead-letter queue: aggregates are missing them.',
+        metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: Stats.MAXIMUM }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+      iteratorAge: new Alarm(this, 'IteratorAgeAlarm', {
+        alarmDescription: `The stream consumer lags: its oldest record is older than ${maxIteratorAge.toSeconds()} s.`,
+        metric: this.consumer.function.metric('IteratorAge', { period: Duration.minutes(1), statistic: Stats.MAXIMUM }),
+        threshold: maxIteratorAge.toMilliseconds(),
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+      errors: new Alarm(this, 'ErrorsAlarm', {
+        alarmDescription: 'The stream consumer failed invocations (batches are retried, then bisected, then dead-lettered).',
+        metric: this.consumer.function.metricErrors({ period: Duration.minutes(5), statistic: Stats.SUM }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+    };
+    for (const alarm of Object.values(this.alarms)) {
+      alarm.addAlarmAction(props.alarmAction);
+      alarm.addOkAction(props.alarmAction);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import { Stack, type CfnElement } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
+import type { OperationDefinition } from '../functions/api/operation';
+import { acknowledgeNag } from './nag';
+
+/**
+ * The one place that says which DynamoDB actions a function may call. Transactions
+ * (TransactWriteItems / TransactGetItems) are authorized by these per-item actions, so
+ * they are not listed. Never `dynamodb:*`, never Scan.
+ */
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+
+export const TABLE_ACTIONS = {
+  /** Operations declared `readOnly` (also served on GET). */
+  readOnly: READ_ACTIONS,
+  /** Every other operation. */
+  write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
+  /** The stream consumer, which maintains the aggregate counters (stream read comes from the event source). */
+  streamConsumer: [
+    ...READ_ACTIONS,
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:ConditionCheckItem',
+    'dynamodb:BatchWriteItem',
+  ],
+} as const satisfies Record<string, readonly `dynamodb:${string}`[]>;
+
+export type TableAccess = keyof typeof TABLE_ACTIONS;
+
+/** The access level of an operation's function. */
+export function operationAccess(operation: Pick<OperationDefinition, 'readOnly'>): TableAccess {
+  return operation.readOnly ? 'readOnly' : 'write';
+}
+
+/** Grants `access` on the table and its indexes (and nothing else) to a function's role. */
+export function grantTableAccess(role: IRole, table: ITable, access: TableAccess): void {
+  role.addToPrincipalPolicy(
+    new PolicyStatement({
+      sid: `Table${access[0].toUpperCase()}${access.slice(1)}`,
+      actions: [...TABLE_ACTIONS[access]],
+      resources: [table.tableArn, `${table.tableArn}/index/*`],
+    }),
+  );
+  // cdk-nag flattens `${arn}/index/*` to `<TableLogicalId.Arn>/index/*` for a table of this app.
+  const cfnTable = table.node.defaultChild as CfnElement | undefined;
+  if (cfnTable) {
+    acknowledgeNag(role, `AwsSolutions-IAM5[Resource::<${Stack.of(table).getLogicalId(cfnTable)}.Arn>/index/*]`, 'tableIndexes');
+  }
+}

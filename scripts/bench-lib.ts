@@ -1,0 +1,253 @@
+/**
+ * Harness of `npm run bench` (scripts/bench.ts): the case model, the measurement loop,
+ * the raw DynamoDB baseline and the report. Nothing here asserts: it measures.
+ *
+ * Imports of the service's modules stay type-only or free of the logger, so the caller
+ * can silence logs (POWERTOOLS_LOG_LEVEL) before the server's modules load.
+ */
+import { GetItemCommand, PutItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import type { KeyLevel } from '../functions/api/auth';
+import { roundTrips } from '../functions/store/client';
+
+export type Caller = KeyLevel | 'anonymous';
+
+/** One HTTP call of a case: its arguments (the JSON array) and the key it is made with. */
+export interface BenchRequest {
+  args: unknown[];
+  /** Which of the bench account's keys authenticates the call (the auth GetItem is part of the cost). */
+  caller: Caller;
+  /** POST by default; read-only operations may also be measured over GET. */
+  method?: 'GET' | 'POST';
+}
+
+export interface BenchContext {
+  baseUrl: string;
+  keys: Record<KeyLevel, string>;
+  /** An API call for preparing data (not measured); throws unless it answers 2xx; returns the body. */
+  api<T = any>(operation: string, args: unknown[], caller: Caller): Promise<T>;
+}
+
+/**
+ * One measured operation. `prepare` runs once, unmeasured, and returns whatever `call`
+ * needs; `call(state, i)` describes the i-th request (i counts warm-up and measured calls
+ * together, so it can make keys or names unique for creates).
+ */
+export interface BenchCase<State = unknown> {
+  /** Shown in the report; also the operation path unless `operation` is given. */
+  name: string;
+  /** Operation path, e.g. `projects/get`, when it differs from the name. */
+  operation?: string;
+  /** The raw DynamoDB call it is compared with: GetItem for reads, PutItem for writes. */
+  baseline: 'get' | 'put';
+  prepare?(context: BenchContext): Promise<State>;
+  call(state: State, i: number): BenchRequest;
+}
+
+/** Keeps each case's state type checked inside a heterogeneous list. */
+export function benchCase<State>(definition: BenchCase<State>): BenchCase<any> {
+  return definition as BenchCase<any>;
+}
+
+export interface BenchSettings {
+  iterations: number;
+  warmup: number;
+}
+
+export interface Timings {
+  median: number;
+  p90: number;
+  samples: number;
+}
+
+export interface CaseResult {
+  name: string;
+  roundTripsPerCall: number;
+  ours: Timings;
+  baseline: BenchCase['baseline'];
+  raw: Timings;
+}
+
+/** Linear interpolation between closest ranks, on sorted samples. */
+export function percentile(sorted: readonly number[], fraction: number): number {
+  if (sorted.length === 0) return NaN;
+  const position = (sorted.length - 1) * fraction;
+  const lower = Math.floor(position);
+  const upper = Math.ceil(position);
+  return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
+}
+
+export function summarize(samples: readonly number[]): Timings {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { median: percentile(sorted, 0.5), p90: percentile(sorted, 0.9), samples: sorted.length };
+}
+
+export interface HttpAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** A minimal client of the local API; keep-alive, like a browser or SDK would. */
+export function apiClient(baseUrl: string, keys: Record<KeyLevel, string>) {
+  return async function send(operation: string, request: BenchRequest): Promise<HttpAnswer> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (request.caller !== 'anonymous') headers.authorization = `API-KEY ${keys[request.caller]}`;
+    const method = request.method ?? 'POST';
+    const body = JSON.stringify(request.args);
+    const url = method === 'GET' ? `${baseUrl}/${operation}?$p=${encodeURIComponent(body)}` : `${baseUrl}/${operation}`;
+    const response = await fetch(url, { method, headers, body: method === 'GET' ? undefined : body });
+    const text = await response.text();
+    return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+  };
+}
+
+export function checkAnswer(operation: string, answer: HttpAnswer): void {
+  if (answer.status < 200 || answer.status > 299) {
+    throw new Error(`${operation} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  }
+}
+
+/**
+ * Raw DynamoDB calls with the AWS SDK, straight to DynamoDB Local: the floor any
+ * operation is compared with. Items are shaped like a project (table and gsi1 keys,
+ * a few strings), so DynamoDB Local maintains an index on puts as it does for ours.
+ */
+export function rawBaseline(client: DynamoDBClient, tableName: string) {
+  const item = (pk: string): Record<string, AttributeValue> => ({
+    pk: { S: pk },
+    sk: { S: 'bench' },
+    gsi1pk: { S: 'bench#raw' },
+    gsi1sk: { S: `${pk}#bench` },
+    name: { S: 'A benchmark item of about the size of a project' },
+    description: { S: 'x'.repeat(120) },
+    state: { S: 'active' },
+    createdAt: { S: new Date().toISOString() },
+    updatedAt: { S: new Date().toISOString() },
+  });
+  const readKey = 'bench-raw#get';
+  return {
+    async prepare(): Promise<void> {
+      await client.send(new PutItemCommand({ TableName: tableName, Item: item(readKey) }));
+    },
+    async get(): Promise<void> {
+      const { Item } = await client.send(new GetItemCommand({ TableName: tableName, Key: { pk: { S: readKey }, sk: { S: 'bench' } } }));
+      if (!Item) throw new Error('the raw baseline item is missing');
+    },
+    async put(i: number): Promise<void> {
+      await client.send(new PutItemCommand({ TableName: tableName, Item: item(`bench-raw#put#${i}`) }));
+    },
+  };
+}
+export type RawBaseline = ReturnType<typeof rawBaseline>;
+
+async function time(run: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+}
+
+/**
+ * Runs one case: prepare, then warm-up and measured calls. Each call of ours is followed
+ * by one raw baseline call, so both see the same machine load (other processes, GC,
+ * DynamoDB Local's JIT) and their ratio stays meaningful on a busy machine. Round trips
+ * are counted only while our calls run.
+ */
+export async function runCase(
+  definition: BenchCase<any>,
+  context: BenchContext,
+  raw: RawBaseline,
+  settings: BenchSettings,
+  rawCounter: { next: number },
+): Promise<CaseResult> {
+  const operation = definition.operation ?? definition.name;
+  const send = apiClient(context.baseUrl, context.keys);
+  const state = definition.prepare ? await definition.prepare(context) : undefined;
+  const call = (i: number) => async () => checkAnswer(operation, await send(operation, definition.call(state, i)));
+  const rawCall = definition.baseline === 'get' ? () => raw.get() : () => raw.put(rawCounter.next++);
+
+  for (let i = 0; i < settings.warmup; i++) {
+    await call(i)();
+    await rawCall();
+  }
+  const ours: number[] = [];
+  const rawSamples: number[] = [];
+  let requests = 0;
+  for (let i = settings.warmup; i < settings.warmup + settings.iterations; i++) {
+    const before = roundTrips.count;
+    ours.push(await time(call(i)));
+    requests += roundTrips.count - before;
+    rawSamples.push(await time(rawCall));
+  }
+  return {
+    name: definition.name,
+    roundTripsPerCall: requests / settings.iterations,
+    ours: summarize(ours),
+    baseline: definition.baseline,
+    raw: summarize(rawSamples),
+  };
+}
+
+function formatMs(ms: number): string {
+  return ms.toFixed(2);
+}
+
+function formatRoundTrips(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+}
+
+/** A Markdown table (readable as text, pastes into docs and PRs). */
+export function markdownTable(header: string[], rows: string[][], rightAligned: boolean[]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, column) => (rightAligned[column] ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join(' | ')} |`;
+  const rule = `|${widths.map((width, column) => (rightAligned[column] ? `${'-'.repeat(width + 1)}:` : `:${'-'.repeat(width + 1)}`)).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}
+
+export function resultTable(results: readonly CaseResult[]): string {
+  return markdownTable(
+    ['operation', 'round trips/call', 'median ms', 'p90 ms', 'raw baseline median ms', 'ratio'],
+    results.map((result) => [
+      result.name,
+      formatRoundTrips(result.roundTripsPerCall),
+      formatMs(result.ours.median),
+      formatMs(result.ours.p90),
+      `${formatMs(result.raw.median)} (${result.baseline === 'get' ? 'GetItem' : 'PutItem'})`,
+      `${(result.ours.median / result.raw.median).toFixed(1)}x`,
+    ]),
+    [false, true, true, true, true, true],
+  );
+}
+
+function javaVersion(): string {
+  const run = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  const line = `${run.stderr ?? ''}${run.stdout ?? ''}`.split('\n').find((text) => text.trim() !== '');
+  return line?.trim() ?? 'unknown';
+}
+
+export function machineDescription(dynamoLocalHome: string): string[] {
+  const cpus = os.cpus();
+  const installedFrom = join(dynamoLocalHome, 'INSTALLED_FROM');
+  return [
+    `Date:      ${new Date().toISOString()}`,
+    `Machine:   ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.platform()} ${os.release()} ${os.arch()}`,
+    `Node:      ${process.version}`,
+    `Java:      ${javaVersion()}`,
+    `DynamoDB:  DynamoDB Local, in memory${existsSync(installedFrom) ? ` (${readFileSync(installedFrom, 'utf8').trim()})` : ''}`,
+  ];
+}
+
+/** DynamoDB Local processes (Java or its shell wrapper) still serving a port, as [pid, command] pairs. */
+export function dynamoLocalProcessesOnPort(port: number): Array<{ pid: number; command: string }> {
+  const listing = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  const portPattern = new RegExp(`-port'?\\s+'?${port}(?!\\d)`);
+  return listing
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(.*)$/.exec(line))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .filter((match) => match[2].includes('DynamoDBLocal.jar') && portPattern.test(match[2]))
+    .map((match) => ({ pid: Number(match[1]), command: match[2] }));
+}

@@ -1,0 +1,151 @@
+import { execFile } from 'node:child_process';
+import { hashSecret } from '../../functions/api/auth';
+import { defaultStore } from '../../functions/store/client';
+import { ensureTable } from '../../functions/store/setup';
+import { startTestApi, type TestApi } from '../support/api';
+
+/**
+ * bin/keys.ts as a user runs it: a child process on this file's table (DYNAMODB_ENDPOINT
+ * and TABLE_NAME come from the jest setup), checked against the API of the same table.
+ */
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function keys(...args: string[]): Promise<Run> {
+  return new Promise((done) => {
+    execFile(
+      'npx',
+      ['tsx', 'bin/keys.ts', ...args],
+      {
+        cwd: `${__dirname}/../..`,
+        env: {
+          ...process.env,
+          DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
+          TABLE_NAME: process.env.TABLE_NAME,
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        },
+        timeout: 60000,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** stderr without npm's own notices (e.g. about user config), which are not the CLI's. */
+function cliErrors(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('npm warn'));
+}
+
+const TIMEOUT = 120000;
+let api: TestApi;
+const account = `cli-${Math.random().toString(36).slice(2)}`;
+
+beforeAll(async () => {
+  const { client, settings } = defaultStore();
+  await ensureTable(client, settings.tableName);
+  api = await startTestApi();
+});
+afterAll(() => api.close());
+
+describe('npm run keys', () => {
+  it(
+    'creates a key that works, lists it without its secret, revokes it so it gets 401',
+    async () => {
+      const created = await keys('create', '--account', account, '--level', 'viewer', '--label', 'cli test', '--json');
+      expect(cliErrors(created.stderr)).toEqual([]);
+      expect(created.code).toBe(0);
+      const issued = JSON.parse(created.stdout);
+      expect(issued).toEqual({
+        key: expect.stringMatching(/^fbk_[A-Za-z0-9_-]{32}$/),
+        id: expect.any(String),
+        accountId: expect.any(String),
+        accountName: account,
+        level: 'viewer',
+        label: 'cli test',
+        createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      });
+
+      const lookup = await api.call('projects/lookup', [''], { key: issued.key });
+      expect([lookup.status, lookup.body]).toEqual([200, []]);
+      // A viewer key cannot do admin work.
+      expect((await api.call('projects/create', [{ name: 'No' }], { key: issued.key })).status).toBe(403);
+
+      // The same account again: a second key, same account id; the text output shows the key once.
+      const second = await keys('create', '--account', account, '--level', 'admin');
+      expect(second.code).toBe(0);
+      const secondKey = /^\s+(fbk_\S+)$/m.exec(second.stdout)?.[1];
+      expect(secondKey).toBeDefined();
+      expect(second.stdout).toContain(issued.accountId);
+      expect((await api.call('projects/create', [{ name: 'Yes' }], { key: secondKey })).status).toBe(200);
+
+      const listed = await keys('list', '--account', account, '--json');
+      expect(listed.code).toBe(0);
+      const entries = JSON.parse(listed.stdout);
+      expect(entries).toHaveLength(2);
+      expect(entries[0]).toEqual({
+        id: issued.id,
+        accountId: issued.accountId,
+        accountName: account,
+        level: 'viewer',
+        label: 'cli test',
+        createdAt: issued.createdAt,
+        status: 'active',
+        revokedAt: null,
+      });
+      const table = await keys('list');
+      expect(table.code).toBe(0);
+      expect(table.stdout).toMatch(new RegExp(`^${issued.id}\\s+${account}\\s+${issued.accountId}\\s+viewer\\s+cli test\\s+\\S+\\s+active$`, 'm'));
+      for (const output of [listed.stdout, table.stdout]) {
+        for (const secret of [issued.key, secondKey!, hashSecret(issued.key), hashSecret(secondKey!)]) {
+          expect(output).not.toContain(secret);
+        }
+      }
+
+      const revoked = await keys('revoke', issued.id);
+      expect(revoked.code).toBe(0);
+      expect(revoked.stdout).toContain(`Revoked key ${issued.id}`);
+      const refused = await api.call('projects/lookup', [''], { key: issued.key });
+      expect([refused.status, refused.body.error]).toEqual([401, 'unauthorized']);
+      // The other key of the account still works.
+      expect((await api.call('projects/lookup', [''], { key: secondKey })).status).toBe(200);
+
+      const after = JSON.parse((await keys('list', '--account', account, '--json')).stdout);
+      expect(after.find((entry: { id: string }) => entry.id === issued.id)).toMatchObject({
+        status: 'revoked',
+        revokedAt: expect.stringMatching(/^\d{4}-/),
+      });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'fails with exit code 1 and one line on stderr for an unknown key id',
+    async () => {
+      const run = await keys('revoke', 'no-such-key');
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      const lines = cliErrors(run.stderr);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^keys: No API key with id "no-such-key"/);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'refuses wrong usage with exit code 2',
+    async () => {
+      const run = await keys('create', '--account', account, '--level', 'root');
+      expect(run.code).toBe(2);
+      expect(cliErrors(run.stderr)).toEqual([expect.stringContaining('--level must be admin or viewer')]);
+      expect((await keys('list', '--account', `${account}-missing`)).code).toBe(1);
+    },
+    TIMEOUT,
+  );
+});

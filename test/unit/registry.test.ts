@@ -1,0 +1,40 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { handlerModule, OPERATION_NAMES, operations } from '../../functions/api/registry';
+import { currentDocs, DOCS_PATH } from '../../scripts/api-docs';
+
+describe('operation registry', () => {
+  it.each(OPERATION_NAMES)('%s is declared under its own name and has a Lambda entry', async (name) => {
+    const operation = operations[name];
+    expect(`${operation.resource}/${operation.name}`).toBe(name);
+    const entry = resolve(__dirname, '../..', handlerModule(operation));
+    expect(existsSync(entry)).toBe(true);
+    const module = await import(entry);
+    expect(module.operation).toBe(operation);
+    expect(typeof module.handler).toBe('function');
+  });
+
+  it('holds every operation of SPEC part 4, plus sets/get and contents/get', () => {
+    expect([...OPERATION_NAMES].sort()).toEqual(
+      [
+        'projects/get', 'projects/lookup', 'projects/create', 'projects/save', 'projects/getStats',
+        'sets/get', 'sets/lookup', 'sets/create', 'sets/save', 'sets/exists', 'sets/top', 'sets/getStats',
+        'contents/get', 'contents/lookup', 'contents/create', 'contents/save', 'contents/exists', 'contents/top', 'contents/getStats',
+        'responses/get', 'responses/list', 'responses/create', 'responses/edit', 'responses/remove', 'responses/getAggregates',
+      ].sort(),
+    );
+  });
+
+  it('only the widget operations are anonymous, and only create/save need admin', () => {
+    const anonymous = OPERATION_NAMES.filter((name) => operations[name].level === 'anonymous');
+    expect(anonymous.sort()).toEqual(['responses/create', 'responses/edit', 'responses/getAggregates', 'responses/remove']);
+    const admin = OPERATION_NAMES.filter((name) => operations[name].level === 'admin');
+    expect(admin.every((name) => /\/(create|save)$/.test(name))).toBe(true);
+  });
+});
+
+describe('docs/api.md', () => {
+  it('has the operation tables of the current registry (run `npm run docs` after changing it)', () => {
+    expect(readFileSync(DOCS_PATH, 'utf8')).toBe(currentDocs());
+  });
+});
