@@ -1,11 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Stats, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { RESPONSE_KEY_PREFIX } from '../functions/stream/consumer';
 import { acknowledgeNag } from './nag';
 import { STREAM_CONSUMER_ENTRY } from './paths';
 import { ServiceFunction } from './service-function';
@@ -59,6 +60,8 @@ export class StreamConsumer extends Construct {
         retryAttempts: 5,
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(this.deadLetterQueue),
+        // Only responses change counts; without this filter the consumer would be invoked for its own counter writes.
+        filters: [FilterCriteria.filter({ dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(RESPONSE_KEY_PREFIX) } } } })],
       }),
     );
     acknowledgeNag(this.consumer.role, 'AwsSolutions-IAM5[Resource::*]', 'listStreams');

@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   'payload-too-large': 413,
   'internal-error': 500,
   'not-implemented': 501,
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

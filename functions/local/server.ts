@@ -112,7 +112,7 @@ async function health(): Promise<{ status: number; body: unknown }> {
     await client.send(new DescribeTableCommand({ TableName: settings.tableName }));
     return { status: 200, body: { status: 'ok' } };
   } catch {
-    return { status: 503, body: { error: 'unavailable', message: 'The store is not reachable' } };
+    return { status: 503, body: new ApiError('unavailable', 'The store is not reachable').toBody() };
   }
 }
 

@@ -7,6 +7,9 @@ import { logger } from '../api/logger';
 import { applyCounted, counterTargets, markerKey, type CounterDelta, type ResponseScope } from '../store/aggregates';
 import type { Store } from '../store/entities';
 
+/** Partition key prefix of response items (store/entities.ts): the only records that change counts. */
+export const RESPONSE_KEY_PREFIX = 'response#';
+
 /** What one stream record changes in the counters: the contribution it removes and the one it adds. */
 export interface ResponseChange {
   eventId: string;
@@ -41,7 +44,7 @@ function sameContribution(a: Contribution | undefined, b: Contribution | undefin
  */
 export function responseChange(record: DynamoDBRecord): ResponseChange | null {
   const keys = record.dynamodb?.Keys;
-  if (!keys?.pk?.S?.startsWith('response#') || !record.eventID || !record.dynamodb?.SequenceNumber) return null;
+  if (!keys?.pk?.S?.startsWith(RESPONSE_KEY_PREFIX) || !record.eventID || !record.dynamodb?.SequenceNumber) return null;
   const before = image(record.dynamodb.OldImage);
   const after = image(record.dynamodb.NewImage);
   const removed = counted(before);
