@@ -1,4 +1,5 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { BUNDLE_EXTERNALS, BUNDLE_TARGET } from './bundling';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -71,14 +72,13 @@ export class ServiceFunction extends Construct {
         ...props.environment,
       },
       bundling: {
-        target: 'node22',
+        target: BUNDLE_TARGET,
         format: OutputFormat.CJS,
         minify: true,
         sourceMap: true,
         // Stack traces map to file:line without shipping the sources in the bundle.
         sourcesContent: false,
-        // The nodejs22.x runtime provides AWS SDK v3; everything else is bundled.
-        externalModules: ['@aws-sdk/*'],
+        externalModules: BUNDLE_EXTERNALS,
         logLevel: LogLevel.ERROR,
       },
     });

@@ -202,15 +202,20 @@ export async function editResponse(
   now: Date,
 ): Promise<ResponseWriteResult> {
   const response = await loadRevocable(store, caller, input.responseId, input.revokeToken, now);
-  const { data: contentSet } = await store.entities.ContentSet.get({ id: response.contentSetId }).go({ consistent: true });
-  if (!contentSet) throw notFound('Content set', response.contentSetId);
-  if (contentSet.state !== 'active') {
-    throw new ApiError('conflict', `The contentSet is ${contentSet.state} and does not take responses`, {
-      entity: 'contentSet',
-      id: contentSet.id,
-      state: contentSet.state,
-    });
-  }
+  // A new value is refused wherever create would refuse one: archived/inactive project, set or item.
+  const { ContentSet, Project, ContentItem } = store.entities;
+  const [setRaw, projectRaw, itemRaw] = await getRawItems(store, [
+    keyOf(ContentSet.get({ id: response.contentSetId })),
+    keyOf(Project.get({ id: response.projectId })),
+    keyOf(ContentItem.get({ id: response.contentItemId })),
+  ]);
+  if (!setRaw || !projectRaw || !itemRaw) throw notFound('Content set', response.contentSetId);
+  const contentSet = ContentSet.parse({ Item: setRaw }).data as ContentSetItem;
+  refuseInactive({
+    project: Project.parse({ Item: projectRaw }).data as ProjectItem,
+    contentSet,
+    item: ContentItem.parse({ Item: itemRaw }).data as ContentItemItem,
+  });
   const { value, contribution } = validValue(contentSet, input.value);
   try {
     await store.entities.Response.patch({ id: response.id })

@@ -1,0 +1,65 @@
+/**
+ * `npm run bench:bundles`: the size of every Lambda bundle, built with the stack's esbuild
+ * settings (lib/bundling.ts). Bundle size is a cold-start cost paid on every scale-out, and
+ * it shows that each function carries only its own operation's code. Sizes are exact for a
+ * given lockfile; nothing is timed.
+ */
+import { build } from 'esbuild';
+import { resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { BUNDLE_EXTERNALS, BUNDLE_TARGET } from '../lib/bundling';
+import { STREAM_CONSUMER_ENTRY } from '../lib/paths';
+import { handlerModule, operationList } from '../functions/api/registry';
+
+async function bundleSize(entry: string) {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: BUNDLE_TARGET,
+    minify: true,
+    external: BUNDLE_EXTERNALS,
+    write: false,
+    metafile: true,
+    logLevel: 'error',
+  });
+  const code = result.outputFiles[0].contents;
+  const inputs = Object.keys(result.metafile.inputs);
+  return {
+    bytes: code.byteLength,
+    gzip: gzipSync(code).byteLength,
+    handlerModules: inputs.filter((input) => input.startsWith('functions/handlers/')).length,
+  };
+}
+
+async function main() {
+  const root = resolve(__dirname, '..');
+  const entries = [
+    ...operationList.map((operation) => ({ name: `${operation.resource}/${operation.name}`, entry: resolve(root, handlerModule(operation)) })),
+    { name: 'stream consumer', entry: STREAM_CONSUMER_ENTRY },
+  ];
+  const rows: string[] = [];
+  let total = 0;
+  for (const { name, entry } of entries) {
+    const size = await bundleSize(entry);
+    total += size.bytes;
+    rows.push(`| ${name} | ${(size.bytes / 1024).toFixed(1)} | ${(size.gzip / 1024).toFixed(1)} | ${size.handlerModules} |`);
+  }
+  console.log(
+    [
+      `# Lambda bundle sizes (esbuild, ${BUNDLE_TARGET}, minified, externals ${BUNDLE_EXTERNALS.join(', ')})`,
+      '',
+      '| function | KiB | KiB gzip | handler modules inside |',
+      '|---|---:|---:|---:|',
+      ...rows,
+      '',
+      `${entries.length} bundles, ${(total / 1024).toFixed(0)} KiB in all. "handler modules inside" is 1 when a bundle carries only its own operation.`,
+    ].join('\n'),
+  );
+}
+
+main().catch((error) => {
+  console.error(`bench:bundles failed: ${(error as Error).message}`);
+  process.exitCode = 1;
+});
