@@ -44,10 +44,17 @@ function isJson(text: string): boolean {
   }
 }
 
+/** Bounds the rejoining below: each bare parameter doubles the candidates. */
+const MAX_REJOIN_CANDIDATES = 64;
+
 /**
  * The `$p` query parameter. The published widgets write the JSON into the URL without
  * encoding it, so an `&` inside a content key splits it into several parameters: those
- * are joined back, in order, until the text is valid JSON again.
+ * are joined back, in order, until the text is valid JSON again. A parameter without a
+ * value arrives the same whether it was written `flag` or `flag=`; the bare spelling, the
+ * common one, is tried first. API Gateway groups repeated parameter names, so a key that
+ * repeats a name around another one (`?a=1&b=2&a=3`) or ends a parameter with a bare `=`
+ * before another parameter cannot be restored exactly.
  */
 function queryArguments(event: APIGatewayProxyEvent): string | undefined {
   const parameters =
@@ -55,11 +62,13 @@ function queryArguments(event: APIGatewayProxyEvent): string | undefined {
     Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).map(([name, value]) => [name, [value ?? '']]));
   const first = parameters['$p']?.[0];
   if (first === undefined || isJson(first)) return first;
-  let joined = first;
+  let candidates = [first];
   for (const [name, values] of Object.entries(parameters)) {
-    for (const value of name === '$p' ? (values ?? []).slice(1).map((more) => `$p=${more}`) : (values ?? []).map((more) => `${name}=${more}`)) {
-      joined += `&${value}`;
-      if (isJson(joined)) return joined;
+    for (const value of name === '$p' ? (values ?? []).slice(1) : (values ?? [])) {
+      const spellings = value === '' ? [name, `${name}=`] : [`${name}=${value}`];
+      candidates = candidates.flatMap((candidate) => spellings.map((spelling) => `${candidate}&${spelling}`)).slice(0, MAX_REJOIN_CANDIDATES);
+      const restored = candidates.find(isJson);
+      if (restored) return restored;
     }
   }
   return first;

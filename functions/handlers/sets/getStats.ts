@@ -1,19 +1,23 @@
 import { z } from 'zod';
+import { StatsFilter } from '../../api/aggregate-models';
+import { callerAccount } from '../../api/auth';
 import { lambdaHandler } from '../../api/lambda';
-import { notImplemented } from '../../api/not-implemented';
+import { id } from '../../api/models';
 import { defineOperation } from '../../api/operation';
+import { contentSetStats } from '../../operations/aggregates';
 
 export const operation = defineOperation({
   resource: 'sets',
   name: 'getStats',
-  summary: 'Not implemented yet.',
-  args: z.array(z.unknown()),
+  summary:
+    'Aggregated responses of a content set over one period (default lifetime), with one data point per hour, day, month or year of the period.',
+  args: z.tuple([id, StatsFilter.nullish()]),
   signature: 'id: string, filter?: StatsFilter',
   result: 'AggregatedData',
   level: 'viewer',
   readOnly: true,
-  errors: ['not-found', 'not-implemented'],
-  handler: notImplemented('sets/getStats'),
+  errors: ['not-found'],
+  handler: ([entityId, filter], { store, caller, now }) => contentSetStats(store, callerAccount(caller), entityId, filter, now),
 });
 
 export const handler = lambdaHandler(operation);

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { TOP_PERIODS } from '../domain/periods';
+import { DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE } from './models';
+import { StatPeriodModel } from './response-models';
+
+/**
+ * Argument models of the read side of aggregates (SPEC part 2: StatsFilter,
+ * ContentSetTopQueryModel, ContentTopQueryModel). Objects are strict, like every model.
+ */
+
+/** Default of StatsFilter.period, and of getAggregates' period: everything ever counted. */
+export const DEFAULT_STAT_PERIOD = 'lifetime' as const;
+/** Default of the top queries' period: the last seven days, today included. */
+export const DEFAULT_TOP_PERIOD = 'rolling7d' as const;
+/**
+ * |shift| bound. Large enough for any real use (100 years of days), small enough that a
+ * shifted period stays within the years 0000 to 9999, which bucket keys can write.
+ */
+export const MAX_SHIFT = 36_600;
+
+/**
+ * An instant, as JSON carries dates: an ISO 8601 date-time with `Z` or an offset
+ * (`2026-11-16T10:00:00Z`, `2026-11-16T10:00:00+02:00`), or a calendar date (`2026-11-16`,
+ * meaning its UTC midnight). A date-time without an offset is refused: it would be read
+ * in the server's time zone.
+ */
+export const referenceDate = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
+  error: 'reference must be an ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset',
+});
+
+export const StatsFilter = z.strictObject({
+  /** Default `lifetime` (DEFAULT_STAT_PERIOD). */
+  period: StatPeriodModel.optional(),
+  /** Picks the period containing this instant; default now. */
+  reference: referenceDate.optional(),
+  /** Whole periods to move by, negative = earlier; default 0. Lifetime ignores it. */
+  shift: z.number().int().min(-MAX_SHIFT).max(MAX_SHIFT).optional(),
+});
+export type StatsFilter = z.infer<typeof StatsFilter>;
+
+export const TopPeriodModel = z.enum(TOP_PERIODS);
+
+const topQuery = {
+  $size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  projectId: id.optional(),
+  period: TopPeriodModel.default(DEFAULT_TOP_PERIOD),
+};
+
+export const ContentSetTopQueryModel = z.strictObject(topQuery);
+export const ContentTopQueryModel = z.strictObject({ ...topQuery, contentSetId: id.optional() });
+export type ContentSetTopQueryModel = z.infer<typeof ContentSetTopQueryModel>;
+export type ContentTopQueryModel = z.infer<typeof ContentTopQueryModel>;
