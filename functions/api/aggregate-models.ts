@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TOP_PERIODS } from '../domain/periods';
 import { DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE } from './models';
 import { StatPeriodModel } from './response-models';

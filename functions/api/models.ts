@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CONTENT_STATES, PROJECT_STATES } from '../store/entities';
 import { SCHEMAS } from '../domain/schemas';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PROFILING_FIELDS, PROFILING_VALUE_MAX_LENGTH, type ProfilingField } from '../domain/profiling';
 import { STAT_PERIODS } from '../domain/periods';
 import { contentKey, DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE } from './models';

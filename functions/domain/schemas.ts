@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Feedback schemas of a content set: which values a response may carry and how they

@@ -171,9 +171,11 @@ function isZero(counter: Counter): boolean {
 
 /** An UpdateItem that ADDs a delta to a counter item and (re)sets its static attributes. */
 export function counterUpdate(tableName: string, target: CounterTarget, delta: Counter, now: Date) {
-  const names: Record<string, string> = { '#count': 'count', '#updatedAt': 'updatedAt', '#createdAt': 'createdAt' };
-  const values: Record<string, unknown> = { ':count': delta.count, ':now': now.toISOString() };
-  const additions = ['#count :count'];
+  const names: Record<string, string> = { '#count': 'count', '#updatedAt': 'updatedAt', '#createdAt': 'createdAt', '#version': 'version' };
+  const values: Record<string, unknown> = { ':count': delta.count, ':now': now.toISOString(), ':one': 1 };
+  // `version` counts the writes of the item: the rollover job (stream/rollover.ts) rewrites a
+  // rolling item on the condition that it is still the version it read, so no delta is lost.
+  const additions = ['#count :count', '#version :one'];
   delta.options.forEach((value, index) => {
     if (value === 0) return;
     names[`#o${index}`] = `o${index}`;
@@ -243,6 +245,7 @@ export async function readBuckets(
   granularity: Granularity,
   fromKey: string,
   toKey: string,
+  options: { consistent?: boolean } = {},
 ): Promise<Map<string, Record<string, unknown>>> {
   const buckets = new Map<string, Record<string, unknown>>();
   let start: Record<string, unknown> | undefined;
@@ -253,6 +256,7 @@ export async function readBuckets(
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
         ExpressionAttributeValues: { ':pk': aggregatePk(entity, entityId), ':from': bucketSk(granularity, fromKey), ':to': bucketSk(granularity, toKey) },
         ExclusiveStartKey: start,
+        ConsistentRead: options.consistent,
       }),
     );
     for (const item of page.Items ?? []) buckets.set(String(item.bucket), item);

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_BODY_BYTES, handleApiEvent } from '../../functions/api/adapter';
 import { notImplemented } from '../../functions/api/not-implemented';
 import { defineOperation } from '../../functions/api/operation';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError, type InvalidField } from '../../api/errors';
 import { lambdaHandler } from '../../api/lambda';
 import { defineOperation } from '../../api/operation';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lambdaHandler } from '../../api/lambda';
 import { defineOperation } from '../../api/operation';
 import { ResponseEditModel } from '../../api/response-models';

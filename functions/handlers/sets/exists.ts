@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerAccount } from '../../api/auth';
 import { lambdaHandler } from '../../api/lambda';
 import { ContentSetKeyModel } from '../../api/models';
