@@ -17,9 +17,10 @@ interface Run {
 
 function keys(...args: string[]): Promise<Run> {
   return new Promise((done) => {
+    // The CLI as `npm run keys` runs it (tsx), without npx's start-up on every call.
     execFile(
-      'npx',
-      ['tsx', 'bin/keys.ts', ...args],
+      process.execPath,
+      ['--import', 'tsx', 'bin/keys.ts', ...args],
       {
         cwd: `${__dirname}/../..`,
         env: {
