@@ -1,0 +1,180 @@
+/**
+ * `npm run aggregates:rebuild -- --project <id>`: recomputes a project's aggregate
+ * counters from its responses and rewrites those that differ, on the same table as
+ * `npm start` (DynamoDB Local) or a deployed stack (AWS). Run with --help for usage;
+ * functions/stream/rebuild.ts has the design.
+ *
+ * Exit codes: 0 done, 1 failed (unknown project, conflicts, store unreachable, ...),
+ * 2 wrong usage. Errors are one line on stderr, never a stack trace.
+ */
+import { parseArgs } from 'node:util';
+import { defaultStore, type StoreSettings } from '../functions/store/client';
+import { DEFAULT_TABLE_NAME } from '../functions/store/table';
+import { rebuildProject, type RebuildResult } from '../functions/stream/rebuild';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const USAGE = `Usage: npm run aggregates:rebuild -- --project <id> [--dry-run] [--json]
+
+Recomputes every aggregate counter of a project (its own, its content sets', its content
+items') from its responses, exactly as the stream consumer and the daily rollover would
+have, and rewrites the counter items that differ. Items that no active response counts in
+any more are set to zero. Counters that are already right are not written.
+
+Run it when the project is quiet: no responses being written and the stream consumer
+caught up. It OVERWRITES counters, so a response written or not yet counted while it runs
+can end up missing or counted twice (run it again once quiet to fix that).
+
+Options:
+  --project <id>        The project to rebuild (required)
+  --dry-run             Compute and compare, write nothing; shows what would be rewritten
+  --json                Machine-readable JSON on stdout (with npm, use "npm run -s
+                        aggregates:rebuild" so npm's banner stays out of it)
+  -h, --help            Shows this help
+
+Environment (the same settings as npm start and npm run keys):
+  DYNAMODB_ENDPOINT     DynamoDB to use, e.g. http://localhost:8000 for the DynamoDB Local of
+                        npm start. Unset: DynamoDB on AWS, with the default credential chain
+                        and region (AWS_PROFILE, AWS_REGION, ...)
+  TABLE_NAME            Table name (default: ${DEFAULT_TABLE_NAME}); for a deployed stack, its table output
+
+Exit codes: 0 done, 1 failed (e.g. unknown project, or counters changed while rebuilding),
+2 wrong usage.
+
+Examples:
+  DYNAMODB_ENDPOINT=http://localhost:8000 npm run aggregates:rebuild -- --project <id> --dry-run
+  AWS_PROFILE=prod TABLE_NAME=<stack table> npm run -s aggregates:rebuild -- --project <id> --json
+`;
+
+/** Wrong usage: exit code 2. */
+class UsageError extends Error {}
+/** A request that cannot be done: exit code 1. */
+class Failure extends Error {}
+
+/** Lines of rewritten items shown in text mode; --json shows them all. */
+const TEXT_LIMIT = 200;
+
+function print(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+function where(settings: StoreSettings): string {
+  return settings.endpoint
+    ? `table "${settings.tableName}" at ${settings.endpoint}`
+    : `table "${settings.tableName}" on AWS (${settings.region ? `region ${settings.region}` : 'default region'})`;
+}
+
+function parse(argv: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: false,
+      strict: true,
+      options: {
+        project: { type: 'string' },
+        'dry-run': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0];
+    const unknown = /^Unknown option '([^']+)'/.exec(message);
+    throw new UsageError(unknown ? `Unknown option ${unknown[1]}` : message);
+  }
+  const { values } = parsed;
+  if (values.help) return { help: true as const };
+  const projectId = values.project?.trim();
+  if (!projectId) throw new UsageError('--project <id> is required');
+  return { help: false as const, projectId, dryRun: values['dry-run'], json: values.json };
+}
+
+function report(result: RebuildResult, settings: StoreSettings): string {
+  const verb = result.dryRun ? 'Would rewrite' : 'Rewrote';
+  const lines = [
+    `Project     ${result.projectId} in ${where(settings)}`,
+    `Responses   ${result.responses.total} (${result.responses.active} active)`,
+    `Entities    ${result.entities} (the project, and its sets and items that have responses)`,
+    `Items       ${result.items.recomputed} recomputed, ${result.items.existing} stored before, ${result.items.unchanged} already right`,
+    `${verb.padEnd(11)} ${result.items.rewritten} item(s)${result.dryRun ? ' (dry run: nothing written)' : ''}`,
+  ];
+  if (result.rewritten.length > 0) {
+    lines.push('', `  ${'pk'.padEnd(40)}  ${'sk'.padEnd(24)}  count before -> after`);
+    for (const item of result.rewritten.slice(0, TEXT_LIMIT)) {
+      const before = item.countBefore === null ? '(none)' : String(item.countBefore);
+      lines.push(`  ${item.pk.padEnd(40)}  ${item.sk.padEnd(24)}  ${before} -> ${item.countAfter}${item.action === 'zeroed' ? ' (no active response left)' : ''}`);
+    }
+    if (result.rewritten.length > TEXT_LIMIT) lines.push(`  ... and ${result.rewritten.length - TEXT_LIMIT} more (--json lists them all)`);
+  }
+  if (result.conflicts.length > 0) {
+    lines.push('', `${result.conflicts.length} item(s) changed while rebuilding and were NOT rewritten: the project is not quiet. Run again when it is:`);
+    for (const conflict of result.conflicts.slice(0, TEXT_LIMIT)) lines.push(`  ${conflict.pk}  ${conflict.sk}`);
+  }
+  return lines.join('\n');
+}
+
+/** The AWS SDK and ElectroDB nest errors; this finds the cause a user can act on. */
+function describeError(error: unknown, settings: StoreSettings): string {
+  const chain: Array<Error & { code?: string }> = [];
+  for (let current = error as (Error & { cause?: unknown; code?: string }) | undefined; current && chain.length < 8; ) {
+    chain.push(current);
+    current = current.cause as typeof current;
+  }
+  const named = (...names: string[]) => chain.some((entry) => names.includes(entry.name));
+  const networkCode = chain.map((entry) => entry.code).find((code) => code && /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH)$/.test(code));
+  const message = (chain.at(-1)?.message || String(error)).replace(/\s+/g, ' ').trim();
+  if (named('ResourceNotFoundException')) return `No ${where(settings)}: set TABLE_NAME (and DYNAMODB_ENDPOINT for DynamoDB Local)`;
+  if (networkCode || /ECONNREFUSED/.test(message)) {
+    return settings.endpoint ? `Cannot reach DynamoDB at ${settings.endpoint}: is "npm start" running, or is DYNAMODB_ENDPOINT wrong?` : 'Cannot reach DynamoDB on AWS: check the network and AWS_REGION';
+  }
+  if (named('CredentialsProviderError')) return 'No AWS credentials found: set DYNAMODB_ENDPOINT for a local DynamoDB, or configure AWS credentials (AWS_PROFILE, ...)';
+  if (/region is missing/i.test(message)) return 'No AWS region configured: set AWS_REGION (or a profile with a region), or DYNAMODB_ENDPOINT for a local DynamoDB';
+  return message;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let request;
+  try {
+    request = parse(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`aggregates:rebuild: ${error.message} (see --help)\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (request.help) {
+    print(USAGE);
+    return 0;
+  }
+  const { store, client, settings } = defaultStore();
+  try {
+    const { data: project } = await store.entities.Project.get({ id: request.projectId }).go({ consistent: true });
+    if (!project) throw new Failure(`No project with id "${request.projectId}" in ${where(settings)}`);
+    const result = await rebuildProject(store, project.id, new Date(), { dryRun: request.dryRun });
+    print(request.json ? JSON.stringify(result, null, 2) : report(result, settings));
+    return result.conflicts.length > 0 ? 1 : 0;
+  } catch (error) {
+    process.stderr.write(`aggregates:rebuild: ${error instanceof Failure ? error.message : describeError(error, settings)}\n`);
+    return 1;
+  } finally {
+    client.destroy();
+  }
+}
+
+// Output piped into a command that stops reading early (e.g. `| head`) is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    process.stderr.write(`aggregates:rebuild: ${(error as Error)?.message ?? String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

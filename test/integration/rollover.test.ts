@@ -1,0 +1,275 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { ANONYMOUS } from '../../functions/api/auth';
+import { localLambdaContext } from '../../functions/local/lambda-context';
+import { addContribution, emptyCounter, type Counter } from '../../functions/domain/aggregation';
+import { addBuckets, bucketKey } from '../../functions/domain/periods';
+import type { Contribution } from '../../functions/domain/schemas';
+import { createResponse, editResponse, removeResponse } from '../../functions/operations/responses';
+import { counterFromItem, ROLLING_WINDOWS, rollingSk, type RollingPeriod } from '../../functions/store/aggregates';
+import { getRawItems } from '../../functions/store/batch';
+import { defaultStore } from '../../functions/store/client';
+import { countStreamRecords } from '../../functions/stream/consumer';
+import { handler as rolloverHandler } from '../../functions/stream/rollover-handler';
+import { leavingBuckets, rollOver } from '../../functions/stream/rollover';
+import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+
+/**
+ * The rollover job against counters made by the real stream consumer (DynamoDB Local's
+ * stream, the consumer's real clock). Responses are created in the past (createResponse
+ * with a chosen `now`) and counted today, so the consumer has put each in the windows it
+ * is inside today; the job is then run for the days after today (`rollOver(store, later)`)
+ * and every rolling item must equal the brute-force sum of the responses inside the
+ * window ending that day.
+ */
+
+const DAY_MS = 24 * 3600 * 1000;
+const PERIODS = Object.keys(ROLLING_WINDOWS) as RollingPeriod[];
+const { store } = defaultStore();
+
+let api: TestApi;
+let owner: AccountKeys;
+let projectId: string;
+/** The real clock when the responses were made; the consumer counted them with it. */
+let today: Date;
+const later = (days: number) => new Date(today.getTime() + days * DAY_MS);
+
+interface Counted {
+  contentSetId: string;
+  contentItemId: string;
+  createdAt: Date;
+  contribution: Contribution;
+}
+/** Every active response, as the brute force counts them. */
+let counted: Counted[] = [];
+let entities: { entity: 'contentSet' | 'contentItem'; id: string; scope: { accountId: string; projectId: string; contentSetId: string } }[] = [];
+
+function expected(entity: 'contentSet' | 'contentItem', id: string, period: RollingPeriod, now: Date): Counter {
+  const { granularity, length } = ROLLING_WINDOWS[period];
+  const last = bucketKey(granularity, now);
+  const first = bucketKey(granularity, addBuckets(granularity, now, -(length - 1)));
+  let counter = emptyCounter(0);
+  for (const response of counted) {
+    if ((entity === 'contentSet' ? response.contentSetId : response.contentItemId) !== id) continue;
+    const key = bucketKey(granularity, response.createdAt);
+    if (key >= first && key <= last) counter = addContribution(counter, response.contribution, 1);
+  }
+  return counter;
+}
+
+const round = (value: number) => Math.round(value * 1e9) / 1e9 || 0;
+
+/** Counters without the noise of how they were added: non-zero options by index, rounded sums. */
+function normal(counter: Counter) {
+  return {
+    count: counter.count,
+    options: Object.fromEntries(counter.options.map((value, index) => [index, round(value)]).filter(([, value]) => value !== 0)),
+    sentimentSum: round(counter.sentimentSum),
+    sentimentCount: counter.sentimentCount,
+    intensitySum: round(counter.intensitySum),
+    intensityCount: counter.intensityCount,
+    ratingSum: round(counter.ratingSum),
+  };
+}
+
+async function rollingItems(): Promise<Map<string, Record<string, unknown> | undefined>> {
+  const keys = entities.flatMap(({ entity, id }) => PERIODS.map((period) => ({ pk: `agg#${entity}#${id}`, sk: rollingSk(period) })));
+  const items = await getRawItems(store, keys);
+  return new Map(keys.map((key, index) => [`${key.pk} ${key.sk}`, items[index]]));
+}
+
+/** Every rolling item equals the brute-force sum of its window ending at `now` (a missing item reads as zeros). */
+async function expectRollingExact(now: Date): Promise<void> {
+  const items = await rollingItems();
+  const actual: Record<string, unknown> = {};
+  const wanted: Record<string, unknown> = {};
+  for (const { entity, id } of entities) {
+    for (const period of PERIODS) {
+      const name = `${entity}#${id} ${period} @${bucketKey('day', now)}`;
+      actual[name] = normal(counterFromItem(items.get(`agg#${entity}#${id} ${rollingSk(period)}`), 0));
+      wanted[name] = normal(expected(entity, id, period, now));
+    }
+  }
+  expect(actual).toEqual(wanted);
+}
+
+async function createSet(schema: string) {
+  const { status, body } = await api.call(
+    'sets/create',
+    [{ projectId, key: `${schema}-${Math.random().toString(36).slice(2, 8)}`, schema, metadata: { name: schema } }],
+    { key: owner.admin },
+  );
+  expect(status).toBe(200);
+  return body.id as string;
+}
+
+beforeAll(async () => {
+  api = await startTestApi();
+  owner = await createAccount('rollover');
+  projectId = (await api.call('projects/create', [{ name: 'Rollover' }], { key: owner.admin })).body.id;
+  const reactions = await createSet('reaction');
+  const ratings = await createSet('rating');
+  today = new Date();
+
+  // Days ago that enter or leave rolling7d (6/7/8) and rolling28d (27/28/29) around today and the next weeks.
+  const daysAgo = [0, 1, 3, 6, 7, 8, 13, 20, 27, 28, 29, 45];
+  const reactionValues = ['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes'];
+  let n = 0;
+  for (const days of daysAgo) {
+    const when = new Date(today.getTime() - days * DAY_MS);
+    for (const key of ['page-a', 'page-b', 'page-c']) {
+      if ((days + key.charCodeAt(5)) % 3 === 0) continue;
+      await createResponse(store, ANONYMOUS, { contentSetId: reactions, key, value: reactionValues[n++ % 8] }, { headers: {} }, when);
+    }
+    await createResponse(store, ANONYMOUS, { contentSetId: ratings, key: 'doc-1', value: 1 + (days % 5) }, { headers: {} }, when);
+  }
+  // Months: 11 months ago is inside rolling12m today and leaves it on the 1st of next month; 12 months ago is outside.
+  for (const months of [11, 12, 5]) {
+    const when = new Date(addBuckets('month', today, -months).getTime() + 12 * 3600 * 1000);
+    await createResponse(store, ANONYMOUS, { contentSetId: reactions, key: 'page-a', value: 'heart' }, { headers: {} }, when);
+    await createResponse(store, ANONYMOUS, { contentSetId: ratings, key: 'doc-2', value: 5 }, { headers: {} }, when);
+  }
+  // An edited response and a revoked one, 6 days ago.
+  const sixDaysAgo = new Date(today.getTime() - 6 * DAY_MS);
+  const edited = await createResponse(store, ANONYMOUS, { contentSetId: reactions, key: 'page-b', value: '-1', revokable: true }, { headers: {} }, sixDaysAgo);
+  await editResponse(store, ANONYMOUS, { responseId: edited.responseId, revokeToken: edited.revokable!.token, value: 'rocket' }, new Date(sixDaysAgo.getTime() + 1000));
+  const revoked = await createResponse(store, ANONYMOUS, { contentSetId: ratings, key: 'doc-1', value: 2, revokable: true }, { headers: {} }, sixDaysAgo);
+  await removeResponse(store, ANONYMOUS, { responseId: revoked.responseId, revokeToken: revoked.revokable!.token }, new Date(sixDaysAgo.getTime() + 1000));
+  await api.drainStream();
+
+  const { data } = await store.entities.Response.query.byProject({ projectId }).go({ pages: 'all' });
+  counted = data
+    .filter((response) => response.state === 'active')
+    .map((response) => ({ ...response, createdAt: new Date(response.createdAt), contribution: response.contribution as Contribution }));
+  const seen = new Map<string, (typeof entities)[number]>();
+  for (const response of data) {
+    const scope = { accountId: response.accountId, projectId: response.projectId, contentSetId: response.contentSetId };
+    seen.set(`s${response.contentSetId}`, { entity: 'contentSet', id: response.contentSetId, scope });
+    seen.set(`i${response.contentItemId}`, { entity: 'contentItem', id: response.contentItemId, scope });
+  }
+  entities = [...seen.values()];
+}, 120000);
+afterAll(() => api.close());
+
+describe('leavingBuckets', () => {
+  it('names the days leaving rolling7d and rolling28d, and on the 1st the month leaving rolling12m', () => {
+    expect(leavingBuckets(new Date('2026-03-18T00:05:00Z'))).toEqual([
+      { granularity: 'day', key: '2026-03-11', periods: ['rolling7d'] },
+      { granularity: 'day', key: '2026-02-18', periods: ['rolling28d'] },
+    ]);
+    expect(leavingBuckets(new Date('2026-03-01T00:05:00Z'))).toContainEqual({ granularity: 'month', key: '2025-03', periods: ['rolling12m'] });
+    const backfill = leavingBuckets(new Date('2026-03-02T00:05:00Z'), 3);
+    expect(backfill.map((bucket) => `${bucket.granularity} ${bucket.key} ${bucket.periods.join(',')}`).sort()).toEqual([
+      'day 2026-01-31 rolling28d',
+      'day 2026-02-01 rolling28d',
+      'day 2026-02-02 rolling28d',
+      'day 2026-02-21 rolling7d',
+      'day 2026-02-22 rolling7d',
+      'day 2026-02-23 rolling7d',
+      'month 2025-03 rolling12m',
+    ]);
+    expect(() => leavingBuckets(new Date(), 0)).toThrow(RangeError);
+  });
+});
+
+describe('rollOver', () => {
+  it('finds the counters exact today, and the Lambda entry rewrites nothing', async () => {
+    await expectRollingExact(new Date());
+    const result = await rolloverHandler({ days: 1 }, localLambdaContext('rollover'));
+    // Responses 7 and 28 days ago: their entities are recomputed, and are already exact.
+    expect(result).toMatchObject({ written: 0, retries: 0 });
+    expect(result.entities).toBeGreaterThan(0);
+    expect(result.unchanged).toBeGreaterThan(0);
+    await expectRollingExact(new Date());
+  });
+
+  it('loses no consumer update made between its read and its write: the write is refused and redone', async () => {
+    // Tomorrow's run: 6 days ago leaves rolling7d, so those items are rewritten.
+    const now = later(1);
+    let injected: Counted | undefined;
+    const racing = new Proxy(store.documentClient, {
+      get(target, property, receiver) {
+        if (property !== 'send') return Reflect.get(target, property, receiver);
+        return async (command: unknown) => {
+          if (!injected && command instanceof PutCommand && command.input.Item?.entity === 'contentItem') {
+            const item = command.input.Item;
+            injected = {
+              contentSetId: String(item.contentSetId),
+              contentItemId: String(item.entityId),
+              createdAt: now,
+              contribution: { option: 4, sentiment: 1, intensity: 0.9 },
+            };
+            // The consumer counts a new response on this very item after the job read it, before it writes.
+            await countStreamRecords(store, [insertRecord(String(item.accountId), String(item.projectId), injected)], now);
+          }
+          return target.send(command as never);
+        };
+      },
+    }) as DynamoDBDocumentClient;
+    // Not createStore: an ElectroDB Service re-points the shared entities to its client.
+    const result = await rollOver(Object.assign(Object.create(store), { documentClient: racing }), now);
+    expect(injected).toBeDefined();
+    expect(result.retries).toBeGreaterThanOrEqual(1);
+    counted.push(injected!);
+    await expectRollingExact(now);
+  });
+
+  it(
+    'keeps every window exact as the days pass: daily runs, a backfill of ten missed days, daily again',
+    async () => {
+      let written = 0;
+      for (let day = 1; day <= 10; day++) {
+        written += (await rollOver(store, later(day))).written;
+        await expectRollingExact(later(day));
+      }
+      expect(written).toBeGreaterThan(0);
+      // The schedule missed days 11..19: day 20 catches up with { days: 10 }.
+      const backfill = await rollOver(store, later(20), { days: 10 });
+      expect(backfill.leaving.length).toBeGreaterThanOrEqual(20);
+      await expectRollingExact(later(20));
+      // Through day 33 there is always a 1st of a month: rolling12m drops the month 11 months back.
+      for (let day = 21; day <= 33; day++) {
+        await rollOver(store, later(day));
+        await expectRollingExact(later(day));
+      }
+    },
+    120000,
+  );
+
+  it('is idempotent: a second run writes nothing and changes no item', async () => {
+    const day = later(33);
+    const before = await rollingItems();
+    const again = await rollOver(store, day, { days: 40 });
+    expect(again.written).toBe(0);
+    expect(again.unchanged).toBeGreaterThan(0);
+    expect(await rollingItems()).toEqual(before);
+  });
+});
+
+let insertSequence = 0;
+/** A stream record of a new active response, as the consumer receives it. */
+function insertRecord(accountId: string, projectId: string, response: Counted): DynamoDBRecord {
+  insertSequence++;
+  const id = `injected-${insertSequence}-${Math.random().toString(36).slice(2)}`;
+  return {
+    eventID: id,
+    eventName: 'INSERT',
+    dynamodb: {
+      Keys: marshall({ pk: `response#${id}`, sk: 'response' }) as never,
+      SequenceNumber: String(insertSequence),
+      NewImage: marshall({
+        pk: `response#${id}`,
+        sk: 'response',
+        id,
+        accountId,
+        projectId,
+        contentSetId: response.contentSetId,
+        contentItemId: response.contentItemId,
+        state: 'active',
+        contribution: response.contribution,
+        createdAt: response.createdAt.toISOString(),
+      }) as never,
+    },
+  };
+}

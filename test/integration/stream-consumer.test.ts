@@ -1,0 +1,283 @@
+import { ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { ANONYMOUS } from '../../functions/api/auth';
+import type { Counter } from '../../functions/domain/aggregation';
+import { LocalStreamReader } from '../../functions/local/stream-reader';
+import { createResponse, editResponse } from '../../functions/operations/responses';
+import { counterFromItem } from '../../functions/store/aggregates';
+import { defaultStore } from '../../functions/store/client';
+import type { Store } from '../../functions/store/entities';
+import { ensureTable } from '../../functions/store/setup';
+import { chunkChanges, countStreamRecords, responseChange, type ResponseChange } from '../../functions/stream/consumer';
+import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+
+/**
+ * At-least-once delivery, exactly-once counting: the real stream records of a workload
+ * (read from DynamoDB Local's stream by a second reader that only records the batches it
+ * gets) are fed to countStreamRecords on fresh tables in the ways Lambda may deliver them
+ * (every batch twice, a replay of everything, bisected batches, retries after a failure)
+ * and must leave exactly the counters of feeding them once.
+ *
+ * Counters are compared as numbers (count, o<i>, sums) per item, leaving out items whose
+ * counters are all zero: whether such an item exists depends on how records were grouped
+ * into transactions (a creation and its revocation in one transaction net to nothing and
+ * write nothing; in two they leave a zero item), and every reader reads zero either way.
+ */
+
+const DAY_MS = 24 * 3600 * 1000;
+/** Each feed is a few dozen transactions on DynamoDB Local, which a busy machine makes slow. */
+const FEED_TIMEOUT = 120000;
+const { client, documentClient, settings, store } = defaultStore();
+
+let api: TestApi;
+let owner: AccountKeys;
+/** The batches the recording reader got, as Lambda would get them (20 records at most). */
+let batches: DynamoDBRecord[][] = [];
+/** The clock of every feed: the day the live consumer counted the workload. */
+let now: Date;
+let tables = 0;
+
+async function freshStore(documentClientOf: (real: DynamoDBDocumentClient) => DynamoDBDocumentClient = (real) => real): Promise<Store> {
+  const tableName = `${settings.tableName}_feed${++tables}`;
+  await ensureTable(client, tableName);
+  return storeOn(tableName, documentClientOf(documentClient));
+}
+
+/** The file's store on another table or client. Not createStore: an ElectroDB Service re-points the shared entities to its table. */
+function storeOn(tableName: string, client: DynamoDBDocumentClient = documentClient): Store {
+  return Object.assign(Object.create(store), { documentClient: client, tableName });
+}
+
+async function feed(target: Store, records: DynamoDBRecord[]): Promise<void> {
+  expect(await countStreamRecords(target, records, now)).toEqual({ batchItemFailures: [] });
+}
+
+const round = (value: number) => Math.round(value * 1e9) / 1e9 || 0;
+
+function normal(counter: Counter) {
+  return {
+    count: counter.count,
+    options: Object.fromEntries(counter.options.map((value, index) => [index, value]).filter(([, value]) => value !== 0)),
+    sentimentSum: round(counter.sentimentSum),
+    sentimentCount: counter.sentimentCount,
+    intensitySum: round(counter.intensitySum),
+    intensityCount: counter.intensityCount,
+    ratingSum: round(counter.ratingSum),
+  };
+}
+
+async function scan(tableName: string, prefix: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new ScanCommand({
+        TableName: tableName,
+        FilterExpression: 'begins_with(pk, :prefix)',
+        ExpressionAttributeValues: { ':prefix': prefix },
+        ExclusiveStartKey: start,
+        ConsistentRead: true,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** Non-zero counter items, by key: what a reader can tell apart. */
+async function counters(target: Store) {
+  const result: Record<string, ReturnType<typeof normal>> = {};
+  for (const item of await scan(target.tableName, 'agg#')) {
+    const counter = normal(counterFromItem(item, 0));
+    const zero = counter.count === 0 && Object.keys(counter.options).length === 0 && [counter.sentimentSum, counter.sentimentCount, counter.intensitySum, counter.intensityCount, counter.ratingSum].every((value) => value === 0);
+    if (!zero) result[`${String(item.pk)} ${String(item.sk)}`] = counter;
+  }
+  return result;
+}
+
+const markers = async (target: Store) => (await scan(target.tableName, 'counted#')).length;
+
+let reference: { counters: Awaited<ReturnType<typeof counters>>; markers: number };
+let changes: ResponseChange[];
+
+async function createSet(projectId: string, schema: string) {
+  const { status, body } = await api.call(
+    'sets/create',
+    [{ projectId, key: `${schema}-${Math.random().toString(36).slice(2, 8)}`, schema, metadata: { name: schema } }],
+    { key: owner.admin },
+  );
+  expect(status).toBe(200);
+  return body.id as string;
+}
+
+beforeAll(async () => {
+  api = await startTestApi();
+  const recorder = new LocalStreamReader({
+    client,
+    tableName: settings.tableName,
+    batchSize: 20,
+    handle: async (event) => {
+      batches.push(event.Records);
+      return { batchItemFailures: [] };
+    },
+  });
+  try {
+    owner = await createAccount('stream');
+    const projectId = (await api.call('projects/create', [{ name: 'Stream' }], { key: owner.admin })).body.id;
+    const reactions = await createSet(projectId, 'reaction');
+    const yesNo = await createSet(projectId, 'yes-no');
+    const ratings = await createSet(projectId, 'rating');
+
+    // Today, through the API: creations on a few keys, then edits and removals.
+    const revokable: { responseId: string; revokable: { token: string } }[] = [];
+    const values: [string, string, unknown][] = [];
+    for (let index = 0; index < 18; index++) {
+      const [set, value] = [
+        [reactions, ['+1', 'heart', 'rocket', 'eyes', 'confused'][index % 5]],
+        [yesNo, index % 4 === 0 ? 'no' : 'yes'],
+        [ratings, 1 + (index % 5)],
+      ][index % 3] as [string, unknown];
+      values.push([set, `page-${index % 5}`, value]);
+    }
+    for (const [contentSetId, key, value] of values) {
+      const { status, body } = await api.call('responses/create', [{ contentSetId, key, value, revokable: true }]);
+      expect(status).toBe(200);
+      revokable.push(body);
+    }
+    for (const [index, response] of revokable.slice(0, 6).entries()) {
+      const [set, , original] = values[index];
+      // Always a different value, so every edit changes what is counted.
+      const value = set === reactions ? 'hooray' : set === yesNo ? (original === 'yes' ? 'no' : 'yes') : original === 3 ? 4 : 3;
+      expect((await api.call('responses/edit', [{ responseId: response.responseId, revokeToken: response.revokable.token, value }])).status).toBe(200);
+    }
+    for (const response of revokable.slice(4, 8)) {
+      expect((await api.call('responses/remove', [{ responseId: response.responseId, revokeToken: response.revokable.token }])).status).toBe(204);
+    }
+    // Earlier days, written as the service would have then: counted in other buckets and windows.
+    for (const days of [2, 9, 400]) {
+      const when = new Date(Date.now() - days * DAY_MS);
+      await createResponse(store, ANONYMOUS, { contentSetId: reactions, key: 'page-old', value: 'laugh' }, { headers: {} }, when);
+      const edited = await createResponse(store, ANONYMOUS, { contentSetId: ratings, key: 'page-old', value: 2, revokable: true }, { headers: {} }, when);
+      await editResponse(store, ANONYMOUS, { responseId: edited.responseId, revokeToken: edited.revokable!.token, value: 4 }, new Date(when.getTime() + 1000));
+    }
+    await api.drainStream();
+    await recorder.drain();
+  } finally {
+    await recorder.stop();
+  }
+  now = new Date();
+  changes = batches.flat().map(responseChange).filter((change): change is ResponseChange => change !== null);
+
+  const once = await freshStore();
+  for (const batch of batches) await feed(once, batch);
+  reference = { counters: await counters(once), markers: await markers(once) };
+}, 180000);
+afterAll(() => api.close());
+
+describe('the captured workload', () => {
+  it('holds creations, edits and revocations among records of other items, in several batches', () => {
+    expect(batches.length).toBeGreaterThan(5);
+    expect(changes.filter((change) => change.added && !change.removed)).toHaveLength(18 + 6);
+    expect(changes.filter((change) => change.added && change.removed)).toHaveLength(6 + 3);
+    expect(changes.filter((change) => !change.added && change.removed)).toHaveLength(4);
+    expect(batches.flat().length).toBeGreaterThan(changes.length);
+    expect(reference.markers).toBe(changes.length);
+  });
+
+  it('fed once gives the counters the live consumer made', async () => {
+    expect(await counters(store)).toEqual(reference.counters);
+  });
+});
+
+describe('redelivery counts nothing twice', () => {
+  it('every batch delivered twice', async () => {
+    const twice = await freshStore();
+    for (const batch of batches) {
+      await feed(twice, batch);
+      await feed(twice, batch);
+    }
+    expect(await counters(twice)).toEqual(reference.counters);
+    expect(await markers(twice)).toBe(reference.markers);
+  }, FEED_TIMEOUT);
+
+  it('the whole sequence replayed', async () => {
+    const replayed = await freshStore();
+    for (const batch of batches) await feed(replayed, batch);
+    for (const batch of batches) await feed(replayed, batch);
+    expect(await counters(replayed)).toEqual(reference.counters);
+  }, FEED_TIMEOUT);
+
+  it('bisected batches: part of a batch counted, then its halves, then the whole batch again', async () => {
+    const bisected = await freshStore();
+    for (const [index, batch] of batches.entries()) {
+      const half = Math.ceil(batch.length / 2);
+      await feed(bisected, batch.slice(0, index % half));
+      await feed(bisected, batch.slice(0, half));
+      await feed(bisected, batch.slice(half));
+      await feed(bisected, batch);
+    }
+    expect(await counters(bisected)).toEqual(reference.counters);
+  }, FEED_TIMEOUT);
+
+  it('everything as one batch, in transactions of another grouping', async () => {
+    const merged = await freshStore();
+    await feed(merged, batches.flat());
+    expect(await counters(merged)).toEqual(reference.counters);
+  }, FEED_TIMEOUT);
+});
+
+describe('a failure in the middle of a batch', () => {
+  /** A document client whose `failing`-th transaction fails: before it is sent, or after it committed (the answer lost). */
+  function failingOn(failing: number, when: 'before' | 'after') {
+    let transactions = 0;
+    return (real: DynamoDBDocumentClient) =>
+      new Proxy(real, {
+        get(target, property, receiver) {
+          if (property !== 'send') return Reflect.get(target, property, receiver);
+          return async (command: unknown) => {
+            if (command instanceof TransactWriteCommand && ++transactions === failing) {
+              if (when === 'before') throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError' });
+              await target.send(command);
+              throw Object.assign(new Error('the answer was lost'), { name: 'TimeoutError' });
+            }
+            return target.send(command as never);
+          };
+        },
+      }) as DynamoDBDocumentClient;
+  }
+
+  const all = () => batches.flat();
+  const from = (sequenceNumber: string) => all().slice(all().findIndex((record) => record.dynamodb?.SequenceNumber === sequenceNumber));
+
+  it('reports the first uncounted record; redelivery from there counts exactly', async () => {
+    const chunks = chunkChanges(changes, now);
+    expect(chunks.length).toBeGreaterThanOrEqual(3);
+    const failing = await freshStore(failingOn(2, 'before'));
+    const result = await countStreamRecords(failing, all(), now);
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: chunks[1][0].sequenceNumber }]);
+    // The first transaction's records are counted, nothing after it.
+    expect(await markers(failing)).toBe(chunks[0].length);
+    expect(await counters(failing)).not.toEqual(reference.counters);
+
+    const healthy = storeOn(failing.tableName);
+    await feed(healthy, from(result.batchItemFailures[0].itemIdentifier));
+    expect(await counters(healthy)).toEqual(reference.counters);
+    expect(await markers(healthy)).toBe(reference.markers);
+  }, FEED_TIMEOUT);
+
+  it('a transaction that committed but whose answer was lost is not counted again on redelivery', async () => {
+    const chunks = chunkChanges(changes, now);
+    const lost = await freshStore(failingOn(2, 'after'));
+    const result = await countStreamRecords(lost, all(), now);
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: chunks[1][0].sequenceNumber }]);
+    expect(await markers(lost)).toBe(chunks[0].length + chunks[1].length);
+
+    const healthy = storeOn(lost.tableName);
+    await feed(healthy, from(result.batchItemFailures[0].itemIdentifier));
+    // And the whole batch once more, as a retry without batchItemFailures would deliver it.
+    await feed(healthy, all());
+    expect(await counters(healthy)).toEqual(reference.counters);
+    expect(await markers(healthy)).toBe(reference.markers);
+  }, FEED_TIMEOUT);
+});
