@@ -5,10 +5,12 @@ import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-la
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
 import { RESPONSE_KEY_PREFIX } from '../functions/stream/consumer';
 import { acknowledgeNag } from './nag';
-import { STREAM_CONSUMER_ENTRY } from './paths';
+import { ROLLOVER_ENTRY, STREAM_CONSUMER_ENTRY } from './paths';
 import { ServiceFunction } from './service-function';
 import { grantTableAccess } from './table-access';
 
@@ -24,12 +26,14 @@ export interface StreamConsumerProps {
 
 /**
  * The DynamoDB Streams consumer that keeps the aggregate counters, its dead-letter queue
- * for batches that keep failing, and the alarms telling an operator about either.
+ * for batches that keep failing, the daily job that slides the rolling windows, and the
+ * alarms telling an operator about any of them.
  */
 export class StreamConsumer extends Construct {
   readonly consumer: ServiceFunction;
+  readonly rollover: ServiceFunction;
   readonly deadLetterQueue: Queue;
-  readonly alarms: { readonly deadLetters: Alarm; readonly iteratorAge: Alarm; readonly errors: Alarm };
+  readonly alarms: { readonly deadLetters: Alarm; readonly iteratorAge: Alarm; readonly errors: Alarm; readonly rolloverErrors: Alarm };
 
   constructor(scope: Construct, id: string, props: StreamConsumerProps) {
     super(scope, id);
@@ -66,6 +70,22 @@ export class StreamConsumer extends Construct {
     );
     acknowledgeNag(this.consumer.role, 'AwsSolutions-IAM5[Resource::*]', 'listStreams');
 
+    this.rollover = new ServiceFunction(this, 'Rollover', {
+      entry: ROLLOVER_ENTRY,
+      description: 'Daily job: recomputes the rolling-window counters of entities whose oldest day or month left the window',
+      environment: { TABLE_NAME: props.table.tableName, POWERTOOLS_SERVICE_NAME: props.serviceName },
+      logRetention: props.logRetention,
+      memorySize: 256,
+      timeout: Duration.minutes(15),
+    });
+    grantTableAccess(this.rollover.role, props.table, 'rollover');
+    // 00:05 UTC: a consumer batch started just before midnight has finished (see rollover.ts).
+    new Rule(this, 'RolloverSchedule', {
+      description: 'Slides the rolling windows (rolling7d, rolling28d, rolling12m) once a day',
+      schedule: Schedule.cron({ minute: '5', hour: '0' }),
+      targets: [new LambdaFunction(this.rollover.function, { retryAttempts: 2 })],
+    });
+
     const maxIteratorAge = props.maxIteratorAge ?? Duration.seconds(60);
     this.alarms = {
       deadLetters: new Alarm(this, 'DeadLettersAlarm', {
@@ -88,6 +108,14 @@ export class StreamConsumer extends Construct {
       errors: new Alarm(this, 'ErrorsAlarm', {
         alarmDescription: 'The stream consumer failed invocations (batches are retried, then bisected, then dead-lettered).',
         metric: this.consumer.function.metricErrors({ period: Duration.minutes(5), statistic: Stats.SUM }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+      rolloverErrors: new Alarm(this, 'RolloverErrorsAlarm', {
+        alarmDescription: 'The daily rollover job failed: rankings of rolling windows still include days that left them.',
+        metric: this.rollover.function.metricErrors({ period: Duration.hours(1), statistic: Stats.SUM }),
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,

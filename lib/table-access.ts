@@ -24,6 +24,8 @@ export const TABLE_ACTIONS = {
     'dynamodb:ConditionCheckItem',
     'dynamodb:BatchWriteItem',
   ],
+  /** The daily rollover job, which rewrites rolling-window counters (functions/stream/rollover.ts). */
+  rollover: [...READ_ACTIONS, 'dynamodb:PutItem'],
 } as const satisfies Record<string, readonly `dynamodb:${string}`[]>;
 
 export type TableAccess = keyof typeof TABLE_ACTIONS;

@@ -180,11 +180,13 @@ describe('API routes', () => {
   });
 
   test('the functions are invoked through one API-scoped permission each', () => {
-    const permissions = ofType('AWS::Lambda::Permission');
+    const permissions = ofType('AWS::Lambda::Permission').filter(([, permission]) => permission.Properties.Principal !== 'events.amazonaws.com');
     expect(permissions).toHaveLength(operationList.length);
     for (const [, permission] of permissions) {
       expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
     }
+    // The only other invoker: the daily schedule of the rollover job.
+    expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 1);
   });
 });
 
@@ -222,8 +224,8 @@ describe('stage', () => {
 // ---------------------------------------------------------------- functions
 
 describe('functions', () => {
-  test('one per operation plus the stream consumer, and no other (no custom-resource functions)', () => {
-    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 1);
+  test('one per operation plus the stream consumer and the rollover job, and no other (no custom-resource functions)', () => {
+    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 2);
   });
 
   test('all are Node 22 on arm64 with source maps, a log group with retention and the common environment', () => {
@@ -403,8 +405,22 @@ describe('stream consumer', () => {
     });
   });
 
-  test('alarms on DLQ messages, iterator age > 60 s and consumer errors notify the SNS topic', () => {
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 3);
+  test('the rollover job runs daily at 00:05 UTC with retries, and may only read and put items', () => {
+    const rolloverId = stack.getLogicalId(stack.stream.rollover.function.node.defaultChild as any);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'cron(5 0 * * ? *)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [rolloverId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 2 } })],
+    });
+    const roleId = refId(resources[rolloverId].Properties.Role);
+    const statements = ofType('AWS::IAM::Policy')
+      .filter(([, policy]) => (policy.Properties.Roles ?? []).some((role: unknown) => refId(role) === roleId))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+    const actions = statements.flatMap((statement: { Action: string | string[] }) => [statement.Action].flat()).filter((action: string) => action.startsWith('dynamodb:'));
+    expect(actions.sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
+  });
+
+  test('alarms on DLQ messages, iterator age > 60 s, consumer and rollover errors notify the SNS topic', () => {
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 4);
     const topicId = ofType('AWS::SNS::Topic')[0][0];
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
     const byMetric = Object.fromEntries(alarms.map((alarm) => [alarm.MetricName, alarm]));
@@ -419,7 +435,9 @@ describe('stream consumer', () => {
       Threshold: 60_000,
       ComparisonOperator: 'GreaterThanThreshold',
     });
-    expect(byMetric.Errors).toMatchObject({ Namespace: 'AWS/Lambda', Threshold: 1 });
+    const errorAlarms = alarms.filter((alarm) => alarm.MetricName === 'Errors');
+    expect(errorAlarms).toHaveLength(2);
+    for (const alarm of errorAlarms) expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', Threshold: 1 });
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {
