@@ -8,7 +8,8 @@
 import { parseArgs } from 'node:util';
 import type { KeyLevel } from '../functions/api/auth';
 import { ensureAccount, issueApiKey, revokeApiKey } from '../functions/operations/accounts';
-import { defaultStore, type StoreSettings } from '../functions/store/client';
+import { defaultStore } from '../functions/store/client';
+import type { StoreSettings } from '../functions/store/dynamo';
 import type { ApiKeyItem, Store } from '../functions/store/entities';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 

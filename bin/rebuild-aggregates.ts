@@ -8,7 +8,8 @@
  * 2 wrong usage. Errors are one line on stderr, never a stack trace.
  */
 import { parseArgs } from 'node:util';
-import { defaultStore, type StoreSettings } from '../functions/store/client';
+import { defaultStore } from '../functions/store/client';
+import type { StoreSettings } from '../functions/store/dynamo';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 import { rebuildProject, type RebuildResult } from '../functions/stream/rebuild';
 

@@ -126,7 +126,8 @@ async function main(): Promise<number> {
 }
 
 async function run(settings: { responses: number; iterations: number; small: number; large: number }): Promise<string[]> {
-  const { defaultStore, roundTrips } = await import('../functions/store/client');
+  const { defaultStore } = await import('../functions/store/client');
+  const { roundTrips } = await import('../functions/store/dynamo');
   const { ensureTable } = await import('../functions/store/setup');
   const { ensureAccount } = await import('../functions/operations/accounts');
   const { createProject } = await import('../functions/operations/projects');

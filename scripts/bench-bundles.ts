@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { BUNDLE_EXTERNALS, BUNDLE_TARGET } from '../lib/bundling';
-import { STREAM_CONSUMER_ENTRY } from '../lib/paths';
+import { ROLLOVER_ENTRY, STREAM_CONSUMER_ENTRY } from '../lib/paths';
 import { handlerModule, operationList } from '../functions/api/registry';
 
 async function bundleSize(entry: string) {
@@ -38,6 +38,7 @@ async function main() {
   const entries = [
     ...operationList.map((operation) => ({ name: `${operation.resource}/${operation.name}`, entry: resolve(root, handlerModule(operation)) })),
     { name: 'stream consumer', entry: STREAM_CONSUMER_ENTRY },
+    { name: 'rollover job', entry: ROLLOVER_ENTRY },
   ];
   const rows: string[] = [];
   let total = 0;

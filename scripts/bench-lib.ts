@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import type { KeyLevel } from '../functions/api/auth';
-import { roundTrips } from '../functions/store/client';
+import { roundTrips } from '../functions/store/dynamo';
 
 export type Caller = KeyLevel | 'anonymous';
 

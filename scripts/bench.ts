@@ -181,7 +181,7 @@ async function main(): Promise<number> {
   // Loaded only now, so the logger reads POWERTOOLS_LOG_LEVEL set above.
   const { startLocalRuntime } = await import('../functions/local/runtime');
   const { DYNAMODB_LOCAL_HOME } = await import('../functions/local/dynamodb-local');
-  const { createDynamoClient } = await import('../functions/store/client');
+  const { createDynamoClient } = await import('../functions/store/dynamo');
 
   const started = performance.now();
   process.stderr.write('Starting DynamoDB Local (in memory) and the local API...\n');

@@ -86,12 +86,6 @@ export async function insertContentItem(
   }
 }
 
-/** The id of the item holding (contentSetId, key), if any. */
-export async function findContentItemId(store: Store, contentSetId: string, key: string): Promise<string | null> {
-  const { data } = await store.entities.ContentKey.get({ contentSetId, keyHash: keyHash(key) }).go({ consistent: true });
-  return data?.contentItemId ?? null;
-}
-
 export async function createContentItem(store: Store, accountId: string, input: ContentCreateModel, now: Date) {
   const contentSet = await loadContentSet(store, accountId, input.contentSetId);
   const item = newContentItem(contentSet, input.key, input.metadata ?? {}, now);

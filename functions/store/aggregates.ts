@@ -25,7 +25,7 @@ import { QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } fr
 import { createHash } from 'node:crypto';
 import { emptyCounter, type Counter } from '../domain/aggregation';
 import { bucketKey, bucketKeysOf, type Granularity } from '../domain/periods';
-import type { Store } from './entities';
+import type { TableClient } from './dynamo';
 
 export const AGGREGATE_ENTITIES = ['project', 'contentSet', 'contentItem'] as const;
 export type AggregateEntity = (typeof AGGREGATE_ENTITIES)[number];
@@ -215,7 +215,7 @@ export interface CounterDelta {
  * record's markers and its share of every counter are written, or nothing is. A marker
  * that already exists cancels the transaction (the caller then drops those records).
  */
-export async function applyCounted(store: Store, eventIds: string[], deltas: CounterDelta[], now: Date): Promise<'applied' | 'already-counted'> {
+export async function applyCounted(store: TableClient, eventIds: string[], deltas: CounterDelta[], now: Date): Promise<'applied' | 'already-counted'> {
   const expiresAt = Math.floor(now.getTime() / 1000) + MARKER_TTL_SECONDS;
   const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [
     ...eventIds.map((eventId) => ({
@@ -239,7 +239,7 @@ export async function applyCounted(store: Store, eventIds: string[], deltas: Cou
 
 /** The bucket items of an entity between two keys of one granularity (inclusive): one Query. */
 export async function readBuckets(
-  store: Store,
+  store: TableClient,
   entity: AggregateEntity,
   entityId: string,
   granularity: Granularity,
@@ -263,18 +263,4 @@ export async function readBuckets(
     start = page.LastEvaluatedKey;
   } while (start);
   return buckets;
-}
-
-/** The first year bucket of an entity (for lifetime's data points), or undefined. */
-export async function firstYear(store: Store, entity: AggregateEntity, entityId: string): Promise<number | undefined> {
-  const page = await store.documentClient.send(
-    new QueryCommand({
-      TableName: store.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :year)',
-      ExpressionAttributeValues: { ':pk': aggregatePk(entity, entityId), ':year': 'year#' },
-      Limit: 1,
-    }),
-  );
-  const bucket = page.Items?.[0]?.bucket;
-  return bucket === undefined ? undefined : Number(bucket);
 }

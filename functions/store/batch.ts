@@ -1,5 +1,5 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Store } from './entities';
+import type { TableClient } from './dynamo';
 
 export type ItemKey = Record<string, unknown>;
 
@@ -8,7 +8,7 @@ export type ItemKey = Record<string, unknown>;
  * (ElectroDB batches only within one entity). Raw items come back in key order, undefined
  * when missing; parse them with the entity's `parse`.
  */
-export async function getRawItems(store: Store, keys: ItemKey[]): Promise<(Record<string, unknown> | undefined)[]> {
+export async function getRawItems(store: TableClient, keys: ItemKey[]): Promise<(Record<string, unknown> | undefined)[]> {
   const found = new Map<string, Record<string, unknown>>();
   const id = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
   let pending = keys;

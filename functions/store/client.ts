@@ -1,61 +1,15 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createStore, type Store } from './entities';
-import { DEFAULT_TABLE_NAME } from './table';
+import { defaultTableClient } from './dynamo';
 
-export interface StoreSettings {
-  /** DynamoDB endpoint; unset means the AWS endpoint of the region (Lambda, key CLI on a deployed table). */
-  endpoint?: string;
-  tableName: string;
-  region?: string;
+let cached: ReturnType<typeof build> | undefined;
+
+function build() {
+  const { client, documentClient, settings } = defaultTableClient();
+  return { store: createStore(documentClient, settings.tableName) as Store, client, documentClient, settings };
 }
 
-/** Settings shared by the Lambdas, `npm start`, the key CLI and the tests. */
-export function storeSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): StoreSettings {
-  return {
-    endpoint: env.DYNAMODB_ENDPOINT || undefined,
-    tableName: env.TABLE_NAME || DEFAULT_TABLE_NAME,
-    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || undefined,
-  };
-}
-
-/** Counts requests sent to DynamoDB, so benchmarks can report round trips per call. */
-export const roundTrips = { count: 0 };
-
-export function createDynamoClient(settings: StoreSettings): DynamoDBClient {
-  const local = settings.endpoint !== undefined;
-  const client = new DynamoDBClient({
-    endpoint: settings.endpoint,
-    region: settings.region ?? (local ? 'local' : undefined),
-    // DynamoDB Local accepts any credentials; real endpoints use the default provider chain.
-    credentials: local && !process.env.AWS_ACCESS_KEY_ID ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
-    maxAttempts: 4,
-  });
-  client.middlewareStack.add(
-    (next) => async (args) => {
-      roundTrips.count++;
-      return next(args);
-    },
-    { step: 'finalizeRequest', name: 'countRoundTrips' },
-  );
-  return client;
-}
-
-export function createDocumentClient(client: DynamoDBClient): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-  });
-}
-
-let cached: { store: Store; client: DynamoDBClient; documentClient: DynamoDBDocumentClient; settings: StoreSettings } | undefined;
-
-/** One client per process (per Lambda container), created on first use. */
+/** The ElectroDB store over this process's one DynamoDB client, created on first use. */
 export function defaultStore() {
-  if (!cached) {
-    const settings = storeSettingsFromEnv();
-    const client = createDynamoClient(settings);
-    const documentClient = createDocumentClient(client);
-    cached = { store: createStore(documentClient, settings.tableName), client, documentClient, settings };
-  }
+  cached ??= build();
   return cached;
 }

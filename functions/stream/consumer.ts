@@ -5,7 +5,7 @@ import { addContribution, emptyCounter, type Counter } from '../domain/aggregati
 import type { Contribution } from '../domain/schemas';
 import { logger } from '../api/logger';
 import { applyCounted, counterTargets, markerKey, type CounterDelta, type ResponseScope } from '../store/aggregates';
-import type { Store } from '../store/entities';
+import type { TableClient } from '../store/dynamo';
 
 /** Partition key prefix of response items (store/entities.ts): the only records that change counts. */
 export const RESPONSE_KEY_PREFIX = 'response#';
@@ -124,7 +124,7 @@ export function chunkChanges(changes: ResponseChange[], now: Date): ResponseChan
   return chunks;
 }
 
-async function alreadyCounted(store: Store, eventIds: string[]): Promise<Set<string>> {
+async function alreadyCounted(store: TableClient, eventIds: string[]): Promise<Set<string>> {
   const answer = await store.documentClient.send(
     new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: eventIds.map(markerKey), ConsistentRead: true, ProjectionExpression: 'pk' } } }),
   );
@@ -142,7 +142,7 @@ async function alreadyCounted(store: Store, eventIds: string[]): Promise<Set<str
  * this is done by hand. On a failure the batch reports the first uncounted record
  * (`batchItemFailures`); Lambda retries from there and the markers skip what was done.
  */
-export async function countStreamRecords(store: Store, records: DynamoDBRecord[], now: Date): Promise<DynamoDBBatchResponse> {
+export async function countStreamRecords(store: TableClient, records: DynamoDBRecord[], now: Date): Promise<DynamoDBBatchResponse> {
   const changes = records.map(responseChange).filter((change): change is ResponseChange => change !== null);
   for (const chunk of chunkChanges(changes, now)) {
     try {

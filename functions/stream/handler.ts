@@ -2,10 +2,10 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../api/logger';
-import { defaultStore } from '../store/client';
+import { defaultTableClient } from '../store/dynamo';
 import { countStreamRecords } from './consumer';
 
 /** The stream consumer's Lambda entry; `npm start` feeds the same function from DynamoDB Local's stream. */
 export const handler = middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
-  .handler((event) => countStreamRecords(defaultStore().store, event.Records, new Date()));
+  .handler((event) => countStreamRecords(defaultTableClient(), event.Records, new Date()));

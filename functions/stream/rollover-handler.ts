@@ -1,7 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { logger } from '../api/logger';
-import { defaultStore } from '../store/client';
+import { defaultTableClient } from '../store/dynamo';
 import { rollOver, type RolloverResult } from './rollover';
 
 /**
@@ -25,7 +25,7 @@ export const handler = middy<RolloverEvent | undefined, RolloverResult>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(async (event) => {
     const days = typeof event?.days === 'number' ? event.days : 1;
-    const result = await rollOver(defaultStore().store, new Date(), { days });
+    const result = await rollOver(defaultTableClient(), new Date(), { days });
     logger.info('rolling windows recomputed', { ...result });
     return result;
   });

@@ -67,7 +67,7 @@ import {
 } from '../store/aggregates';
 import { getRawItems } from '../store/batch';
 import { isConditionFailure } from '../store/conditions';
-import type { Store } from '../store/entities';
+import type { TableClient } from '../store/dynamo';
 
 /* Counter items as whole items: shared with the rebuild (stream/rebuild.ts). */
 
@@ -136,7 +136,7 @@ export function counterItem(
  * the same `version` (items written before versions existed: no version and the same
  * updatedAt), or still absent.
  */
-export function conditionalPut(store: Store, item: Record<string, unknown>, existing: Record<string, unknown> | undefined) {
+export function conditionalPut(store: TableClient, item: Record<string, unknown>, existing: Record<string, unknown> | undefined) {
   if (!existing) {
     return new PutCommand({ TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' });
   }
@@ -242,7 +242,7 @@ export function leavingBuckets(now: Date, days = 1): LeavingBucket[] {
 }
 
 /** Partition keys of the entities with a bucket item in `bucket` (every shard, in parallel; every page). */
-async function retiringEntities(store: Store, bucket: LeavingBucket): Promise<string[]> {
+async function retiringEntities(store: TableClient, bucket: LeavingBucket): Promise<string[]> {
   const shards = await Promise.all(
     Array.from({ length: RETIRE_SHARDS }, async (_, shard) => {
       // Same partition as store/aggregates.ts retirePartition, for every shard.
@@ -284,7 +284,7 @@ interface EntityOutcome {
  * Sets an entity's rolling items for `periods` to the sums of their window's buckets
  * ending at `now` (see the header: read versions, read buckets, conditional Put, retry).
  */
-export async function recomputeRolling(store: Store, pk: string, periods: RollingPeriod[], now: Date): Promise<EntityOutcome> {
+export async function recomputeRolling(store: TableClient, pk: string, periods: RollingPeriod[], now: Date): Promise<EntityOutcome> {
   const parsed = parseAggregatePk(pk);
   if (!parsed || parsed.entity === 'project') throw new Error(`not an entity with rolling windows: ${pk}`);
   const { entity, entityId } = parsed;
@@ -351,7 +351,7 @@ export async function inParallel<T>(items: T[], concurrency: number, work: (item
  * Recomputes the rolling items of every entity that had responses on a day (month) that
  * left a window on today's run (and, with `days`, on the runs of the days before).
  */
-export async function rollOver(store: Store, now: Date, options: RolloverOptions = {}): Promise<RolloverResult> {
+export async function rollOver(store: TableClient, now: Date, options: RolloverOptions = {}): Promise<RolloverResult> {
   const leaving = leavingBuckets(now, options.days ?? 1);
   const periodsByEntity = new Map<string, Set<RollingPeriod>>();
   for (const bucket of leaving) {
