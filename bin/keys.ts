@@ -10,10 +10,10 @@ import type { KeyLevel } from '../functions/api/auth';
 import { ensureAccount, issueApiKey, revokeApiKey } from '../functions/operations/accounts';
 import { defaultStore } from '../functions/store/client';
 import type { StoreSettings } from '../functions/store/dynamo';
+import { describeError, Failure, print, runCli, UsageError, where } from './cli';
 import type { ApiKeyItem, Store } from '../functions/store/entities';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const USAGE = `Usage: npm run keys -- <command> [options]
 
@@ -57,10 +57,6 @@ const LEVELS: readonly KeyLevel[] = ['admin', 'viewer'];
 const MAX_ACCOUNT_NAME = 100;
 const MAX_LABEL = 200;
 
-/** Wrong usage: exit code 2. */
-class UsageError extends Error {}
-/** A request that cannot be done (unknown id, ...): exit code 1. */
-class Failure extends Error {}
 
 interface TextOptions {
   account?: string;
@@ -84,9 +80,6 @@ interface KeyEntry {
   revokedAt: string | null;
 }
 
-function print(text: string): void {
-  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-}
 
 function printJson(value: unknown): void {
   print(JSON.stringify(value, null, 2));
@@ -97,11 +90,6 @@ function plain(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }
 
-function where(settings: StoreSettings): string {
-  return settings.endpoint
-    ? `table "${settings.tableName}" at ${settings.endpoint}`
-    : `table "${settings.tableName}" on AWS (${settings.region ? `region ${settings.region}` : 'default region'})`;
-}
 
 function accountName(value: string | undefined): string {
   const name = (value ?? '').trim();
@@ -307,43 +295,6 @@ function parse(argv: string[]) {
 }
 
 /** The AWS SDK and ElectroDB nest errors; this finds the cause a user can act on. */
-function describeError(error: unknown, settings: StoreSettings): string {
-  const chain: Array<Error & { code?: string; errors?: unknown[] }> = [];
-  for (let current = error as (Error & { cause?: unknown }) | undefined; current && chain.length < 8; ) {
-    chain.push(current);
-    current = current.cause as typeof current;
-  }
-  const any = (test: (error: Error & { code?: string; errors?: unknown[] }) => boolean) => chain.some(test);
-  const named = (...names: string[]) => any((e) => names.includes(e.name));
-  const codes = (e: { code?: string; errors?: unknown[] }): string[] => [
-    ...(e.code ? [e.code] : []),
-    ...(Array.isArray(e.errors) ? e.errors.flatMap((inner) => codes(inner as { code?: string })) : []),
-  ];
-  const networkCode = chain.flatMap(codes).find((code) => /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH)$/.test(code));
-  const root = chain[chain.length - 1];
-  const message = (root?.message || String(error)).replace(/\s+/g, ' ').trim();
-
-  if (named('ResourceNotFoundException')) {
-    return settings.endpoint
-      ? `No ${where(settings)}: start the API with "npm start" (it creates the table) or set TABLE_NAME`
-      : `No ${where(settings)}: set TABLE_NAME to the table of the deployed stack (and AWS_REGION/AWS_PROFILE to its account)`;
-  }
-  if (networkCode) {
-    return settings.endpoint
-      ? `Cannot reach DynamoDB at ${settings.endpoint} (${networkCode}): is "npm start" running, or is DYNAMODB_ENDPOINT wrong?`
-      : `Cannot reach DynamoDB on AWS (${networkCode}): check the network and AWS_REGION`;
-  }
-  if (named('CredentialsProviderError')) {
-    return 'No AWS credentials found: set DYNAMODB_ENDPOINT for a local DynamoDB (e.g. http://localhost:8000 for npm start), or configure AWS credentials (AWS_PROFILE, ...)';
-  }
-  if (/region is missing/i.test(message)) {
-    return 'No AWS region configured: set AWS_REGION (or a profile with a region), or DYNAMODB_ENDPOINT for a local DynamoDB';
-  }
-  if (named('UnrecognizedClientException', 'InvalidSignatureException', 'ExpiredTokenException', 'AccessDeniedException')) {
-    return `AWS refused the request for ${where(settings)}: ${message}`;
-  }
-  return message;
-}
 
 async function main(argv: string[]): Promise<number> {
   let request;
@@ -387,18 +338,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-// Output piped into a command that stops reading early (e.g. `| head`) is not an error.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    process.stderr.write(`keys: ${(error as Error)?.message ?? String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+runCli('keys', main);

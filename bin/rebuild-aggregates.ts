@@ -10,10 +10,10 @@
 import { parseArgs } from 'node:util';
 import { defaultStore } from '../functions/store/client';
 import type { StoreSettings } from '../functions/store/dynamo';
+import { describeError, Failure, print, runCli, UsageError, where } from './cli';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 import { rebuildProject, type RebuildResult } from '../functions/stream/rebuild';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const USAGE = `Usage: npm run aggregates:rebuild -- --project <id> [--dry-run] [--json]
 
@@ -47,23 +47,11 @@ Examples:
   AWS_PROFILE=prod TABLE_NAME=<stack table> npm run -s aggregates:rebuild -- --project <id> --json
 `;
 
-/** Wrong usage: exit code 2. */
-class UsageError extends Error {}
-/** A request that cannot be done: exit code 1. */
-class Failure extends Error {}
 
 /** Lines of rewritten items shown in text mode; --json shows them all. */
 const TEXT_LIMIT = 200;
 
-function print(text: string): void {
-  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-}
 
-function where(settings: StoreSettings): string {
-  return settings.endpoint
-    ? `table "${settings.tableName}" at ${settings.endpoint}`
-    : `table "${settings.tableName}" on AWS (${settings.region ? `region ${settings.region}` : 'default region'})`;
-}
 
 function parse(argv: string[]) {
   let parsed;
@@ -116,23 +104,6 @@ function report(result: RebuildResult, settings: StoreSettings): string {
 }
 
 /** The AWS SDK and ElectroDB nest errors; this finds the cause a user can act on. */
-function describeError(error: unknown, settings: StoreSettings): string {
-  const chain: Array<Error & { code?: string }> = [];
-  for (let current = error as (Error & { cause?: unknown; code?: string }) | undefined; current && chain.length < 8; ) {
-    chain.push(current);
-    current = current.cause as typeof current;
-  }
-  const named = (...names: string[]) => chain.some((entry) => names.includes(entry.name));
-  const networkCode = chain.map((entry) => entry.code).find((code) => code && /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH)$/.test(code));
-  const message = (chain.at(-1)?.message || String(error)).replace(/\s+/g, ' ').trim();
-  if (named('ResourceNotFoundException')) return `No ${where(settings)}: set TABLE_NAME (and DYNAMODB_ENDPOINT for DynamoDB Local)`;
-  if (networkCode || /ECONNREFUSED/.test(message)) {
-    return settings.endpoint ? `Cannot reach DynamoDB at ${settings.endpoint}: is "npm start" running, or is DYNAMODB_ENDPOINT wrong?` : 'Cannot reach DynamoDB on AWS: check the network and AWS_REGION';
-  }
-  if (named('CredentialsProviderError')) return 'No AWS credentials found: set DYNAMODB_ENDPOINT for a local DynamoDB, or configure AWS credentials (AWS_PROFILE, ...)';
-  if (/region is missing/i.test(message)) return 'No AWS region configured: set AWS_REGION (or a profile with a region), or DYNAMODB_ENDPOINT for a local DynamoDB';
-  return message;
-}
 
 async function main(argv: string[]): Promise<number> {
   let request;
@@ -164,18 +135,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-// Output piped into a command that stops reading early (e.g. `| head`) is not an error.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    process.stderr.write(`aggregates:rebuild: ${(error as Error)?.message ?? String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+runCli('aggregates:rebuild', main);
