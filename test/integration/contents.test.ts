@@ -1,6 +1,6 @@
 import { issueApiKey, revokeApiKey } from '../../functions/operations/accounts';
 import { defaultStore } from '../../functions/store/client';
-import { createAccount, startTestApi, tableSnapshot, type AccountKeys, type ApiAnswer, type TestApi } from '../support/api';
+import { createAccount, expectError, fieldPaths, pause, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
 
 const ID = /^[A-Za-z0-9_-]{22}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -15,17 +15,6 @@ let setId: string;
 let secondSetId: string;
 let otherSetId: string;
 
-function expectError(answer: ApiAnswer, status: number, error: string): void {
-  expect([answer.status, answer.body?.error]).toEqual([status, error]);
-  expect(typeof answer.body.message).toBe('string');
-  expect(Object.keys(answer.body).every((name) => ['error', 'message', 'data'].includes(name))).toBe(true);
-}
-
-function fieldPaths(answer: ApiAnswer): string[] {
-  return answer.body.data.fields.map((field: { path: string }) => field.path);
-}
-
-const pause = () => new Promise((wait) => setTimeout(wait, 5));
 
 async function createSet(key: string, account: AccountKeys, project: string): Promise<string> {
   const answer = await api.call('sets/create', [{ projectId: project, key, schema: 'pulse', metadata: { name: key } }], { key: account.admin });

@@ -1,6 +1,6 @@
 import { issueApiKey, revokeApiKey } from '../../functions/operations/accounts';
 import { defaultStore } from '../../functions/store/client';
-import { createAccount, startTestApi, tableSnapshot, type AccountKeys, type ApiAnswer, type TestApi } from '../support/api';
+import { createAccount, expectError, fieldPaths, pause, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -9,17 +9,6 @@ let owner: AccountKeys;
 let other: AccountKeys;
 let revokedKey: string;
 
-function expectError(answer: ApiAnswer, status: number, error: string): void {
-  expect([answer.status, answer.body?.error]).toEqual([status, error]);
-  expect(typeof answer.body.message).toBe('string');
-  expect(Object.keys(answer.body).every((name) => ['error', 'message', 'data'].includes(name))).toBe(true);
-}
-
-function fieldPaths(answer: ApiAnswer): string[] {
-  return answer.body.data.fields.map((field: { path: string }) => field.path);
-}
-
-const pause = () => new Promise((wait) => setTimeout(wait, 5));
 
 async function createProject(name: string, account: AccountKeys = owner, description?: string) {
   const answer = await api.call('projects/create', [{ name, ...(description === undefined ? {} : { description }) }], { key: account.admin });

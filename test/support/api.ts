@@ -85,3 +85,18 @@ export async function tableSnapshot(): Promise<string[]> {
   } while (start);
   return items.sort();
 }
+
+/** An ApiError answer: the status, the code, and a body of exactly error, message and optional data. */
+export function expectError(answer: ApiAnswer, status: number, error: string): void {
+  expect([answer.status, answer.body?.error]).toEqual([status, error]);
+  expect(typeof answer.body.message).toBe('string');
+  expect(Object.keys(answer.body).every((name) => ['error', 'message', 'data'].includes(name))).toBe(true);
+}
+
+/** The argument paths a bad-request names in `data.fields`. */
+export function fieldPaths(answer: ApiAnswer): string[] {
+  return answer.body.data.fields.map((field: { path: string }) => field.path);
+}
+
+/** A few milliseconds, so that a following write gets a later timestamp. */
+export const pause = () => new Promise((wait) => setTimeout(wait, 5));
