@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { DeleteCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ANONYMOUS } from '../../functions/api/auth';
-import type { Counter } from '../../functions/domain/aggregation';
 import { createResponse, editResponse, removeResponse } from '../../functions/operations/responses';
 import { counterFromItem } from '../../functions/store/aggregates';
 import { defaultStore } from '../../functions/store/client';
 import { rebuildProject } from '../../functions/stream/rebuild';
-import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
+import { normalCounter } from '../support/counters';
 
 /**
  * The rebuild against counters made by the real stream consumer (DynamoDB Local's stream):
@@ -30,13 +30,7 @@ let otherProjectId: string;
 let sets: { reactions: string; ratings: string; yesNo: string };
 
 async function createSet(project: string, schema: string) {
-  const { status, body } = await api.call(
-    'sets/create',
-    [{ projectId: project, key: `${schema}-${Math.random().toString(36).slice(2, 8)}`, schema, metadata: { name: schema } }],
-    { key: owner.admin },
-  );
-  expect(status).toBe(200);
-  return body.id as string;
+  return createContentSet(api, owner.admin, project, schema);
 }
 
 /** Every counter item of a project's entities (they all carry projectId), raw, by key. */
@@ -59,30 +53,17 @@ async function counterItems(project: string): Promise<Record<string, Record<stri
   return items;
 }
 
-const round = (value: number) => Math.round(value * 1e9) / 1e9 || 0;
 
-function normal(counter: Counter) {
-  return {
-    count: counter.count,
-    options: Object.fromEntries(counter.options.map((value, index) => [index, value]).filter(([, value]) => value !== 0)),
-    sentimentSum: round(counter.sentimentSum),
-    sentimentCount: counter.sentimentCount,
-    intensitySum: round(counter.intensitySum),
-    intensityCount: counter.intensityCount,
-    ratingSum: round(counter.ratingSum),
-  };
-}
-
-const isZero = (counter: ReturnType<typeof normal>) =>
+const isZero = (counter: ReturnType<typeof normalCounter>) =>
   counter.count === 0 &&
   Object.keys(counter.options).length === 0 &&
   [counter.sentimentSum, counter.sentimentCount, counter.intensitySum, counter.intensityCount, counter.ratingSum].every((value) => value === 0);
 
 /** Counters by item key; `withZeros: false` leaves out items whose counters are all zero. */
 function countersOf(items: Record<string, Record<string, unknown>>, withZeros = true) {
-  const result: Record<string, ReturnType<typeof normal>> = {};
+  const result: Record<string, ReturnType<typeof normalCounter>> = {};
   for (const [key, item] of Object.entries(items)) {
-    const counter = normal(counterFromItem(item, 0));
+    const counter = normalCounter(counterFromItem(item, 0));
     if (withZeros || !isZero(counter)) result[key] = counter;
   }
   return result;
@@ -218,7 +199,7 @@ describe('rebuildProject', () => {
       );
       const repaired = await counterItems(projectId);
       expect(countersOf(repaired, false)).toEqual(countersOf(streamed, false));
-      expect(countersOf(repaired)[`${String(bogus.pk)} ${String(bogus.sk)}`]).toEqual(normal(counterFromItem(undefined, 0)));
+      expect(countersOf(repaired)[`${String(bogus.pk)} ${String(bogus.sk)}`]).toEqual(normalCounter(counterFromItem(undefined, 0)));
       const { [`${String(bogus.pk)} ${String(bogus.sk)}`]: _bogus, ...repairedStatics } = staticOf(repaired);
       expect(repairedStatics).toEqual(staticOf(streamed));
       expect(await counterItems(otherProjectId)).toEqual(other);

@@ -13,7 +13,7 @@ import { defaultStore } from '../../functions/store/client';
 import { countStreamRecords } from '../../functions/stream/consumer';
 import { handler as rolloverHandler } from '../../functions/stream/rollover-handler';
 import { leavingBuckets, rollOver } from '../../functions/stream/rollover';
-import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 
 /**
  * The rollover job against counters made by the real stream consumer (DynamoDB Local's
@@ -95,13 +95,7 @@ async function expectRollingExact(now: Date): Promise<void> {
 }
 
 async function createSet(schema: string) {
-  const { status, body } = await api.call(
-    'sets/create',
-    [{ projectId, key: `${schema}-${Math.random().toString(36).slice(2, 8)}`, schema, metadata: { name: schema } }],
-    { key: owner.admin },
-  );
-  expect(status).toBe(200);
-  return body.id as string;
+  return createContentSet(api, owner.admin, projectId, schema);
 }
 
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { ANONYMOUS } from '../../functions/api/auth';
 import type { ResponseCreateModel } from '../../functions/api/response-models';
 import { createResponse, editResponse, removeResponse } from '../../functions/operations/responses';
 import { defaultStore } from '../../functions/store/client';
-import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 
 /**
  * getStats of projects, sets and items, against DynamoDB Local through the real stream
@@ -25,13 +25,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 async function createSet(schema: string, schemaConfig?: unknown, inProject = projectId) {
-  const { status, body } = await api.call(
-    'sets/create',
-    [{ projectId: inProject, key: `${schema}-${Math.random().toString(36).slice(2, 8)}`, schema, schemaConfig, metadata: { name: schema } }],
-    { key: owner.admin },
-  );
-  expect(status).toBe(200);
-  return body.id as string;
+  return createContentSet(api, owner.admin, inProject, schema, { schemaConfig });
 }
 
 /** One response at a chosen instant, through the domain function (the API would use the real clock). */

@@ -1,7 +1,6 @@
 import { ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { ANONYMOUS } from '../../functions/api/auth';
-import type { Counter } from '../../functions/domain/aggregation';
 import { LocalStreamReader } from '../../functions/local/stream-reader';
 import { createResponse, editResponse } from '../../functions/operations/responses';
 import { counterFromItem } from '../../functions/store/aggregates';
@@ -9,7 +8,8 @@ import { defaultStore } from '../../functions/store/client';
 import type { Store } from '../../functions/store/entities';
 import { ensureTable } from '../../functions/store/setup';
 import { chunkChanges, countStreamRecords, responseChange, type ResponseChange } from '../../functions/stream/consumer';
-import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
+import { normalCounter } from '../support/counters';
 
 /**
  * At-least-once delivery, exactly-once counting: the real stream records of a workload
@@ -52,19 +52,6 @@ async function feed(target: Store, records: DynamoDBRecord[]): Promise<void> {
   expect(await countStreamRecords(target, records, now)).toEqual({ batchItemFailures: [] });
 }
 
-const round = (value: number) => Math.round(value * 1e9) / 1e9 || 0;
-
-function normal(counter: Counter) {
-  return {
-    count: counter.count,
-    options: Object.fromEntries(counter.options.map((value, index) => [index, value]).filter(([, value]) => value !== 0)),
-    sentimentSum: round(counter.sentimentSum),
-    sentimentCount: counter.sentimentCount,
-    intensitySum: round(counter.intensitySum),
-    intensityCount: counter.intensityCount,
-    ratingSum: round(counter.ratingSum),
-  };
-}
 
 async function scan(tableName: string, prefix: string): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
@@ -87,9 +74,9 @@ async function scan(tableName: string, prefix: string): Promise<Record<string, u
 
 /** Non-zero counter items, by key: what a reader can tell apart. */
 async function counters(target: Store) {
-  const result: Record<string, ReturnType<typeof normal>> = {};
+  const result: Record<string, ReturnType<typeof normalCounter>> = {};
   for (const item of await scan(target.tableName, 'agg#')) {
-    const counter = normal(counterFromItem(item, 0));
+    const counter = normalCounter(counterFromItem(item, 0));
     const zero = counter.count === 0 && Object.keys(counter.options).length === 0 && [counter.sentimentSum, counter.sentimentCount, counter.intensitySum, counter.intensityCount, counter.ratingSum].every((value) => value === 0);
     if (!zero) result[`${String(item.pk)} ${String(item.sk)}`] = counter;
   }
@@ -102,13 +89,7 @@ let reference: { counters: Awaited<ReturnType<typeof counters>>; markers: number
 let changes: ResponseChange[];
 
 async function createSet(projectId: string, schema: string) {
-  const { status, body } = await api.call(
-    'sets/create',
-    [{ projectId, key: `${schema}-${Math.random().toString(36).slice(2, 8)}`, schema, metadata: { name: schema } }],
-    { key: owner.admin },
-  );
-  expect(status).toBe(200);
-  return body.id as string;
+  return createContentSet(api, owner.admin, projectId, schema);
 }
 
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { ANONYMOUS } from '../../functions/api/auth';
 import { bucketKey } from '../../functions/domain/periods';
 import { createResponse } from '../../functions/operations/responses';
 import { defaultStore } from '../../functions/store/client';
-import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 
 /**
  * sets/top and contents/top over the rank indexes, against DynamoDB Local through the real
@@ -26,13 +26,7 @@ const old = new Date(now.getTime() - 45 * DAY);
 const sameBucket = (granularity: 'week' | 'month' | 'year') => bucketKey(granularity, old) === bucketKey(granularity, now);
 
 async function createSet(account: AccountKeys, projectId: string, schema: string, schemaConfig?: unknown) {
-  const { status, body } = await api.call(
-    'sets/create',
-    [{ projectId, key: `${schema}-${Math.random().toString(36).slice(2, 8)}`, schema, schemaConfig, metadata: { name: `${schema} set` } }],
-    { key: account.admin },
-  );
-  expect(status).toBe(200);
-  return body.id as string;
+  return createContentSet(api, account.admin, projectId, schema, { schemaConfig, metadata: { name: `${schema} set` } });
 }
 
 async function send(contentSetId: string, key: string, value: unknown, times: number) {

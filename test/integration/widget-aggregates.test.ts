@@ -1,5 +1,5 @@
 import { getFeelbackAggregates, getFeelbackStore, removeFeelback, sendFeelback } from '@feelback/js';
-import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 
 /**
  * The widget scenario of widgets.test.ts, read back with the published client's
@@ -19,13 +19,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 async function createSet(schema: string, publicAggregates: boolean, schemaConfig?: unknown) {
-  const { status, body } = await api.call(
-    'sets/create',
-    [{ projectId, key: `${schema}-${Math.random().toString(36).slice(2, 8)}`, schema, schemaConfig, metadata: { name: schema, publicAggregates } }],
-    { key: owner.admin },
-  );
-  expect(status).toBe(200);
-  return body.id as string;
+  return createContentSet(api, owner.admin, projectId, schema, { schemaConfig, metadata: { publicAggregates } });
 }
 
 /** Answers of other visitors: with store 'none' the client keeps no token, so each send is a new response. */

@@ -100,3 +100,20 @@ export function fieldPaths(answer: ApiAnswer): string[] {
 
 /** A few milliseconds, so that a following write gets a later timestamp. */
 export const pause = () => new Promise((wait) => setTimeout(wait, 5));
+
+/** A content set with a unique key (`<schema>-<random>`) in the project; fails the test unless created. */
+export async function createContentSet(
+  api: TestApi,
+  adminKey: string,
+  projectId: string,
+  schema: string,
+  options: { schemaConfig?: unknown; metadata?: Record<string, unknown> } = {},
+): Promise<string> {
+  const { status, body } = await api.call(
+    'sets/create',
+    [{ projectId, key: `${schema}-${Math.random().toString(36).slice(2, 8)}`, schema, schemaConfig: options.schemaConfig, metadata: { name: schema, ...options.metadata } }],
+    { key: adminKey },
+  );
+  expect(status).toBe(200);
+  return body.id as string;
+}
