@@ -6,6 +6,7 @@ module.exports = {
   // @middy/* and @feelback/js are published as ES modules only.
   transformIgnorePatterns: ['/node_modules/(?!(@middy|@feelback)/)'],
   setupFiles: ['<rootDir>/test/support/env.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/cleanup.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30000,
