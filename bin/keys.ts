@@ -14,7 +14,6 @@ import { describeError, Failure, print, runCli, UsageError, where } from './cli'
 import type { ApiKeyItem, Store } from '../functions/store/entities';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 
-
 const USAGE = `Usage: npm run keys -- <command> [options]
 
 Manages the API keys of the feedback service. Secrets are stored hashed: a key is
@@ -57,7 +56,6 @@ const LEVELS: readonly KeyLevel[] = ['admin', 'viewer'];
 const MAX_ACCOUNT_NAME = 100;
 const MAX_LABEL = 200;
 
-
 interface TextOptions {
   account?: string;
   level?: string;
@@ -80,7 +78,6 @@ interface KeyEntry {
   revokedAt: string | null;
 }
 
-
 function printJson(value: unknown): void {
   print(JSON.stringify(value, null, 2));
 }
@@ -89,7 +86,6 @@ function printJson(value: unknown): void {
 function plain(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }
-
 
 function accountName(value: string | undefined): string {
   const name = (value ?? '').trim();

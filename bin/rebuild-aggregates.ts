@@ -14,7 +14,6 @@ import { describeError, Failure, print, runCli, UsageError, where } from './cli'
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 import { rebuildProject, type RebuildResult } from '../functions/stream/rebuild';
 
-
 const USAGE = `Usage: npm run aggregates:rebuild -- --project <id> [--dry-run] [--json]
 
 Recomputes every aggregate counter of a project (its own, its content sets', its content
@@ -47,11 +46,8 @@ Examples:
   AWS_PROFILE=prod TABLE_NAME=<stack table> npm run -s aggregates:rebuild -- --project <id> --json
 `;
 
-
 /** Lines of rewritten items shown in text mode; --json shows them all. */
 const TEXT_LIMIT = 200;
-
-
 
 function parse(argv: string[]) {
   let parsed;

@@ -32,7 +32,7 @@ import { parseArgs } from 'node:util';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { dynamoLocalProcessesOnPort, machineDescription, markdownTable, summarize, type Timings } from './bench-lib';
+import { killLeftoverDynamoLocal, machineDescription, markdownTable, summarize, type Timings } from './bench-lib';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // The consumer logs; a benchmark wants none (BENCH_LOG_LEVEL=INFO to see them).
@@ -97,15 +97,7 @@ async function main(): Promise<number> {
     defaultStore().client.destroy();
     await stop();
   }
-  const left = dynamoLocalProcessesOnPort(dynamo.port);
-  for (const orphan of left) {
-    // Only ever the DynamoDB Local this run started (matched by its port).
-    try {
-      process.kill(orphan.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  const left = killLeftoverDynamoLocal(dynamo.port);
   console.log(
     [
       '',

@@ -241,7 +241,7 @@ export function machineDescription(dynamoLocalHome: string): string[] {
 }
 
 /** DynamoDB Local processes (Java or its shell wrapper) still serving a port, as [pid, command] pairs. */
-export function dynamoLocalProcessesOnPort(port: number): Array<{ pid: number; command: string }> {
+function dynamoLocalProcessesOnPort(port: number): Array<{ pid: number; command: string }> {
   const listing = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
   const portPattern = new RegExp(`-port'?\\s+'?${port}(?!\\d)`);
   return listing
@@ -250,4 +250,20 @@ export function dynamoLocalProcessesOnPort(port: number): Array<{ pid: number; c
     .filter((match): match is RegExpExecArray => match !== null)
     .filter((match) => match[2].includes('DynamoDBLocal.jar') && portPattern.test(match[2]))
     .map((match) => ({ pid: Number(match[1]), command: match[2] }));
+}
+
+/**
+ * Kills any DynamoDB Local this run started that outlived its stop (matched by its port:
+ * never another process) and returns what it found, for the report.
+ */
+export function killLeftoverDynamoLocal(port: number): Array<{ pid: number; command: string }> {
+  const left = dynamoLocalProcessesOnPort(port);
+  for (const orphan of left) {
+    try {
+      process.kill(orphan.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  return left;
 }

@@ -22,7 +22,7 @@ import {
   benchCase,
   checkAnswer,
   apiClient,
-  dynamoLocalProcessesOnPort,
+  killLeftoverDynamoLocal,
   machineDescription,
   rawBaseline,
   resultTable,
@@ -251,15 +251,7 @@ async function main(): Promise<number> {
     await stop();
   }
 
-  const left = dynamoLocalProcessesOnPort(dynamoPort);
-  for (const orphan of left) {
-    // Only ever the DynamoDB Local this run started (matched by its port).
-    try {
-      process.kill(orphan.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  const left = killLeftoverDynamoLocal(dynamoPort);
 
   console.log(
     [
