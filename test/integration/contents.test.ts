@@ -1,6 +1,4 @@
-import { issueApiKey, revokeApiKey } from '../../functions/operations/accounts';
-import { defaultStore } from '../../functions/store/client';
-import { createAccount, expectError, fieldPaths, pause, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
+import { createAccount, expectError, revokedAdminKey, fieldPaths, pause, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
 
 const ID = /^[A-Za-z0-9_-]{22}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -38,10 +36,7 @@ beforeAll(async () => {
   api = await startTestApi();
   owner = await createAccount('owner');
   other = await createAccount('other');
-  const { store } = defaultStore();
-  const revoked = await issueApiKey(store, { accountId: owner.accountId, level: 'admin' }, new Date());
-  await revokeApiKey(store, revoked.record.id, new Date());
-  revokedKey = revoked.key;
+  revokedKey = await revokedAdminKey(owner.accountId);
   projectId = (await api.call('projects/create', [{ name: 'Contents' }], { key: owner.admin })).body.id;
   setId = await createSet('pages', owner, projectId);
   secondSetId = await createSet('posts', owner, projectId);

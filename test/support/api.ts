@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { KeyLevel } from '../../functions/api/auth';
 import { startStreamReader } from '../../functions/local/runtime';
 import { BASE_PATH, createApiServer } from '../../functions/local/server';
-import { ensureAccount, issueApiKey } from '../../functions/operations/accounts';
+import { ensureAccount, issueApiKey, revokeApiKey } from '../../functions/operations/accounts';
 import { defaultStore } from '../../functions/store/client';
 import { ensureTable } from '../../functions/store/setup';
 
@@ -68,6 +68,14 @@ export async function createAccount(name: string): Promise<AccountKeys> {
   const admin = await issueApiKey(store, { accountId: account.id, level: 'admin' }, now);
   const viewer = await issueApiKey(store, { accountId: account.id, level: 'viewer' }, now);
   return { accountId: account.id, admin: admin.key, viewer: viewer.key };
+}
+
+/** An admin key of the account that has been revoked: it must be refused like an unknown one. */
+export async function revokedAdminKey(accountId: string): Promise<string> {
+  const { store } = defaultStore();
+  const revoked = await issueApiKey(store, { accountId, level: 'admin' }, new Date());
+  await revokeApiKey(store, revoked.record.id, new Date());
+  return revoked.key;
 }
 
 /**
