@@ -13,7 +13,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_MAX_AGE_SECONDS } from '../functions/api/cors';
-import { operationPath, RESOURCE_ALIASES, type OperationDefinition } from '../functions/api/operation';
+import { operationPath, RESOURCE_ALIASES, type OperationDeclaration } from '../functions/api/operation';
 import { handlerModule } from '../functions/api/registry';
 import { acknowledgeNag } from './nag';
 import { ServiceFunction } from './service-function';
@@ -29,7 +29,7 @@ export interface ApiThrottling {
 }
 
 export interface FeedbackApiProps {
-  readonly operations: readonly OperationDefinition[];
+  readonly operations: readonly OperationDeclaration[];
   readonly table: ITable;
   /** Normalized list of origins; `['*']` allows every origin. */
   readonly corsAllowedOrigins: readonly string[];
@@ -39,18 +39,18 @@ export interface FeedbackApiProps {
 }
 
 /** HTTP methods serving an operation: POST always, GET for read-only operations (`?$p=`). */
-export function operationMethods(operation: Pick<OperationDefinition, 'readOnly'>): readonly ('POST' | 'GET')[] {
+export function operationMethods(operation: Pick<OperationDeclaration, 'readOnly'>): readonly ('POST' | 'GET')[] {
   return operation.readOnly ? ['POST', 'GET'] : ['POST'];
 }
 
 /** Every path serving an operation, without a leading slash: `<resource>/<name>` and its alias. */
-export function operationRoutes(operation: Pick<OperationDefinition, 'resource' | 'name'>): string[] {
+export function operationRoutes(operation: Pick<OperationDeclaration, 'resource' | 'name'>): string[] {
   const alias = RESOURCE_ALIASES[operation.resource];
   return [operationPath(operation), ...(alias ? [`${alias}/${operation.name}`] : [])];
 }
 
 /** `responses/getAggregates` -> `ResponsesGetAggregates` (construct ids cannot contain "/"). */
-export function operationConstructId(operation: Pick<OperationDefinition, 'resource' | 'name'>): string {
+export function operationConstructId(operation: Pick<OperationDeclaration, 'resource' | 'name'>): string {
   return operationPath(operation)
     .split(/[^A-Za-z0-9]+/)
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))

@@ -5,7 +5,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { allowedOrigins } from '../functions/api/cors';
-import type { OperationDefinition } from '../functions/api/operation';
+import type { OperationDeclaration } from '../functions/api/operation';
 import { operationList } from '../functions/api/registry';
 import { FeedbackApi, type ApiThrottling } from './feedback-api';
 import { FeedbackTable } from './feedback-table';
@@ -26,7 +26,7 @@ export interface FeedbackStackProps extends StackProps {
   /** @default one month */
   readonly logRetention?: RetentionDays;
   /** @default every operation of functions/api/registry.ts */
-  readonly operations?: readonly OperationDefinition[];
+  readonly operations?: readonly OperationDeclaration[];
 }
 
 /** Value POWERTOOLS_SERVICE_NAME; the same name the shared logger uses. */

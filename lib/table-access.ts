@@ -1,7 +1,7 @@
 import { Stack, type CfnElement } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
-import type { OperationDefinition } from '../functions/api/operation';
+import type { OperationDeclaration } from '../functions/api/operation';
 import { acknowledgeNag } from './nag';
 
 /**
@@ -31,7 +31,7 @@ export const TABLE_ACTIONS = {
 export type TableAccess = keyof typeof TABLE_ACTIONS;
 
 /** The access level of an operation's function. */
-export function operationAccess(operation: Pick<OperationDefinition, 'readOnly'>): TableAccess {
+export function operationAccess(operation: Pick<OperationDeclaration, 'readOnly'>): TableAccess {
   return operation.readOnly ? 'readOnly' : 'write';
 }
 

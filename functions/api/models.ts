@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CONTENT_STATES, PROJECT_STATES } from '../store/entities';
+import { CONTENT_STATES, PROJECT_STATES } from '../domain/states';
 import { SCHEMAS } from '../domain/schemas';
 
 /**

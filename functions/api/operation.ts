@@ -23,8 +23,15 @@ export interface OperationContext {
   request: RequestInfo;
 }
 
-/** An operation of the API, declared once; routes, functions, the local server and docs derive from it. */
-export interface OperationDefinition<Args extends z.ZodType<unknown[], unknown> = z.ZodType<unknown[], unknown>> {
+type ArgumentsSchema = z.ZodType<unknown[], unknown>;
+
+/**
+ * What an operation is, without how it runs: the registry, the docs, the CDK stack and the
+ * local server's routes read declarations only, so `cdk synth` loads no runtime code
+ * (middy, Powertools, ElectroDB). The implementation lives in the operation's handler
+ * module (`functions/handlers/<resource>/<name>.ts`).
+ */
+export interface OperationDeclaration<Args extends ArgumentsSchema = ArgumentsSchema> {
   resource: Resource;
   name: string;
   summary: string;
@@ -39,15 +46,24 @@ export interface OperationDefinition<Args extends z.ZodType<unknown[], unknown> 
   readOnly: boolean;
   /** Error codes this operation can answer with besides the ones every operation has. */
   errors: ErrorCode[];
-  handler(args: z.output<Args>, context: OperationContext): Promise<unknown>;
 }
 
-export function defineOperation<Args extends z.ZodType<unknown[], unknown>>(
-  definition: OperationDefinition<Args>,
-): OperationDefinition<Args> {
-  return definition;
+export type OperationHandler<Args extends ArgumentsSchema = ArgumentsSchema> = (args: z.output<Args>, context: OperationContext) => Promise<unknown>;
+
+/** A declared operation with its implementation: what the adapter runs. */
+export interface OperationDefinition<Args extends ArgumentsSchema = ArgumentsSchema> extends OperationDeclaration<Args> {
+  handler: OperationHandler<Args>;
 }
 
-export function operationPath(operation: Pick<OperationDefinition, 'resource' | 'name'>): string {
+export function declareOperation<Args extends ArgumentsSchema>(declaration: OperationDeclaration<Args>): OperationDeclaration<Args> {
+  return declaration;
+}
+
+/** The declaration with its handler; the handler's arguments are typed by the declaration's schema. */
+export function implement<Args extends ArgumentsSchema>(declaration: OperationDeclaration<Args>, handler: OperationHandler<Args>): OperationDefinition<Args> {
+  return { ...declaration, handler };
+}
+
+export function operationPath(operation: Pick<OperationDeclaration, 'resource' | 'name'>): string {
   return `${operation.resource}/${operation.name}`;
 }

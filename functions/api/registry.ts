@@ -1,69 +1,19 @@
-import type { OperationDefinition } from './operation';
-import { operation as projectsGet } from '../handlers/projects/get';
-import { operation as projectsLookup } from '../handlers/projects/lookup';
-import { operation as projectsCreate } from '../handlers/projects/create';
-import { operation as projectsSave } from '../handlers/projects/save';
-import { operation as projectsGetStats } from '../handlers/projects/getStats';
-import { operation as setsGet } from '../handlers/sets/get';
-import { operation as setsLookup } from '../handlers/sets/lookup';
-import { operation as setsCreate } from '../handlers/sets/create';
-import { operation as setsSave } from '../handlers/sets/save';
-import { operation as setsExists } from '../handlers/sets/exists';
-import { operation as setsTop } from '../handlers/sets/top';
-import { operation as setsGetStats } from '../handlers/sets/getStats';
-import { operation as contentsGet } from '../handlers/contents/get';
-import { operation as contentsLookup } from '../handlers/contents/lookup';
-import { operation as contentsCreate } from '../handlers/contents/create';
-import { operation as contentsSave } from '../handlers/contents/save';
-import { operation as contentsExists } from '../handlers/contents/exists';
-import { operation as contentsTop } from '../handlers/contents/top';
-import { operation as contentsGetStats } from '../handlers/contents/getStats';
-import { operation as responsesGet } from '../handlers/responses/get';
-import { operation as responsesList } from '../handlers/responses/list';
-import { operation as responsesCreate } from '../handlers/responses/create';
-import { operation as responsesEdit } from '../handlers/responses/edit';
-import { operation as responsesRemove } from '../handlers/responses/remove';
-import { operation as responsesGetAggregates } from '../handlers/responses/getAggregates';
+import type { OperationDeclaration } from './operation';
+import { contentsCreate, contentsExists, contentsGet, contentsGetStats, contentsLookup, contentsSave, contentsTop } from './declarations/contents';
+import { projectsCreate, projectsGet, projectsGetStats, projectsLookup, projectsSave } from './declarations/projects';
+import { responsesCreate, responsesEdit, responsesGet, responsesGetAggregates, responsesList, responsesRemove } from './declarations/responses';
+import { setsCreate, setsExists, setsGet, setsGetStats, setsLookup, setsSave, setsTop } from './declarations/sets';
 
 /**
- * Every operation of the API, once. The local server, the Lambda functions and routes
- * of the CDK stack and the tables of docs/api.md are all derived from this map; the
- * mapped type makes the compiler reject a missing or unknown operation.
+ * Every operation of the API, once, as its declaration (arguments, result, level). The
+ * local server's routes, the Lambda functions and routes of the CDK stack and the tables
+ * of docs/api.md are all derived from this map; `functions/handlers/index.ts` must
+ * implement every name in it (the compiler checks).
  *
- * Adding an operation: write `functions/handlers/<resource>/<name>.ts` (exporting
- * `operation` and `handler`) and add its name here.
+ * Adding an operation: declare it in `functions/api/declarations/<resource>.ts`, add it
+ * here, and write its handler module `functions/handlers/<resource>/<name>.ts`.
  */
-export const OPERATION_NAMES = [
-  'projects/get',
-  'projects/lookup',
-  'projects/create',
-  'projects/save',
-  'projects/getStats',
-  'sets/get',
-  'sets/lookup',
-  'sets/create',
-  'sets/save',
-  'sets/exists',
-  'sets/top',
-  'sets/getStats',
-  'contents/get',
-  'contents/lookup',
-  'contents/create',
-  'contents/save',
-  'contents/exists',
-  'contents/top',
-  'contents/getStats',
-  'responses/get',
-  'responses/list',
-  'responses/create',
-  'responses/edit',
-  'responses/remove',
-  'responses/getAggregates',
-] as const;
-
-export type OperationName = (typeof OPERATION_NAMES)[number];
-
-export const operations: { readonly [Name in OperationName]: OperationDefinition } = {
+export const operations = {
   'projects/get': projectsGet,
   'projects/lookup': projectsLookup,
   'projects/create': projectsCreate,
@@ -89,11 +39,15 @@ export const operations: { readonly [Name in OperationName]: OperationDefinition
   'responses/edit': responsesEdit,
   'responses/remove': responsesRemove,
   'responses/getAggregates': responsesGetAggregates,
-};
+} as const satisfies Record<string, OperationDeclaration>;
 
-export const operationList: readonly OperationDefinition[] = OPERATION_NAMES.map((name) => operations[name]);
+export type OperationName = keyof typeof operations;
+
+export const OPERATION_NAMES = Object.keys(operations) as OperationName[];
+
+export const operationList: readonly OperationDeclaration[] = OPERATION_NAMES.map((name) => operations[name]);
 
 /** Source file of an operation's handler: the entry point of its Lambda function. */
-export function handlerModule(operation: Pick<OperationDefinition, 'resource' | 'name'>): string {
+export function handlerModule(operation: Pick<OperationDeclaration, 'resource' | 'name'>): string {
   return `functions/handlers/${operation.resource}/${operation.name}.ts`;
 }

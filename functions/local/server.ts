@@ -9,7 +9,8 @@ import { ApiError } from '../api/errors';
 import { lambdaHandler } from '../api/lambda';
 import { logger } from '../api/logger';
 import { RESOURCE_ALIASES, type OperationDefinition } from '../api/operation';
-import { operationList } from '../api/registry';
+import { OPERATION_NAMES } from '../api/registry';
+import { implementations } from '../handlers';
 import { defaultStore } from '../store/client';
 
 export const BASE_PATH = '/v0';
@@ -19,7 +20,8 @@ type LambdaFunction = (event: APIGatewayProxyEvent, context: Context) => Promise
 /** `/v0/<resource>/<name>` (and the widgets' `/v0/feelbacks/<name>`) to each operation's Lambda handler. */
 function routeTable(): Map<string, { operation: OperationDefinition; handler: LambdaFunction }> {
   const routes = new Map<string, { operation: OperationDefinition; handler: LambdaFunction }>();
-  for (const operation of operationList) {
+  for (const name of OPERATION_NAMES) {
+    const operation = implementations[name];
     const route = { operation, handler: lambdaHandler(operation) as unknown as LambdaFunction };
     routes.set(`${BASE_PATH}/${operation.resource}/${operation.name}`, route);
     const alias = RESOURCE_ALIASES[operation.resource];

@@ -39,6 +39,7 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Entity, Service, type CreateEntityItem, type EntityItem } from 'electrodb';
+import { CONTENT_STATES, PROJECT_STATES, RESPONSE_STATES } from '../domain/states';
 
 const SERVICE = 'feedback';
 
@@ -98,9 +99,6 @@ export const ApiKey = new Entity({
   },
 });
 
-export const PROJECT_STATES = ['active', 'archived'] as const;
-export const CONTENT_STATES = ['active', 'inactive', 'archived'] as const;
-export const RESPONSE_STATES = ['active', 'revoked'] as const;
 
 export const Project = new Entity({
   model: { entity: 'project', version: '1', service: SERVICE },

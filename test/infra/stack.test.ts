@@ -9,7 +9,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { CORS_ALLOWED_HEADERS } from '../../functions/api/cors';
-import { operationPath, RESOURCE_ALIASES, type OperationDefinition } from '../../functions/api/operation';
+import { operationPath, RESOURCE_ALIASES, type OperationDeclaration } from '../../functions/api/operation';
 import { operationList } from '../../functions/api/registry';
 import { createTableInput, TABLE_KEYS } from '../../functions/store/table';
 import { createFeedbackApp } from '../../lib/app';
@@ -99,7 +99,7 @@ function routes(): Route[] {
   }));
 }
 
-function functionLogicalId(operation: OperationDefinition): string {
+function functionLogicalId(operation: OperationDeclaration): string {
   const fn = stack.api.functions.get(operationPath(operation));
   if (!fn) throw new Error(`no function for ${operationPath(operation)}`);
   return stack.getLogicalId(fn.function.node.defaultChild as any);
@@ -125,7 +125,7 @@ function dynamoActions(statements: Json[]): string[] {
 const aliasedOperations = operationList.filter((operation) => RESOURCE_ALIASES[operation.resource]);
 const readOnlyOperations = operationList.filter((operation) => operation.readOnly);
 
-function expectedPaths(operation: OperationDefinition): string[] {
+function expectedPaths(operation: OperationDeclaration): string[] {
   const alias = RESOURCE_ALIASES[operation.resource];
   return [operationPath(operation), ...(alias ? [`${alias}/${operation.name}`] : [])];
 }

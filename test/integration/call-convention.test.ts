@@ -1,10 +1,5 @@
-import type { APIGatewayProxyEvent } from 'aws-lambda';
-import * as z from 'zod';
-import { MAX_BODY_BYTES, handleApiEvent } from '../../functions/api/adapter';
-import { notImplemented } from '../../functions/api/not-implemented';
-import { defineOperation } from '../../functions/api/operation';
+import { MAX_BODY_BYTES } from '../../functions/api/adapter';
 import { operationList } from '../../functions/api/registry';
-import { defaultStore } from '../../functions/store/client';
 import { createAccount, startTestApi, tableSnapshot, type AccountKeys, type ApiAnswer, type TestApi } from '../support/api';
 
 let api: TestApi;
@@ -218,51 +213,6 @@ describe('routes', () => {
     expect(answer.body).toEqual({ status: 'ok' });
     expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
     expect(answer.headers.get('access-control-allow-origin')).toBe('*');
-  });
-});
-
-describe('operations not built yet', () => {
-  // Every registered operation is built now; a pending one is declared with `notImplemented`,
-  // so this runs such a declaration through the adapter every route uses.
-  const pending = defineOperation({
-    resource: 'sets',
-    name: 'pending',
-    summary: 'Not implemented yet.',
-    args: z.array(z.unknown()),
-    signature: '',
-    result: 'unknown',
-    level: 'viewer',
-    readOnly: true,
-    errors: ['not-implemented'],
-    handler: notImplemented('sets/pending'),
-  });
-
-  function event(authorization?: string): APIGatewayProxyEvent {
-    return {
-      resource: '/v0/sets/pending',
-      path: '/v0/sets/pending',
-      httpMethod: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: 'https://site.example', ...(authorization ? { Authorization: authorization } : {}) },
-      multiValueHeaders: {},
-      queryStringParameters: null,
-      multiValueQueryStringParameters: null,
-      pathParameters: null,
-      stageVariables: null,
-      body: '[]',
-      isBase64Encoded: false,
-      requestContext: { requestId: 'pending-test', identity: { sourceIp: '127.0.0.1' } } as APIGatewayProxyEvent['requestContext'],
-    };
-  }
-
-  it('answer 501 not-implemented with a key of their level, and 401 without one', async () => {
-    const { store } = defaultStore();
-    const result = await handleApiEvent(pending, event(`API-KEY ${owner.viewer}`), { store });
-    const answer: ApiAnswer = { status: result.statusCode, body: JSON.parse(result.body), headers: new Headers(result.headers as Record<string, string>) };
-    expectError(answer, 501, 'not-implemented');
-    expect(answer.body).toEqual({ error: 'not-implemented', message: expect.stringContaining('sets/pending') });
-    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
-    const anonymous = await handleApiEvent(pending, event(), { store });
-    expect([anonymous.statusCode, JSON.parse(anonymous.body).error]).toEqual([401, 'unauthorized']);
   });
 });
 

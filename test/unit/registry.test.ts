@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { implementations } from '../../functions/handlers';
 import { handlerModule, OPERATION_NAMES, operations } from '../../functions/api/registry';
 import { currentDocs, DOCS_PATH } from '../../scripts/api-docs';
 
@@ -10,8 +12,16 @@ describe('operation registry', () => {
     const entry = resolve(__dirname, '../..', handlerModule(operation));
     expect(existsSync(entry)).toBe(true);
     const module = await import(entry);
-    expect(module.operation).toBe(operation);
+    expect(module.operation).toMatchObject(operation);
+    expect(implementations[name]).toBe(module.operation);
     expect(typeof module.handler).toBe('function');
+  });
+
+  it('declarations load no runtime code: cdk synth reads them without middy, Powertools or ElectroDB', () => {
+    const script = `require('./lib/app'); const loaded = Object.keys(require.cache).filter((file) => /node_modules\\/(electrodb|@middy|@aws-lambda-powertools)\\//.test(file)); console.log(JSON.stringify(loaded));`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: resolve(__dirname, '../..'), encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout.trim().split('\n').at(-1)!)).toEqual([]);
   });
 
   it('holds every operation of SPEC part 4, plus sets/get and contents/get', () => {

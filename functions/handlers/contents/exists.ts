@@ -1,21 +1,9 @@
-import * as z from 'zod';
-import { callerAccount } from '../../api/auth';
+import { contentsExists } from '../../api/declarations/contents';
+import { implement } from '../../api/operation';
 import { lambdaHandler } from '../../api/lambda';
-import { ContentKeyModel } from '../../api/models';
-import { defineOperation } from '../../api/operation';
+import { callerAccount } from '../../api/auth';
 import { contentItemExists } from '../../operations/contents';
 
-export const operation = defineOperation({
-  resource: 'contents',
-  name: 'exists',
-  summary: 'Whether the account has a content item with this key in this set.',
-  args: z.tuple([ContentKeyModel]),
-  signature: '{ contentSetId, key }: ContentKey',
-  result: 'boolean',
-  level: 'viewer',
-  readOnly: true,
-  errors: [],
-  handler: ([{ contentSetId, key }], { store, caller }) => contentItemExists(store, callerAccount(caller), contentSetId, key),
-});
+export const operation = implement(contentsExists, ([{ contentSetId, key }], { store, caller }) => contentItemExists(store, callerAccount(caller), contentSetId, key));
 
 export const handler = lambdaHandler(operation);

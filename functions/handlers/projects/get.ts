@@ -1,21 +1,9 @@
-import * as z from 'zod';
-import { callerAccount } from '../../api/auth';
+import { projectsGet } from '../../api/declarations/projects';
+import { implement } from '../../api/operation';
 import { lambdaHandler } from '../../api/lambda';
-import { id } from '../../api/models';
-import { defineOperation } from '../../api/operation';
+import { callerAccount } from '../../api/auth';
 import { getProject } from '../../operations/projects';
 
-export const operation = defineOperation({
-  resource: 'projects',
-  name: 'get',
-  summary: 'A project by id.',
-  args: z.tuple([id]),
-  signature: 'id: string',
-  result: 'Project',
-  level: 'viewer',
-  readOnly: true,
-  errors: ['not-found'],
-  handler: ([projectId], { store, caller }) => getProject(store, callerAccount(caller), projectId),
-});
+export const operation = implement(projectsGet, ([projectId], { store, caller }) => getProject(store, callerAccount(caller), projectId));
 
 export const handler = lambdaHandler(operation);

@@ -1,21 +1,9 @@
-import * as z from 'zod';
-import { callerAccount } from '../../api/auth';
+import { responsesGet } from '../../api/declarations/responses';
+import { implement } from '../../api/operation';
 import { lambdaHandler } from '../../api/lambda';
-import { id } from '../../api/models';
-import { defineOperation } from '../../api/operation';
+import { callerAccount } from '../../api/auth';
 import { getResponse } from '../../operations/responses';
 
-export const operation = defineOperation({
-  resource: 'responses',
-  name: 'get',
-  summary: 'A response by id (revoke tokens are never returned).',
-  args: z.tuple([id]),
-  signature: 'id: string',
-  result: 'Response',
-  level: 'viewer',
-  readOnly: true,
-  errors: ['not-found'],
-  handler: ([responseId], { store, caller }) => getResponse(store, callerAccount(caller), responseId),
-});
+export const operation = implement(responsesGet, ([responseId], { store, caller }) => getResponse(store, callerAccount(caller), responseId));
 
 export const handler = lambdaHandler(operation);
