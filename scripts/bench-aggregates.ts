@@ -134,7 +134,8 @@ async function run(settings: { responses: number; iterations: number; small: num
   const { counterItem } = await import('../functions/stream/rollover');
   const { emptyCounter } = await import('../functions/domain/aggregation');
   const { normalizeValue } = await import('../functions/domain/schemas');
-  const { contentSetStats, topContentItems } = await import('../functions/operations/aggregates');
+  const { contentSetStats } = await import('../functions/operations/stats');
+  const { topContentItems } = await import('../functions/operations/top');
   const { STAT_PERIODS } = await import('../functions/domain/periods');
 
   const { store, client } = defaultStore();

@@ -3,6 +3,9 @@ import type { TableClient } from './dynamo';
 
 export type ItemKey = Record<string, unknown>;
 
+/** The table key of an ElectroDB `get` request, for the raw batch reads below. */
+export const keyOf = (request: { params(): { Key?: Record<string, unknown> } }) => request.params().Key as ItemKey;
+
 /**
  * Reads items of different entities in one strongly consistent BatchGetItem round trip
  * (ElectroDB batches only within one entity). Raw items come back in key order, undefined
@@ -20,4 +23,13 @@ export async function getRawItems(store: TableClient, keys: ItemKey[]): Promise<
     pending = (answer.UnprocessedKeys?.[store.tableName]?.Keys as ItemKey[] | undefined) ?? [];
   }
   return keys.map((key) => found.get(id(key)));
+}
+
+/** BatchGetItem takes at most 100 keys; getRawItems in chunks of that size, in parallel. */
+const BATCH_GET_LIMIT = 100;
+
+export async function getRawItemsChunked(store: TableClient, keys: ItemKey[]): Promise<(Record<string, unknown> | undefined)[]> {
+  const chunks: ItemKey[][] = [];
+  for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) chunks.push(keys.slice(start, start + BATCH_GET_LIMIT));
+  return (await Promise.all(chunks.map((chunk) => getRawItems(store, chunk)))).flat();
 }

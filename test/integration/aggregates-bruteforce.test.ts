@@ -1,7 +1,8 @@
 import { ANONYMOUS } from '../../functions/api/auth';
 import { parseBucketKey, resolvePeriod, STAT_PERIODS, TOP_PERIODS, type StatPeriod, type TopPeriod } from '../../functions/domain/periods';
 import type { ResponseCreateModel } from '../../functions/api/response-models';
-import { createResponse, editResponse, removeResponse } from '../../functions/operations/responses';
+import { createResponse } from '../../functions/operations/response-collection';
+import { editResponse, removeResponse } from '../../functions/operations/response-revocation';
 import { defaultStore } from '../../functions/store/client';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 

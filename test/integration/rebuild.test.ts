@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { DeleteCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ANONYMOUS } from '../../functions/api/auth';
-import { createResponse, editResponse, removeResponse } from '../../functions/operations/responses';
+import { createResponse } from '../../functions/operations/response-collection';
+import { editResponse, removeResponse } from '../../functions/operations/response-revocation';
 import { counterFromItem } from '../../functions/store/aggregates';
 import { defaultStore } from '../../functions/store/client';
 import { rebuildProject } from '../../functions/stream/rebuild';

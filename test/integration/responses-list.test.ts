@@ -1,5 +1,6 @@
 import { ANONYMOUS } from '../../functions/api/auth';
-import { createResponse, removeResponse } from '../../functions/operations/responses';
+import { createResponse } from '../../functions/operations/response-collection';
+import { removeResponse } from '../../functions/operations/response-revocation';
 import { defaultStore } from '../../functions/store/client';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 

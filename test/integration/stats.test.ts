@@ -1,6 +1,7 @@
 import { ANONYMOUS } from '../../functions/api/auth';
 import type { ResponseCreateModel } from '../../functions/api/response-models';
-import { createResponse, editResponse, removeResponse } from '../../functions/operations/responses';
+import { createResponse } from '../../functions/operations/response-collection';
+import { editResponse, removeResponse } from '../../functions/operations/response-revocation';
 import { defaultStore } from '../../functions/store/client';
 import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 

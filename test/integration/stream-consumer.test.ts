@@ -2,7 +2,8 @@ import { ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '
 import type { DynamoDBRecord } from 'aws-lambda';
 import { ANONYMOUS } from '../../functions/api/auth';
 import { LocalStreamReader } from '../../functions/local/stream-reader';
-import { createResponse, editResponse } from '../../functions/operations/responses';
+import { createResponse } from '../../functions/operations/response-collection';
+import { editResponse } from '../../functions/operations/response-revocation';
 import { counterFromItem } from '../../functions/store/aggregates';
 import { defaultStore } from '../../functions/store/client';
 import type { Store } from '../../functions/store/entities';

@@ -1,6 +1,6 @@
 import { ANONYMOUS } from '../../functions/api/auth';
 import { bucketKey } from '../../functions/domain/periods';
-import { createResponse } from '../../functions/operations/responses';
+import { createResponse } from '../../functions/operations/response-collection';
 import { defaultStore } from '../../functions/store/client';
 import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 

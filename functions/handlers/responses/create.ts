@@ -3,7 +3,7 @@ import { implement } from '../../api/operation';
 import { lambdaHandler } from '../../api/lambda';
 import { ApiError, type InvalidField } from '../../api/errors';
 import { POSITIONAL_CREATE_FIELDS } from '../../api/response-models';
-import { createResponse } from '../../operations/responses';
+import { createResponse } from '../../operations/response-collection';
 
 /** Domain errors name fields of the object form (`args.0.value`); positional callers get positions (`args.2`). */
 function atPositions(error: unknown): unknown {

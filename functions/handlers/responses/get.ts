@@ -2,7 +2,7 @@ import { responsesGet } from '../../api/declarations/responses';
 import { implement } from '../../api/operation';
 import { lambdaHandler } from '../../api/lambda';
 import { callerAccount } from '../../api/auth';
-import { getResponse } from '../../operations/responses';
+import { getResponse } from '../../operations/response-queries';
 
 export const operation = implement(responsesGet, ([responseId], { store, caller }) => getResponse(store, callerAccount(caller), responseId));
 

@@ -1,7 +1,7 @@
 import { responsesRemove } from '../../api/declarations/responses';
 import { implement } from '../../api/operation';
 import { lambdaHandler } from '../../api/lambda';
-import { removeResponse } from '../../operations/responses';
+import { removeResponse } from '../../operations/response-revocation';
 
 export const operation = implement(responsesRemove, ([input], { store, caller, now }) => removeResponse(store, caller, input, now));
 

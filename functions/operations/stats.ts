@@ -1,5 +1,6 @@
 /**
- * Read side of the aggregates: getStats, responses/getAggregates and the top queries.
+ * Statistics of a project, set or item over a period (getStats), the base of the widget counts
+ * and rankings (operations/widget-counts.ts, operations/top.ts).
  *
  * Everything here reads the counter items the stream consumer keeps (store/aggregates.ts),
  * never the responses, so the DynamoDB calls of every operation are a fixed number that
@@ -18,21 +19,16 @@
  * range Query; lifetime reads the year buckets from year 0000 up to the reference year,
  * which also tells the first year without a separate query.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Caller } from '../api/auth';
-import { DEFAULT_STAT_PERIOD, type ContentSetTopQueryModel, type ContentTopQueryModel, type StatsFilter } from '../api/aggregate-models';
-import { ApiError, badRequest, notFound } from '../api/errors';
+import { DEFAULT_STAT_PERIOD, type StatsFilter } from '../api/aggregate-models';
+import { badRequest } from '../api/errors';
 import { buildAggregation, buildProjectAggregation, summaryOf, type ResponseAggregation } from '../domain/aggregation';
-import { bucketKey, resolvePeriod, type ResolvedPeriod, type StatPeriod, type TopPeriod } from '../domain/periods';
+import { resolvePeriod, type ResolvedPeriod, type StatPeriod } from '../domain/periods';
 import { optionLabels, type AnySchemaConfig, type Schema } from '../domain/schemas';
-import { keyHash } from '../domain/text';
 import { counterFromItem, readBuckets, type AggregateEntity } from '../store/aggregates';
-import { getRawItems, type ItemKey } from '../store/batch';
 import type { ContentItemItem, ContentSetItem, ProjectItem, Store } from '../store/entities';
 import { loadContentItem } from './contents';
 import { loadProject } from './projects';
 import { loadContentSet } from './sets';
-import { contentItemView, contentSetView, type ContentItemView, type ContentSetView } from './views';
 
 /** SPEC part 2, AggregatedData. Dates are ISO 8601 strings, like every Date of the API. */
 export interface AggregatedData {
@@ -220,156 +216,3 @@ export async function contentItemStats(store: Store, accountId: string, contentI
   return subjectStats(store, contentItemSubject(item, contentSet), request);
 }
 
-/* responses/getAggregates */
-
-const keyOf = (request: { params(): { Key?: Record<string, unknown> } }) => request.params().Key as ItemKey;
-
-/**
- * Who may read a set's aggregates: keyed callers of its account always; anonymous callers
- * (the widgets) only when the set makes them public. Another account's set does not exist.
- */
-function checkAggregatesAccess(caller: Caller, contentSet: ContentSetItem | null, what: string, id: string): ContentSetItem {
-  if (!contentSet || (caller.level !== 'anonymous' && caller.accountId !== contentSet.accountId)) throw notFound(what, id);
-  if (caller.level === 'anonymous' && !contentSet.publicAggregates) {
-    throw new ApiError(
-      'unauthorized',
-      'The aggregates of this content set are not public: call with an API key of its account, or save the set with publicAggregates: true',
-      { contentSetId: contentSet.id },
-    );
-  }
-  return contentSet;
-}
-
-export type AggregatesTarget = string | { contentSetId: string; key: string };
-
-/**
- * `data.values` of a content item's period (default lifetime): one number per option of
- * its set, in option order. A key that has no item yet (nobody answered on that page)
- * is all zeros, not an error.
- */
-export async function targetAggregates(
-  store: Store,
-  caller: Caller,
-  target: AggregatesTarget,
-  period: StatPeriod | null | undefined,
-  now: Date,
-): Promise<number[]> {
-  const request: PeriodRequest = { period: period ?? DEFAULT_STAT_PERIOD, now };
-  const { ContentSet, ContentKey, ContentItem } = store.entities;
-  if (typeof target === 'string') {
-    const { data: item } = await ContentItem.get({ id: target }).go({ consistent: true });
-    if (!item || (caller.level !== 'anonymous' && caller.accountId !== item.accountId)) throw notFound('Content item', target);
-    const { data: setData } = await ContentSet.get({ id: item.contentSetId }).go({ consistent: true });
-    const contentSet = checkAggregatesAccess(caller, setData, 'Content item', target);
-    return (await subjectStats(store, contentItemSubject(item, contentSet), request)).data.values;
-  }
-  const { contentSetId, key } = target;
-  const [setRaw, keyRaw] = await getRawItems(store, [
-    keyOf(ContentSet.get({ id: contentSetId })),
-    keyOf(ContentKey.get({ contentSetId, keyHash: keyHash(key) })),
-  ]);
-  const setData = setRaw ? (ContentSet.parse({ Item: setRaw }).data as ContentSetItem) : null;
-  const contentSet = checkAggregatesAccess(caller, setData, 'Content set', contentSetId);
-  const itemId = keyRaw ? ContentKey.parse({ Item: keyRaw }).data?.contentItemId : undefined;
-  const subject = contentItemSubject({ id: itemId ?? '' }, contentSet);
-  if (!itemId) return new Array<number>(subject.shape!.optionCount).fill(0);
-  return (await subjectStats(store, subject, request)).data.values;
-}
-
-/* top */
-
-type RankIndex = 'rank1' | 'rank2' | 'rank3';
-
-/** Rank partition suffix of a period: calendar periods rank their current bucket, rolling ones their window item. */
-export function rankPeriod(period: TopPeriod, now: Date): string {
-  return period === 'week' || period === 'month' || period === 'year' ? `${period}#${bucketKey(period, now)}` : period;
-}
-
-/** The counter items of one rank partition with a positive count, highest first: one Query. */
-async function rankQuery(store: Store, index: RankIndex, partition: string, size: number): Promise<Record<string, unknown>[]> {
-  const page = await store.documentClient.send(
-    new QueryCommand({
-      TableName: store.tableName,
-      IndexName: index,
-      KeyConditionExpression: '#pk = :pk AND #count > :zero',
-      ExpressionAttributeNames: { '#pk': `${index}pk`, '#count': 'count' },
-      ExpressionAttributeValues: { ':pk': partition, ':zero': 0 },
-      ScanIndexForward: false,
-      Limit: size,
-    }),
-  );
-  return page.Items ?? [];
-}
-
-/** BatchGetItem takes at most 100 keys; a top page with its sets can need up to 200. */
-const BATCH_GET_LIMIT = 100;
-
-async function getRawItemsChunked(store: Store, keys: ItemKey[]) {
-  const chunks: ItemKey[][] = [];
-  for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) chunks.push(keys.slice(start, start + BATCH_GET_LIMIT));
-  return (await Promise.all(chunks.map((chunk) => getRawItems(store, chunk)))).flat();
-}
-
-/** Stats of each ranked subject for the period (calendar: the current one; rolling: the window ending today). */
-async function withStats<View>(store: Store, entries: { view: View; subject: AggregateSubject }[], period: TopPeriod, now: Date) {
-  const request: PeriodRequest = { period, now };
-  return Promise.all(entries.map(async ({ view, subject }) => ({ ...view, stats: await subjectStats(store, subject, request) })));
-}
-
-export async function topContentSets(store: Store, accountId: string, query: ContentSetTopQueryModel, now: Date) {
-  const period = rankPeriod(query.period, now);
-  let ranked: Record<string, unknown>[];
-  if (query.projectId) {
-    await loadProject(store, accountId, query.projectId);
-    ranked = await rankQuery(store, 'rank2', `project#${query.projectId}#contentSet#${period}`, query.$size);
-  } else {
-    ranked = await rankQuery(store, 'rank3', `account#${accountId}#contentSet#${period}`, query.$size);
-  }
-  const { ContentSet } = store.entities;
-  const ids = ranked.map((item) => String(item.entityId));
-  const raws = await getRawItemsChunked(store, ids.map((id) => keyOf(ContentSet.get({ id }))));
-  const entries: { view: ContentSetView; subject: AggregateSubject }[] = [];
-  for (const raw of raws) {
-    const contentSet = raw ? (ContentSet.parse({ Item: raw }).data as ContentSetItem) : null;
-    if (!contentSet || contentSet.accountId !== accountId) continue;
-    entries.push({ view: contentSetView(contentSet), subject: contentSetSubject(contentSet) });
-  }
-  return withStats(store, entries, query.period, now);
-}
-
-export async function topContentItems(store: Store, accountId: string, query: ContentTopQueryModel, now: Date) {
-  const period = rankPeriod(query.period, now);
-  const knownSets = new Map<string, ContentSetItem>();
-  let ranked: Record<string, unknown>[];
-  if (query.contentSetId) {
-    const contentSet = await loadContentSet(store, accountId, query.contentSetId);
-    // Both filters apply: a set of another project has no items in this one.
-    if (query.projectId && query.projectId !== contentSet.projectId) return [];
-    knownSets.set(contentSet.id, contentSet);
-    ranked = await rankQuery(store, 'rank1', `set#${contentSet.id}#contentItem#${period}`, query.$size);
-  } else if (query.projectId) {
-    await loadProject(store, accountId, query.projectId);
-    ranked = await rankQuery(store, 'rank2', `project#${query.projectId}#contentItem#${period}`, query.$size);
-  } else {
-    ranked = await rankQuery(store, 'rank3', `account#${accountId}#contentItem#${period}`, query.$size);
-  }
-  const { ContentItem, ContentSet } = store.entities;
-  const itemIds = ranked.map((item) => String(item.entityId));
-  const setIds = [...new Set(ranked.map((item) => String(item.contentSetId)))].filter((id) => !knownSets.has(id));
-  const raws = await getRawItemsChunked(store, [
-    ...itemIds.map((id) => keyOf(ContentItem.get({ id }))),
-    ...setIds.map((id) => keyOf(ContentSet.get({ id }))),
-  ]);
-  raws.slice(itemIds.length).forEach((raw) => {
-    const contentSet = raw ? (ContentSet.parse({ Item: raw }).data as ContentSetItem) : null;
-    if (contentSet) knownSets.set(contentSet.id, contentSet);
-  });
-  const entries: { view: ContentItemView; subject: AggregateSubject }[] = [];
-  for (const raw of raws.slice(0, itemIds.length)) {
-    const item = raw ? (ContentItem.parse({ Item: raw }).data as ContentItemItem) : null;
-    const contentSet = item ? knownSets.get(item.contentSetId) : undefined;
-    if (!item || !contentSet || item.accountId !== accountId) continue;
-    entries.push({ view: contentItemView(item), subject: contentItemSubject(item, contentSet) });
-  }
-  return withStats(store, entries, query.period, now);
-}
