@@ -12,7 +12,7 @@ import { defaultStore } from '../functions/store/client';
 import type { StoreSettings } from '../functions/store/dynamo';
 import { describeError, Failure, print, runCli, UsageError, where } from './cli';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
-import { rebuildProject, type RebuildResult } from '../functions/stream/rebuild';
+import { rebuildProject, type RebuildResult } from '../functions/jobs/rebuild';
 
 const USAGE = `Usage: npm run aggregates:rebuild -- --project <id> [--dry-run] [--json]
 

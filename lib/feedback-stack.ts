@@ -9,6 +9,8 @@ import type { OperationDeclaration } from '../functions/api/operation';
 import { operationList } from '../functions/api/registry';
 import { FeedbackApi, type ApiThrottling } from './feedback-api';
 import { FeedbackTable } from './feedback-table';
+import { STREAM_CONSUMERS } from '../functions/stream/consumers';
+import { RolloverJob } from './rollover-job';
 import { StreamConsumer } from './stream-consumer';
 
 export const DEFAULT_THROTTLING: ApiThrottling = { rateLimit: 100, burstLimit: 200 };
@@ -35,7 +37,9 @@ export const SERVICE_NAME = 'feedback';
 export class FeedbackStack extends Stack {
   readonly table: FeedbackTable;
   readonly api: FeedbackApi;
-  readonly stream: StreamConsumer;
+  /** One per entry of functions/stream/consumers.ts, by name. */
+  readonly streamConsumers: ReadonlyMap<string, StreamConsumer>;
+  readonly rolloverJob: RolloverJob;
   readonly alarmTopic: Topic;
 
   constructor(scope: Construct, id: string, props: FeedbackStackProps = {}) {
@@ -63,12 +67,20 @@ export class FeedbackStack extends Stack {
     this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: 'Feedback service alarms', enforceSSL: true });
     if (alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(alarmEmail));
 
-    this.stream = new StreamConsumer(this, 'Aggregates', {
-      table: this.table.table,
-      logRetention,
-      serviceName: SERVICE_NAME,
-      alarmAction: new SnsAction(this.alarmTopic),
-    });
+    const alarmAction = new SnsAction(this.alarmTopic);
+    this.streamConsumers = new Map(
+      STREAM_CONSUMERS.map((declaration) => [
+        declaration.name,
+        new StreamConsumer(this, `${declaration.name[0].toUpperCase()}${declaration.name.slice(1)}Consumer`, {
+          declaration,
+          table: this.table.table,
+          logRetention,
+          serviceName: SERVICE_NAME,
+          alarmAction,
+        }),
+      ]),
+    );
+    this.rolloverJob = new RolloverJob(this, 'Aggregates', { table: this.table.table, logRetention, serviceName: SERVICE_NAME, alarmAction });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (ends in /v0)' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });

@@ -8,8 +8,5 @@ export function repoPath(relativePath: string): string {
   return path.join(REPO_ROOT, relativePath);
 }
 
-/** Entry of the DynamoDB Streams consumer (exports `handler`). */
-export const STREAM_CONSUMER_ENTRY = 'functions/stream/handler.ts';
-
 /** Entry of the daily rollover job of the rolling windows (exports `handler`). */
-export const ROLLOVER_ENTRY = 'functions/stream/rollover-handler.ts';
+export const ROLLOVER_ENTRY = 'functions/jobs/rollover-handler.ts';

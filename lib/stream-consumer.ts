@@ -5,17 +5,16 @@ import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-la
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
-import { RESPONSE_KEY_PREFIX } from '../functions/stream/consumer';
+import type { StreamConsumerDeclaration } from '../functions/stream/consumers';
 import { acknowledgeNag } from './nag';
-import { ROLLOVER_ENTRY, STREAM_CONSUMER_ENTRY } from './paths';
 import { ServiceFunction } from './service-function';
 import { grantTableAccess } from './table-access';
 
 export interface StreamConsumerProps {
-  /** The table whose stream is consumed (and whose aggregate items the consumer writes). */
+  /** What differs between consumers: entry, record filter, name, table access (functions/stream/consumers.ts). */
+  readonly declaration: StreamConsumerDeclaration;
+  /** The table whose stream is consumed. */
   readonly table: ITable;
   readonly logRetention: RetentionDays;
   readonly serviceName: string;
@@ -25,18 +24,19 @@ export interface StreamConsumerProps {
 }
 
 /**
- * The DynamoDB Streams consumer that keeps the aggregate counters, its dead-letter queue
- * for batches that keep failing, the daily job that slides the rolling windows, and the
- * alarms telling an operator about any of them.
+ * One DynamoDB Streams consumer: its function, its own event source mapping (filtered to
+ * the items it declared), the dead-letter queue for batches that keep failing, and the
+ * alarms telling an operator about either. Every consumer of functions/stream/consumers.ts
+ * is one instance (a stream serves two readers per shard; see that file for a third).
  */
 export class StreamConsumer extends Construct {
   readonly consumer: ServiceFunction;
-  readonly rollover: ServiceFunction;
   readonly deadLetterQueue: Queue;
-  readonly alarms: { readonly deadLetters: Alarm; readonly iteratorAge: Alarm; readonly errors: Alarm; readonly rolloverErrors: Alarm };
+  readonly alarms: { readonly deadLetters: Alarm; readonly iteratorAge: Alarm; readonly errors: Alarm };
 
   constructor(scope: Construct, id: string, props: StreamConsumerProps) {
     super(scope, id);
+    const { declaration } = props;
 
     this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
       encryption: QueueEncryption.SQS_MANAGED,
@@ -46,14 +46,14 @@ export class StreamConsumer extends Construct {
     acknowledgeNag(this.deadLetterQueue, 'AwsSolutions-SQS3', 'dlqHasNoDlq');
 
     this.consumer = new ServiceFunction(this, 'Consumer', {
-      entry: STREAM_CONSUMER_ENTRY,
-      description: 'DynamoDB Streams consumer: maintains the aggregate counters',
+      entry: declaration.entry,
+      description: declaration.description,
       environment: { TABLE_NAME: props.table.tableName, POWERTOOLS_SERVICE_NAME: props.serviceName },
       logRetention: props.logRetention,
       memorySize: 256,
       timeout: Duration.seconds(60),
     });
-    grantTableAccess(this.consumer.role, props.table, 'streamConsumer');
+    grantTableAccess(this.consumer.role, props.table, declaration.access);
 
     this.consumer.function.addEventSource(
       new DynamoEventSource(props.table, {
@@ -64,32 +64,16 @@ export class StreamConsumer extends Construct {
         retryAttempts: 5,
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(this.deadLetterQueue),
-        // Only responses change counts; without this filter the consumer would be invoked for its own counter writes.
-        filters: [FilterCriteria.filter({ dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(RESPONSE_KEY_PREFIX) } } } })],
+        // The same test as the local reader's (functions/stream/events.ts matchesKeyPrefixes).
+        filters: declaration.keyPrefixes.map((prefix) => FilterCriteria.filter({ dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(prefix) } } } })),
       }),
     );
     acknowledgeNag(this.consumer.role, 'AwsSolutions-IAM5[Resource::*]', 'listStreams');
 
-    this.rollover = new ServiceFunction(this, 'Rollover', {
-      entry: ROLLOVER_ENTRY,
-      description: 'Daily job: recomputes the rolling-window counters of entities whose oldest day or month left the window',
-      environment: { TABLE_NAME: props.table.tableName, POWERTOOLS_SERVICE_NAME: props.serviceName },
-      logRetention: props.logRetention,
-      memorySize: 256,
-      timeout: Duration.minutes(15),
-    });
-    grantTableAccess(this.rollover.role, props.table, 'rollover');
-    // 00:05 UTC: a consumer batch started just before midnight has finished (see rollover.ts).
-    new Rule(this, 'RolloverSchedule', {
-      description: 'Slides the rolling windows (rolling7d, rolling28d, rolling12m) once a day',
-      schedule: Schedule.cron({ minute: '5', hour: '0' }),
-      targets: [new LambdaFunction(this.rollover.function, { retryAttempts: 2 })],
-    });
-
     const maxIteratorAge = props.maxIteratorAge ?? Duration.seconds(60);
     this.alarms = {
       deadLetters: new Alarm(this, 'DeadLettersAlarm', {
-        alarmDescription: 'Stream records failed every retry and were sent to the dead-letter queue: aggregates are missing them.',
+        alarmDescription: `Stream records failed every retry of the ${declaration.name} consumer and were sent to its dead-letter queue.`,
         metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: Stats.MAXIMUM }),
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -97,7 +81,7 @@ export class StreamConsumer extends Construct {
         treatMissingData: TreatMissingData.NOT_BREACHING,
       }),
       iteratorAge: new Alarm(this, 'IteratorAgeAlarm', {
-        alarmDescription: `The stream consumer lags: its oldest record is older than ${maxIteratorAge.toSeconds()} s.`,
+        alarmDescription: `The ${declaration.name} consumer lags: its oldest record is older than ${maxIteratorAge.toSeconds()} s.`,
         metric: this.consumer.function.metric('IteratorAge', { period: Duration.minutes(1), statistic: Stats.MAXIMUM }),
         threshold: maxIteratorAge.toMilliseconds(),
         comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -106,16 +90,8 @@ export class StreamConsumer extends Construct {
         treatMissingData: TreatMissingData.NOT_BREACHING,
       }),
       errors: new Alarm(this, 'ErrorsAlarm', {
-        alarmDescription: 'The stream consumer failed invocations (batches are retried, then bisected, then dead-lettered).',
+        alarmDescription: `The ${declaration.name} consumer failed invocations (batches are retried, then bisected, then dead-lettered).`,
         metric: this.consumer.function.metricErrors({ period: Duration.minutes(5), statistic: Stats.SUM }),
-        threshold: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      }),
-      rolloverErrors: new Alarm(this, 'RolloverErrorsAlarm', {
-        alarmDescription: 'The daily rollover job failed: rankings of rolling windows still include days that left them.',
-        metric: this.rollover.function.metricErrors({ period: Duration.hours(1), statistic: Stats.SUM }),
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,

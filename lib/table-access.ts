@@ -2,6 +2,7 @@ import { Stack, type CfnElement } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { OperationDeclaration } from '../functions/api/operation';
+import type { StreamConsumerDeclaration } from '../functions/stream/consumers';
 import { acknowledgeNag } from './nag';
 
 /**
@@ -15,18 +16,15 @@ export const TABLE_ACTIONS = {
   /** Operations declared `readOnly` (also served on GET). */
   readOnly: READ_ACTIONS,
   /** Every other operation. */
-  write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
-  /** The stream consumer, which maintains the aggregate counters (stream read comes from the event source). */
-  streamConsumer: [
-    ...READ_ACTIONS,
-    'dynamodb:PutItem',
-    'dynamodb:UpdateItem',
-    'dynamodb:ConditionCheckItem',
-    'dynamodb:BatchWriteItem',
-  ],
-  /** The daily rollover job, which rewrites rolling-window counters (functions/stream/rollover.ts). */
-  rollover: [...READ_ACTIONS, 'dynamodb:PutItem'],
-} as const satisfies Record<string, readonly `dynamodb:${string}`[]>;
+  write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+  /**
+   * The counting consumer (functions/stream/counting.ts): BatchGetItem of its markers, and
+   * TransactWriteItems of marker Puts and counter Updates (stream reads come from the event source).
+   */
+  counting: ['dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  /** The daily rollover job, which rewrites rolling-window counters (functions/jobs/rollover.ts). */
+  rollover: ['dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem'],
+} as const satisfies Record<string, readonly `dynamodb:${string}`[]> & Record<StreamConsumerDeclaration['access'], readonly string[]>;
 
 export type TableAccess = keyof typeof TABLE_ACTIONS;
 

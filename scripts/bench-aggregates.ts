@@ -128,10 +128,9 @@ async function run(settings: { responses: number; iterations: number; small: num
   const { newId } = await import('../functions/domain/text');
   const { LocalStreamReader } = await import('../functions/local/stream-reader');
   const { localLambdaContext } = await import('../functions/local/lambda-context');
-  const { handler: countStreamHandler } = await import('../functions/stream/handler');
-  const { countStreamRecords } = await import('../functions/stream/consumer');
-  const { counterTargets, rollingSk } = await import('../functions/store/aggregates');
-  const { counterItem } = await import('../functions/stream/rollover');
+  const { handler: countStreamHandler } = await import('../functions/stream/counting-handler');
+  const { countStreamRecords } = await import('../functions/stream/counting');
+  const { counterItem, counterTargets, rollingSk } = await import('../functions/store/counters');
   const { emptyCounter } = await import('../functions/domain/aggregation');
   const { normalizeValue } = await import('../functions/domain/schemas');
   const { contentSetStats } = await import('../functions/operations/stats');

@@ -8,7 +8,8 @@ import { build } from 'esbuild';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { BUNDLE_EXTERNALS, BUNDLE_TARGET } from '../lib/bundling';
-import { ROLLOVER_ENTRY, STREAM_CONSUMER_ENTRY } from '../lib/paths';
+import { ROLLOVER_ENTRY } from '../lib/paths';
+import { STREAM_CONSUMERS } from '../functions/stream/consumers';
 import { handlerModule, operationList } from '../functions/api/registry';
 
 async function bundleSize(entry: string) {
@@ -37,7 +38,7 @@ async function main() {
   const root = resolve(__dirname, '..');
   const entries = [
     ...operationList.map((operation) => ({ name: `${operation.resource}/${operation.name}`, entry: resolve(root, handlerModule(operation)) })),
-    { name: 'stream consumer', entry: STREAM_CONSUMER_ENTRY },
+    ...STREAM_CONSUMERS.map((consumer) => ({ name: `${consumer.name} consumer`, entry: consumer.entry })),
     { name: 'rollover job', entry: ROLLOVER_ENTRY },
   ];
   const rows: string[] = [];

@@ -1,32 +1,25 @@
 import type { Contribution, Schema } from './schemas';
 
+/** The summed fields of a counter besides `count` and `options`; stored as one attribute each. */
+export const COUNTER_SUMS = ['sentimentSum', 'sentimentCount', 'intensitySum', 'intensityCount', 'ratingSum'] as const;
+export type CounterSum = (typeof COUNTER_SUMS)[number];
+
 /**
  * What the service stores per (entity, bucket). Counters hold sums only, so that a
  * response can be added (+1) and taken back (-1) in any order and buckets can be summed
- * into periods; means are derived when read.
+ * into periods; means are derived when read. `ratingSum`'s divisor is `count`: responses
+ * without a rating do not exist in a rating set.
  */
-export interface Counter {
+export interface Counter extends Record<CounterSum, number> {
   count: number;
   /** Count per option index, in the order of optionLabels. */
   options: number[];
-  sentimentSum: number;
-  sentimentCount: number;
-  intensitySum: number;
-  intensityCount: number;
-  /** Responses without a rating do not exist in a rating set, so `count` is its divisor. */
-  ratingSum: number;
 }
 
 export function emptyCounter(optionCount: number): Counter {
-  return {
-    count: 0,
-    options: new Array<number>(optionCount).fill(0),
-    sentimentSum: 0,
-    sentimentCount: 0,
-    intensitySum: 0,
-    intensityCount: 0,
-    ratingSum: 0,
-  };
+  const counter = { count: 0, options: new Array<number>(optionCount).fill(0) } as Counter;
+  for (const field of COUNTER_SUMS) counter[field] = 0;
+  return counter;
 }
 
 /**
@@ -54,15 +47,29 @@ export function addContribution(counter: Counter, contribution: Contribution, we
 /** Element-wise sum; the shorter `options` counts as zeros where it ends. */
 export function mergeCounters(a: Counter, b: Counter): Counter {
   const optionCount = Math.max(a.options.length, b.options.length);
-  return {
+  const merged = {
     count: a.count + b.count,
     options: Array.from({ length: optionCount }, (_, index) => (a.options[index] ?? 0) + (b.options[index] ?? 0)),
-    sentimentSum: a.sentimentSum + b.sentimentSum,
-    sentimentCount: a.sentimentCount + b.sentimentCount,
-    intensitySum: a.intensitySum + b.intensitySum,
-    intensityCount: a.intensityCount + b.intensityCount,
-    ratingSum: a.ratingSum + b.ratingSum,
-  };
+  } as Counter;
+  for (const field of COUNTER_SUMS) merged[field] = a[field] + b[field];
+  return merged;
+}
+
+/** Equal up to float noise (sums of fractional sentiments are binary floats; DynamoDB adds decimals exactly). */
+function close(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+/** Same counts and sums (a missing option counts as 0). */
+export function sameCounter(a: Counter, b: Counter): boolean {
+  const length = Math.max(a.options.length, b.options.length);
+  for (let index = 0; index < length; index++) if (!close(a.options[index] ?? 0, b.options[index] ?? 0)) return false;
+  return close(a.count, b.count) && COUNTER_SUMS.every((field) => close(a[field], b[field]));
+}
+
+/** Every count and sum is 0 (up to float noise): such a delta changes nothing and is not written. */
+export function isZeroCounter(counter: Counter): boolean {
+  return sameCounter(counter, emptyCounter(0));
 }
 
 export function sumCounters(counters: Counter[], optionCount: number): Counter {

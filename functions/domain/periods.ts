@@ -1,18 +1,67 @@
 /**
- * Time buckets and statistic periods. The stream consumer counts every response in one
- * bucket per granularity; the read operations resolve a period to the buckets they sum.
- * Both sides use these functions so that they agree on what a "week" is. All maths is in
- * UTC and weeks start on Monday (ISO 8601).
+ * Time buckets and the catalogue of statistic periods. The stream consumer counts every
+ * response in one bucket per granularity; the read operations resolve a period to the
+ * buckets they sum; rankings, the daily rollover and the rebuild read the same catalogue.
+ * All maths is in UTC and weeks start on Monday (ISO 8601).
+ *
+ * Adding a period is one entry in PERIODS (plus its unit tests): counters, getStats, top,
+ * the rollover and the rebuild all derive what they do from it.
  */
 
 export type Granularity = 'hour' | 'day' | 'week' | 'month' | 'year';
-export const GRANULARITIES: readonly Granularity[] = ['hour', 'day', 'week', 'month', 'year'];
 
-export const STAT_PERIODS = ['day', 'week', 'month', 'year', 'lifetime', 'rolling7d', 'rolling28d', 'rolling12m'] as const;
-export type StatPeriod = (typeof STAT_PERIODS)[number];
+/** Every granularity a response is counted in (one bucket item each), finest first. */
+export const COUNTED_GRANULARITIES = ['hour', 'day', 'week', 'month', 'year'] as const satisfies readonly Granularity[];
 
-export const TOP_PERIODS = ['week', 'month', 'year', 'rolling7d', 'rolling28d', 'rolling12m'] as const;
-export type TopPeriod = (typeof TOP_PERIODS)[number];
+/**
+ * - `calendar`: the one bucket of `unit` containing the reference. A ranked one ranks its
+ *   bucket items directly (rank key `<unit>#<bucket key>`).
+ * - `rolling`: the `length` buckets of `unit` ending with the one containing the reference.
+ *   Ranked through a `rolling#<period>` counter item that the consumer adds to while a
+ *   response's bucket is inside the window, and that the daily rollover recomputes when a
+ *   bucket of `unit` leaves the window (so `unit` is a day or coarser).
+ * - `lifetime`: every year from the first response's to the reference's.
+ * `pointGranularity` is the granularity of the data points (AggregatedData.data.points).
+ */
+export type PeriodRule =
+  | { kind: 'calendar'; unit: Granularity; pointGranularity: Granularity; ranked: boolean }
+  | { kind: 'rolling'; unit: Exclude<Granularity, 'hour'>; length: number; pointGranularity: Granularity; ranked: true }
+  | { kind: 'lifetime'; pointGranularity: 'year'; ranked: false };
+
+export const PERIODS = {
+  day: { kind: 'calendar', unit: 'day', pointGranularity: 'hour', ranked: false },
+  week: { kind: 'calendar', unit: 'week', pointGranularity: 'day', ranked: true },
+  month: { kind: 'calendar', unit: 'month', pointGranularity: 'day', ranked: true },
+  year: { kind: 'calendar', unit: 'year', pointGranularity: 'month', ranked: true },
+  lifetime: { kind: 'lifetime', pointGranularity: 'year', ranked: false },
+  rolling7d: { kind: 'rolling', unit: 'day', length: 7, pointGranularity: 'day', ranked: true },
+  rolling28d: { kind: 'rolling', unit: 'day', length: 28, pointGranularity: 'day', ranked: true },
+  rolling12m: { kind: 'rolling', unit: 'month', length: 12, pointGranularity: 'month', ranked: true },
+} as const satisfies Record<string, PeriodRule>;
+
+type Periods = typeof PERIODS;
+export type StatPeriod = keyof Periods;
+export type TopPeriod = { [P in StatPeriod]: Periods[P]['ranked'] extends true ? P : never }[StatPeriod];
+export type RollingPeriod = { [P in StatPeriod]: Periods[P]['kind'] extends 'rolling' ? P : never }[StatPeriod];
+export type CalendarPeriod = { [P in StatPeriod]: Periods[P]['kind'] extends 'calendar' ? P : never }[StatPeriod];
+
+const periodNames = Object.keys(PERIODS) as StatPeriod[];
+export const STAT_PERIODS = periodNames as readonly StatPeriod[] as readonly [StatPeriod, ...StatPeriod[]];
+export const TOP_PERIODS = periodNames.filter((period) => PERIODS[period].ranked) as readonly TopPeriod[] as readonly [TopPeriod, ...TopPeriod[]];
+export const ROLLING_PERIODS = periodNames.filter((period) => PERIODS[period].kind === 'rolling') as RollingPeriod[];
+
+/** Units of the ranked calendar periods: their bucket items carry rank keys. */
+export const RANKED_UNITS: readonly Granularity[] = periodNames.flatMap((period) => {
+  const rule: PeriodRule = PERIODS[period];
+  return rule.kind === 'calendar' && rule.ranked ? [rule.unit] : [];
+});
+
+/** Units the rolling windows are made of: their bucket items are listed for the rollover (retire index). */
+export const ROLLOVER_UNITS: readonly Granularity[] = [...new Set(ROLLING_PERIODS.map((period) => PERIODS[period].unit))];
+
+export function rollingRule(period: RollingPeriod) {
+  return PERIODS[period];
+}
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -61,23 +110,6 @@ export function bucketKey(granularity: Granularity, date: Date): string {
   return bucketStart(granularity, date).toISOString().slice(0, KEY_LENGTHS[granularity]);
 }
 
-const KEY_PATTERN = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}))?)?)?$/;
-
-/**
- * Start of the bucket a key names; the inverse of bucketKey. Keys read from storage or
- * from a caller are checked by turning them back into a key: anything else (a key of
- * another granularity, 2026-02-30, a week key that is not a Monday) throws a RangeError.
- */
-export function parseBucketKey(granularity: Granularity, key: string): Date {
-  const match = KEY_PATTERN.exec(key);
-  if (match) {
-    const [, year, month = '01', day = '01', hour = '00'] = match;
-    const start = utcDate(Number(year), Number(month) - 1, Number(day), Number(hour));
-    if (bucketKey(granularity, start) === key) return start;
-  }
-  throw new RangeError(`not a ${granularity} bucket key: ${JSON.stringify(key)}`);
-}
-
 /**
  * Start of the bucket `count` buckets after (negative: before) the one containing `date`.
  * Months and years move by the calendar, so a month is 28 to 31 days long.
@@ -100,14 +132,11 @@ export function addBuckets(granularity: Granularity, date: Date, count: number):
 }
 
 /** Every bucket a response created at `date` is counted in. */
-export function bucketKeysOf(date: Date): Record<Granularity, string> {
-  return {
-    hour: bucketKey('hour', date),
-    day: bucketKey('day', date),
-    week: bucketKey('week', date),
-    month: bucketKey('month', date),
-    year: bucketKey('year', date),
-  };
+export function bucketKeysOf(date: Date): Record<(typeof COUNTED_GRANULARITIES)[number], string> {
+  return Object.fromEntries(COUNTED_GRANULARITIES.map((granularity) => [granularity, bucketKey(granularity, date)])) as Record<
+    (typeof COUNTED_GRANULARITIES)[number],
+    string
+  >;
 }
 
 export interface ResolvedPeriod {
@@ -120,21 +149,6 @@ export interface ResolvedPeriod {
   /** Bucket keys of the data points, oldest first. */
   points: string[];
 }
-
-/**
- * Every period except lifetime is `length` buckets of `unit` that end with the bucket
- * containing the reference: a calendar period is the one bucket containing it, a rolling
- * window also covers the buckets just before it.
- */
-const WINDOWS: Record<Exclude<StatPeriod, 'lifetime'>, { unit: Granularity; length: number; pointGranularity: Granularity }> = {
-  day: { unit: 'day', length: 1, pointGranularity: 'hour' },
-  week: { unit: 'week', length: 1, pointGranularity: 'day' },
-  month: { unit: 'month', length: 1, pointGranularity: 'day' },
-  year: { unit: 'year', length: 1, pointGranularity: 'month' },
-  rolling7d: { unit: 'day', length: 7, pointGranularity: 'day' },
-  rolling28d: { unit: 'day', length: 28, pointGranularity: 'day' },
-  rolling12m: { unit: 'month', length: 12, pointGranularity: 'month' },
-};
 
 /**
  * The time range and data points of a statistic period.
@@ -165,9 +179,10 @@ export function resolvePeriod(
     return withPoints(period, utcDate(firstYear), addBuckets('year', reference, 1), 'year');
   }
 
-  const { unit, length, pointGranularity } = WINDOWS[period];
-  const end = addBuckets(unit, reference, 1 + shift * length);
-  return withPoints(period, addBuckets(unit, end, -length), end, pointGranularity);
+  const rule = PERIODS[period];
+  const length = rule.kind === 'rolling' ? rule.length : 1;
+  const end = addBuckets(rule.unit, reference, 1 + shift * length);
+  return withPoints(period, addBuckets(rule.unit, end, -length), end, rule.pointGranularity);
 }
 
 function withPoints(period: StatPeriod, start: Date, end: Date, pointGranularity: Granularity): ResolvedPeriod {
@@ -176,4 +191,36 @@ function withPoints(period: StatPeriod, start: Date, end: Date, pointGranularity
     points.push(bucketKey(pointGranularity, point));
   }
   return { period, start, end, pointGranularity, points };
+}
+
+/**
+ * The rank partition suffix of a period at `now`: a calendar period ranks the bucket
+ * containing `now` (`week#2026-11-23`), a rolling window its own item (`rolling7d`).
+ */
+export function rankSuffix(period: TopPeriod, now: Date): string {
+  const rule: PeriodRule = PERIODS[period];
+  return rule.kind === 'calendar' ? `${rule.unit}#${bucketKey(rule.unit, now)}` : period;
+}
+
+/** Bucket keys of a rolling window ending with the bucket containing `now`, oldest first. */
+export function windowKeys(period: RollingPeriod, now: Date): string[] {
+  const { unit, length } = PERIODS[period];
+  return Array.from({ length }, (_, index) => bucketKey(unit, addBuckets(unit, now, index - (length - 1))));
+}
+
+/** Whether a bucket key of the window's unit is inside the window ending with `now`'s bucket. */
+export function inWindow(period: RollingPeriod, key: string, now: Date): boolean {
+  const keys = windowKeys(period, now);
+  return key >= keys[0] && key <= keys[keys.length - 1];
+}
+
+/**
+ * The bucket that leaves a rolling window at the daily run on `runDay`: the one `length`
+ * buckets before the current one, on the first day of a bucket of the window's unit
+ * (every day for days, the 1st for months, Mondays for weeks); otherwise nothing leaves.
+ */
+export function leavingBucket(period: RollingPeriod, runDay: Date): string | undefined {
+  const { unit, length } = PERIODS[period];
+  if (bucketStart(unit, runDay).getTime() !== bucketStart('day', runDay).getTime()) return undefined;
+  return bucketKey(unit, addBuckets(unit, runDay, -length));
 }

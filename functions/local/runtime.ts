@@ -1,16 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { KeyLevel } from '../api/auth';
 import { ensureAccount, findApiKey, issueApiKey } from '../operations/accounts';
 import { defaultStore } from '../store/client';
 import { ensureTable } from '../store/setup';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { BASE_PATH, createApiServer } from './server';
-import { handler as countStreamHandler } from '../stream/handler';
-import { localLambdaContext } from './lambda-context';
-import { LocalStreamReader } from './stream-reader';
+import { LocalRolloverSchedule } from './rollover-schedule';
+import { startStreamConsumers, type LocalStreamConsumers } from './stream-consumers';
 
 export const DEV_ACCOUNT = 'local-dev';
 
@@ -24,13 +22,16 @@ export interface LocalRuntimeOptions {
   dynamoPort?: number;
   tableName: string;
   devKeys: Partial<Record<KeyLevel, string>>;
-  /** Run the stream consumer on the table's stream (default true; benchmarks of the API alone turn it off). */
+  /** Run the stream consumers and the daily rollover (default true; benchmarks of the API alone turn them off). */
   consumeStream?: boolean;
+  /** The rollover schedule's clock (tests move it across midnight). */
+  clock?: () => Date;
 }
 
 export interface LocalRuntime {
   baseUrl: string;
-  streamReader?: LocalStreamReader;
+  streamConsumers?: LocalStreamConsumers;
+  rolloverSchedule?: LocalRolloverSchedule;
   dynamoEndpoint: string;
   keys: Record<KeyLevel, string>;
   stop(): Promise<void>;
@@ -61,19 +62,10 @@ async function ensureDevKeys(wanted: Partial<Record<KeyLevel, string>>, dataDir:
   return keys;
 }
 
-/** The stream consumer's Lambda handler, fed from DynamoDB Local's stream as the event source mapping would. */
-export function startStreamReader(client: DynamoDBClient, tableName: string, dataDir?: string): LocalStreamReader {
-  const reader = new LocalStreamReader({
-    client,
-    tableName,
-    positionFile: dataDir ? join(dataDir, 'stream-position.json') : undefined,
-    handle: (event) => countStreamHandler(event, localLambdaContext('local-stream-consumer')),
-  });
-  reader.start();
-  return reader;
-}
-
-/** `npm start`: DynamoDB Local (unless an endpoint is given), the table, dev keys and the HTTP server. */
+/**
+ * `npm start`: DynamoDB Local (unless an endpoint is given), the table, dev keys, the HTTP
+ * server, the stream consumers and the daily rollover.
+ */
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   let dynamo: DynamoDbLocal | undefined;
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
@@ -89,7 +81,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const { client, settings } = defaultStore();
     await ensureTable(client, settings.tableName);
     const keys = await ensureDevKeys(options.devKeys, options.dataDir);
-    const streamReader = options.consumeStream === false ? undefined : startStreamReader(client, settings.tableName, options.dataDir);
+    const streamConsumers = options.consumeStream === false ? undefined : startStreamConsumers(client, settings.tableName, options.dataDir);
+    const rolloverSchedule =
+      options.consumeStream === false ? undefined : new LocalRolloverSchedule({ store: { documentClient: defaultStore().documentClient, tableName: settings.tableName }, dataDir: options.dataDir, clock: options.clock });
+    rolloverSchedule?.start();
     const server = createApiServer();
     await new Promise<void>((listening, failed) => {
       server.once('error', failed);
@@ -99,7 +94,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const host = options.host && options.host !== '0.0.0.0' ? options.host : 'localhost';
     return {
       baseUrl: `http://${host}:${port}${BASE_PATH}`,
-      streamReader,
+      streamConsumers,
+      rolloverSchedule,
       dynamoEndpoint,
       keys,
       stop: async () => {
@@ -107,7 +103,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           server.close(() => closed());
           server.closeIdleConnections();
         });
-        await streamReader?.stop();
+        await rolloverSchedule?.stop();
+        await streamConsumers?.stop();
         await dynamo?.stop();
       },
     };

@@ -15,6 +15,8 @@ export interface StreamReaderOptions {
   tableName: string;
   /** The Lambda handler to feed, exactly as the event source mapping would. */
   handle(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse | void>;
+  /** The event source's filter: records it refuses are passed over, as Lambda drops filtered-out records. */
+  accepts?(record: DynamoDBRecord): boolean;
   /** Where the position in the stream is kept across restarts; omitted = in memory. */
   positionFile?: string;
   batchSize?: number;
@@ -154,7 +156,8 @@ export class LocalStreamReader {
         this.iterators.set(shardId, page.NextShardIterator);
         continue;
       }
-      const result = await this.options.handle({ Records: records.map((record) => lambdaRecord(record, streamArn)) });
+      const delivered = records.map((record) => lambdaRecord(record, streamArn)).filter((record) => this.options.accepts?.(record) ?? true);
+      const result = delivered.length > 0 ? await this.options.handle({ Records: delivered }) : undefined;
       const failed = result?.batchItemFailures?.[0]?.itemIdentifier;
       const accepted = failed ? records.slice(0, records.findIndex((record) => record.dynamodb?.SequenceNumber === failed)) : records;
       if (accepted.length > 0) {

@@ -24,7 +24,7 @@ import { badRequest } from '../api/errors';
 import { buildAggregation, buildProjectAggregation, summaryOf, type ResponseAggregation } from '../domain/aggregation';
 import { resolvePeriod, type ResolvedPeriod, type StatPeriod } from '../domain/periods';
 import { optionLabels, type AnySchemaConfig, type Schema } from '../domain/schemas';
-import { counterFromItem, readBuckets, type AggregateEntity } from '../store/aggregates';
+import { counterFromItem, readBuckets, type AggregateEntity } from '../store/counters';
 import type { ContentItemItem, ContentSetItem, ProjectItem, Store } from '../store/entities';
 import { loadContentItem } from './contents';
 import { loadProject } from './projects';

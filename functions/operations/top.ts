@@ -1,7 +1,7 @@
 /** sets/top and contents/top: the entities with the most responses in a period, each with its stats. */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ContentSetTopQueryModel, ContentTopQueryModel } from '../api/aggregate-models';
-import { bucketKey, type TopPeriod } from '../domain/periods';
+import { rankSuffix, type TopPeriod } from '../domain/periods';
+import { rankPartition, readRanked } from '../store/counters';
 import { getRawItemsChunked, keyOf } from '../store/batch';
 import type { ContentItemItem, ContentSetItem, Store } from '../store/entities';
 import { loadContentSet } from './sets';
@@ -9,32 +9,6 @@ import { loadProject } from './projects';
 import { contentItemSubject, contentSetSubject, subjectStats, type AggregateSubject, type PeriodRequest } from './stats';
 import { contentItemView, contentSetView, type ContentItemView, type ContentSetView } from './views';
 
-/* top */
-
-type RankIndex = 'rank1' | 'rank2' | 'rank3';
-
-/** Rank partition suffix of a period: calendar periods rank their current bucket, rolling ones their window item. */
-export function rankPeriod(period: TopPeriod, now: Date): string {
-  return period === 'week' || period === 'month' || period === 'year' ? `${period}#${bucketKey(period, now)}` : period;
-}
-
-/** The counter items of one rank partition with a positive count, highest first: one Query. */
-async function rankQuery(store: Store, index: RankIndex, partition: string, size: number): Promise<Record<string, unknown>[]> {
-  const page = await store.documentClient.send(
-    new QueryCommand({
-      TableName: store.tableName,
-      IndexName: index,
-      KeyConditionExpression: '#pk = :pk AND #count > :zero',
-      ExpressionAttributeNames: { '#pk': `${index}pk`, '#count': 'count' },
-      ExpressionAttributeValues: { ':pk': partition, ':zero': 0 },
-      ScanIndexForward: false,
-      Limit: size,
-    }),
-  );
-  return page.Items ?? [];
-}
-
-/** BatchGetItem takes at most 100 keys; a top page with its sets can need up to 200. */
 /** Stats of each ranked subject for the period (calendar: the current one; rolling: the window ending today). */
 async function withStats<View>(store: Store, entries: { view: View; subject: AggregateSubject }[], period: TopPeriod, now: Date) {
   const request: PeriodRequest = { period, now };
@@ -42,13 +16,13 @@ async function withStats<View>(store: Store, entries: { view: View; subject: Agg
 }
 
 export async function topContentSets(store: Store, accountId: string, query: ContentSetTopQueryModel, now: Date) {
-  const period = rankPeriod(query.period, now);
+  const period = rankSuffix(query.period, now);
   let ranked: Record<string, unknown>[];
   if (query.projectId) {
     await loadProject(store, accountId, query.projectId);
-    ranked = await rankQuery(store, 'rank2', `project#${query.projectId}#contentSet#${period}`, query.$size);
+    ranked = await readRanked(store, 'rank2', rankPartition('rank2', query.projectId, 'contentSet', period), query.$size);
   } else {
-    ranked = await rankQuery(store, 'rank3', `account#${accountId}#contentSet#${period}`, query.$size);
+    ranked = await readRanked(store, 'rank3', rankPartition('rank3', accountId, 'contentSet', period), query.$size);
   }
   const { ContentSet } = store.entities;
   const ids = ranked.map((item) => String(item.entityId));
@@ -63,7 +37,7 @@ export async function topContentSets(store: Store, accountId: string, query: Con
 }
 
 export async function topContentItems(store: Store, accountId: string, query: ContentTopQueryModel, now: Date) {
-  const period = rankPeriod(query.period, now);
+  const period = rankSuffix(query.period, now);
   const knownSets = new Map<string, ContentSetItem>();
   let ranked: Record<string, unknown>[];
   if (query.contentSetId) {
@@ -71,12 +45,12 @@ export async function topContentItems(store: Store, accountId: string, query: Co
     // Both filters apply: a set of another project has no items in this one.
     if (query.projectId && query.projectId !== contentSet.projectId) return [];
     knownSets.set(contentSet.id, contentSet);
-    ranked = await rankQuery(store, 'rank1', `set#${contentSet.id}#contentItem#${period}`, query.$size);
+    ranked = await readRanked(store, 'rank1', rankPartition('rank1', contentSet.id, 'contentItem', period), query.$size);
   } else if (query.projectId) {
     await loadProject(store, accountId, query.projectId);
-    ranked = await rankQuery(store, 'rank2', `project#${query.projectId}#contentItem#${period}`, query.$size);
+    ranked = await readRanked(store, 'rank2', rankPartition('rank2', query.projectId, 'contentItem', period), query.$size);
   } else {
-    ranked = await rankQuery(store, 'rank3', `account#${accountId}#contentItem#${period}`, query.$size);
+    ranked = await readRanked(store, 'rank3', rankPartition('rank3', accountId, 'contentItem', period), query.$size);
   }
   const { ContentItem, ContentSet } = store.entities;
   const itemIds = ranked.map((item) => String(item.entityId));

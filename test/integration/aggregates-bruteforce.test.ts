@@ -1,5 +1,6 @@
 import { ANONYMOUS } from '../../functions/api/auth';
-import { parseBucketKey, resolvePeriod, STAT_PERIODS, TOP_PERIODS, type StatPeriod, type TopPeriod } from '../../functions/domain/periods';
+import { resolvePeriod, STAT_PERIODS, TOP_PERIODS, type StatPeriod, type TopPeriod } from '../../functions/domain/periods';
+import { parseBucketKey } from '../support/bucket-keys';
 import type { ResponseCreateModel } from '../../functions/api/response-models';
 import { createResponse } from '../../functions/operations/response-collection';
 import { editResponse, removeResponse } from '../../functions/operations/response-revocation';

@@ -3,9 +3,9 @@ import { DeleteCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/
 import { ANONYMOUS } from '../../functions/api/auth';
 import { createResponse } from '../../functions/operations/response-collection';
 import { editResponse, removeResponse } from '../../functions/operations/response-revocation';
-import { counterFromItem } from '../../functions/store/aggregates';
+import { counterFromItem } from '../../functions/store/counters';
 import { defaultStore } from '../../functions/store/client';
-import { rebuildProject } from '../../functions/stream/rebuild';
+import { rebuildProject } from '../../functions/jobs/rebuild';
 import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 import { normalCounter } from '../support/counters';
 

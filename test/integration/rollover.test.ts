@@ -4,16 +4,16 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { ANONYMOUS } from '../../functions/api/auth';
 import { localLambdaContext } from '../../functions/local/lambda-context';
 import { addContribution, emptyCounter, type Counter } from '../../functions/domain/aggregation';
-import { addBuckets, bucketKey } from '../../functions/domain/periods';
+import { addBuckets, bucketKey, ROLLING_PERIODS, rollingRule, type RollingPeriod } from '../../functions/domain/periods';
 import type { Contribution } from '../../functions/domain/schemas';
 import { createResponse } from '../../functions/operations/response-collection';
 import { editResponse, removeResponse } from '../../functions/operations/response-revocation';
-import { counterFromItem, ROLLING_WINDOWS, rollingSk, type RollingPeriod } from '../../functions/store/aggregates';
+import { counterFromItem, rollingSk } from '../../functions/store/counters';
 import { getRawItems } from '../../functions/store/batch';
 import { defaultStore } from '../../functions/store/client';
-import { countStreamRecords } from '../../functions/stream/consumer';
-import { handler as rolloverHandler } from '../../functions/stream/rollover-handler';
-import { leavingBuckets, rollOver } from '../../functions/stream/rollover';
+import { countStreamRecords } from '../../functions/stream/counting';
+import { handler as rolloverHandler } from '../../functions/jobs/rollover-handler';
+import { leavingBuckets, rollOver } from '../../functions/jobs/rollover';
 import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 
 /**
@@ -26,7 +26,7 @@ import { createAccount, startTestApi, type AccountKeys, type TestApi, createCont
  */
 
 const DAY_MS = 24 * 3600 * 1000;
-const PERIODS = Object.keys(ROLLING_WINDOWS) as RollingPeriod[];
+const PERIODS = ROLLING_PERIODS;
 const { store } = defaultStore();
 
 let api: TestApi;
@@ -47,7 +47,7 @@ let counted: Counted[] = [];
 let entities: { entity: 'contentSet' | 'contentItem'; id: string; scope: { accountId: string; projectId: string; contentSetId: string } }[] = [];
 
 function expected(entity: 'contentSet' | 'contentItem', id: string, period: RollingPeriod, now: Date): Counter {
-  const { granularity, length } = ROLLING_WINDOWS[period];
+  const { unit: granularity, length } = rollingRule(period);
   const last = bucketKey(granularity, now);
   const first = bucketKey(granularity, addBuckets(granularity, now, -(length - 1)));
   let counter = emptyCounter(0);

@@ -4,11 +4,11 @@ import { ANONYMOUS } from '../../functions/api/auth';
 import { LocalStreamReader } from '../../functions/local/stream-reader';
 import { createResponse } from '../../functions/operations/response-collection';
 import { editResponse } from '../../functions/operations/response-revocation';
-import { counterFromItem } from '../../functions/store/aggregates';
+import { counterFromItem, type ResponseChange } from '../../functions/store/counters';
 import { defaultStore } from '../../functions/store/client';
 import type { Store } from '../../functions/store/entities';
 import { ensureTable } from '../../functions/store/setup';
-import { chunkChanges, countStreamRecords, responseChange, type ResponseChange } from '../../functions/stream/consumer';
+import { chunkChanges, countedChanges, countStreamRecords } from '../../functions/stream/counting';
 import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 import { normalCounter } from '../support/counters';
 
@@ -149,7 +149,7 @@ beforeAll(async () => {
     await recorder.stop();
   }
   now = new Date();
-  changes = batches.flat().map(responseChange).filter((change): change is ResponseChange => change !== null);
+  changes = countedChanges(batches.flat());
 
   const once = await freshStore();
   for (const batch of batches) await feed(once, batch);

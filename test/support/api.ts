@@ -2,7 +2,7 @@ import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { KeyLevel } from '../../functions/api/auth';
-import { startStreamReader } from '../../functions/local/runtime';
+import { startStreamConsumers } from '../../functions/local/stream-consumers';
 import { BASE_PATH, createApiServer } from '../../functions/local/server';
 import { ensureAccount, issueApiKey, revokeApiKey } from '../../functions/operations/accounts';
 import { defaultStore } from '../../functions/store/client';
@@ -30,7 +30,7 @@ export interface TestApi {
 export async function startTestApi(): Promise<TestApi> {
   const { client, settings } = defaultStore();
   await ensureTable(client, settings.tableName);
-  const streamReader = startStreamReader(client, settings.tableName);
+  const streamConsumers = startStreamConsumers(client, settings.tableName);
   const server: Server = createApiServer();
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', () => listening()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE_PATH}`;
@@ -47,13 +47,13 @@ export async function startTestApi(): Promise<TestApi> {
       const text = await response.text();
       return { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
     },
-    drainStream: () => streamReader.drain(),
+    drainStream: () => streamConsumers.drain(),
     async close() {
       await new Promise<void>((closed) => {
         server.close(() => closed());
         server.closeIdleConnections();
       });
-      await streamReader.stop();
+      await streamConsumers.stop();
     },
   };
 }

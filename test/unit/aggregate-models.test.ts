@@ -1,7 +1,7 @@
 import { ContentSetTopQueryModel, ContentTopQueryModel, StatsFilter } from '../../functions/api/aggregate-models';
 import { resolvePeriod } from '../../functions/domain/periods';
 import { aggregatedData, periodRequest, type AggregateSubject } from '../../functions/operations/stats';
-import { rankPeriod } from '../../functions/operations/top';
+import { rankSuffix as rankPeriod } from '../../functions/domain/periods';
 
 const paths = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) =>
   result.success ? [] : result.error!.issues.map((issue) => issue.path.join('.'));

@@ -1,8 +1,12 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { Contribution } from '../../functions/domain/schemas';
-import { counterTargets, type ResponseScope } from '../../functions/store/aggregates';
-import { chunkChanges, coalesce, responseChange, type ResponseChange } from '../../functions/stream/consumer';
+import { counterDeltas as coalesce, counterTargets, type ResponseChange, type ResponseScope } from '../../functions/store/counters';
+import { chunkChanges, countedChange } from '../../functions/stream/counting';
+import { eventsOf } from '../../functions/stream/events';
+
+/** The counting consumer's change for one record (null: it changes no count). */
+const responseChange = (record: DynamoDBRecord) => eventsOf(record).map(countedChange)[0] ?? null;
 
 const NOW = new Date('2026-03-18T15:42:07.123Z');
 const SCOPE: ResponseScope = { accountId: 'acc', projectId: 'prj', contentSetId: 'set', contentItemId: 'item' };

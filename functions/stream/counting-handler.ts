@@ -3,9 +3,9 @@ import middy from '@middy/core';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../api/logger';
 import { defaultTableClient } from '../store/dynamo';
-import { countStreamRecords } from './consumer';
+import { countStreamRecords } from './counting';
 
-/** The stream consumer's Lambda entry; `npm start` feeds the same function from DynamoDB Local's stream. */
+/** The counting consumer's Lambda entry; `npm start` feeds the same function from DynamoDB Local's stream. */
 export const handler = middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler((event) => countStreamRecords(defaultTableClient(), event.Records, new Date()));

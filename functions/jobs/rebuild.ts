@@ -7,7 +7,7 @@
  *    state), one page at a time.
  * 2. Recomputes in memory every counter item the stream path would hold, with the
  *    consumer's own code: each active response is one change that adds its stored
- *    `contribution`, coalesced per item by `coalesce` (so buckets come from counterTargets
+ *    `contribution`, coalesced per item by `counterDeltas` (store/counters.ts) (so buckets come from counterTargets
  *    of its createdAt, project counters keep no per-option counts, and the rolling items
  *    hold the responses inside the window ending at `now`, as after that day's rollover),
  *    page sums merged per item. Memory holds the counter items, not the responses.
@@ -30,14 +30,23 @@
  * consumer gets to it), and one written after step 1 would be missing until counted. The
  * version conditions catch counter updates between steps 3 and 4, not those.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { emptyCounter, mergeCounters, type Counter } from '../domain/aggregation';
+import { emptyCounter, isZeroCounter, mergeCounters, sameCounter, type Counter } from '../domain/aggregation';
 import type { Contribution } from '../domain/schemas';
-import { aggregatePk, counterFromItem, type CounterDelta } from '../store/aggregates';
+import {
+  aggregatePk,
+  conditionalPut,
+  counterDeltas,
+  counterFromItem,
+  counterItem,
+  counterItemId,
+  readEntityItems,
+  staticAttributesOf,
+  type CounterDelta,
+  type ResponseChange,
+} from '../store/counters';
 import { isConditionFailure } from '../store/conditions';
 import type { ResponseItem, Store } from '../store/entities';
-import { coalesce, type ResponseChange } from './consumer';
-import { conditionalPut, counterItem, inParallel, isCounterAttribute, isZeroCounter, sameCounter } from './rollover';
+import { inParallel } from './parallel';
 
 export interface RebuildOptions {
   /** Compute and compare, write nothing. */
@@ -75,8 +84,6 @@ export interface RebuildResult {
   rewritten: RewrittenItem[];
 }
 
-const itemId = (pk: unknown, sk: unknown) => `${String(pk)}\u0000${String(sk)}`;
-
 /**
  * Reads the project's responses page by page (Response byProject on gsi3, every state) and
  * hands each page to `onPage`, so memory holds one page and the counters, not every response.
@@ -88,26 +95,6 @@ async function forEachResponsePage(store: Store, projectId: string, onPage: (res
     onPage(page.data);
     cursor = page.cursor;
   } while (cursor);
-}
-
-/** Every counter item of an entity: one strongly consistent Query (all pages). */
-async function entityItems(store: Store, pk: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await store.documentClient.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ExclusiveStartKey: start,
-        ConsistentRead: true,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
 }
 
 /** What the stream path would have made of these responses: one delta per counter item, from zero. */
@@ -126,13 +113,7 @@ export function recomputeCounters(responses: ResponseItem[], now: Date): Counter
       createdAt: new Date(response.createdAt),
       added: response.contribution as Contribution,
     }));
-  return coalesce(changes, now);
-}
-
-function staticAttributesOf(item: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(item).filter(([name]) => !isCounterAttribute(name) && !['pk', 'sk', 'createdAt', 'updatedAt', 'version'].includes(name)),
-  );
+  return counterDeltas(changes, now);
 }
 
 function sameAttributes(wanted: Record<string, string>, item: Record<string, unknown>): boolean {
@@ -158,7 +139,7 @@ export async function rebuildProject(store: Store, projectId: string, now: Date,
       entityPks.add(aggregatePk('contentItem', response.contentItemId));
     }
     for (const { target, delta } of recomputeCounters(page, now)) {
-      const id = itemId(target.pk, target.sk);
+      const id = counterItemId(target);
       const existing = merged.get(id);
       merged.set(id, { target, delta: existing ? mergeCounters(existing.delta, delta) : delta });
     }
@@ -167,14 +148,14 @@ export async function rebuildProject(store: Store, projectId: string, now: Date,
 
   const existing = new Map<string, Record<string, unknown>>();
   await inParallel([...entityPks], options.concurrency ?? 16, async (pk) => {
-    for (const item of await entityItems(store, pk)) existing.set(itemId(item.pk, item.sk), item);
+    for (const item of await readEntityItems(store, pk)) existing.set(counterItemId(item), item);
   });
 
   const writes: PlannedWrite[] = [];
   let unchanged = 0;
   const recomputedIds = new Set<string>();
   for (const { target, delta } of recomputed) {
-    const id = itemId(target.pk, target.sk);
+    const id = counterItemId(target);
     recomputedIds.add(id);
     const stored = existing.get(id);
     if (stored && sameCounter(counterFromItem(stored, 0), delta) && sameAttributes(target.attributes, stored)) {
@@ -213,8 +194,8 @@ export async function rebuildProject(store: Store, projectId: string, now: Date,
       }
     });
   }
-  const conflicted = new Set(conflicts.map((conflict) => itemId(conflict.pk, conflict.sk)));
-  const byKey = (a: { pk: string; sk: string }, b: { pk: string; sk: string }) => (itemId(a.pk, a.sk) < itemId(b.pk, b.sk) ? -1 : 1);
+  const conflicted = new Set(conflicts.map((conflict) => counterItemId(conflict)));
+  const byKey = (a: { pk: string; sk: string }, b: { pk: string; sk: string }) => (counterItemId(a) < counterItemId(b) ? -1 : 1);
   return {
     projectId,
     now: now.toISOString(),
@@ -225,7 +206,7 @@ export async function rebuildProject(store: Store, projectId: string, now: Date,
     conflicts: conflicts.sort(byKey),
     rewritten: writes
       .map((write) => write.change)
-      .filter((change) => !conflicted.has(itemId(change.pk, change.sk)))
+      .filter((change) => !conflicted.has(counterItemId(change)))
       .sort(byKey),
   };
 }

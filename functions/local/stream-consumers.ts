@@ -1,0 +1,51 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { join } from 'node:path';
+import { STREAM_CONSUMERS, type StreamConsumerName } from '../stream/consumers';
+import { handler as countingHandler } from '../stream/counting-handler';
+import { matchesKeyPrefixes } from '../stream/events';
+import { localLambdaContext } from './lambda-context';
+import { LocalStreamReader } from './stream-reader';
+
+type StreamHandler = (event: DynamoDBStreamEvent, context: ReturnType<typeof localLambdaContext>) => Promise<DynamoDBBatchResponse | void>;
+
+/** Each consumer's Lambda handler; the mapped type makes the compiler reject a declared consumer without one. */
+const HANDLERS: { readonly [Name in StreamConsumerName]: StreamHandler } = {
+  counting: countingHandler as unknown as StreamHandler,
+};
+
+export interface LocalStreamConsumers {
+  readers: ReadonlyMap<StreamConsumerName, LocalStreamReader>;
+  /** Until every consumer has handled every write made before the call. */
+  drain(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Every stream consumer of functions/stream/consumers.ts, each fed from DynamoDB Local's
+ * stream by its own reader, as its own event source mapping would on AWS: its record
+ * filter, its own position (`stream-position.<name>.json` in the data folder).
+ */
+export function startStreamConsumers(client: DynamoDBClient, tableName: string, dataDir?: string): LocalStreamConsumers {
+  const readers = new Map<StreamConsumerName, LocalStreamReader>();
+  for (const declaration of STREAM_CONSUMERS) {
+    const reader = new LocalStreamReader({
+      client,
+      tableName,
+      positionFile: dataDir ? join(dataDir, `stream-position.${declaration.name}.json`) : undefined,
+      accepts: (record) => matchesKeyPrefixes(record, declaration.keyPrefixes),
+      handle: (event) => HANDLERS[declaration.name](event, localLambdaContext(`local-stream-${declaration.name}`)),
+    });
+    reader.start();
+    readers.set(declaration.name, reader);
+  }
+  return {
+    readers,
+    drain: async () => {
+      for (const reader of readers.values()) await reader.drain();
+    },
+    stop: async () => {
+      await Promise.all([...readers.values()].map((reader) => reader.stop()));
+    },
+  };
+}

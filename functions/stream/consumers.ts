@@ -1,0 +1,42 @@
+/**
+ * The stream consumers: what differs between them, declared once. The CDK construct
+ * (lib/stream-consumer.ts) makes one function, event source mapping, dead-letter queue and
+ * set of alarms per entry; `npm start` runs one local stream reader per entry, each with
+ * its own persisted position. Adding a consumer is one entry here, its entry module and
+ * its table access (lib/table-access.ts).
+ *
+ * A DynamoDB stream serves at most two simultaneous readers per shard (more are
+ * throttled). A third consumer should not get a third event source mapping: either it
+ * shares a reader (one function that hands `eventsOf` output to several consumers, since
+ * each consumer here is a function of events), or the stream fans out once through
+ * EventBridge Pipes (DynamoDB stream -> event bus, any number of rules) or Kinesis Data
+ * Streams for DynamoDB. docs/architecture.md explains the choice.
+ *
+ * Pure declarations: the CDK app reads them without loading any consumer code.
+ */
+import { RECORD_KEY_PREFIXES } from './events';
+
+export interface StreamConsumerDeclaration {
+  /** Short id: construct ids, the local position file (`stream-position.<name>.json`), logs. */
+  name: string;
+  description: string;
+  /** The Lambda entry module (exports `handler`), relative to the repository root. */
+  entry: string;
+  /** Items whose records the consumer receives, by partition key prefix (the event source filter). */
+  keyPrefixes: readonly string[];
+  /** Its table permissions: a key of lib/table-access.ts TABLE_ACTIONS. */
+  access: 'counting';
+}
+
+export const STREAM_CONSUMERS = [
+  {
+    name: 'counting',
+    description: 'DynamoDB Streams consumer: maintains the aggregate counters',
+    entry: 'functions/stream/counting-handler.ts',
+    // Only responses change counts; without the filter it would be invoked for its own counter writes.
+    keyPrefixes: [RECORD_KEY_PREFIXES.response],
+    access: 'counting',
+  },
+] as const satisfies readonly StreamConsumerDeclaration[];
+
+export type StreamConsumerName = (typeof STREAM_CONSUMERS)[number]['name'];

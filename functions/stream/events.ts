@@ -1,0 +1,112 @@
+/**
+ * The event seam: what a DynamoDB stream record means in the domain. Every stream consumer
+ * reads records through `eventsOf` instead of inspecting keys and images itself, so the
+ * table's layout is known here once and a consumer only says which events it wants.
+ *
+ * Pure: no I/O, no clock. The records are Lambda's DynamoDB event records (the local
+ * stream reader delivers the same shape).
+ */
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
+import type { Contribution } from '../domain/schemas';
+
+/** Partition key prefixes of the items events are made of (store/entities.ts key templates). */
+export const RECORD_KEY_PREFIXES = { response: 'response#', contentItem: 'content#' } as const;
+const SORT_KEYS = { response: 'response', contentItem: 'content' } as const;
+
+/** A response as stored (the attributes events carry; the revoke token hash is never read). */
+export interface ResponseImage {
+  id: string;
+  accountId: string;
+  projectId: string;
+  contentSetId: string;
+  contentItemId: string;
+  schema: string;
+  state: 'active' | 'revoked';
+  value: unknown;
+  contribution: Contribution;
+  context?: Record<string, unknown>;
+  profiling?: Record<string, unknown>;
+  revokeExpiresAt?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ContentItemImage {
+  id: string;
+  accountId: string;
+  projectId: string;
+  contentSetId: string;
+  key: string;
+  title?: string;
+  description?: string;
+  url?: string;
+  state: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface EventBase {
+  /** The stream record's id: stable across redeliveries of the record. */
+  eventId: string;
+  /** Position in its shard; a consumer reports the first one it failed on. */
+  sequenceNumber: string;
+}
+
+export type DomainEvent =
+  | (EventBase & { type: 'response.created'; after: ResponseImage })
+  /** A new value (an edit), or any other change of an active response. */
+  | (EventBase & { type: 'response.updated'; before: ResponseImage; after: ResponseImage })
+  | (EventBase & { type: 'response.revoked'; before: ResponseImage; after: ResponseImage })
+  /** The item is gone (erasure). */
+  | (EventBase & { type: 'response.deleted'; before: ResponseImage })
+  | (EventBase & { type: 'content.created'; after: ContentItemImage })
+  | (EventBase & { type: 'content.updated'; before: ContentItemImage; after: ContentItemImage });
+
+export type DomainEventType = DomainEvent['type'];
+
+function image<T>(attributes: Record<string, LambdaAttributeValue> | undefined): T | undefined {
+  return attributes ? (unmarshall(attributes as never) as T) : undefined;
+}
+
+function kindOf(record: DynamoDBRecord): keyof typeof RECORD_KEY_PREFIXES | undefined {
+  const keys = record.dynamodb?.Keys;
+  for (const kind of Object.keys(RECORD_KEY_PREFIXES) as (keyof typeof RECORD_KEY_PREFIXES)[]) {
+    if (keys?.pk?.S?.startsWith(RECORD_KEY_PREFIXES[kind]) && keys.sk?.S === SORT_KEYS[kind]) return kind;
+  }
+  return undefined;
+}
+
+/**
+ * The domain events of one stream record: none for items that are not responses or content
+ * items (counters, markers, keys), one otherwise. Responses are never re-activated, so an
+ * active-to-revoked change is a revocation and any other change an update.
+ */
+export function eventsOf(record: DynamoDBRecord): DomainEvent[] {
+  const kind = kindOf(record);
+  const eventId = record.eventID;
+  const sequenceNumber = record.dynamodb?.SequenceNumber;
+  if (!kind || !eventId || !sequenceNumber) return [];
+  const base = { eventId, sequenceNumber };
+  if (kind === 'response') {
+    const before = image<ResponseImage>(record.dynamodb?.OldImage);
+    const after = image<ResponseImage>(record.dynamodb?.NewImage);
+    if (before && after) {
+      return [{ ...base, type: before.state === 'active' && after.state === 'revoked' ? 'response.revoked' : 'response.updated', before, after }];
+    }
+    if (after) return [{ ...base, type: 'response.created', after }];
+    if (before) return [{ ...base, type: 'response.deleted', before }];
+    return [];
+  }
+  const before = image<ContentItemImage>(record.dynamodb?.OldImage);
+  const after = image<ContentItemImage>(record.dynamodb?.NewImage);
+  if (before && after) return [{ ...base, type: 'content.updated', before, after }];
+  if (after) return [{ ...base, type: 'content.created', after }];
+  return [];
+}
+
+/** Whether a record's item is one a consumer asked for (the same test as its event source filter on AWS). */
+export function matchesKeyPrefixes(record: DynamoDBRecord, prefixes: readonly string[]): boolean {
+  const pk = record.dynamodb?.Keys?.pk?.S;
+  return pk !== undefined && prefixes.some((prefix) => pk.startsWith(prefix));
+}

@@ -1,0 +1,112 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { eventsOf, matchesKeyPrefixes, RECORD_KEY_PREFIXES } from '../../functions/stream/events';
+
+let sequence = 100;
+
+/** A stream record as Lambda delivers it (NEW_AND_OLD_IMAGES). */
+function record(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', oldImage?: Record<string, unknown>, newImage?: Record<string, unknown>): DynamoDBRecord {
+  const keys = (newImage ?? oldImage)!;
+  sequence++;
+  return {
+    eventID: `event-${sequence}`,
+    eventName,
+    eventSource: 'aws:dynamodb',
+    dynamodb: {
+      Keys: marshall({ pk: keys.pk, sk: keys.sk }) as never,
+      SequenceNumber: String(sequence),
+      ...(oldImage ? { OldImage: marshall(oldImage, { removeUndefinedValues: true }) as never } : {}),
+      ...(newImage ? { NewImage: marshall(newImage, { removeUndefinedValues: true }) as never } : {}),
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
+  };
+}
+
+const response = (overrides: Record<string, unknown> = {}) => ({
+  pk: 'response#r1',
+  sk: 'response',
+  id: 'r1',
+  accountId: 'acc',
+  projectId: 'prj',
+  contentSetId: 'set',
+  contentItemId: 'item',
+  schema: 'yes-no',
+  state: 'active',
+  value: 'y',
+  contribution: { option: 0, sentiment: 1 },
+  createdAt: '2026-03-18T10:00:00.000Z',
+  updatedAt: '2026-03-18T10:00:00.000Z',
+  ...overrides,
+});
+
+const contentItem = (overrides: Record<string, unknown> = {}) => ({
+  pk: 'content#c1',
+  sk: 'content',
+  id: 'c1',
+  accountId: 'acc',
+  projectId: 'prj',
+  contentSetId: 'set',
+  key: 'https://docs.example.com/a',
+  state: 'active',
+  createdAt: '2026-03-18T10:00:00.000Z',
+  updatedAt: '2026-03-18T10:00:00.000Z',
+  ...overrides,
+});
+
+describe('eventsOf', () => {
+  it('turns an inserted response into response.created with its after image, record id and position', () => {
+    const inserted = record('INSERT', undefined, response());
+    expect(eventsOf(inserted)).toEqual([
+      { type: 'response.created', eventId: inserted.eventID, sequenceNumber: inserted.dynamodb!.SequenceNumber, after: response() },
+    ]);
+  });
+
+  it('tells an edit (response.updated) from a revocation (response.revoked), both with before and after', () => {
+    const [edited] = eventsOf(record('MODIFY', response(), response({ value: 'n', contribution: { option: 1, sentiment: -1 } })));
+    expect(edited).toMatchObject({ type: 'response.updated', before: { value: 'y' }, after: { value: 'n' } });
+    const [revoked] = eventsOf(record('MODIFY', response(), response({ state: 'revoked' })));
+    expect(revoked).toMatchObject({ type: 'response.revoked', before: { state: 'active' }, after: { state: 'revoked' } });
+    // A revoked response touched again is an update, not a second revocation.
+    const [touched] = eventsOf(record('MODIFY', response({ state: 'revoked' }), response({ state: 'revoked', updatedAt: 'later' })));
+    expect(touched.type).toBe('response.updated');
+  });
+
+  it('turns a deleted response item into response.deleted with its last image', () => {
+    expect(eventsOf(record('REMOVE', response(), undefined))).toEqual([expect.objectContaining({ type: 'response.deleted', before: response() })]);
+  });
+
+  it('turns content item inserts and changes into content.created and content.updated', () => {
+    expect(eventsOf(record('INSERT', undefined, contentItem()))).toEqual([expect.objectContaining({ type: 'content.created', after: contentItem() })]);
+    const [updated] = eventsOf(record('MODIFY', contentItem(), contentItem({ title: 'A' })));
+    expect(updated).toMatchObject({ type: 'content.updated', before: { key: 'https://docs.example.com/a' }, after: { title: 'A' } });
+  });
+
+  it.each([
+    ['a counter item', { pk: 'agg#contentItem#c1', sk: 'day#2026-03-18', count: 1 }],
+    ['a counted marker', { pk: 'counted#event-1', sk: 'counted' }],
+    ['a content key item', { pk: 'contentkey#set#abc', sk: 'contentkey' }],
+    ['a content set', { pk: 'set#s1', sk: 'set', state: 'active' }],
+    ['an item under a response prefix with another sort key', { pk: 'response#r1', sk: 'other' }],
+  ])('has no event for %s', (_name, item) => {
+    expect(eventsOf(record('INSERT', undefined, item))).toEqual([]);
+  });
+
+  it('has no event for a record without an id or a sequence number', () => {
+    const withoutId = record('INSERT', undefined, response());
+    delete withoutId.eventID;
+    expect(eventsOf(withoutId)).toEqual([]);
+    const withoutSequence = record('INSERT', undefined, response());
+    delete withoutSequence.dynamodb!.SequenceNumber;
+    expect(eventsOf(withoutSequence)).toEqual([]);
+  });
+});
+
+describe('matchesKeyPrefixes', () => {
+  it('accepts records whose partition key starts with one of the prefixes, as the event source filter does', () => {
+    const responses = [RECORD_KEY_PREFIXES.response];
+    expect(matchesKeyPrefixes(record('INSERT', undefined, response()), responses)).toBe(true);
+    expect(matchesKeyPrefixes(record('INSERT', undefined, contentItem()), responses)).toBe(false);
+    expect(matchesKeyPrefixes(record('INSERT', undefined, contentItem()), [...responses, RECORD_KEY_PREFIXES.contentItem])).toBe(true);
+    expect(matchesKeyPrefixes(record('INSERT', undefined, { pk: 'agg#x', sk: 'y' }), responses)).toBe(false);
+  });
+});
