@@ -61,7 +61,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   const port = options.port ?? (await freePort());
   const javaTmp = join(tmpdir(), 'feedback-dynamodb-local');
   mkdirSync(javaTmp, { recursive: true });
-  const storage = options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory'];
+  const storage = options.dbPath ? ['-dbPath', resolve(options.dbPath)] : ['-inMemory'];
   if (options.dbPath) mkdirSync(options.dbPath, { recursive: true });
   const java = [
     'java',
@@ -77,7 +77,9 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
     .map((word) => `'${word.replace(/'/g, `'\\''`)}'`)
     .join(' ');
   const script = `${java} >/dev/null 2>&1 & java=$!; trap 'kill $java 2>/dev/null; exit 0' TERM INT; cat >/dev/null; kill $java 2>/dev/null; wait $java`;
-  const child = spawn('sh', ['-c', script], { stdio: ['pipe', 'ignore', 'inherit'] });
+  // Telemetry off twice (flag and environment variable), and run from the temp folder so the
+  // metadata file DynamoDB Local writes to its working directory never lands in the repository.
+  const child = spawn('sh', ['-c', script], { stdio: ['pipe', 'ignore', 'inherit'], cwd: javaTmp, env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } });
   const endpoint = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const stop = async () => {
