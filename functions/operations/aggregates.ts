@@ -10,7 +10,7 @@
  * | projects/getStats, sets/…      | 1 GetItem (the entity) + 1 Query (the period's point buckets)       |
  * | contents/getStats              | 2 GetItem (item, then its set for the schema) + 1 Query             |
  * | responses/getAggregates id     | 2 GetItem (item, set) + 1 Query                                      |
- * | responses/getAggregates key    | 1 BatchGetItem (set + content key) + 1 Query (none for a new key)   |
+ * | responses/getAggregates key    | 1 BatchGetItem (set, key, alias) + 1 Query (none for a new key)     |
  * | sets/top, contents/top         | ≤1 GetItem (scope check) + 1 Query (rank index) + 1–2 BatchGetItem  |
  * |                                | (entities, their sets) + 1 Query per entry ($size at most)          |
  *
@@ -25,10 +25,10 @@ import { ApiError, badRequest, notFound } from '../api/errors';
 import { buildAggregation, buildProjectAggregation, summaryOf, type ResponseAggregation } from '../domain/aggregation';
 import { bucketKey, resolvePeriod, type ResolvedPeriod, type StatPeriod, type TopPeriod } from '../domain/periods';
 import { optionLabels, type AnySchemaConfig, type Schema } from '../domain/schemas';
-import { keyHash } from '../domain/text';
 import { counterFromItem, readBuckets, type AggregateEntity } from '../store/aggregates';
 import { getRawItems, type ItemKey } from '../store/batch';
 import type { ContentItemItem, ContentSetItem, ProjectItem, Store } from '../store/entities';
+import { resolveContentKey } from './content-keys';
 import { loadContentItem } from './contents';
 import { loadProject } from './projects';
 import { loadContentSet } from './sets';
@@ -255,7 +255,7 @@ export async function targetAggregates(
   now: Date,
 ): Promise<number[]> {
   const request: PeriodRequest = { period: period ?? DEFAULT_STAT_PERIOD, now };
-  const { ContentSet, ContentKey, ContentItem } = store.entities;
+  const { ContentSet, ContentItem } = store.entities;
   if (typeof target === 'string') {
     const { data: item } = await ContentItem.get({ id: target }).go({ consistent: true });
     if (!item || (caller.level !== 'anonymous' && caller.accountId !== item.accountId)) throw notFound('Content item', target);
@@ -264,13 +264,10 @@ export async function targetAggregates(
     return (await subjectStats(store, contentItemSubject(item, contentSet), request)).data.values;
   }
   const { contentSetId, key } = target;
-  const [setRaw, keyRaw] = await getRawItems(store, [
-    keyOf(ContentSet.get({ id: contentSetId })),
-    keyOf(ContentKey.get({ contentSetId, keyHash: keyHash(key) })),
-  ]);
+  // One BatchGetItem: the set, the exact key, and the alias of a widget's decoded key.
+  const { setRaw, contentItemId: itemId } = await resolveContentKey(store, contentSetId, key);
   const setData = setRaw ? (ContentSet.parse({ Item: setRaw }).data as ContentSetItem) : null;
   const contentSet = checkAggregatesAccess(caller, setData, 'Content set', contentSetId);
-  const itemId = keyRaw ? ContentKey.parse({ Item: keyRaw }).data?.contentItemId : undefined;
   const subject = contentItemSubject({ id: itemId ?? '' }, contentSet);
   if (!itemId) return new Array<number>(subject.shape!.optionCount).fill(0);
   return (await subjectStats(store, subject, request)).data.values;
