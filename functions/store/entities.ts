@@ -19,6 +19,7 @@
  * | Content sets of an account by key prefix        | gsi2  | account#<accountId>#setkeys            | <lowercase key>#<id>             |
  * | Content item by id                              | table | content#<id>                           | content                          |
  * | Content item by (set, key) (uniqueness)         | table | contentkey#<contentSetId>#<keyHash>    | contentkey                       |
+ * | Content items by (set, decoded key) (widgets)   | table | contentkeyalias#<contentSetId>#<decodedKeyHash> | contentkeyalias         |
  * | Content items of an account by key prefix       | gsi1  | account#<accountId>#contentkeys        | <lowercase key, 200 chars>#<id>  |
  * | Content items of an account by title prefix     | gsi2  | account#<accountId>#contenttitles      | <lowercase title, 200 chars>#<id>|
  * | Response by id                                  | table | response#<id>                          | response                         |
@@ -33,6 +34,15 @@
  * addressed by SHA-256 of the key (`keyHash`) and keeps the full key. Both the set and
  * the key item are known from (contentSetId, key) alone, so the widgets' path resolves
  * them in one BatchGetItem.
+ *
+ * A content key holding %-escapes (`https://blog.example/caf%C3%A9`) also has an alias
+ * item under SHA-256 of its decoded form (`decodedKeyHash`, domain/percent-escapes.ts),
+ * because the widgets' GET hands the server that decoded form. The alias is not a
+ * uniqueness item: distinct keys may share a decoded form (`%C3%A9` and `%c3%a9`), so it
+ * holds the set of their items (`<createdAt>#<id>`, the oldest first) and is written with
+ * unconditional ADD/DELETE in the transaction that writes or moves the key item, where it
+ * can never be the reason a transaction fails (operations/content-keys.ts). The widgets'
+ * lookup reads set, key item and alias in the same one BatchGetItem.
  *
  * No access pattern uses Scan. Lookups by prefix filter state/project/schema on the
  * Query and stop after 20 matches.
@@ -186,6 +196,26 @@ export const ContentKey = new Entity({
   },
 });
 
+/**
+ * The items whose keys decode to one text (the form a widget's GET reads), as
+ * `<item createdAt>#<item id>` members; kept by content-keys.ts in the transactions that
+ * write or move the key items. An alias left with no members has no `members` attribute.
+ */
+export const ContentKeyAlias = new Entity({
+  model: { entity: 'contentkeyalias', version: '1', service: SERVICE },
+  attributes: {
+    contentSetId: { type: 'string', required: true, readOnly: true },
+    decodedKeyHash: { type: 'string', required: true, readOnly: true },
+    members: { type: 'set', items: 'string' },
+  },
+  indexes: {
+    byDecodedKey: {
+      pk: key('pk', 'contentkeyalias#${contentSetId}#${decodedKeyHash}', ['contentSetId', 'decodedKeyHash']),
+      sk: key('sk', 'contentkeyalias', []),
+    },
+  },
+});
+
 export const ContentItem = new Entity({
   model: { entity: 'contentitem', version: '1', service: SERVICE },
   attributes: {
@@ -256,7 +286,7 @@ export const Response = new Entity({
   },
 });
 
-const entities = { Account, ApiKey, Project, ContentSet, ContentSetKey, ContentKey, ContentItem, Response };
+const entities = { Account, ApiKey, Project, ContentSet, ContentSetKey, ContentKey, ContentKeyAlias, ContentItem, Response };
 
 /** The ElectroDB service, plus the raw client for the few calls ElectroDB does not model (cross-entity BatchGetItem). */
 export function createStore(documentClient: DynamoDBDocumentClient, tableName: string) {
