@@ -1,5 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Store } from '../store/entities';
+import { getRawItem } from '../store/batch';
+import type { TableClient } from '../store/dynamo';
+import { apiKeyOf, keys } from '../store/items';
 import { ApiError } from './errors';
 
 export const LEVELS = ['anonymous', 'viewer', 'admin'] as const;
@@ -36,13 +38,14 @@ export function rank(level: Level): number {
 }
 
 /** Resolves the `Authorization` header to a caller; a header that is present but not a live key is an error. */
-export async function authenticate(store: Store, authorization: string | undefined): Promise<Caller> {
+export async function authenticate(store: TableClient, authorization: string | undefined): Promise<Caller> {
   if (authorization === undefined || authorization.trim() === '') return ANONYMOUS;
   const match = AUTH_SCHEME.exec(authorization);
   if (!match) {
     throw new ApiError('unauthorized', 'The Authorization header must be "API-KEY <key>"');
   }
-  const { data: key } = await store.entities.ApiKey.get({ keyHash: hashSecret(match[1]) }).go();
+  // One read; raw (store/items.ts), so the widgets' bundles carry no ElectroDB.
+  const key = apiKeyOf(await getRawItem(store, keys.apiKey(hashSecret(match[1])), { consistent: false }));
   if (!key || key.revokedAt) throw new ApiError('unauthorized', 'Unknown or revoked API key');
   return { level: key.level, accountId: key.accountId, keyId: key.id };
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { TableClient } from '../store/dynamo';
 import type { Store } from '../store/entities';
 import type { Caller, Level } from './auth';
 import type { ErrorCode } from './errors';
@@ -11,16 +12,25 @@ export const RESOURCE_ALIASES: Partial<Record<Resource, string>> = { responses: 
 
 export interface RequestInfo {
   requestId: string;
+  /** GET or POST. */
+  method: string;
   /** Header names in lower case. */
   headers: Record<string, string | undefined>;
   sourceIp?: string;
 }
 
-export interface OperationContext {
+/**
+ * What a handler gets besides its arguments. `store` is the ElectroDB store, or for
+ * operations implemented with `implementOnTable` only the raw table client (their
+ * bundles then carry no ElectroDB).
+ */
+export interface OperationContext<S extends TableClient = Store> {
   caller: Caller;
-  store: Store;
+  store: S;
   now: Date;
   request: RequestInfo;
+  /** Headers the operation adds to its successful answer (e.g. Cache-Control); the adapter sends them. */
+  responseHeaders: Record<string, string>;
 }
 
 type ArgumentsSchema = z.ZodType<unknown[], unknown>;
@@ -48,11 +58,14 @@ export interface OperationDeclaration<Args extends ArgumentsSchema = ArgumentsSc
   errors: ErrorCode[];
 }
 
-export type OperationHandler<Args extends ArgumentsSchema = ArgumentsSchema> = (args: z.output<Args>, context: OperationContext) => Promise<unknown>;
+export type OperationHandler<Args extends ArgumentsSchema = ArgumentsSchema, S extends TableClient = Store> = (
+  args: z.output<Args>,
+  context: OperationContext<S>,
+) => Promise<unknown>;
 
 /** A declared operation with its implementation: what the adapter runs. */
-export interface OperationDefinition<Args extends ArgumentsSchema = ArgumentsSchema> extends OperationDeclaration<Args> {
-  handler: OperationHandler<Args>;
+export interface OperationDefinition<Args extends ArgumentsSchema = ArgumentsSchema, S extends TableClient = Store> extends OperationDeclaration<Args> {
+  handler: OperationHandler<Args, S>;
 }
 
 export function declareOperation<Args extends ArgumentsSchema>(declaration: OperationDeclaration<Args>): OperationDeclaration<Args> {
@@ -61,6 +74,17 @@ export function declareOperation<Args extends ArgumentsSchema>(declaration: Oper
 
 /** The declaration with its handler; the handler's arguments are typed by the declaration's schema. */
 export function implement<Args extends ArgumentsSchema>(declaration: OperationDeclaration<Args>, handler: OperationHandler<Args>): OperationDefinition<Args> {
+  return { ...declaration, handler };
+}
+
+/**
+ * An implementation that needs the raw table client only (functions/store/items.ts): the
+ * hot path of the widgets. Its Lambda entry (`tableLambdaHandler`) loads no ElectroDB.
+ */
+export function implementOnTable<Args extends ArgumentsSchema>(
+  declaration: OperationDeclaration<Args>,
+  handler: OperationHandler<Args, TableClient>,
+): OperationDefinition<Args, TableClient> {
   return { ...declaration, handler };
 }
 
