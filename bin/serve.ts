@@ -5,11 +5,13 @@
  *   npm start -- --in-memory    throwaway data
  *
  * Environment: PORT, HOST, DATA_DIR, DYNAMODB_ENDPOINT (use a running DynamoDB instead),
- * DYNAMODB_LOCAL_PORT, TABLE_NAME, FEEDBACK_ADMIN_KEY, FEEDBACK_VIEWER_KEY, CORS_ALLOWED_ORIGINS.
+ * DYNAMODB_LOCAL_PORT, TABLE_NAME, FEEDBACK_ADMIN_KEY, FEEDBACK_VIEWER_KEY, CORS_ALLOWED_ORIGINS,
+ * ANONYMOUS_RATE_LIMIT, ANONYMOUS_RATE_WINDOW_SECONDS, TRUST_PROXY, AGGREGATES_MAX_AGE_SECONDS.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { logger } from '../functions/api/logger';
+import { rateLimitSettingsFromEnv } from '../functions/local/rate-limiter';
 import { startLocalRuntime } from '../functions/local/runtime';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 
@@ -20,7 +22,9 @@ async function main() {
     options: { 'in-memory': { type: 'boolean', default: false }, port: { type: 'string' } },
   });
   const env = process.env;
+  const rateLimit = rateLimitSettingsFromEnv(env);
   const runtime = await startLocalRuntime({
+    anonymousRateLimit: rateLimit,
     port: Number(values.port ?? env.PORT ?? 3000),
     host: env.HOST,
     dataDir: values['in-memory'] ? undefined : resolve(env.DATA_DIR ?? '.data'),
@@ -36,6 +40,11 @@ async function main() {
       `DynamoDB          ${runtime.dynamoEndpoint}${values['in-memory'] ? ' (in memory)' : ''}`,
       `Admin key         ${runtime.keys.admin}`,
       `Viewer key        ${runtime.keys.viewer}`,
+      `Anonymous writes  ${
+        rateLimit.limit === 0
+          ? 'not limited (ANONYMOUS_RATE_LIMIT=0)'
+          : `${rateLimit.limit} per ${rateLimit.windowSeconds} s per ${rateLimit.trustedProxies === 0 ? 'socket address' : `address from X-Forwarded-For (${rateLimit.trustedProxies} trusted prox${rateLimit.trustedProxies === 1 ? 'y' : 'ies'})`}`
+      }`,
       '',
       `Try: curl -s -X POST ${runtime.baseUrl}/projects/create -H 'Authorization: API-KEY ${runtime.keys.admin}' \\`,
       `       -H 'content-type: application/json' -d '[{"name":"My site"}]'`,

@@ -190,7 +190,15 @@ async function main(): Promise<number> {
   process.stderr.write('Starting DynamoDB Local (in memory) and the local API...\n');
   // dynamoEndpoint unset: the runtime starts its own DynamoDB Local; port 0: a free port.
   // The stream consumer stays off: its requests would be counted with the operations'.
-  const runtime = await startLocalRuntime({ port: 0, host: '127.0.0.1', tableName: TABLE_NAME, devKeys: {}, consumeStream: false });
+  // The per-visitor limit stays off: the benchmark is one visitor making thousands of writes.
+  const runtime = await startLocalRuntime({
+    port: 0,
+    host: '127.0.0.1',
+    tableName: TABLE_NAME,
+    devKeys: {},
+    consumeStream: false,
+    anonymousRateLimit: { limit: 0, windowSeconds: 300, trustedProxies: 0 },
+  });
   const dynamoPort = Number(new URL(runtime.dynamoEndpoint).port);
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= runtime.stop());
