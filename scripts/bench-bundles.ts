@@ -34,6 +34,10 @@ async function bundleSize(entry: string) {
   };
 }
 
+/** The widgets' functions, started on every traffic peak: their bundles must stay small (docs/scaling.md). */
+const HOT_PATH = ['responses/create', 'responses/getAggregates'];
+const HOT_PATH_BUDGET_BYTES = 250 * 1024;
+
 async function main() {
   const root = resolve(__dirname, '..');
   const entries = [
@@ -42,10 +46,12 @@ async function main() {
     { name: 'rollover job', entry: ROLLOVER_ENTRY },
   ];
   const rows: string[] = [];
+  const overBudget: string[] = [];
   let total = 0;
   for (const { name, entry } of entries) {
     const size = await bundleSize(entry);
     total += size.bytes;
+    if (HOT_PATH.includes(name) && size.bytes > HOT_PATH_BUDGET_BYTES) overBudget.push(name);
     rows.push(`| ${name} | ${(size.bytes / 1024).toFixed(1)} | ${(size.gzip / 1024).toFixed(1)} | ${size.handlerModules} |`);
   }
   console.log(
@@ -57,8 +63,10 @@ async function main() {
       ...rows,
       '',
       `${entries.length} bundles, ${(total / 1024).toFixed(0)} KiB in all. "handler modules inside" is 1 when a bundle carries only its own operation.`,
+      `Hot path (${HOT_PATH.join(', ')}): budget ${HOT_PATH_BUDGET_BYTES / 1024} KiB each; ${overBudget.length === 0 ? 'within it' : `OVER: ${overBudget.join(', ')}`}.`,
     ].join('\n'),
   );
+  if (overBudget.length > 0) process.exitCode = 1;
 }
 
 main().catch((error) => {

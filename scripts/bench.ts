@@ -33,7 +33,9 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { bareHandler, bundle, measureInit, type InitTimings } from './bench-init';
-import { itemBytes, type MeterSnapshot } from './dynamo-meter';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { itemBytes, transactionWriteUnits, type MeterSnapshot } from './dynamo-meter';
 import {
   benchCase,
   checkAnswer,
@@ -310,6 +312,7 @@ async function main(): Promise<number> {
   const rounds: ThroughputRound[] = [];
   let total = 0;
   let consumer: (MeterSnapshot & { responses: number; items: number }) | undefined;
+  let consumerShapes: ConsumerShape[] = [];
   let itemSizes: Record<string, { count: number; median: number; max: number }> = {};
   const hotPath: { name: string; bytes: number; packages: string[]; init: { ours: InitTimings; bare: InitTimings } }[] = [];
   const stateDir = mkdtempSync(join(tmpdir(), 'bench-stream-'));
@@ -373,6 +376,7 @@ async function main(): Promise<number> {
     await consumers.drain();
     await consumers.stop();
     consumer = { ...meter.since(beforeConsumer), responses: CONSUMER_RESPONSES, items: CONSUMER_ITEMS };
+    consumerShapes = await consumerBatchShapes(counted);
 
     process.stderr.write('Reading the sizes of stored items...\n');
     itemSizes = await storedItemSizes(rawClient, TABLE_NAME);
@@ -423,6 +427,7 @@ async function main(): Promise<number> {
         counterUpdates: consumer.transactionItems.update / consumer.responses,
       },
       commands: consumer.commands,
+      batchShapes: consumerShapes,
     },
     itemSizes,
     hotPath,
@@ -469,6 +474,13 @@ async function main(): Promise<number> {
             '',
             `requests ${measured.consumer.perResponse.requests.toFixed(2)}; transactions ${measured.consumer.perResponse.transactions.toFixed(2)}; counter updates ${measured.consumer.perResponse.counterUpdates.toFixed(2)}`,
             `CU (DynamoDB Local) ${measured.consumer.perResponse.capacity.toFixed(2)}; CU (published rules) read ${(measured.consumer.perResponse.estimated.read ?? 0).toFixed(2)} + write ${(measured.consumer.perResponse.estimated.write ?? 0).toFixed(2)} (table ${(measured.consumer.perResponse.estimated.table ?? 0).toFixed(2)}, indexes ${(measured.consumer.perResponse.estimated.indexes ?? 0).toFixed(2)})`,
+            'The same consumer on stream batches of a given shape (its transactions counted and priced by the published rules, not sent):',
+            '',
+            markdownTable(
+              ['batch shape', 'responses', 'counter updates/response', 'WRU/response (table + indexes)'],
+              consumerShapes.map((shape) => [shape.name, String(shape.responses), shape.counterUpdates.toFixed(2), `${shape.table.toFixed(2)} + ${shape.indexes.toFixed(2)}`]),
+              [false, true, true, true],
+            ),
             '',
           ]
         : []),
@@ -512,6 +524,88 @@ async function main(): Promise<number> {
     ].join('\n'),
   );
   return left.length === 0 ? 0 : 1;
+}
+
+interface ConsumerShape {
+  name: string;
+  responses: number;
+  batchSize: number;
+  items: number;
+  counterUpdates: number;
+  /** Write units per response by the published rules. */
+  table: number;
+  indexes: number;
+}
+
+/**
+ * The counting consumer's writes per response for stream batches of a given shape: its
+ * Lambda logic (countStreamRecords) fed synthetic INSERT records of `contentSetId`, with a
+ * client that takes each transaction without sending it. What it would write is a
+ * property of its coalescing (one update per counter item per batch) and chunking.
+ */
+async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[]> {
+  const { defaultStore } = await import('../functions/store/client');
+  const { countStreamRecords } = await import('../functions/stream/counting');
+  const { contentSetOf, keys } = await import('../functions/store/items');
+  const { getRawItem } = await import('../functions/store/batch');
+  const { newId } = await import('../functions/domain/text');
+  const { store } = defaultStore();
+  const set = contentSetOf(await getRawItem(store, keys.contentSet(contentSetId)))!;
+  const now = new Date();
+  let sequence = 0;
+  const record = (contentItemId: string): DynamoDBRecord => {
+    const id = newId();
+    sequence++;
+    const image = { pk: `response#${id}`, sk: 'response', id, accountId: set.accountId, projectId: set.projectId, contentSetId, contentItemId, state: 'active', contribution: { option: sequence % 8, sentiment: 1, intensity: 0.5 }, createdAt: now.toISOString(), __edb_e__: 'response', __edb_v__: '1' };
+    return {
+      eventID: `bench-shape-${sequence}-${id}`,
+      eventName: 'INSERT',
+      dynamodb: { Keys: marshall({ pk: image.pk, sk: image.sk }) as never, SequenceNumber: String(sequence).padStart(21, '0'), NewImage: marshall(image) as never },
+    };
+  };
+  const shapes: ConsumerShape[] = [];
+  for (const shape of [
+    { name: 'quiet site: one response per batch', responses: 100, batchSize: 1, items: 100 },
+    { name: 'busy site: batches of 100 over 20 pages of one set', responses: 1000, batchSize: 100, items: 20 },
+    { name: 'popular page: batches of 100 on one page', responses: 1000, batchSize: 100, items: 1 },
+  ]) {
+    const recorded = { updates: 0, table: 0, indexes: 0 };
+    const client = new Proxy(store.documentClient, {
+      get(target, property, receiver) {
+        if (property !== 'send') return Reflect.get(target, property, receiver);
+        return async (command: { input?: { TransactItems?: { Put?: { Item: Record<string, unknown> }; Update?: { Key: Record<string, unknown>; ExpressionAttributeNames?: Record<string, string> } }[] }; constructor: { name: string } }) => {
+          const items = command.input?.TransactItems;
+          if (!items) return { Responses: {} };
+          recorded.updates += items.filter((item) => item.Update).length;
+          const wire = items.map((item) =>
+            item.Put
+              ? { Put: { Item: marshall(item.Put.Item, { removeUndefinedValues: true }) } }
+              : item.Update
+                ? { Update: { Key: marshall(item.Update.Key), ExpressionAttributeNames: item.Update.ExpressionAttributeNames } }
+                : { ConditionCheck: {} },
+          );
+          const units = transactionWriteUnits(wire as never);
+          recorded.table += units.table;
+          recorded.indexes += units.indexes;
+          return {};
+        };
+      },
+    });
+    const counting = Object.assign(Object.create(store), { documentClient: client });
+    const ids = Array.from({ length: shape.items }, () => newId());
+    const records = Array.from({ length: shape.responses }, (_, index) => record(ids[index % ids.length]));
+    for (let start = 0; start < records.length; start += shape.batchSize) {
+      const result = await countStreamRecords(counting, records.slice(start, start + shape.batchSize), now);
+      if (result.batchItemFailures.length > 0) throw new Error('the consumer reported a failure');
+    }
+    shapes.push({
+      ...shape,
+      counterUpdates: recorded.updates / shape.responses,
+      table: recorded.table / shape.responses,
+      indexes: recorded.indexes / shape.responses,
+    });
+  }
+  return shapes;
 }
 
 /** Median and largest size per kind of stored item (entity, or counter / marker), from a Scan of the benchmark's table. */

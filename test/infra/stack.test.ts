@@ -282,6 +282,22 @@ describe('functions', () => {
   });
 });
 
+describe('the widgets\' hot path', () => {
+  test('responses/create and responses/getAggregates: bundles of at most 250 KB without ElectroDB (raw table client)', () => {
+    for (const name of ['responses/create', 'responses/getAggregates', 'responses/edit', 'responses/remove']) {
+      const operation = operationList.find((candidate) => operationPath(candidate) === name)!;
+      const dir = path.join(outdir, `asset.${String(resources[functionLogicalId(operation)].Properties.Code.S3Key).replace(/\.zip$/, '')}`);
+      const bytes = fs.statSync(path.join(dir, 'index.js')).size;
+      const sources: string[] = JSON.parse(fs.readFileSync(path.join(dir, 'index.js.map'), 'utf8')).sources;
+      expect({ name, underBudget: bytes <= 250 * 1024, electrodb: sources.filter((source) => /node_modules\/(electrodb|jsonschema)\//.test(source)) }).toEqual({
+        name,
+        underBudget: true,
+        electrodb: [],
+      });
+    }
+  });
+});
+
 // ---------------------------------------------------------------- table
 
 describe('table', () => {
