@@ -275,6 +275,19 @@ export class PublicEdge extends Construct {
                     textTransformations: [{ priority: 0, type: 'URL_DECODE' }],
                   },
                 },
+                // CORS preflights are not writes (the local server answers them before its limiter too).
+                {
+                  notStatement: {
+                    statement: {
+                      byteMatchStatement: {
+                        fieldToMatch: { method: {} },
+                        positionalConstraint: 'EXACTLY',
+                        searchString: 'OPTIONS',
+                        textTransformations: [{ priority: 0, type: 'NONE' }],
+                      },
+                    },
+                  },
+                },
                 {
                   notStatement: {
                     statement: {

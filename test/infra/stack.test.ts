@@ -556,7 +556,7 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
     expect(JSON.stringify(association.ResourceArn)).toContain('/restapis/');
   });
 
-  test('rate-based rule: 300 per 5 minutes per viewer address on the anonymous writes without a key, answered 429 too-many-requests', () => {
+  test('rate-based rule: 300 per 5 minutes per viewer address on the anonymous writes (not their CORS preflights) without a key, answered 429 too-many-requests', () => {
     const rule = rules().find((candidate) => candidate.Name === 'AnonymousWritesPerVisitor');
     const statement = rule.Statement.RateBasedStatement;
     expect(statement).toMatchObject({
@@ -565,7 +565,8 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
       AggregateKeyType: 'FORWARDED_IP',
       ForwardedIPConfig: { HeaderName: VIEWER_ADDRESS_HEADER, FallbackBehavior: 'MATCH' },
     });
-    const [paths, withoutKey] = statement.ScopeDownStatement.AndStatement.Statements;
+    const [paths, notPreflight, withoutKey] = statement.ScopeDownStatement.AndStatement.Statements;
+    expect(notPreflight.NotStatement.Statement.ByteMatchStatement).toMatchObject({ FieldToMatch: { Method: {} }, PositionalConstraint: 'EXACTLY', SearchString: 'OPTIONS' });
     const pattern = new RegExp(paths.RegexMatchStatement.RegexString);
     const limited = anonymousWriteOperations(operationList).flatMap(expectedPaths);
     expect(limited.sort()).toEqual(['feelbacks/create', 'feelbacks/edit', 'feelbacks/remove', 'responses/create', 'responses/edit', 'responses/remove']);
