@@ -55,9 +55,8 @@ export const ASSUMPTIONS = {
   /** Share of invocations that start a new container, and its billed init (INIT is billed since August 2025). */
   coldStartShare: 0.01,
   coldInitMs: 250,
-  /** Consumer: one invocation per batch; billed ms per DynamoDB request it makes. */
+  /** Consumer: one invocation per batch; billed ms per transaction it sends. */
   consumerMsPerRequest: 15,
-  consumerResponsesPerBatch: 100,
   /** Answer size out of CloudFront, and log bytes per API call (access log line + Lambda JSON line + platform lines). */
   answerBytes: 600,
   logBytesPerApiCall: 1_100,
@@ -87,7 +86,12 @@ interface BenchResults {
   machine: string[];
   operations: OperationResult[];
   throughput?: { concurrency: number; rounds: { ours: number; raw: number; rawTransaction: number }[]; ratio?: number; ratioToRawTransaction?: number };
-  consumer?: { responses: number; items: number; perResponse: { requests: number; transactions: number; counterUpdates: number; estimated: Partial<Capacity> } };
+  consumer?: {
+    responses: number;
+    items: number;
+    perResponse: { requests: number; transactions: number; counterUpdates: number; estimated: Partial<Capacity> };
+    batchShapes: { name: string; batchSize: number; counterUpdates: number; table: number; indexes: number }[];
+  };
   hotPath?: { name: string; bytes: number }[];
 }
 
@@ -147,22 +151,32 @@ export function costModel(results: BenchResults, hitRatios: number[]): string {
   const createNew = operation(results, 'responses/create (new key)');
   const aggregates = operation(results, 'responses/getAggregates (GET, public set)');
   const consumer = results.consumer;
-  if (!consumer) throw new Error('docs/bench-results.json has no consumer measurement');
-  const consumerWrite = consumer.perResponse.estimated.write ?? 0;
-  const consumerRead = consumer.perResponse.estimated.read ?? 0;
-  const consumerMs = consumer.perResponse.requests * ASSUMPTIONS.consumerMsPerRequest;
+  if (!consumer?.batchShapes?.length) throw new Error('docs/bench-results.json has no consumer batch shapes: run npm run bench');
+  const shapes = consumer.batchShapes;
+  /** The consumer's cost per million responses for a batch shape: its writes, and one Lambda invocation per batch. */
+  const consumerCost = (shape: (typeof shapes)[number]) => {
+    const write = shape.table + shape.indexes;
+    // Per batch: its transactions (counter updates and one marker per record, at most 100 items each).
+    const transactions = Math.ceil(((shape.counterUpdates + 1) * shape.batchSize) / 100);
+    const ms = ASSUMPTIONS.lambdaFixedMs + transactions * ASSUMPTIONS.consumerMsPerRequest;
+    return {
+      write,
+      dollars: write * PRICES.dynamoWriteRequestUnitPerMillion + (PRICES.lambdaRequestPerMillion + gbSeconds(ms) * 1e6 * PRICES.lambdaArmGbSecond) / shape.batchSize,
+    };
+  };
+  const busy = shapes.find((shape) => shape.name.startsWith('busy')) ?? shapes[0];
 
   const createCall = apiCallCost(create);
   const responseLines: Record<string, number> = {
     ...edgeCost(),
     ...createCall.lines,
-    [`Stream consumer: counter writes (${units(consumerWrite)} WRU per response, ${consumer.responses} responses on ${consumer.items} items)`]:
-      consumerWrite * PRICES.dynamoWriteRequestUnitPerMillion + consumerRead * PRICES.dynamoReadRequestUnitPerMillion,
-    'Stream consumer: Lambda (batches of 100)':
-      PRICES.lambdaRequestPerMillion / ASSUMPTIONS.consumerResponsesPerBatch + gbSeconds(consumerMs) * 1e6 * PRICES.lambdaArmGbSecond,
   };
-  const perMillionResponses = Object.values(responseLines).reduce((sum, value) => sum + value, 0);
+  const perMillionWrite = Object.values(responseLines).reduce((sum, value) => sum + value, 0);
   const fixed = ASSUMPTIONS.wafRules * PRICES.wafRulePerMonth + PRICES.wafWebAclPerMonth + PRICES.secretsManagerSecretPerMonth;
+  const consumerRows = shapes.map((shape) => {
+    const cost = consumerCost(shape);
+    return [shape.name, units(shape.counterUpdates), `${units(shape.table)} + ${units(shape.indexes)}`, money(cost.dollars), money(perMillionWrite + cost.dollars)];
+  });
 
   const aggregatesCall = apiCallCost(aggregates);
   const aggregatesRows = hitRatios.map((hit) => {
@@ -173,7 +187,7 @@ export function costModel(results: BenchResults, hitRatios: number[]): string {
 
   // Which limit first, in responses per second.
   const tableWrite = create.estimatedPerCall.table;
-  const consumerTableWrite = consumer.perResponse.estimated.table ?? 0;
+  const consumerTableWrite = busy.table;
   const limits: [string, number, string][] = [
     ['the stack\'s stage throttle (context apiRateLimit, default 100/s, burst 200)', 100, 'raise apiRateLimit / apiBurstLimit'],
     [
@@ -182,7 +196,7 @@ export function costModel(results: BenchResults, hitRatios: number[]): string {
       'no split helps a single item; see "A popular page" below',
     ],
     [
-      `DynamoDB on-demand default of ${QUOTAS.dynamoOnDemandTableWriteUnitsPerSecond.toLocaleString('en-US')} WRU/s per table: ${units(tableWrite)} (write) + ${units(consumerTableWrite)} (consumer) table WRU per response`,
+      `DynamoDB on-demand default of ${QUOTAS.dynamoOnDemandTableWriteUnitsPerSecond.toLocaleString('en-US')} WRU/s per table: ${units(tableWrite)} (write) + ${units(consumerTableWrite)} (consumer, busy site) table WRU per response`,
       QUOTAS.dynamoOnDemandTableWriteUnitsPerSecond / (tableWrite + consumerTableWrite),
       'quota increase (adjustable)',
     ],
@@ -201,12 +215,23 @@ export function costModel(results: BenchResults, hitRatios: number[]): string {
     '',
     '### Per million responses (`responses/create` on an existing item)',
     '',
+    'The write itself, from the visitor to DynamoDB:',
+    '',
     markdownTable(
       ['part', 'per million'],
       Object.entries(responseLines).map(([part, value]) => [part, money(value)]),
       [false, true],
     ),
-    `| **total** | **${money(perMillionResponses)}** |`,
+    `| **the write** | **${money(perMillionWrite)}** |`,
+    '',
+    'Then the stream consumer keeps the counters (hour, day, week, month, year, lifetime and rolling windows of the project, ' +
+      'set and item). It writes each counter item once per stream batch, so what a response costs depends on how many ' +
+      'responses a batch holds and how many pages they share (measured on the consumer\'s own logic, priced by the published rules):',
+    '',
+    markdownTable(['traffic', 'counter updates per response', 'WRU per response (table + indexes)', 'consumer per million', 'total per million responses'], consumerRows, [false, true, true, true, true]),
+    '',
+    `On DynamoDB Local's real stream (${consumer.responses} responses on ${consumer.items} pages, in the batches it delivered) the consumer made ` +
+      `${units(consumer.perResponse.counterUpdates)} counter updates per response (${units(consumer.perResponse.estimated.write ?? 0)} WRU).`,
     '',
     `Plus fixed: WAF web ACL ${money(PRICES.wafWebAclPerMonth)} + ${ASSUMPTIONS.wafRules} rules × ${money(PRICES.wafRulePerMonth)}, Secrets Manager ${money(PRICES.secretsManagerSecretPerMonth)}: **${money(fixed)} a month**. ` +
       `A first response on a new page writes the item and its key too: ${units(createNew.estimatedPerCall.write)} WRU instead of ${units(create.estimatedPerCall.write)} ` +
