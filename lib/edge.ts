@@ -47,7 +47,14 @@ export type ManagedRuleMode = (typeof MANAGED_RULE_MODES)[number];
 export const MANAGED_RULE_GROUPS = ['AWSManagedRulesKnownBadInputsRuleSet', 'AWSManagedRulesAmazonIpReputationList'] as const;
 
 /** Headers the functions read besides Authorization and Origin (which are part of the cache key, hence forwarded). */
-export const FORWARDED_HEADERS = ['Content-Type', 'User-Agent', 'Accept-Language', 'CloudFront-Viewer-Country', 'CloudFront-Viewer-City', VIEWER_ADDRESS_HEADER];
+export const FORWARDED_HEADERS = [
+  'Content-Type',
+  'User-Agent',
+  'Accept-Language',
+  'CloudFront-Viewer-Country',
+  'CloudFront-Viewer-City',
+  VIEWER_ADDRESS_HEADER,
+];
 
 export interface PublicEdgeProps {
   readonly restApi: RestApi;

@@ -41,7 +41,7 @@ export const NAG_REASONS = {
     'Node.js runtime is a deliberate upgrade, not an automatic one.',
   tableIndexes:
     'The table\'s global secondary indexes (gsi1..gsi3) are queried by ElectroDB access patterns; "<table arn>/index/*" ' +
-    'scopes the same actions to this one table\'s indexes only.',
+    "scopes the same actions to this one table's indexes only.",
   listStreams:
     'dynamodb:ListStreams (added by the DynamoDB event source) does not support resource-level permissions, so it can only ' +
     'be granted on "*"; the stream read actions themselves are scoped to this table\'s stream ARN.',

@@ -121,7 +121,11 @@ async function startOnce(file: string, eventFile: string, env: NodeJS.ProcessEnv
   return result;
 }
 
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.5);
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 
 /** Median init timings of `ours` and `bare` over `runs` fresh processes each, alternated. */
 export async function measureInit(

@@ -265,7 +265,17 @@ export function markdownTable(header: string[], rows: string[][], rightAligned: 
 
 export function resultTable(results: readonly CaseResult[]): string {
   return markdownTable(
-    ['operation', 'round trips warm', 'cold', 'CU/call (DynamoDB Local)', 'CU/call (published rules) R + W', 'median ms', 'p90 ms', 'raw baseline median ms', 'ratio'],
+    [
+      'operation',
+      'round trips warm',
+      'cold',
+      'CU/call (DynamoDB Local)',
+      'CU/call (published rules) R + W',
+      'median ms',
+      'p90 ms',
+      'raw baseline median ms',
+      'ratio',
+    ],
     results.map((result) => [
       result.name,
       formatRoundTrips(result.roundTripsPerCall),

@@ -63,11 +63,7 @@ async function project(context: BenchContext, name: string): Promise<string> {
 }
 
 async function contentSet(context: BenchContext, projectId: string, key: string, schema = 'yes-no'): Promise<string> {
-  const created = await context.api<{ id: string }>(
-    'sets/create',
-    [{ projectId, key, schema, metadata: { name: `Bench ${key}` } }],
-    'admin',
-  );
+  const created = await context.api<{ id: string }>('sets/create', [{ projectId, key, schema, metadata: { name: `Bench ${key}` } }], 'admin');
   return created.id;
 }
 
@@ -187,7 +183,9 @@ const CASES: BenchCase<any>[] = [
       const contentSetId = await contentSet(context, await project(context, 'Removals'), 'removals', 'reaction');
       const created: { responseId: string; revokable: { token: string } }[] = [];
       for (let j = 0; j < context.calls; j++) {
-        created.push(await context.api('responses/create', [{ contentSetId, key: 'https://example.com/removed', value: 'heart', revokable: true }], 'anonymous'));
+        created.push(
+          await context.api('responses/create', [{ contentSetId, key: 'https://example.com/removed', value: 'heart', revokable: true }], 'anonymous'),
+        );
       }
       return created;
     },
@@ -262,7 +260,10 @@ async function main(): Promise<number> {
     console.log(`Cases: ${CASES.map((definition) => definition.name).join(', ')}`);
     return 0;
   }
-  const only = values.only?.split(',').map((name) => name.trim()).filter(Boolean);
+  const only = values.only
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = only?.filter((name) => !CASES.some((definition) => definition.name === name)) ?? [];
   if (unknown.length > 0) throw new Error(`Unknown case ${unknown.join(', ')}; cases: ${CASES.map((definition) => definition.name).join(', ')}`);
   const cases = only ? CASES.filter((definition) => only.includes(definition.name)) : CASES;
@@ -478,7 +479,12 @@ async function main(): Promise<number> {
             '',
             markdownTable(
               ['batch shape', 'responses', 'counter updates/response', 'WRU/response (table + indexes)'],
-              consumerShapes.map((shape) => [shape.name, String(shape.responses), shape.counterUpdates.toFixed(2), `${shape.table.toFixed(2)} + ${shape.indexes.toFixed(2)}`]),
+              consumerShapes.map((shape) => [
+                shape.name,
+                String(shape.responses),
+                shape.counterUpdates.toFixed(2),
+                `${shape.table.toFixed(2)} + ${shape.indexes.toFixed(2)}`,
+              ]),
               [false, true, true, true],
             ),
             '',
@@ -556,11 +562,28 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
   const record = (contentItemId: string): DynamoDBRecord => {
     const id = newId();
     sequence++;
-    const image = { pk: `response#${id}`, sk: 'response', id, accountId: set.accountId, projectId: set.projectId, contentSetId, contentItemId, state: 'active', contribution: { option: sequence % 8, sentiment: 1, intensity: 0.5 }, createdAt: now.toISOString(), __edb_e__: 'response', __edb_v__: '1' };
+    const image = {
+      pk: `response#${id}`,
+      sk: 'response',
+      id,
+      accountId: set.accountId,
+      projectId: set.projectId,
+      contentSetId,
+      contentItemId,
+      state: 'active',
+      contribution: { option: sequence % 8, sentiment: 1, intensity: 0.5 },
+      createdAt: now.toISOString(),
+      __edb_e__: 'response',
+      __edb_v__: '1',
+    };
     return {
       eventID: `bench-shape-${sequence}-${id}`,
       eventName: 'INSERT',
-      dynamodb: { Keys: marshall({ pk: image.pk, sk: image.sk }) as never, SequenceNumber: String(sequence).padStart(21, '0'), NewImage: marshall(image) as never },
+      dynamodb: {
+        Keys: marshall({ pk: image.pk, sk: image.sk }) as never,
+        SequenceNumber: String(sequence).padStart(21, '0'),
+        NewImage: marshall(image) as never,
+      },
     };
   };
   const shapes: ConsumerShape[] = [];
@@ -573,7 +596,15 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
     const client = new Proxy(store.documentClient, {
       get(target, property, receiver) {
         if (property !== 'send') return Reflect.get(target, property, receiver);
-        return async (command: { input?: { TransactItems?: { Put?: { Item: Record<string, unknown> }; Update?: { Key: Record<string, unknown>; ExpressionAttributeNames?: Record<string, string> } }[] }; constructor: { name: string } }) => {
+        return async (command: {
+          input?: {
+            TransactItems?: {
+              Put?: { Item: Record<string, unknown> };
+              Update?: { Key: Record<string, unknown>; ExpressionAttributeNames?: Record<string, string> };
+            }[];
+          };
+          constructor: { name: string };
+        }) => {
           const items = command.input?.TransactItems;
           if (!items) return { Responses: {} };
           recorded.updates += items.filter((item) => item.Update).length;
@@ -621,10 +652,12 @@ async function storedItemSizes(client: ReturnType<typeof import('../functions/st
     start = page.LastEvaluatedKey;
   } while (start);
   return Object.fromEntries(
-    [...sizes].sort(([a], [b]) => a.localeCompare(b)).map(([kind, list]) => {
-      list.sort((a, b) => a - b);
-      return [kind, { count: list.length, median: list[Math.floor(list.length / 2)], max: list[list.length - 1] }];
-    }),
+    [...sizes]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([kind, list]) => {
+        list.sort((a, b) => a - b);
+        return [kind, { count: list.length, median: list[Math.floor(list.length / 2)], max: list[list.length - 1] }];
+      }),
   );
 }
 

@@ -161,7 +161,8 @@ export function costModel(results: BenchResults, hitRatios: number[]): string {
     const ms = ASSUMPTIONS.lambdaFixedMs + transactions * ASSUMPTIONS.consumerMsPerRequest;
     return {
       write,
-      dollars: write * PRICES.dynamoWriteRequestUnitPerMillion + (PRICES.lambdaRequestPerMillion + gbSeconds(ms) * 1e6 * PRICES.lambdaArmGbSecond) / shape.batchSize,
+      dollars:
+        write * PRICES.dynamoWriteRequestUnitPerMillion + (PRICES.lambdaRequestPerMillion + gbSeconds(ms) * 1e6 * PRICES.lambdaArmGbSecond) / shape.batchSize,
     };
   };
   const busy = shapes.find((shape) => shape.name.startsWith('busy')) ?? shapes[0];
@@ -175,7 +176,13 @@ export function costModel(results: BenchResults, hitRatios: number[]): string {
   const fixed = ASSUMPTIONS.wafRules * PRICES.wafRulePerMonth + PRICES.wafWebAclPerMonth + PRICES.secretsManagerSecretPerMonth;
   const consumerRows = shapes.map((shape) => {
     const cost = consumerCost(shape);
-    return [shape.name, units(shape.counterUpdates), `${units(shape.table)} + ${units(shape.indexes)}`, money(cost.dollars), money(perMillionWrite + cost.dollars)];
+    return [
+      shape.name,
+      units(shape.counterUpdates),
+      `${units(shape.table)} + ${units(shape.indexes)}`,
+      money(cost.dollars),
+      money(perMillionWrite + cost.dollars),
+    ];
   });
 
   const aggregatesCall = apiCallCost(aggregates);
@@ -189,7 +196,7 @@ export function costModel(results: BenchResults, hitRatios: number[]): string {
   const tableWrite = create.estimatedPerCall.table;
   const consumerTableWrite = busy.table;
   const limits: [string, number, string][] = [
-    ['the stack\'s stage throttle (context apiRateLimit, default 100/s, burst 200)', 100, 'raise apiRateLimit / apiBurstLimit'],
+    ["the stack's stage throttle (context apiRateLimit, default 100/s, burst 200)", 100, 'raise apiRateLimit / apiBurstLimit'],
     [
       'one project, set or item: its item takes a 2 WCU condition check per response, at most 1,000 WCU/s per item',
       QUOTAS.dynamoPartitionWriteUnitsPerSecond / 2,
@@ -226,9 +233,13 @@ export function costModel(results: BenchResults, hitRatios: number[]): string {
     '',
     'Then the stream consumer keeps the counters (hour, day, week, month, year, lifetime and rolling windows of the project, ' +
       'set and item). It writes each counter item once per stream batch, so what a response costs depends on how many ' +
-      'responses a batch holds and how many pages they share (measured on the consumer\'s own logic, priced by the published rules):',
+      "responses a batch holds and how many pages they share (measured on the consumer's own logic, priced by the published rules):",
     '',
-    markdownTable(['traffic', 'counter updates per response', 'WRU per response (table + indexes)', 'consumer per million', 'total per million responses'], consumerRows, [false, true, true, true, true]),
+    markdownTable(
+      ['traffic', 'counter updates per response', 'WRU per response (table + indexes)', 'consumer per million', 'total per million responses'],
+      consumerRows,
+      [false, true, true, true, true],
+    ),
     '',
     `On DynamoDB Local's real stream (${consumer.responses} responses on ${consumer.items} pages, in the batches it delivered) the consumer made ` +
       `${units(consumer.perResponse.counterUpdates)} counter updates per response (${units(consumer.perResponse.estimated.write ?? 0)} WRU).`,

@@ -44,11 +44,20 @@ function parse(name: string, raw: unknown, fallback: number, valid: (value: numb
 export function anonymousRateLimit(
   limit: unknown,
   windowSeconds: unknown,
-  { names = { limit: 'ANONYMOUS_RATE_LIMIT', window: 'ANONYMOUS_RATE_WINDOW_SECONDS' }, waf = false }: { names?: { limit: string; window: string }; waf?: boolean } = {},
+  {
+    names = { limit: 'ANONYMOUS_RATE_LIMIT', window: 'ANONYMOUS_RATE_WINDOW_SECONDS' },
+    waf = false,
+  }: { names?: { limit: string; window: string }; waf?: boolean } = {},
 ): AnonymousRateLimit {
   const windows = RATE_WINDOWS_SECONDS as readonly number[];
   return {
-    limit: parse(names.limit, limit, DEFAULT_ANONYMOUS_RATE_LIMIT, (value) => value === 0 || value >= (waf ? 10 : 1), `0 (off) or an integer of at least ${waf ? 10 : 1}`),
+    limit: parse(
+      names.limit,
+      limit,
+      DEFAULT_ANONYMOUS_RATE_LIMIT,
+      (value) => value === 0 || value >= (waf ? 10 : 1),
+      `0 (off) or an integer of at least ${waf ? 10 : 1}`,
+    ),
     windowSeconds: parse(
       names.window,
       windowSeconds,

@@ -31,12 +31,7 @@ interface ContentMetadata {
 }
 
 /** A new active item of the set, ready to write with `insertContentItem`. */
-export function newContentItem(
-  contentSet: Pick<ContentSetItem, 'id' | 'accountId' | 'projectId'>,
-  key: string,
-  metadata: ContentMetadata,
-  now: Date,
-) {
+export function newContentItem(contentSet: Pick<ContentSetItem, 'id' | 'accountId' | 'projectId'>, key: string, metadata: ContentMetadata, now: Date) {
   const timestamp = now.toISOString();
   return {
     id: newId(),
@@ -65,11 +60,7 @@ export type InsertOutcome = { inserted: true } | { inserted: false; conflict: bo
  * written instead of throwing, so callers decide between `conflict` and using the item
  * that took the key; `reasons` are the codes of [key, item, ...alsoWrite].
  */
-export async function insertContentItem(
-  table: TableClient,
-  item: ReturnType<typeof newContentItem>,
-  alsoWrite: TransactItem[] = [],
-): Promise<InsertOutcome> {
+export async function insertContentItem(table: TableClient, item: ReturnType<typeof newContentItem>, alsoWrite: TransactItem[] = []): Promise<InsertOutcome> {
   const alias = { contentSetId: item.contentSetId, member: aliasMember(item), changes: aliasChanges(undefined, item.key) };
   const outcome = await writeKeyTransaction(table, alias, [
     createContentKey(table.tableName, { contentSetId: item.contentSetId, keyHash: keyHash(item.key), contentItemId: item.id, accountId: item.accountId }),
@@ -145,8 +136,16 @@ export async function lookupContentItems(store: Store, accountId: string, text: 
     text,
     byId: async (id) => (await store.entities.ContentItem.get({ id }).go()).data,
     indexes: [
-      (cursor) => store.entities.ContentItem.query.byKey({ accountId }).begins({ keyPrefixLower: prefix }).go({ ...LOOKUP_PAGE, cursor }),
-      (cursor) => store.entities.ContentItem.query.byTitle({ accountId }).begins({ titlePrefixLower: prefix }).go({ ...LOOKUP_PAGE, cursor }),
+      (cursor) =>
+        store.entities.ContentItem.query
+          .byKey({ accountId })
+          .begins({ keyPrefixLower: prefix })
+          .go({ ...LOOKUP_PAGE, cursor }),
+      (cursor) =>
+        store.entities.ContentItem.query
+          .byTitle({ accountId })
+          .begins({ titlePrefixLower: prefix })
+          .go({ ...LOOKUP_PAGE, cursor }),
     ],
     // Indexes hold the first 200 characters; longer texts are compared in full here.
     matches: (item) =>

@@ -95,19 +95,24 @@ export async function createResponse(
     let conflict = false;
     if (plan.itemId) {
       const response = record(plan.itemId);
-      const outcome = await writeTransaction(table, [createResponseWrite(table.tableName, response), ...stateChecks(table.tableName, { ...checks, itemId: plan.itemId })]);
+      const outcome = await writeTransaction(table, [
+        createResponseWrite(table.tableName, response),
+        ...stateChecks(table.tableName, { ...checks, itemId: plan.itemId }),
+      ]);
       if (!outcome.canceled) written = response;
       else conflict = isConflict(outcome.reasons);
     } else {
       const item = newContentItem(set, input.key!, autoMetadata(input.key!), now);
       const response = record(item.id);
-      const outcome = await insertContentItem(table, item, [createResponseWrite(table.tableName, response), ...stateChecks(table.tableName, { ...checks, itemId: null })]);
+      const outcome = await insertContentItem(table, item, [
+        createResponseWrite(table.tableName, response),
+        ...stateChecks(table.tableName, { ...checks, itemId: null }),
+      ]);
       if (outcome.inserted) {
         written = response;
         rememberItem(item);
         rememberKey(set.id, item.key, item.id);
-      }
-      else conflict = outcome.conflict;
+      } else conflict = outcome.conflict;
     }
     if (written) return { responseId: written.id, feelbackId: written.id, ...(revokable ? { revokable } : {}) };
     if (attempt >= ATTEMPTS) {

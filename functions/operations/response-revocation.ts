@@ -119,7 +119,8 @@ export async function editResponse(
       await conflictPause(attempt);
       continue;
     }
-    if (outcome.reasons[0]?.code === 'ConditionalCheckFailed') throw new ApiError('conflict', 'The response was removed meanwhile', { responseId: response.id });
+    if (outcome.reasons[0]?.code === 'ConditionalCheckFailed')
+      throw new ApiError('conflict', 'The response was removed meanwhile', { responseId: response.id });
     // A check failed: the documented error of the entity that is no longer active.
     await refuseInactiveTarget(table, response);
     if (attempt >= EDIT_ATTEMPTS) throw new ApiError('conflict', 'The response is being written concurrently; retry', { responseId: response.id });

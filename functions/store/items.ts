@@ -186,7 +186,12 @@ export interface ApiKeyRecord {
 
 export function apiKeyOf(raw: RawItem | undefined): ApiKeyRecord | undefined {
   if (!raw || raw.__edb_e__ !== ENTITY.apiKey) return undefined;
-  return { id: raw.id as string, accountId: raw.accountId as string, level: raw.level as ApiKeyRecord['level'], revokedAt: raw.revokedAt as string | undefined };
+  return {
+    id: raw.id as string,
+    accountId: raw.accountId as string,
+    level: raw.level as ApiKeyRecord['level'],
+    revokedAt: raw.revokedAt as string | undefined,
+  };
 }
 
 export function contentSetOf(raw: RawItem | undefined): ContentSetItem | undefined {
@@ -197,7 +202,19 @@ export function contentSetOf(raw: RawItem | undefined): ContentSetItem | undefin
 
 export function contentItemOf(raw: RawItem | undefined): ContentItemItem | undefined {
   if (!raw || raw.__edb_e__ !== ENTITY.contentItem) return undefined;
-  const { pk: _pk, sk: _sk, __edb_e__: _e, __edb_v__: _v, keyPrefixLower: _k, titlePrefixLower: _t, gsi1pk: _g1, gsi1sk: _s1, gsi2pk: _g2, gsi2sk: _s2, ...item } = raw;
+  const {
+    pk: _pk,
+    sk: _sk,
+    __edb_e__: _e,
+    __edb_v__: _v,
+    keyPrefixLower: _k,
+    titlePrefixLower: _t,
+    gsi1pk: _g1,
+    gsi1sk: _s1,
+    gsi2pk: _g2,
+    gsi2sk: _s2,
+    ...item
+  } = raw;
   return item as unknown as ContentItemItem;
 }
 

@@ -282,7 +282,7 @@ describe('functions', () => {
   });
 });
 
-describe('the widgets\' hot path', () => {
+describe("the widgets' hot path", () => {
   test('responses/create and responses/getAggregates: bundles of at most 250 KB without ElectroDB (raw table client)', () => {
     for (const name of ['responses/create', 'responses/getAggregates', 'responses/edit', 'responses/remove']) {
       const operation = operationList.find((candidate) => operationPath(candidate) === name)!;
@@ -309,9 +309,7 @@ describe('table', () => {
     expect(props.AttributeDefinitions).toEqual(expect.arrayContaining(local.AttributeDefinitions!));
     expect(props.AttributeDefinitions).toHaveLength(local.AttributeDefinitions!.length);
     expect(props.GlobalSecondaryIndexes).toEqual(local.GlobalSecondaryIndexes);
-    expect(props.GlobalSecondaryIndexes.map((index: Json) => index.IndexName)).toEqual(
-      TABLE_KEYS.globalIndexes.map((index) => index.indexName),
-    );
+    expect(props.GlobalSecondaryIndexes.map((index: Json) => index.IndexName)).toEqual(TABLE_KEYS.globalIndexes.map((index) => index.indexName));
     expect(props.StreamSpecification).toEqual({ StreamViewType: local.StreamSpecification!.StreamViewType });
   });
 
@@ -381,13 +379,7 @@ describe('IAM', () => {
     const consumerId = stack.getLogicalId(stack.streamConsumers.get('counting')!.consumer.function.node.defaultChild as any);
     const statements = roleStatements(functionRoleId(consumerId));
     expect(dynamoActions(statements).sort()).toEqual(
-      [
-        ...TABLE_ACTIONS.counting,
-        'dynamodb:ListStreams',
-        'dynamodb:DescribeStream',
-        'dynamodb:GetRecords',
-        'dynamodb:GetShardIterator',
-      ].sort(),
+      [...TABLE_ACTIONS.counting, 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'].sort(),
     );
     expect(dynamoActions(statements)).not.toContain('dynamodb:DeleteItem');
     const streamRead = statements.find((statement) => asArray(statement.Action).includes('dynamodb:GetRecords'));
@@ -417,9 +409,7 @@ describe('stream consumer', () => {
     template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
     template.hasResourceProperties('AWS::SQS::QueuePolicy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
   });
@@ -434,7 +424,9 @@ describe('stream consumer', () => {
     const statements = ofType('AWS::IAM::Policy')
       .filter(([, policy]) => (policy.Properties.Roles ?? []).some((role: unknown) => refId(role) === roleId))
       .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
-    const actions = statements.flatMap((statement: { Action: string | string[] }) => [statement.Action].flat()).filter((action: string) => action.startsWith('dynamodb:'));
+    const actions = statements
+      .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat())
+      .filter((action: string) => action.startsWith('dynamodb:'));
     expect(actions.sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
   });
 
@@ -460,9 +452,7 @@ describe('stream consumer', () => {
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
     // No e-mail unless configured (context alarmEmail).
@@ -484,10 +474,12 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
   const rules = () => only('AWS::WAFv2::WebACL')[1].Properties.Rules as Json[];
   const functionCode = (behavior: Json) => resources[refId(behavior.FunctionAssociations[0].FunctionARN)!].Properties.FunctionCode as string;
 
-  test('the API is served under /v0/* from the stage\'s execute-api domain (no origin path), every method, HTTPS only', () => {
+  test("the API is served under /v0/* from the stage's execute-api domain (no origin path), every method, HTTPS only", () => {
     const behavior = apiBehavior();
     const origin = distributionConfig().Origins.find((candidate: Json) => candidate.Id === behavior.TargetOriginId);
-    expect(origin.DomainName).toEqual({ 'Fn::Join': ['.', [{ Ref: ofType('AWS::ApiGateway::RestApi')[0][0] }, 'execute-api', { Ref: 'AWS::Region' }, { Ref: 'AWS::URLSuffix' }]] });
+    expect(origin.DomainName).toEqual({
+      'Fn::Join': ['.', [{ Ref: ofType('AWS::ApiGateway::RestApi')[0][0] }, 'execute-api', { Ref: 'AWS::Region' }, { Ref: 'AWS::URLSuffix' }]],
+    });
     expect(origin.OriginPath ?? '').toBe('');
     expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
     expect(behavior.AllowedMethods).toEqual(expect.arrayContaining(['GET', 'POST', 'OPTIONS']));
@@ -498,7 +490,7 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
     expect(url).toEqual(['https://', { 'Fn::GetAtt': [only('AWS::CloudFront::Distribution')[0], 'DomainName'] }, '/v0']);
   });
 
-  test('cache: honours the API\'s Cache-Control (default TTL 0), keyed by the full query string, Authorization and Origin', () => {
+  test("cache: honours the API's Cache-Control (default TTL 0), keyed by the full query string, Authorization and Origin", () => {
     const policy = resources[refId(apiBehavior().CachePolicyId)!].Properties.CachePolicyConfig;
     expect(policy).toMatchObject({ DefaultTTL: 0, MinTTL: 0 });
     expect(policy.MaxTTL).toBeGreaterThanOrEqual(10);
@@ -514,14 +506,17 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
     expect(resources[functionLogicalId(getAggregates)].Properties.Environment.Variables.AGGREGATES_MAX_AGE_SECONDS).toBe('10');
   });
 
-  test('the visitor\'s address: a viewer-request function replaces whatever the client sent with the connection\'s address', () => {
+  test("the visitor's address: a viewer-request function replaces whatever the client sent with the connection's address", () => {
     const behavior = apiBehavior();
     expect(behavior.FunctionAssociations).toHaveLength(1);
     expect(behavior.FunctionAssociations[0].EventType).toBe('viewer-request');
     const handle = runInNewContext(`${functionCode(behavior)}; handler`);
     const forged = {
       viewer: { ip: '198.51.100.7' },
-      request: { uri: '/v0/responses/create', headers: { [VIEWER_ADDRESS_HEADER]: { value: '203.0.113.1' }, [ORIGIN_VERIFY_HEADER]: { value: 'guess' }, 'x-forwarded-for': { value: '203.0.113.2' } } },
+      request: {
+        uri: '/v0/responses/create',
+        headers: { [VIEWER_ADDRESS_HEADER]: { value: '203.0.113.1' }, [ORIGIN_VERIFY_HEADER]: { value: 'guess' }, 'x-forwarded-for': { value: '203.0.113.2' } },
+      },
     };
     const request = handle(forged);
     expect(request.headers[VIEWER_ADDRESS_HEADER]).toEqual({ value: '198.51.100.7' });
@@ -566,7 +561,11 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
       ForwardedIPConfig: { HeaderName: VIEWER_ADDRESS_HEADER, FallbackBehavior: 'MATCH' },
     });
     const [paths, notPreflight, withoutKey] = statement.ScopeDownStatement.AndStatement.Statements;
-    expect(notPreflight.NotStatement.Statement.ByteMatchStatement).toMatchObject({ FieldToMatch: { Method: {} }, PositionalConstraint: 'EXACTLY', SearchString: 'OPTIONS' });
+    expect(notPreflight.NotStatement.Statement.ByteMatchStatement).toMatchObject({
+      FieldToMatch: { Method: {} },
+      PositionalConstraint: 'EXACTLY',
+      SearchString: 'OPTIONS',
+    });
     const pattern = new RegExp(paths.RegexMatchStatement.RegexString);
     const limited = anonymousWriteOperations(operationList).flatMap(expectedPaths);
     expect(limited.sort()).toEqual(['feelbacks/create', 'feelbacks/edit', 'feelbacks/remove', 'responses/create', 'responses/edit', 'responses/remove']);
@@ -575,10 +574,19 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
       for (const path of expectedPaths(operation)) expect(pattern.test(`/v0/${path}`)).toBe(false);
     }
     expect(paths.RegexMatchStatement.TextTransformations).toEqual([{ Priority: 0, Type: 'URL_DECODE' }]);
-    expect(withoutKey.NotStatement.Statement.SizeConstraintStatement).toMatchObject({ FieldToMatch: { SingleHeader: { Name: 'authorization' } }, ComparisonOperator: 'GT', Size: 0 });
+    expect(withoutKey.NotStatement.Statement.SizeConstraintStatement).toMatchObject({
+      FieldToMatch: { SingleHeader: { Name: 'authorization' } },
+      ComparisonOperator: 'GT',
+      Size: 0,
+    });
     const response = rule.Action.Block.CustomResponse;
     expect(response.ResponseCode).toBe(429);
-    expect(response.ResponseHeaders).toEqual(expect.arrayContaining([{ Name: 'Retry-After', Value: '60' }, { Name: 'Access-Control-Allow-Origin', Value: '*' }]));
+    expect(response.ResponseHeaders).toEqual(
+      expect.arrayContaining([
+        { Name: 'Retry-After', Value: '60' },
+        { Name: 'Access-Control-Allow-Origin', Value: '*' },
+      ]),
+    );
     const body = only('AWS::WAFv2::WebACL')[1].Properties.CustomResponseBodies[response.CustomResponseBodyKey];
     expect(body.ContentType).toBe('APPLICATION_JSON');
     expect(JSON.parse(body.Content)).toEqual({ error: 'too-many-requests', message: expect.any(String) });
@@ -591,7 +599,7 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
     expect(rules().map((rule) => rule.Priority)).toEqual([0, 1, 2, 3]);
   });
 
-  test('the default behaviour, the console\'s place, answers 404 at the edge until the console exists', () => {
+  test("the default behaviour, the console's place, answers 404 at the edge until the console exists", () => {
     const fallback = distributionConfig().DefaultCacheBehavior;
     expect(fallback.FunctionAssociations[0].EventType).toBe('viewer-request');
     const answer = runInNewContext(`${functionCode(fallback)}; handler`)({ request: { uri: '/index.html', headers: {} } });

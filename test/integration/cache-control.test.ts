@@ -24,7 +24,7 @@ afterAll(() => api.close());
 const cacheControl = (answer: { headers: Headers }) => answer.headers.get('cache-control');
 
 describe('Cache-Control', () => {
-  test('a GET of a public set\'s counts: public, max-age=10 by default, whether or not the key has an item yet', async () => {
+  test("a GET of a public set's counts: public, max-age=10 by default, whether or not the key has an item yet", async () => {
     for (const key of ['page', 'nobody-answered-yet']) {
       const answer = await api.call('feelbacks/getAggregates', [{ contentSetId: publicSet, key }], { method: 'GET' });
       expect([answer.status, cacheControl(answer)]).toEqual([200, 'public, max-age=10']);

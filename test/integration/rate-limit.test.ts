@@ -7,7 +7,12 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { anonymousRateLimit, anonymousWriteOperations, DEFAULT_ANONYMOUS_RATE_LIMIT, DEFAULT_ANONYMOUS_RATE_WINDOW_SECONDS } from '../../functions/api/rate-limits';
+import {
+  anonymousRateLimit,
+  anonymousWriteOperations,
+  DEFAULT_ANONYMOUS_RATE_LIMIT,
+  DEFAULT_ANONYMOUS_RATE_WINDOW_SECONDS,
+} from '../../functions/api/rate-limits';
 import { operationList } from '../../functions/api/registry';
 import { rateLimitSettingsFromEnv, trustedProxies, type LocalRateLimitSettings } from '../../functions/local/rate-limiter';
 import { BASE_PATH, createApiServer } from '../../functions/local/server';
@@ -27,7 +32,11 @@ async function start(settings: LocalRateLimitSettings): Promise<string> {
 }
 
 async function post(baseUrl: string, path: string, args: unknown[], headers: Record<string, string> = {}) {
-  const response = await fetch(`${baseUrl}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(args) });
+  const response = await fetch(`${baseUrl}/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(args),
+  });
   const text = await response.text();
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
 }
@@ -64,11 +73,11 @@ afterAll(async () => {
 
 describe('the rule', () => {
   test('applies to the anonymous operations that write: responses/create, edit, remove (and their feelbacks paths)', () => {
-    expect(anonymousWriteOperations(operationList).map((operation) => `${operation.resource}/${operation.name}`).sort()).toEqual([
-      'responses/create',
-      'responses/edit',
-      'responses/remove',
-    ]);
+    expect(
+      anonymousWriteOperations(operationList)
+        .map((operation) => `${operation.resource}/${operation.name}`)
+        .sort(),
+    ).toEqual(['responses/create', 'responses/edit', 'responses/remove']);
   });
 
   test('defaults to 300 per 5 minutes, configured by environment (0 turns it off)', () => {
@@ -102,7 +111,11 @@ describe('the local server', () => {
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
     // edit and remove count against the same allowance.
     const { responseId, revokable } = created[0].body;
-    expectError((await post(baseUrl, 'feelbacks/edit', [{ feelbackId: responseId, revokeToken: revokable.token, value: '+' }])) as never, 429, 'too-many-requests');
+    expectError(
+      (await post(baseUrl, 'feelbacks/edit', [{ feelbackId: responseId, revokeToken: revokable.token, value: '+' }])) as never,
+      429,
+      'too-many-requests',
+    );
     expectError((await post(baseUrl, 'responses/remove', [{ responseId, revokeToken: revokable.token }])) as never, 429, 'too-many-requests');
     expect(await tableSnapshot()).toEqual(before);
   });

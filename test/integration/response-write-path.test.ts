@@ -54,7 +54,8 @@ async function ok(path: string, args: unknown[], key?: string) {
 
 const unique = () => Math.random().toString(36).slice(2, 8);
 const newSet = async (metadata: Record<string, unknown> = {}, project = projectId) =>
-  (await ok('sets/create', [{ projectId: project, key: `s-${unique()}`, schema: 'reaction', metadata: { name: 'Set', ...metadata } }], owner.admin)).id as string;
+  (await ok('sets/create', [{ projectId: project, key: `s-${unique()}`, schema: 'reaction', metadata: { name: 'Set', ...metadata } }], owner.admin))
+    .id as string;
 
 beforeAll(async () => {
   const { client, settings } = defaultStore();

@@ -28,12 +28,14 @@ const { ApiKey, Project, ContentSet, ContentKey, ContentKeyAlias, ContentItem, R
 /** What ElectroDB's transaction commits are: TransactWriteItems entries. */
 function electroCommits(build: Parameters<typeof store.transaction.write>[0]): unknown[] {
   let commits: unknown[] = [];
-  store.transaction.write((entities) => {
-    const built = build(entities);
-    // Without the symbol ElectroDB tags its commits with.
-    commits = (built as object[]).map((commit) => Object.fromEntries(Object.entries(commit)));
-    return built;
-  }).params();
+  store.transaction
+    .write((entities) => {
+      const built = build(entities);
+      // Without the symbol ElectroDB tags its commits with.
+      commits = (built as object[]).map((commit) => Object.fromEntries(Object.entries(commit)));
+      return built;
+    })
+    .params();
   return commits;
 }
 
@@ -91,7 +93,9 @@ describe('raw items are what the ElectroDB entities write', () => {
         .add({ members: ['m'] })
         .where(({ members }, { notExists, size, value }) => `${notExists(members)} OR ${size(members)} < ${value(members, 16 as never)}`)
         .commit(),
-      ContentKeyAlias.update(alias).delete({ members: ['m'] }).commit(),
+      ContentKeyAlias.update(alias)
+        .delete({ members: ['m'] })
+        .commit(),
     ]);
     expect(aliasMemberUpdate(TABLE, alias, 'add', 'm', 16)).toEqual(add);
     expect(aliasMemberUpdate(TABLE, alias, 'delete', 'm', 16)).toEqual(remove);
