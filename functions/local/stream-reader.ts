@@ -29,8 +29,16 @@ interface Position {
   shards: Record<string, string>;
 }
 
+/** Lambda delivers binary attribute values base64-encoded, where the SDK gives bytes. */
+function lambdaAttribute(value: unknown): unknown {
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  if (Array.isArray(value)) return value.map(lambdaAttribute);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, lambdaAttribute(inner)]));
+  return value;
+}
+
 /** The stream API's record in the shape Lambda's DynamoDB event source delivers. */
-function lambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
+export function lambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
   const { ApproximateCreationDateTime, ...dynamodb } = record.dynamodb ?? {};
   return {
     eventID: record.eventID,
@@ -40,8 +48,8 @@ function lambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
     awsRegion: record.awsRegion,
     eventSourceARN: streamArn,
     dynamodb: {
-      ...(dynamodb as DynamoDBRecord['dynamodb']),
       ...(ApproximateCreationDateTime ? { ApproximateCreationDateTime: Math.floor(new Date(ApproximateCreationDateTime).getTime() / 1000) } : {}),
+      ...(lambdaAttribute(dynamodb) as DynamoDBRecord['dynamodb']),
     },
   };
 }
