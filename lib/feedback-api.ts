@@ -13,11 +13,14 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_MAX_AGE_SECONDS } from '../functions/api/cors';
-import { operationPath, RESOURCE_ALIASES, type OperationDeclaration } from '../functions/api/operation';
+import { operationPath, type OperationDeclaration } from '../functions/api/operation';
+import { operationMethods, operationRoutes } from '../functions/api/routes';
 import { handlerModule } from '../functions/api/registry';
 import { acknowledgeNag } from './nag';
 import { ServiceFunction } from './service-function';
 import { grantTableAccess, operationAccess } from './table-access';
+
+export { operationMethods, operationRoutes };
 
 /** The version segment of the base path: the base URL ends in /v0. */
 export const API_STAGE_NAME = 'v0';
@@ -36,17 +39,6 @@ export interface FeedbackApiProps {
   readonly throttling: ApiThrottling;
   readonly logRetention: RetentionDays;
   readonly serviceName: string;
-}
-
-/** HTTP methods serving an operation: POST always, GET for read-only operations (`?$p=`). */
-export function operationMethods(operation: Pick<OperationDeclaration, 'readOnly'>): readonly ('POST' | 'GET')[] {
-  return operation.readOnly ? ['POST', 'GET'] : ['POST'];
-}
-
-/** Every path serving an operation, without a leading slash: `<resource>/<name>` and its alias. */
-export function operationRoutes(operation: Pick<OperationDeclaration, 'resource' | 'name'>): string[] {
-  const alias = RESOURCE_ALIASES[operation.resource];
-  return [operationPath(operation), ...(alias ? [`${alias}/${operation.name}`] : [])];
 }
 
 /** `responses/getAggregates` -> `ResponsesGetAggregates` (construct ids cannot contain "/"). */

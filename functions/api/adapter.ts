@@ -5,7 +5,7 @@ import { authenticate, authorize } from './auth';
 import { corsHeaders } from './cors';
 import { ApiError, badRequest, invalidFields } from './errors';
 import { logger } from './logger';
-import { operationPath, type OperationDefinition, type RequestInfo } from './operation';
+import { answersNoContent, operationPath, type OperationDefinition, type RequestInfo } from './operation';
 
 /** Requests larger than this are refused before they are parsed. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -137,8 +137,7 @@ export async function handleApiEvent(
       now: dependencies.now?.() ?? new Date(),
       request,
     });
-    result =
-      operation.result === 'void'
+    result = answersNoContent(operation)
         ? { statusCode: 204, headers: cors, body: '' }
         : json(200, value ?? null, cors);
   } catch (error) {

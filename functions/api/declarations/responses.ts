@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { declareOperation } from '../operation';
+import { NoContent, OptionCountsModel, ResponseModel, ResponsePageModel, ResponseWriteResultModel } from '../result-models';
 import { AggregatesTarget, POSITIONAL_CREATE_FIELDS, ResponseCreateModel, ResponseEditModel, ResponseQueryModel, ResponseRemoveModel, StatPeriodModel } from '../response-models';
 import { id } from '../models';
 
@@ -38,7 +39,7 @@ export const responsesCreate = declareOperation({
   args: createArguments,
   signature:
     '{ contentSetId?, key?, contentId?, value, context?, revokable?, profiling? }, or contentSetId, key, value, context, contentId, revokable, profiling',
-  result: 'ResponseWriteResult',
+  result: ResponseWriteResultModel,
   level: 'anonymous',
   readOnly: false,
   errors: ['not-found', 'conflict'],
@@ -50,7 +51,7 @@ export const responsesEdit = declareOperation({
   summary: 'Replaces the value of a response while its revocation window is open.',
   args: z.tuple([ResponseEditModel]),
   signature: '{ responseId (or feelbackId), revokeToken, value }',
-  result: 'ResponseWriteResult',
+  result: ResponseWriteResultModel,
   level: 'anonymous',
   readOnly: false,
   errors: ['not-found', 'forbidden', 'conflict'],
@@ -62,7 +63,7 @@ export const responsesGet = declareOperation({
   summary: 'A response by id (revoke tokens are never returned).',
   args: z.tuple([id]),
   signature: 'id: string',
-  result: 'Response',
+  result: ResponseModel,
   level: 'viewer',
   readOnly: true,
   errors: ['not-found'],
@@ -81,7 +82,7 @@ export const responsesGetAggregates = declareOperation({
     "Counts per option of a content item (by id, or by contentSetId + key) over a period (default lifetime), in the set's option order; zeros for a key nobody answered yet.",
   args: z.tuple([AggregatesTarget, StatPeriodModel.nullish()]),
   signature: 'target: string | ContentKey, period?: StatPeriod',
-  result: 'number[]',
+  result: OptionCountsModel,
   level: 'anonymous',
   readOnly: true,
   errors: ['not-found', 'unauthorized'],
@@ -93,7 +94,7 @@ export const responsesList = declareOperation({
   summary: 'Responses of a project, content set or content item, newest first, in 1-based pages.',
   args: z.tuple([ResponseQueryModel]),
   signature: '{ $size?, $page?, projectId?, contentSetId?, contentId?, state?, from?, to? }',
-  result: '{ items: Response[], page, size, hasMore }',
+  result: ResponsePageModel,
   level: 'viewer',
   readOnly: true,
   errors: ['not-found'],
@@ -105,7 +106,7 @@ export const responsesRemove = declareOperation({
   summary: 'Revokes a response (state becomes revoked) while its revocation window is open.',
   args: z.tuple([ResponseRemoveModel]),
   signature: '{ responseId (or feelbackId), revokeToken }',
-  result: 'void',
+  result: NoContent,
   level: 'anonymous',
   readOnly: false,
   errors: ['not-found', 'forbidden', 'conflict'],
