@@ -4,11 +4,11 @@ import type { Store } from '../store/entities';
 import { authenticate, authorize } from './auth';
 import { corsHeaders } from './cors';
 import { ApiError, badRequest, invalidFields } from './errors';
+import { MAX_BODY_BYTES } from './limits';
 import { logger } from './logger';
 import { answersNoContent, operationPath, type OperationDefinition, type RequestInfo } from './operation';
 
-/** Requests larger than this are refused before they are parsed. */
-export const MAX_BODY_BYTES = 64 * 1024;
+export { MAX_BODY_BYTES };
 
 export interface AdapterDependencies {
   store: Store;

@@ -60,7 +60,7 @@ describe('the hook in TestApi', () => {
     expect(created.status).toBe(200);
     // A handler that leaks an internal attribute: it still compiles (extra fields are allowed by TypeScript).
     (implementations['projects/get'] as { handler: unknown }).handler = async (...args: Parameters<typeof original>) => ({
-      ...(await original(...args)),
+      ...((await original(...args)) as object),
       nameLower: 'checked',
     });
     await expect(api.call('projects/get', [created.body.id], { key: owner.viewer })).rejects.toThrow(/result\.nameLower/);

@@ -1,8 +1,18 @@
 import * as z from 'zod';
 import { declareOperation } from '../operation';
 import { NoContent, OptionCountsModel, ResponseModel, ResponsePageModel, ResponseWriteResultModel } from '../result-models';
-import { AggregatesTarget, POSITIONAL_CREATE_FIELDS, ResponseCreateModel, ResponseEditModel, ResponseQueryModel, ResponseRemoveModel, StatPeriodModel } from '../response-models';
-import { id } from '../models';
+import {
+  AggregatesTarget,
+  POSITIONAL_CREATE_FIELDS,
+  ProfilingModel,
+  ResponseContext,
+  ResponseCreateModel,
+  ResponseEditModel,
+  ResponseQueryModel,
+  ResponseRemoveModel,
+  StatPeriodModel,
+} from '../response-models';
+import { contentKey, id } from '../models';
 
 /**
  * Accepts the widgets' single object and SPEC's seven positional arguments. Positional
@@ -31,12 +41,39 @@ const createArguments = z.array(z.unknown()).transform((args, context) => {
   return z.NEVER;
 });
 
+/**
+ * How callers write responses/create's arguments, for the OpenAPI document and the client:
+ * one object, or the positional form (null for unused arguments; the value is required and
+ * not null, since a null there reads as absent). `createArguments` accepts exactly these
+ * arrays (the OpenAPI agreement test checks it); it differs in how it reports errors.
+ */
+const positionalCreate = z
+  .tuple([
+    id.nullish(),
+    contentKey.nullish(),
+    z.unknown().meta({ not: { type: 'null' } }),
+    ResponseContext.nullish(),
+    id.nullish(),
+    z.boolean().nullish(),
+    ProfilingModel.nullish(),
+  ])
+  .meta({
+    description: 'SPEC\'s positional form: contentSetId, key, value, context, contentId, revokable, profiling.',
+    // The target: contentId (position 4), or contentSetId and key (positions 0 and 1).
+    anyOf: [
+      { prefixItems: [{}, {}, {}, {}, { type: 'string' }], minItems: 5 },
+      { prefixItems: [{ type: 'string' }, { type: 'string' }] },
+    ],
+  });
+const createInput = z.union([z.tuple([ResponseCreateModel]), positionalCreate]);
+
 export const responsesCreate = declareOperation({
   resource: 'responses',
   name: 'create',
   summary:
     'Records one response on a content item, named by contentId or by contentSetId + key (the item is created on first use unless the set disallows it).',
   args: createArguments,
+  input: createInput,
   signature:
     '{ contentSetId?, key?, contentId?, value, context?, revokable?, profiling? }, or contentSetId, key, value, context, contentId, revokable, profiling',
   result: ResponseWriteResultModel,
