@@ -32,7 +32,11 @@ type ResultSchema = z.ZodType;
  * (middy, Powertools, ElectroDB). The implementation lives in the operation's handler
  * module (`functions/handlers/<resource>/<name>.ts`).
  */
-export interface OperationDeclaration<Args extends ArgumentsSchema = ArgumentsSchema, Result extends ResultSchema = ResultSchema> {
+export interface OperationDeclaration<
+  Args extends ArgumentsSchema = ArgumentsSchema,
+  Result extends ResultSchema = ResultSchema,
+  Input extends ArgumentsSchema = ArgumentsSchema,
+> {
   resource: Resource;
   name: string;
   summary: string;
@@ -43,7 +47,7 @@ export interface OperationDeclaration<Args extends ArgumentsSchema = ArgumentsSc
    * when `args` parses them with a transform that JSON Schema cannot describe
    * (responses/create). The OpenAPI agreement test checks that both accept the same arrays.
    */
-  input?: ArgumentsSchema;
+  input?: Input;
   /** How the arguments read in the docs, e.g. `id: string, filters?: ProjectFilters`. */
   signature: string;
   /**
@@ -69,24 +73,35 @@ export type OperationHandler<Args extends ArgumentsSchema = ArgumentsSchema, Res
 ) => Promise<z.input<Result>>;
 
 /** A declared operation with its implementation: what the adapter runs. */
-export interface OperationDefinition<Args extends ArgumentsSchema = ArgumentsSchema, Result extends ResultSchema = ResultSchema>
-  extends OperationDeclaration<Args, Result> {
+export interface OperationDefinition<
+  Args extends ArgumentsSchema = ArgumentsSchema,
+  Result extends ResultSchema = ResultSchema,
+  Input extends ArgumentsSchema = ArgumentsSchema,
+> extends OperationDeclaration<Args, Result, Input> {
   handler: OperationHandler<Args, Result>;
 }
 
-export function declareOperation<Args extends ArgumentsSchema, Result extends ResultSchema>(
-  declaration: OperationDeclaration<Args, Result>,
-): OperationDeclaration<Args, Result> {
+export function declareOperation<Args extends ArgumentsSchema, Result extends ResultSchema, Input extends ArgumentsSchema = Args>(
+  declaration: OperationDeclaration<Args, Result, Input>,
+): OperationDeclaration<Args, Result, Input> {
   return declaration;
 }
 
 /** The declaration with its handler; the handler's arguments and result are typed by the declaration's schemas. */
-export function implement<Args extends ArgumentsSchema, Result extends ResultSchema>(
-  declaration: OperationDeclaration<Args, Result>,
+export function implement<Args extends ArgumentsSchema, Result extends ResultSchema, Input extends ArgumentsSchema>(
+  declaration: OperationDeclaration<Args, Result, Input>,
   handler: OperationHandler<Args, Result>,
-): OperationDefinition<Args, Result> {
+): OperationDefinition<Args, Result, Input> {
   return { ...declaration, handler };
 }
+
+/** The argument array as callers write it (`input` when declared, else `args`), as a TypeScript type. */
+export type CallerArguments<Declaration> = Declaration extends OperationDeclaration<ArgumentsSchema, ResultSchema, infer Input>
+  ? z.input<Input>
+  : never;
+
+/** The result of an operation as callers receive it. */
+export type OperationResult<Declaration> = Declaration extends OperationDeclaration<ArgumentsSchema, infer Result> ? z.output<Result> : never;
 
 /** Operations whose result is `void` answer 204 with no body. */
 export function answersNoContent(operation: Pick<OperationDeclaration, 'result'>): boolean {

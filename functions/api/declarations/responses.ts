@@ -49,8 +49,9 @@ const createArguments = z.array(z.unknown()).transform((args, context) => {
  */
 const positionalCreate = z
   .tuple([
-    id.nullish(),
-    contentKey.nullish(),
+    // Required positions: null, not undefined (which JSON cannot carry), when unused.
+    id.nullable(),
+    contentKey.nullable(),
     z.unknown().meta({ not: { type: 'null' } }),
     ResponseContext.nullish(),
     id.nullish(),
