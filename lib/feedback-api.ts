@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
@@ -16,7 +19,11 @@ import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_MAX_AGE_SECONDS } from
 import { operationPath, type OperationDeclaration } from '../functions/api/operation';
 import { operationMethods, operationRoutes } from '../functions/api/routes';
 import { handlerModule } from '../functions/api/registry';
+import { openApiJson } from '../functions/api/openapi';
+import { swaggerUiDirectory } from '../functions/docs/local';
+import { DOCS_FILES } from '../functions/docs/pages';
 import { acknowledgeNag } from './nag';
+import { DOCS_ENTRY } from './paths';
 import { ServiceFunction } from './service-function';
 import { grantTableAccess, operationAccess } from './table-access';
 
@@ -41,6 +48,9 @@ export interface FeedbackApiProps {
   readonly serviceName: string;
 }
 
+/** The docs routes, under the stage (/v0): the document, the reference page and its files. */
+export const DOCS_ROUTES = ['openapi.json', 'docs', 'docs/{file}'] as const;
+
 /** `responses/getAggregates` -> `ResponsesGetAggregates` (construct ids cannot contain "/"). */
 export function operationConstructId(operation: Pick<OperationDeclaration, 'resource' | 'name'>): string {
   return operationPath(operation)
@@ -59,6 +69,8 @@ export class FeedbackApi extends Construct {
   readonly url: string;
   /** Operation path (`projects/get`) -> its function. */
   readonly functions: ReadonlyMap<string, ServiceFunction>;
+  /** Serves GET /openapi.json and the /docs reference page. */
+  readonly docsFunction: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: FeedbackApiProps) {
     super(scope, id);
@@ -128,6 +140,7 @@ export class FeedbackApi extends Construct {
       }
     }
     this.functions = functions;
+    this.docsFunction = this.addDocs(props, environment);
 
     acknowledgeNag(this.restApi, 'AwsSolutions-APIG4', 'publicApi');
     acknowledgeNag(this.restApi, 'AwsSolutions-COG4', 'publicApiNoCognito');
@@ -138,6 +151,36 @@ export class FeedbackApi extends Construct {
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
       'apiGatewayLogsRole',
     );
+  }
+
+  /**
+   * GET /openapi.json, /docs and /docs/{file}: one small function whose bundle holds the
+   * OpenAPI document, written now (at synth) from the registry with the same code the
+   * local server runs, and Swagger UI's files copied from swagger-ui-dist: the same bytes
+   * locally and on AWS, nothing loaded from a CDN. ANY routes, so that other methods get
+   * the API's method-not-allowed answer rather than API Gateway's own.
+   */
+  private addDocs(props: FeedbackApiProps, environment: Record<string, string>): ServiceFunction {
+    const documentDirectory = mkdtempSync(join(tmpdir(), 'feedback-openapi-'));
+    writeFileSync(join(documentDirectory, DOCS_FILES.openapi), openApiJson(props.operations));
+    const swaggerUi = swaggerUiDirectory();
+    const copies = [join(documentDirectory, DOCS_FILES.openapi), join(swaggerUi, DOCS_FILES.script), join(swaggerUi, DOCS_FILES.style)];
+    const docs = new ServiceFunction(this, 'Docs', {
+      entry: DOCS_ENTRY,
+      description: 'GET /openapi.json (the OpenAPI document) and the /docs reference page (Swagger UI)',
+      environment: { CORS_ALLOWED_ORIGINS: environment.CORS_ALLOWED_ORIGINS, POWERTOOLS_SERVICE_NAME: environment.POWERTOOLS_SERVICE_NAME },
+      logRetention: props.logRetention,
+      commandHooks: {
+        beforeBundling: () => [],
+        beforeInstall: () => [],
+        afterBundling: (_inputDir: string, outputDir: string) => copies.map((file) => `cp "${file}" "${outputDir}/"`),
+      },
+    });
+    const integration = new LambdaIntegration(docs.function, { scopePermissionToMethod: false });
+    for (const path of DOCS_ROUTES) {
+      this.resourceAt(path).addMethod('ANY', integration, { authorizationType: AuthorizationType.NONE });
+    }
+    return docs;
   }
 
   private resourceAt(path: string): IResource {

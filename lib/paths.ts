@@ -13,3 +13,6 @@ export const STREAM_CONSUMER_ENTRY = 'functions/stream/handler.ts';
 
 /** Entry of the daily rollover job of the rolling windows (exports `handler`). */
 export const ROLLOVER_ENTRY = 'functions/stream/rollover-handler.ts';
+
+/** Entry of the function serving /openapi.json and the /docs reference page (exports `handler`). */
+export const DOCS_ENTRY = 'functions/docs/handler.ts';

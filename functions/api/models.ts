@@ -4,7 +4,8 @@ import { SCHEMAS } from '../domain/schemas';
 
 /**
  * Argument models of SPEC part 2, as zod schemas. Objects are strict: an unknown field
- * is a mistake worth reporting rather than silently ignoring.
+ * is a mistake worth reporting rather than silently ignoring. Models named with
+ * `.meta({ id })` are components of the OpenAPI document and types of the client.
  */
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 10;
