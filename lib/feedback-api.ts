@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
@@ -13,11 +16,18 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_MAX_AGE_SECONDS } from '../functions/api/cors';
-import { operationPath, RESOURCE_ALIASES, type OperationDeclaration } from '../functions/api/operation';
+import { operationPath, type OperationDeclaration } from '../functions/api/operation';
+import { operationMethods, operationRoutes } from '../functions/api/routes';
 import { handlerModule } from '../functions/api/registry';
+import { openApiJson } from '../functions/api/openapi';
+import { swaggerUiDirectory } from '../functions/docs/local';
+import { DOCS_FILES } from '../functions/docs/pages';
 import { acknowledgeNag } from './nag';
+import { DOCS_ENTRY } from './paths';
 import { ServiceFunction } from './service-function';
 import { grantTableAccess, operationAccess } from './table-access';
+
+export { operationMethods, operationRoutes };
 
 /** The version segment of the base path: the base URL ends in /v0. */
 export const API_STAGE_NAME = 'v0';
@@ -38,16 +48,8 @@ export interface FeedbackApiProps {
   readonly serviceName: string;
 }
 
-/** HTTP methods serving an operation: POST always, GET for read-only operations (`?$p=`). */
-export function operationMethods(operation: Pick<OperationDeclaration, 'readOnly'>): readonly ('POST' | 'GET')[] {
-  return operation.readOnly ? ['POST', 'GET'] : ['POST'];
-}
-
-/** Every path serving an operation, without a leading slash: `<resource>/<name>` and its alias. */
-export function operationRoutes(operation: Pick<OperationDeclaration, 'resource' | 'name'>): string[] {
-  const alias = RESOURCE_ALIASES[operation.resource];
-  return [operationPath(operation), ...(alias ? [`${alias}/${operation.name}`] : [])];
-}
+/** The docs routes, under the stage (/v0): the document, the reference page and its files. */
+export const DOCS_ROUTES = ['openapi.json', 'docs', 'docs/{file}'] as const;
 
 /** `responses/getAggregates` -> `ResponsesGetAggregates` (construct ids cannot contain "/"). */
 export function operationConstructId(operation: Pick<OperationDeclaration, 'resource' | 'name'>): string {
@@ -67,6 +69,8 @@ export class FeedbackApi extends Construct {
   readonly url: string;
   /** Operation path (`projects/get`) -> its function. */
   readonly functions: ReadonlyMap<string, ServiceFunction>;
+  /** Serves GET /openapi.json and the /docs reference page. */
+  readonly docsFunction: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: FeedbackApiProps) {
     super(scope, id);
@@ -136,6 +140,7 @@ export class FeedbackApi extends Construct {
       }
     }
     this.functions = functions;
+    this.docsFunction = this.addDocs(props, environment);
 
     acknowledgeNag(this.restApi, 'AwsSolutions-APIG4', 'publicApi');
     acknowledgeNag(this.restApi, 'AwsSolutions-COG4', 'publicApiNoCognito');
@@ -146,6 +151,36 @@ export class FeedbackApi extends Construct {
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
       'apiGatewayLogsRole',
     );
+  }
+
+  /**
+   * GET /openapi.json, /docs and /docs/{file}: one small function whose bundle holds the
+   * OpenAPI document, written now (at synth) from the registry with the same code the
+   * local server runs, and Swagger UI's files copied from swagger-ui-dist: the same bytes
+   * locally and on AWS, nothing loaded from a CDN. ANY routes, so that other methods get
+   * the API's method-not-allowed answer rather than API Gateway's own.
+   */
+  private addDocs(props: FeedbackApiProps, environment: Record<string, string>): ServiceFunction {
+    const documentDirectory = mkdtempSync(join(tmpdir(), 'feedback-openapi-'));
+    writeFileSync(join(documentDirectory, DOCS_FILES.openapi), openApiJson(props.operations));
+    const swaggerUi = swaggerUiDirectory();
+    const copies = [join(documentDirectory, DOCS_FILES.openapi), join(swaggerUi, DOCS_FILES.script), join(swaggerUi, DOCS_FILES.style)];
+    const docs = new ServiceFunction(this, 'Docs', {
+      entry: DOCS_ENTRY,
+      description: 'GET /openapi.json (the OpenAPI document) and the /docs reference page (Swagger UI)',
+      environment: { CORS_ALLOWED_ORIGINS: environment.CORS_ALLOWED_ORIGINS, POWERTOOLS_SERVICE_NAME: environment.POWERTOOLS_SERVICE_NAME },
+      logRetention: props.logRetention,
+      commandHooks: {
+        beforeBundling: () => [],
+        beforeInstall: () => [],
+        afterBundling: (_inputDir: string, outputDir: string) => copies.map((file) => `cp "${file}" "${outputDir}/"`),
+      },
+    });
+    const integration = new LambdaIntegration(docs.function, { scopePermissionToMethod: false });
+    for (const path of DOCS_ROUTES) {
+      this.resourceAt(path).addMethod('ANY', integration, { authorizationType: AuthorizationType.NONE });
+    }
+    return docs;
   }
 
   private resourceAt(path: string): IResource {

@@ -5,11 +5,11 @@ import type { Store } from '../store/entities';
 import { authenticate, authorize } from './auth';
 import { corsHeaders } from './cors';
 import { ApiError, badRequest, invalidFields } from './errors';
+import { MAX_BODY_BYTES } from './limits';
 import { logger } from './logger';
-import { operationPath, type OperationDefinition, type RequestInfo } from './operation';
+import { answersNoContent, operationPath, type OperationDefinition, type RequestInfo } from './operation';
 
-/** Requests larger than this are refused before they are parsed. */
-export const MAX_BODY_BYTES = 64 * 1024;
+export { MAX_BODY_BYTES };
 
 export interface AdapterDependencies {
   store: Store;
@@ -154,8 +154,7 @@ export async function handleApiEvent(
       now: dependencies.now?.() ?? new Date(),
       request,
     });
-    result =
-      operation.result === 'void'
+    result = answersNoContent(operation)
         ? { statusCode: 204, headers: cors, body: '' }
         : json(200, value ?? null, cors);
   } catch (error) {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { PROFILING_FIELDS, PROFILING_VALUE_MAX_LENGTH, type ProfilingField } from '../domain/profiling';
 import { STAT_PERIODS } from '../domain/periods';
-import { contentKey, DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE } from './models';
+import { contentKey, ContentKeyModel, DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE } from './models';
 
 /** Bounds the bytes a single anonymous response can add to the table. */
 export const CONTEXT_MAX_BYTES = 2048;
@@ -13,14 +13,15 @@ export const ResponseContext = z
   .record(z.string().min(1).max(CONTEXT_KEY_MAX_LENGTH), z.union([z.string(), z.number().finite(), z.boolean()]))
   .refine((context) => Buffer.byteLength(JSON.stringify(context)) <= CONTEXT_MAX_BYTES, {
     message: `context must be at most ${CONTEXT_MAX_BYTES} bytes as JSON`,
-  });
+  })
+  .meta({ id: 'ResponseContext', description: `A flat object of string, number or boolean values; at most ${CONTEXT_MAX_BYTES} bytes as JSON.` });
 
 export const ProfilingModel = z.strictObject(
   Object.fromEntries(PROFILING_FIELDS.map((field) => [field, z.string().max(PROFILING_VALUE_MAX_LENGTH).optional()])) as Record<
     ProfilingField,
     z.ZodOptional<z.ZodString>
   >,
-);
+).meta({ id: 'ProfilingData', description: 'Who answered, as far as the caller knows; missing fields are derived from the request headers.' });
 
 const present = (value: unknown) => value !== undefined;
 
@@ -32,6 +33,14 @@ export const ResponseCreateModel = z.strictObject({
   context: ResponseContext.nullish(),
   revokable: z.boolean().nullish(),
   profiling: ProfilingModel.nullish(),
+}).meta({
+  id: 'ResponseCreateModel',
+  description: 'One response, on the item named by contentId, or by contentSetId and key.',
+  // The target check of the handler (which runs before any read), for the OpenAPI document.
+  anyOf: [
+    { required: ['contentId'], properties: { contentId: { type: 'string' } } },
+    { required: ['contentSetId', 'key'], properties: { contentSetId: { type: 'string' }, key: { type: 'string' } } },
+  ],
 });
 export type ResponseCreateModel = z.infer<typeof ResponseCreateModel>;
 
@@ -52,15 +61,20 @@ function oneId(reference: { responseId?: string; feelbackId?: string }, context:
   }
 }
 
+/** oneId, for the OpenAPI document (JSON Schema cannot say that both ids, when given, agree). */
+const ONE_ID = { anyOf: [{ required: ['responseId'] }, { required: ['feelbackId'] }] };
+
 export const ResponseEditModel = z
   .strictObject({ ...responseReference, value: z.unknown().refine(present, 'value is required') })
   .superRefine(oneId)
-  .transform(({ responseId, feelbackId, ...rest }) => ({ ...rest, responseId: (responseId ?? feelbackId)! }));
+  .transform(({ responseId, feelbackId, ...rest }) => ({ ...rest, responseId: (responseId ?? feelbackId)! }))
+  .meta({ id: 'ResponseEditModel', description: 'A new value for a response, with its revoke token.', ...ONE_ID });
 
 export const ResponseRemoveModel = z
   .strictObject(responseReference)
   .superRefine(oneId)
-  .transform(({ responseId, feelbackId, ...rest }) => ({ ...rest, responseId: (responseId ?? feelbackId)! }));
+  .transform(({ responseId, feelbackId, ...rest }) => ({ ...rest, responseId: (responseId ?? feelbackId)! }))
+  .meta({ id: 'ResponseRemoveModel', description: 'A response to revoke, with its revoke token.', ...ONE_ID });
 
 const isoDate = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
 
@@ -83,9 +97,14 @@ export const ResponseQueryModel = z
     message: `$page * $size must be at most ${MAX_LIST_DEPTH}; narrow the list with from/to`,
     path: ['$page'],
   })
-  .refine((query) => !query.from || !query.to || query.from < query.to, { message: 'from must be before to', path: ['to'] });
+  .refine((query) => !query.from || !query.to || query.from < query.to, { message: 'from must be before to', path: ['to'] })
+  .meta({
+    id: 'ResponseQueryModel',
+    description: `Which responses responses/list pages through; $page * $size at most ${MAX_LIST_DEPTH}, from before to.`,
+    anyOf: [{ required: ['projectId'] }, { required: ['contentSetId'] }, { required: ['contentId'] }],
+  });
 export type ResponseQueryModel = z.infer<typeof ResponseQueryModel>;
 
 /** What the widgets send to getAggregates: a content id, or the set and the page key. */
-export const AggregatesTarget = z.union([id, z.strictObject({ contentSetId: id, key: contentKey })]);
-export const StatPeriodModel = z.enum(STAT_PERIODS);
+export const AggregatesTarget = z.union([id, ContentKeyModel]);
+export const StatPeriodModel = z.enum(STAT_PERIODS).meta({ id: 'StatPeriod', description: 'The periods statistics are kept for.' });

@@ -12,6 +12,8 @@ import { RESOURCE_ALIASES, type OperationDefinition } from '../api/operation';
 import { OPERATION_NAMES } from '../api/registry';
 import { implementations } from '../handlers';
 import { defaultStore } from '../store/client';
+import { docsPath, docsResponse, isDocsPath } from '../docs/pages';
+import { localDocsPages } from '../docs/local';
 
 export const BASE_PATH = '/v0';
 
@@ -137,6 +139,13 @@ export function createApiServer(): Server {
       if (url.pathname === `${BASE_PATH}/health`) {
         const { status, body } = await health();
         send(response, { statusCode: status, headers: { 'Content-Type': 'application/json', ...corsHeaders(origin) }, body: JSON.stringify(body) }, requestId);
+        return;
+      }
+      if (url.pathname.startsWith(`${BASE_PATH}/`) && isDocsPath(docsPath(url.pathname, BASE_PATH))) {
+        // The OpenAPI document and the reference page, as the stack's docs function serves them.
+        request.resume();
+        const headers = { origin, 'if-none-match': request.headers['if-none-match'] };
+        send(response, docsResponse(localDocsPages(), { method: request.method ?? 'GET', path: docsPath(url.pathname, BASE_PATH), headers }), requestId);
         return;
       }
       const route = routes.get(url.pathname);

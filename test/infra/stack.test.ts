@@ -12,7 +12,11 @@ import { CORS_ALLOWED_HEADERS } from '../../functions/api/cors';
 import { operationPath, RESOURCE_ALIASES, type OperationDeclaration } from '../../functions/api/operation';
 import { operationList } from '../../functions/api/registry';
 import { createTableInput, TABLE_KEYS } from '../../functions/store/table';
+import { openApiJson } from '../../functions/api/openapi';
+import { localDocsAssets, swaggerUiDirectory } from '../../functions/docs/local';
+import { DOCS_FILES, docsPages } from '../../functions/docs/pages';
 import { createFeedbackApp } from '../../lib/app';
+import { DOCS_ROUTES } from '../../lib/feedback-api';
 import { FeedbackStack } from '../../lib/feedback-stack';
 import { NAG_REASONS } from '../../lib/nag';
 import { REPO_ROOT } from '../../lib/paths';
@@ -146,8 +150,20 @@ describe('API routes', () => {
     expect(gets.map((route) => route.path).sort()).toEqual(readOnlyOperations.flatMap(expectedPaths).sort());
   });
 
-  test('only POST, GET and OPTIONS methods exist', () => {
-    expect(new Set(routes().map((route) => route.method))).toEqual(new Set(['POST', 'GET', 'OPTIONS']));
+  test('only POST, GET and OPTIONS methods exist, besides ANY on the docs routes', () => {
+    const docs = new Set<string>(DOCS_ROUTES);
+    expect(new Set(routes().filter((route) => !docs.has(route.path)).map((route) => route.method))).toEqual(new Set(['POST', 'GET', 'OPTIONS']));
+    expect(new Set(routes().filter((route) => docs.has(route.path)).map((route) => route.method))).toEqual(new Set(['ANY', 'OPTIONS']));
+  });
+
+  test('/openapi.json, /docs and /docs/{file} are proxy integrations of the docs function (ANY: it answers other methods with method-not-allowed)', () => {
+    const docsId = stack.getLogicalId(stack.api.docsFunction.function.node.defaultChild as any);
+    const served = routes().filter((route) => route.method === 'ANY');
+    expect(served.map((route) => route.path).sort()).toEqual([...DOCS_ROUTES].sort());
+    for (const route of served) {
+      expect(route.functionId).toBe(docsId);
+      expect(route.integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
+    }
   });
 
   test('each operation has its own function; every route of it (alias included) is a Lambda proxy integration of that function', () => {
@@ -181,12 +197,13 @@ describe('API routes', () => {
 
   test('the functions are invoked through one API-scoped permission each', () => {
     const permissions = ofType('AWS::Lambda::Permission').filter(([, permission]) => permission.Properties.Principal !== 'events.amazonaws.com');
-    expect(permissions).toHaveLength(operationList.length);
+    // One per operation, one for the docs function.
+    expect(permissions).toHaveLength(operationList.length + 1);
     for (const [, permission] of permissions) {
       expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
     }
     // The only other invoker: the daily schedule of the rollover job.
-    expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 1);
+    expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 2);
   });
 });
 
@@ -224,20 +241,23 @@ describe('stage', () => {
 // ---------------------------------------------------------------- functions
 
 describe('functions', () => {
-  test('one per operation plus the stream consumer and the rollover job, and no other (no custom-resource functions)', () => {
-    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 2);
+  test('one per operation plus the docs function, the stream consumer and the rollover job, and no other (no custom-resource functions)', () => {
+    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 3);
   });
 
   test('all are Node 22 on arm64 with source maps, a log group with retention and the common environment', () => {
     const tableId = ofType('AWS::DynamoDB::Table')[0][0];
-    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+    const docsId = stack.getLogicalId(stack.api.docsFunction.function.node.defaultChild as any);
+    for (const [functionId, fn] of ofType('AWS::Lambda::Function')) {
       const props = fn.Properties;
       expect(props.Runtime).toBe('nodejs22.x');
       expect(props.Architectures).toEqual(['arm64']);
       expect(props.Handler).toBe('index.handler');
       expect(props.MemorySize).toBe(256);
+      // The docs function reads no table.
+      if (functionId === docsId) expect(props.Environment.Variables.TABLE_NAME).toBeUndefined();
       expect(props.Environment.Variables).toMatchObject({
-        TABLE_NAME: { Ref: tableId },
+        ...(functionId === docsId ? {} : { TABLE_NAME: { Ref: tableId } }),
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'feedback',
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -276,6 +296,33 @@ describe('functions', () => {
     });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
+  });
+});
+
+describe('docs function', () => {
+  test('its bundle holds the OpenAPI document generated at synth and Swagger UI, and serves them like the local server', () => {
+    const docsId = stack.getLogicalId(stack.api.docsFunction.function.node.defaultChild as any);
+    const bundle = path.join(outdir, `asset.${String(resources[docsId].Properties.Code.S3Key).replace(/\.zip$/, '')}`);
+    const swaggerUi = swaggerUiDirectory();
+    expect(fs.readFileSync(path.join(bundle, DOCS_FILES.openapi), 'utf8')).toBe(openApiJson());
+    for (const file of [DOCS_FILES.script, DOCS_FILES.style]) {
+      expect(fs.readFileSync(path.join(bundle, file)).equals(fs.readFileSync(path.join(swaggerUi, file)))).toBe(true);
+    }
+    // The bundled handler answers exactly what the local server answers.
+    const script = `
+      const { handler } = require(process.argv[1]);
+      const call = (httpMethod, path) => handler({ httpMethod, path, headers: {} });
+      Promise.all([call('GET', '/openapi.json'), call('GET', '/docs'), call('POST', '/docs'), call('GET', '/docs/swagger-ui.css')]).then((answers) =>
+        console.log(JSON.stringify(answers.map((answer) => ({ status: answer.statusCode, type: answer.headers['Content-Type'], length: answer.body.length, body: answer.statusCode === 405 ? JSON.parse(answer.body) : undefined })))));`;
+    const run = spawnSync(process.execPath, ['-e', script, path.join(bundle, 'index.js')], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    const local = docsPages(localDocsAssets());
+    expect(JSON.parse(run.stdout)).toEqual([
+      { status: 200, type: 'application/json; charset=utf-8', length: local.get('/openapi.json')!.body.length },
+      { status: 200, type: 'text/html; charset=utf-8', length: local.get('/docs')!.body.length },
+      { status: 405, type: 'application/json', length: expect.any(Number), body: expect.objectContaining({ error: 'method-not-allowed' }) },
+      { status: 200, type: 'text/css; charset=utf-8', length: local.get('/docs/swagger-ui.css')!.body.length },
+    ]);
   });
 });
 

@@ -7,6 +7,7 @@ import { BASE_PATH, createApiServer } from '../../functions/local/server';
 import { ensureAccount, issueApiKey, revokeApiKey } from '../../functions/operations/accounts';
 import { defaultStore } from '../../functions/store/client';
 import { ensureTable } from '../../functions/store/setup';
+import { checkResult, watchResults } from './result-check';
 
 export interface ApiAnswer<T = any> {
   status: number;
@@ -16,10 +17,17 @@ export interface ApiAnswer<T = any> {
 
 export interface TestApi {
   baseUrl: string;
-  /** POST /v0/<path> with the JSON array of arguments, optionally with an API key. */
+  /**
+   * POST /v0/<path> with the JSON array of arguments, optionally with an API key. A
+   * successful answer of an operation is checked against its result model: a mismatch
+   * throws (test/support/result-check.ts).
+   */
   call<T = any>(path: string, args?: unknown, options?: { key?: string; method?: 'GET' | 'POST'; rawBody?: string; headers?: Record<string, string> }): Promise<ApiAnswer<T>>;
   /** Waits until the stream consumer has counted every write made so far. */
   drainStream(): Promise<void>;
+  /** Answers seen by the server that disagreed with their result model (close() fails on any). */
+  resultMismatches: string[];
+  /** Stops the server; fails when any answer (also to other clients, e.g. the widgets) disagreed with its result model. */
   close(): Promise<void>;
 }
 
@@ -32,6 +40,8 @@ export async function startTestApi(): Promise<TestApi> {
   await ensureTable(client, settings.tableName);
   const streamConsumers = startStreamConsumers(client, settings.tableName);
   const server: Server = createApiServer();
+  // Every successful answer must match its operation's result model (see result-check.ts).
+  const results = watchResults(server);
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', () => listening()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE_PATH}`;
   return {
@@ -45,15 +55,19 @@ export async function startTestApi(): Promise<TestApi> {
       const body = method === 'GET' ? undefined : (options.rawBody ?? (args === undefined ? undefined : JSON.stringify(args)));
       const response = await fetch(url, { method, headers, body });
       const text = await response.text();
-      return { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
+      const answer = { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
+      checkResult(path, answer.status, answer.body);
+      return answer;
     },
     drainStream: () => streamConsumers.drain(),
+    resultMismatches: results.mismatches,
     async close() {
       await new Promise<void>((closed) => {
         server.close(() => closed());
         server.closeIdleConnections();
       });
       await streamConsumers.stop();
+      if (results.mismatches.length > 0) throw new Error(`Result check failed:\n${results.mismatches.join('\n')}`);
     },
   };
 }
