@@ -1,6 +1,18 @@
 import * as z from 'zod';
 import { declareOperation } from '../operation';
-import { AggregatesTarget, POSITIONAL_CREATE_FIELDS, ResponseCreateModel, ResponseEditModel, ResponseQueryModel, ResponseRemoveModel, StatPeriodModel } from '../response-models';
+import {
+  AggregatesTarget,
+  ERASE_BATCH,
+  MAX_ERASE_IDS,
+  POSITIONAL_CREATE_FIELDS,
+  ResponseCreateModel,
+  ResponseEditModel,
+  ResponseEraseModel,
+  ResponseExportModel,
+  ResponseQueryModel,
+  ResponseRemoveModel,
+  StatPeriodModel,
+} from '../response-models';
 import { id } from '../models';
 
 /**
@@ -90,13 +102,41 @@ export const responsesGetAggregates = declareOperation({
 export const responsesList = declareOperation({
   resource: 'responses',
   name: 'list',
-  summary: 'Responses of a project, content set or content item, newest first, in 1-based pages.',
+  summary:
+    "Responses of a project, content set or content item, or of a person (userId) across the account, newest first; page on with the returned cursor (or 1-based $page).",
   args: z.tuple([ResponseQueryModel]),
-  signature: '{ $size?, $page?, projectId?, contentSetId?, contentId?, state?, from?, to? }',
-  result: '{ items: Response[], page, size, hasMore }',
+  signature: '{ $size?, $page? | cursor?, projectId?, contentSetId?, contentId?, userId?, state?, from?, to? }',
+  result: '{ items: Response[], page?, size, hasMore, cursor? }',
   level: 'viewer',
   readOnly: true,
   errors: ['not-found'],
+  pagesByCursor: true,
+});
+
+export const responsesExport = declareOperation({
+  resource: 'responses',
+  name: 'export',
+  summary:
+    'Responses of a project, set, item or person as CSV or NDJSON, in chunks of up to 5,000 rows or about 4 MB; page on with the returned cursor.',
+  args: z.tuple([ResponseExportModel]),
+  signature: "{ projectId? | contentSetId? | contentId? | userId?, from?, to?, state?, format: 'csv' | 'ndjson', cursor? }",
+  result: "{ format, data, rows, cursor? }",
+  level: 'viewer',
+  readOnly: true,
+  errors: ['not-found'],
+  pagesByCursor: true,
+});
+
+export const responsesErase = declareOperation({
+  resource: 'responses',
+  name: 'erase',
+  summary: `Deletes responses of the account for good (a person's by userId, up to ${ERASE_BATCH.toLocaleString('en')} per call, or up to ${MAX_ERASE_IDS} by id); aggregates are corrected. Idempotent.`,
+  args: z.tuple([ResponseEraseModel]),
+  signature: '{ userId } | { responseIds: string[] }',
+  result: '{ erased, more? }',
+  level: 'admin',
+  readOnly: false,
+  errors: [],
 });
 
 export const responsesRemove = declareOperation({
