@@ -64,7 +64,18 @@ class Labels {
   }
 }
 
-export async function exportResponses(store: Store, accountId: string, input: ResponseExportModel, clock: () => number = Date.now): Promise<ExportChunk> {
+/** What bounds one call; tests shrink them to exercise chunking on little data. */
+export interface ExportLimits {
+  maxRows: number;
+  maxBytes: number;
+  timeBudgetMs: number;
+  clock: () => number;
+}
+
+const DEFAULT_LIMITS: ExportLimits = { maxRows: EXPORT_MAX_ROWS, maxBytes: EXPORT_MAX_BYTES, timeBudgetMs: EXPORT_TIME_BUDGET_MS, clock: Date.now };
+
+export async function exportResponses(store: Store, accountId: string, input: ResponseExportModel, limits: Partial<ExportLimits> = {}): Promise<ExportChunk> {
+  const { maxRows, maxBytes, timeBudgetMs, clock } = { ...DEFAULT_LIMITS, ...limits };
   const started = clock();
   const { source, list } = await responseListing(store, accountId, input, 'responses/export', { format: input.format });
   const start = await openPosition(list, input.cursor);
@@ -76,15 +87,15 @@ export async function exportResponses(store: Store, accountId: string, input: Re
   const labels = input.format === 'csv' ? new Labels(store) : undefined;
   const walked = await walkIndex(source, {
     start,
-    limit: EXPORT_MAX_ROWS,
-    chunk: EXPORT_CHUNK,
+    limit: maxRows,
+    chunk: Math.min(EXPORT_CHUNK, maxRows),
     visit: async (responses) => {
       await labels?.load(responses);
       let taken = 0;
       for (const response of responses) {
         const text = labels ? csvRow(exportRecord(response, labels.of(response))) : ndjsonLine(responseView(response));
         const size = jsonBytes(text);
-        if (rows > 0 && (bytes + size > EXPORT_MAX_BYTES || clock() - started > EXPORT_TIME_BUDGET_MS)) break;
+        if (rows > 0 && (bytes + size > maxBytes || clock() - started > timeBudgetMs)) break;
         parts.push(text);
         bytes += size;
         rows++;

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { CSV_COLUMNS, csvHeader, csvRow, exportRecord, jsonBytes, ndjsonLine, PROFILING_COLUMNS, readableValue, type ExportedResponse } from '../../functions/domain/export-format';
+import { CSV_COLUMNS, csvHeader, csvRow, exportRecord, jsonBytes, ndjsonLine, PROFILING_COLUMNS, readableValue, type ExportedResponse, type ExportLabels } from '../../functions/domain/export-format';
 import { PROFILING_FIELDS } from '../../functions/domain/profiling';
 
 const base: ExportedResponse = {
@@ -16,8 +16,8 @@ const base: ExportedResponse = {
 const labels = { contentSetKey: 'faq', contentKey: 'https://site.example/a?b=1&c=2', contentTitle: 'A page' };
 
 /** The one row a record becomes, parsed back. */
-function roundTrip(response: ExportedResponse, rowLabels = labels): Record<string, string> {
-  const [row] = parse(csvHeader() + csvRow(exportRecord(response, rowLabels)), { columns: true, record_delimiter: '\r\n' });
+function roundTrip(response: ExportedResponse, rowLabels: ExportLabels = labels): Record<string, string> {
+  const [row] = parse<Record<string, string>>(csvHeader() + csvRow(exportRecord(response, rowLabels)), { columns: true, record_delimiter: '\r\n' });
   return row;
 }
 
