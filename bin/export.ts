@@ -20,7 +20,8 @@ Exports responses, newest first, through the API's responses/export (one call pe
 up to 5,000 rows or about 4 MB), with a progress bar on stderr.
 
 Selection (at least one; --project, --set and --item may be combined when they agree;
---user alone exports a person's responses across the account):
+--user alone exports a person's responses across the account). Ids may begin with "-":
+write them as --project=<id>.
   --project <id>        Responses of a project
   --set <id>            Responses of a content set
   --item <id>           Responses of a content item
@@ -91,7 +92,10 @@ function parse(argv: string[]): Settings | 'help' {
       },
     });
   } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0]);
+    const message = (error as Error).message.split('\n')[0];
+    // Ids are base64url and may begin with "-", which parseArgs takes for an option.
+    const ambiguous = /^Option '(--[a-z]+)[^']*' argument is ambiguous/.exec(message);
+    throw new UsageError(ambiguous ? `${message} Write ${ambiguous[1]}=<value> when the value begins with "-"` : message);
   }
   const { values } = parsed;
   if (values.help) return 'help';

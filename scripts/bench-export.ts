@@ -192,8 +192,9 @@ async function main(): Promise<number> {
 
     const rows: string[][] = [];
     const runs = [
-      { name: `set of ${small.toLocaleString('en')}`, args: ['--set', sets[0].id] },
-      { name: `project of ${total.toLocaleString('en')}`, args: ['--project', project.id] },
+      // `--option=value`: ids may begin with "-".
+      { name: `set of ${small.toLocaleString('en')}`, args: [`--set=${sets[0].id}`] },
+      { name: `project of ${total.toLocaleString('en')}`, args: [`--project=${project.id}`] },
     ];
     for (const run of runs) {
       const out = join(workDir, `export.${format}`);
@@ -202,7 +203,7 @@ async function main(): Promise<number> {
       const serverBefore = memoryOf(server.pid!)!.rss;
       const serverSampler = sampleRss(server.pid!);
       log(`Exporting the ${run.name}...`);
-      const cli = spawn(process.execPath, ['--import', 'tsx', 'bin/export.ts', '--url', baseUrl, '--key', viewer, ...run.args, '--format', format, '--out', out, '--stats'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const cli = spawn(process.execPath, ['--import', 'tsx', 'bin/export.ts', `--url=${baseUrl}`, `--key=${viewer}`, ...run.args, '--format', format, '--out', out, '--stats'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       const cliSampler = sampleRss(cli.pid!);
       const result = await collect(cli);
       const cliSampled = cliSampler.stop();

@@ -49,7 +49,7 @@ afterAll(async () => {
 describe('npm run export', () => {
   it('writes the whole export to --out, equal to the API export, with a summary', async () => {
     const out = join(dir, 'all.csv');
-    const result = await run(['--url', api.baseUrl, '--key', owner.viewer, '--project', projectId, '--out', out, '--stats']);
+    const result = await run(['--url', api.baseUrl, '--key', owner.viewer, `--project=${projectId}`, '--out', out, '--stats']);
     expect(result.code).toBe(0);
     const { store } = defaultStore();
     const expected = await exportResponses(store, owner.accountId, { projectId, state: 'active', format: 'csv' });
@@ -71,14 +71,16 @@ describe('npm run export', () => {
 
   it('exits 2 on wrong usage and 1 on an API refusal, leaving no partial file', async () => {
     expect((await run(['--url', api.baseUrl, '--key', owner.viewer])).code).toBe(2);
-    expect((await run(['--url', api.baseUrl, '--key', owner.viewer, '--project', projectId, '--format', 'xlsx'])).code).toBe(2);
-    expect((await run(['--url', api.baseUrl, '--project', projectId])).code).toBe(2);
+    expect((await run(['--url', api.baseUrl, '--key', owner.viewer, `--project=${projectId}`, '--format', 'xlsx'])).code).toBe(2);
+    expect((await run(['--url', api.baseUrl, `--project=${projectId}`])).code).toBe(2);
+    const ambiguous = await run(['--url', api.baseUrl, '--key', owner.viewer, '--project', '-abc']);
+    expect([ambiguous.code, ambiguous.stderr]).toEqual([2, expect.stringContaining('--project=<value>')]);
     const out = join(dir, 'refused.csv');
     const refused = await run(['--url', api.baseUrl, '--key', owner.viewer, '--project', 'AAAAAAAAAAAAAAAAAAAAAA', '--out', out]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('not-found');
     expect(existsSync(out) || existsSync(`${out}.partial`)).toBe(false);
-    const unreachable = await run(['--url', 'http://127.0.0.1:9/v0', '--key', owner.viewer, '--project', projectId]);
+    const unreachable = await run(['--url', 'http://127.0.0.1:9/v0', '--key', owner.viewer, `--project=${projectId}`]);
     expect(unreachable.code).toBe(1);
   }, 60_000);
 });
