@@ -142,7 +142,8 @@ export async function handleApiEvent(
   try {
     checkSize(event);
     const raw = rawArguments(event, operation);
-    const caller = await authenticate(dependencies.store, headers.authorization);
+    const now = dependencies.now?.() ?? new Date();
+    const caller = await authenticate(dependencies.store, headers.authorization, now);
     authorize(caller, operation.level);
     const parsed = operation.args.safeParse(parseArguments(raw));
     if (!parsed.success) {
@@ -151,7 +152,7 @@ export async function handleApiEvent(
     const value = await operation.handler(parsed.data, {
       caller,
       store: dependencies.store,
-      now: dependencies.now?.() ?? new Date(),
+      now,
       request,
     });
     result = answersNoContent(operation)

@@ -71,6 +71,7 @@ const RESOURCE_DESCRIPTIONS: Record<Resource, string> = {
   projects: 'Projects: the top of the hierarchy.',
   sets: 'Content sets: content items sharing one feedback schema.',
   contents: 'Content items: the pages, articles or products that receive responses.',
+  keys: 'API keys of the caller\'s account (admin).',
   responses: `Responses, their revocation and their counts (also at /${RESOURCE_ALIASES.responses}/<operation> for the published widgets).`,
 };
 

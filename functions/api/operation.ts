@@ -3,7 +3,7 @@ import type { Store } from '../store/entities';
 import type { Caller, Level } from './auth';
 import type { ErrorCode } from './errors';
 
-export const RESOURCES = ['projects', 'sets', 'contents', 'responses'] as const;
+export const RESOURCES = ['projects', 'sets', 'contents', 'responses', 'keys'] as const;
 export type Resource = (typeof RESOURCES)[number];
 
 /** Path aliases kept for the published widgets, which call responses "feelbacks". */
@@ -60,6 +60,8 @@ export interface OperationDeclaration<
   readOnly: boolean;
   /** Error codes this operation can answer with besides the ones every operation has. */
   errors: ErrorCode[];
+  /** Pages by cursor: its function seals and opens cursors, so it may read the cursor secret. */
+  pagesByCursor?: boolean;
 }
 
 /**

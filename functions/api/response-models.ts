@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { PROFILING_FIELDS, PROFILING_VALUE_MAX_LENGTH, type ProfilingField } from '../domain/profiling';
 import { STAT_PERIODS } from '../domain/periods';
+import { MAX_CURSOR_LENGTH } from '../domain/cursor';
 import { contentKey, ContentKeyModel, DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE } from './models';
 
 /** Bounds the bytes a single anonymous response can add to the table. */
@@ -78,32 +79,87 @@ export const ResponseRemoveModel = z
 
 const isoDate = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
 
+/** A person as responses name them: profiling.userId (or context.$user), matched exactly. */
+export const userId = z.string().min(1).max(PROFILING_VALUE_MAX_LENGTH);
+export const cursor = z.string().min(1).max(MAX_CURSOR_LENGTH);
+
+/** What a list or an export reads: one scope (project, set or item, which must agree; or a person), state and time bounds. */
+const responseSelection = {
+  projectId: id.optional(),
+  contentSetId: id.optional(),
+  contentId: id.optional(),
+  userId: userId.optional(),
+  state: z.enum(['active', 'revoked', 'all']).default('active'),
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+  cursor: cursor.optional(),
+};
+
+type Selection = { projectId?: string; contentSetId?: string; contentId?: string; userId?: string; from?: string; to?: string };
+
+function checkSelection(query: Selection, context: z.RefinementCtx) {
+  if (!query.projectId && !query.contentSetId && !query.contentId && !query.userId) {
+    context.addIssue({ code: 'custom', path: ['projectId'], message: 'give projectId, contentSetId, contentId or userId' });
+  }
+  if (query.userId && (query.projectId || query.contentSetId || query.contentId)) {
+    context.addIssue({ code: 'custom', path: ['userId'], message: 'userId lists a person across the account: give it without projectId, contentSetId or contentId' });
+  }
+  if (query.from && query.to && query.from >= query.to) context.addIssue({ code: 'custom', path: ['to'], message: 'from must be before to' });
+}
+
+/** checkSelection, for the OpenAPI document: one scope, and a person only on its own. */
+const SELECTION_SCHEMA = {
+  anyOf: [{ required: ['projectId'] }, { required: ['contentSetId'] }, { required: ['contentId'] }, { required: ['userId'] }],
+  allOf: ['projectId', 'contentSetId', 'contentId'].map((scope) => ({ not: { required: ['userId', scope] } })),
+};
+
 export const ResponseQueryModel = z
   .strictObject({
     $size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-    $page: z.number().int().min(1).default(1),
-    projectId: id.optional(),
-    contentSetId: id.optional(),
-    contentId: id.optional(),
-    state: z.enum(['active', 'revoked', 'all']).default('active'),
-    from: isoDate.optional(),
-    to: isoDate.optional(),
+    $page: z.number().int().min(1).optional(),
+    ...responseSelection,
   })
-  .refine((query) => query.projectId || query.contentSetId || query.contentId, {
-    message: 'give projectId, contentSetId or contentId',
-    path: ['projectId'],
-  })
-  .refine((query) => query.$page * query.$size <= MAX_LIST_DEPTH, {
-    message: `$page * $size must be at most ${MAX_LIST_DEPTH}; narrow the list with from/to`,
+  .superRefine(checkSelection)
+  .refine((query) => (query.$page ?? 1) * query.$size <= MAX_LIST_DEPTH, {
+    message: `$page * $size must be at most ${MAX_LIST_DEPTH}; page on with the cursor instead`,
     path: ['$page'],
   })
-  .refine((query) => !query.from || !query.to || query.from < query.to, { message: 'from must be before to', path: ['to'] })
+  .refine((query) => query.$page === undefined || query.cursor === undefined, {
+    message: 'give either $page or cursor',
+    path: ['cursor'],
+  })
   .meta({
     id: 'ResponseQueryModel',
-    description: `Which responses responses/list pages through; $page * $size at most ${MAX_LIST_DEPTH}, from before to.`,
-    anyOf: [{ required: ['projectId'] }, { required: ['contentSetId'] }, { required: ['contentId'] }],
+    description: `Which responses responses/list pages through: one scope (a project, set or item, or a person across the account), state and time bounds; $page * $size at most ${MAX_LIST_DEPTH}, or page on by cursor; from before to.`,
+    ...SELECTION_SCHEMA,
+    not: { required: ['$page', 'cursor'] },
   });
 export type ResponseQueryModel = z.infer<typeof ResponseQueryModel>;
+
+export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
+
+export const ResponseExportModel = z
+  .strictObject({ ...responseSelection, format: z.enum(EXPORT_FORMATS) })
+  .superRefine(checkSelection)
+  .meta({ id: 'ResponseExportModel', description: 'Which responses responses/export writes, and in which format (see responses/list).', ...SELECTION_SCHEMA });
+export type ResponseExportModel = z.infer<typeof ResponseExportModel>;
+
+/** Ids erased by one call at most. */
+export const MAX_ERASE_IDS = 100;
+/** A person's responses erased by one call at most (it answers `more: true` while some remain). */
+export const ERASE_BATCH = 1000;
+
+export const ResponseEraseModel = z
+  .strictObject({
+    userId: userId.optional(),
+    responseIds: z.array(id).min(1).max(MAX_ERASE_IDS).optional(),
+  })
+  .refine((input) => (input.userId === undefined) !== (input.responseIds === undefined), {
+    message: 'give either userId or responseIds',
+    path: ['userId'],
+  })
+  .meta({ id: 'ResponseEraseModel', description: 'Whose responses to erase: a person, or up to 100 responses by id.', oneOf: [{ required: ['userId'] }, { required: ['responseIds'] }] });
+export type ResponseEraseModel = z.infer<typeof ResponseEraseModel>;
 
 /** What the widgets send to getAggregates: a content id, or the set and the page key. */
 export const AggregatesTarget = z.union([id, ContentKeyModel]);

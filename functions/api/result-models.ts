@@ -118,9 +118,40 @@ export const ResponseModel = z
   })
   .meta({ id: 'Response', description: 'One response (revoke tokens are never returned).' });
 
+/** An opaque, sealed position in a list: pass it back to read the next page. */
+const pageCursor = z.string().min(1).meta({ id: 'Cursor', description: 'Opaque and tamper-proof: pass it back unchanged to read on.' });
+
 export const ResponsePageModel = z
-  .object({ items: z.array(ResponseModel), page: z.number().int().min(1), size: z.number().int().min(1), hasMore: z.boolean() })
-  .meta({ id: 'ResponsePage', description: 'One page of responses/list, newest first.' });
+  .object({
+    items: z.array(ResponseModel),
+    page: z.number().int().min(1).optional(),
+    size: z.number().int().min(1),
+    hasMore: z.boolean(),
+    cursor: pageCursor.optional(),
+  })
+  .meta({ id: 'ResponsePage', description: 'One page of responses/list, newest first; `cursor` while more remain, `page` when paging by $page.' });
+
+export const ExportChunkModel = z
+  .object({ format: z.enum(['csv', 'ndjson']), data: z.string(), rows: z.number().int().min(0), cursor: pageCursor.optional() })
+  .meta({ id: 'ExportChunk', description: 'One chunk of responses/export: CSV (header row in the first chunk only) or NDJSON; `cursor` while more remain.' });
+
+export const EraseResultModel = z
+  .object({ erased: z.number().int().min(0), more: z.boolean().optional() })
+  .meta({ id: 'EraseResult', description: 'Responses deleted by this call; `more` when a person has responses left for another call.' });
+
+const keyLevel = z.enum(['viewer', 'admin']);
+
+export const ApiKeyInfoModel = z
+  .object({ id: entityId, level: keyLevel, label: z.string().optional(), createdAt: timestamp, lastUsedAt: timestamp.optional(), revokedAt: timestamp.optional() })
+  .meta({ id: 'ApiKeyInfo', description: 'An API key as listed: never the key or its hash.' });
+
+export const ApiKeyPageModel = z
+  .object({ items: z.array(ApiKeyInfoModel), cursor: pageCursor.optional() })
+  .meta({ id: 'ApiKeyPage', description: 'One page of keys/list, newest first.' });
+
+export const CreatedApiKeyModel = z
+  .object({ id: entityId, key: z.string().min(1), level: keyLevel, label: z.string().optional(), createdAt: timestamp })
+  .meta({ id: 'CreatedApiKey', description: 'A new API key: `key` is shown only in this answer.' });
 
 export const ResponseWriteResultModel = z
   .object({

@@ -66,6 +66,11 @@ describe('every operation through the client', () => {
       'responses/edit': () => anonymous.responses.edit({ feelbackId: written.feelbackId, revokeToken: written.revokable!.token, value: 'rocket' }),
       'responses/remove': () => anonymous.responses.remove({ responseId: written.responseId, revokeToken: written.revokable!.token }),
       'responses/getAggregates': () => anonymous.responses.getAggregates({ contentSetId: set.id, key: item.key }),
+      'responses/export': () => viewer.responses.export({ contentSetId: set.id, format: 'csv' }),
+      'responses/erase': () => admin.responses.erase({ responseIds: [positional.responseId] }),
+      'keys/list': () => admin.keys.list({ $size: 5 }),
+      'keys/create': () => admin.keys.create({ level: 'viewer', label: 'client test' }),
+      'keys/revoke': async () => admin.keys.revoke((await admin.keys.create({ level: 'viewer' })).id),
     };
     const results: Partial<Record<OperationName, unknown>> = {};
     for (const name of Object.keys(calls) as OperationName[]) {
@@ -80,7 +85,10 @@ describe('every operation through the client', () => {
     expect(results['sets/top']).toEqual([expect.objectContaining({ id: set.id, stats: expect.objectContaining({ count: 2 }) })]);
     expect(results['contents/top']).toEqual(expect.arrayContaining([expect.objectContaining({ id: item.id })]));
     expect(results['responses/get']).toMatchObject({ id: written.responseId, value: 'heart' });
-    expect(results['responses/list']).toMatchObject({ page: 1, size: 5, hasMore: false });
+    expect(results['responses/list']).toMatchObject({ size: 5, hasMore: false });
+    expect(results['responses/export']).toMatchObject({ format: 'csv', rows: 2 });
+    expect(results['responses/erase']).toEqual({ erased: 1 });
+    expect(results['keys/create']).toMatchObject({ level: 'viewer', label: 'client test', key: expect.any(String) });
     expect(results['responses/edit']).toMatchObject({ responseId: written.responseId });
     expect(results['responses/remove']).toBeUndefined();
     expect(Array.isArray(results['responses/getAggregates'])).toBe(true);

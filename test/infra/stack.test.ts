@@ -20,7 +20,7 @@ import { DOCS_ROUTES } from '../../lib/feedback-api';
 import { FeedbackStack } from '../../lib/feedback-stack';
 import { NAG_REASONS } from '../../lib/nag';
 import { REPO_ROOT } from '../../lib/paths';
-import { TABLE_ACTIONS } from '../../lib/table-access';
+import { KEY_USAGE, TABLE_ACTIONS } from '../../lib/table-access';
 
 type Json = any;
 type Resources = Record<string, Json>;
@@ -284,7 +284,7 @@ describe('functions', () => {
       expect(fs.existsSync(bundleOf(functionId))).toBe(true);
       expect(fs.existsSync(`${bundleOf(functionId)}.map`)).toBe(true);
     }
-    // Loading all 26 bundles (~0.7 MB each) costs ~10 s; they differ only by entry module.
+    // Loading every bundle (~0.4 MB each) would cost ~10 s; they differ only by entry module.
     const sample = [
       ...new Map(operationList.map((operation) => [operation.resource, functionLogicalId(operation)])).values(),
       stack.getLogicalId(stack.streamConsumers.get('counting')!.consumer.function.node.defaultChild as any),
@@ -380,7 +380,8 @@ describe('IAM', () => {
   test.each(operationList.map((operation) => [operationPath(operation), operation] as const))(
     '%s: exactly the table actions of its access level, on the table and its indexes',
     (_path, operation) => {
-      const statements = roleStatements(functionRoleId(functionLogicalId(operation)));
+      const all = roleStatements(functionRoleId(functionLogicalId(operation)));
+      const statements = all.filter((statement) => statement.Sid !== 'KeyUsage');
       const expected = operation.readOnly ? TABLE_ACTIONS.readOnly : TABLE_ACTIONS.write;
       expect(dynamoActions(statements).sort()).toEqual([...expected].sort());
       const tableStatements = statements.filter((statement) => dynamoActions([statement]).length > 0);
@@ -391,8 +392,46 @@ describe('IAM', () => {
         expect(dynamoActions(statements)).not.toContain('dynamodb:UpdateItem');
         expect(dynamoActions(statements)).not.toContain('dynamodb:DeleteItem');
       }
+      // Read-only functions may refresh an API key's lastUsedAt, and write nothing else.
+      const keyUsage = all.filter((statement) => statement.Sid === 'KeyUsage');
+      expect(keyUsage).toHaveLength(operation.readOnly ? 1 : 0);
+      if (operation.readOnly) {
+        expect(keyUsage[0]).toEqual({
+          Sid: 'KeyUsage',
+          Effect: 'Allow',
+          Action: 'dynamodb:UpdateItem',
+          Resource: tableArn(),
+          Condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...KEY_USAGE.leadingKeys] },
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...KEY_USAGE.attributes] },
+            StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+          },
+        });
+      }
     },
   );
+
+  test('the lists that page by cursor, and only they, read the cursor secret (by ARN in their environment)', () => {
+    const [secretId] = ofType('AWS::SecretsManager::Secret')[0];
+    expect(ofType('AWS::SecretsManager::Secret')).toHaveLength(1);
+    expect(resources[secretId].Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
+    const paged = operationList.filter((operation) => operation.pagesByCursor);
+    expect(paged.length).toBeGreaterThan(0);
+    for (const operation of operationList) {
+      const functionId = functionLogicalId(operation);
+      const environment = resources[functionId].Properties.Environment.Variables;
+      const reads = roleStatements(functionRoleId(functionId)).filter((statement) => asArray<string>(statement.Action).some((action) => action.startsWith('secretsmanager:')));
+      if (operation.pagesByCursor) {
+        expect(environment.CURSOR_SECRET_ARN).toEqual({ Ref: secretId });
+        expect(reads).toHaveLength(1);
+        expect(asArray<string>(reads[0].Action).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+        expect(reads[0].Resource).toEqual({ Ref: secretId });
+      } else {
+        expect(environment.CURSOR_SECRET_ARN).toBeUndefined();
+        expect(reads).toEqual([]);
+      }
+    }
+  });
 
   test('function roles carry no managed policy and may only write to their own log group', () => {
     for (const [, fn] of ofType('AWS::Lambda::Function')) {

@@ -31,6 +31,7 @@ const EXCEPTIONS = {
   uniqueOptions: 'sets/create: reaction options and tags must have distinct values (JSON Schema cannot compare items by one field)',
   ratingRange: 'sets/create: a rating range needs max > min and a whole number of steps (computed from the three fields)',
   trimmedNames: 'project and set names are trimmed before their length is checked: blank names are refused, surrounding spaces do not count',
+  sealedCursor: 'a cursor is a sealed string: one that was not issued by the server for this list is refused (a check of its seal, not of its shape)',
   targetMismatch:
     'responses/create: contentId given with contentSetId and key must name the same item, which the server reads to compare (a check that needs the database)',
 } as const;
@@ -170,6 +171,29 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
         { name: 'a date for from', args: [{ projectId: f.projectId, from: '2026-02-01' }] },
       ],
     },
+    'responses/export': {
+      valid: [[{ projectId: f.projectId, format: 'csv' }], [{ userId: 'reader@example.com', format: 'ndjson', state: 'all' }]],
+      cases: [
+        { name: 'no format', args: [{ projectId: f.projectId }] },
+        { name: 'xlsx', args: [{ projectId: f.projectId, format: 'xlsx' }] },
+        { name: 'a person and a project', args: [{ projectId: f.projectId, userId: 'x', format: 'csv' }] },
+        { name: 'a forged cursor', args: [{ projectId: f.projectId, format: 'csv', cursor: 'forged' }], exception: 'sealedCursor' },
+      ],
+    },
+    'responses/erase': {
+      valid: [[{ responseIds: [UNKNOWN_ID] }], [{ userId: 'nobody@example.com' }]],
+      cases: [
+        { name: 'both', args: [{ userId: 'x', responseIds: [UNKNOWN_ID] }] },
+        { name: 'neither', args: [{}] },
+        { name: '101 ids', args: [{ responseIds: Array.from({ length: 101 }, () => UNKNOWN_ID) }] },
+      ],
+    },
+    'keys/list': { valid: [[], [null], [{ $size: 5 }]], cases: [{ name: 'size 0', args: [{ $size: 0 }] }] },
+    'keys/create': {
+      valid: [[{ level: 'viewer', label: 'agree' }], [{ level: 'admin' }]],
+      cases: [{ name: 'owner level', args: [{ level: 'owner' }] }],
+    },
+    'keys/revoke': { valid: [[UNKNOWN_ID]], cases: [{ name: 'a number', args: [42] }] },
     'responses/create': {
       valid: [
         [{ contentSetId: f.setId, key: f.contentKey, value: '+', revokable: true, context: { a: 1, b: 'x', c: true }, profiling: { os: 'Linux' } }],

@@ -26,6 +26,22 @@ export type ApiErrorBody = {
   data?: Record<string, unknown>;
 };
 
+/** An API key as listed: never the key or its hash. */
+export type ApiKeyInfo = {
+  id: string;
+  level: "viewer" | "admin";
+  label?: string;
+  createdAt: Timestamp;
+  lastUsedAt?: Timestamp;
+  revokedAt?: Timestamp;
+};
+
+/** One page of keys/list, newest first. */
+export type ApiKeyPage = {
+  items: ApiKeyInfo[];
+  cursor?: Cursor;
+};
+
 /** A new content item. */
 export type ContentCreateModel = {
   contentSetId: string;
@@ -229,6 +245,47 @@ export type ContentTopQueryModel = {
   contentSetId?: string;
 };
 
+/** A new API key: `key` is shown only in this answer. */
+export type CreatedApiKey = {
+  id: string;
+  key: string;
+  level: "viewer" | "admin";
+  label?: string;
+  createdAt: Timestamp;
+};
+
+/** Opaque and tamper-proof: pass it back unchanged to read on. */
+export type Cursor = string;
+
+/** Responses deleted by this call; `more` when a person has responses left for another call. */
+export type EraseResult = {
+  erased: number;
+  more?: boolean;
+};
+
+/** One chunk of responses/export: CSV (header row in the first chunk only) or NDJSON; `cursor` while more remain. */
+export type ExportChunk = {
+  format: "csv" | "ndjson";
+  data: string;
+  rows: number;
+  cursor?: Cursor;
+};
+
+/** The arguments of keys/create: { level: 'viewer' | 'admin', label? } */
+export type KeysCreateArguments = [{
+  level: "viewer" | "admin";
+  label?: string;
+}];
+
+/** The arguments of keys/list: query?: { $size?, cursor? } */
+export type KeysListArguments = [({
+  $size?: number;
+  cursor?: string;
+} | null | undefined)?];
+
+/** The arguments of keys/revoke: id: string */
+export type KeysRevokeArguments = [string];
+
 /** Who answered, as far as the caller knows; missing fields are derived from the request headers. */
 export type ProfilingData = {
   userId?: string;
@@ -402,24 +459,46 @@ export type ResponseEditModel = {
   value: unknown;
 };
 
-/** One page of responses/list, newest first. */
-export type ResponsePage = {
-  items: Response[];
-  page: number;
-  size: number;
-  hasMore: boolean;
+/** Whose responses to erase: a person, or up to 100 responses by id. */
+export type ResponseEraseModel = {
+  userId?: string;
+  responseIds?: string[];
 };
 
-/** Which responses responses/list pages through; $page * $size at most 10000, from before to. */
+/** Which responses responses/export writes, and in which format (see responses/list). */
+export type ResponseExportModel = {
+  projectId?: string;
+  contentSetId?: string;
+  contentId?: string;
+  userId?: string;
+  state?: "active" | "revoked" | "all";
+  from?: string;
+  to?: string;
+  cursor?: string;
+  format: "csv" | "ndjson";
+};
+
+/** One page of responses/list, newest first; `cursor` while more remain, `page` when paging by $page. */
+export type ResponsePage = {
+  items: Response[];
+  page?: number;
+  size: number;
+  hasMore: boolean;
+  cursor?: Cursor;
+};
+
+/** Which responses responses/list pages through: one scope (a project, set or item, or a person across the account), state and time bounds; $page * $size at most 10000, or page on by cursor; from before to. */
 export type ResponseQueryModel = {
   $size?: number;
   $page?: number;
   projectId?: string;
   contentSetId?: string;
   contentId?: string;
+  userId?: string;
   state?: "active" | "revoked" | "all";
   from?: string;
   to?: string;
+  cursor?: string;
 };
 
 /** A response to revoke, with its revoke token. */
@@ -435,13 +514,19 @@ export type ResponsesCreateArguments = [ResponseCreateModel] | [string | null, s
 /** The arguments of responses/edit: { responseId (or feelbackId), revokeToken, value } */
 export type ResponsesEditArguments = [ResponseEditModel];
 
+/** The arguments of responses/erase: { userId } | { responseIds: string[] } */
+export type ResponsesEraseArguments = [ResponseEraseModel];
+
+/** The arguments of responses/export: { projectId? | contentSetId? | contentId? | userId?, from?, to?, state?, format: 'csv' | 'ndjson', cursor? } */
+export type ResponsesExportArguments = [ResponseExportModel];
+
 /** The arguments of responses/getAggregates: target: string | ContentKey, period?: StatPeriod */
 export type ResponsesGetAggregatesArguments = [string | ContentKey, (StatPeriod | null | undefined)?];
 
 /** The arguments of responses/get: id: string */
 export type ResponsesGetArguments = [string];
 
-/** The arguments of responses/list: { $size?, $page?, projectId?, contentSetId?, contentId?, state?, from?, to? } */
+/** The arguments of responses/list: { $size?, $page? | cursor?, projectId?, contentSetId?, contentId?, userId?, state?, from?, to? } */
 export type ResponsesListArguments = [ResponseQueryModel];
 
 /** The arguments of responses/remove: { responseId (or feelbackId), revokeToken } */
@@ -556,7 +641,7 @@ export interface Operations {
   "contents/getStats": { args: ContentsGetStatsArguments; result: AggregatedData };
   /** A response by id (revoke tokens are never returned). */
   "responses/get": { args: ResponsesGetArguments; result: Response };
-  /** Responses of a project, content set or content item, newest first, in 1-based pages. */
+  /** Responses of a project, content set or content item, or of a person (userId) across the account, newest first; page on with the returned cursor (or 1-based $page). */
   "responses/list": { args: ResponsesListArguments; result: ResponsePage };
   /** Records one response on a content item, named by contentId or by contentSetId + key (the item is created on first use unless the set disallows it). */
   "responses/create": { args: ResponsesCreateArguments; result: ResponseWriteResult };
@@ -566,6 +651,16 @@ export interface Operations {
   "responses/remove": { args: ResponsesRemoveArguments; result: void };
   /** Counts per option of a content item (by id, or by contentSetId + key) over a period (default lifetime), in the set's option order; zeros for a key nobody answered yet. */
   "responses/getAggregates": { args: ResponsesGetAggregatesArguments; result: number[] };
+  /** Responses of a project, set, item or person as CSV or NDJSON, in chunks of up to 5,000 rows or about 4 MB; page on with the returned cursor. */
+  "responses/export": { args: ResponsesExportArguments; result: ExportChunk };
+  /** Deletes responses of the account for good (a person's by userId, up to 1,000 per call, or up to 100 by id); aggregates are corrected. Idempotent. */
+  "responses/erase": { args: ResponsesEraseArguments; result: EraseResult };
+  /** The account's API keys, newest first (never the key or its hash); page on with the returned cursor. */
+  "keys/list": { args: KeysListArguments; result: ApiKeyPage };
+  /** Issues an API key of the account; the key is shown only in this answer. */
+  "keys/create": { args: KeysCreateArguments; result: CreatedApiKey };
+  /** Revokes an API key of the account by its id (the calling key too: from its next request). Revoking again changes nothing. */
+  "keys/revoke": { args: KeysRevokeArguments; result: void };
 }
 
 export type OperationName = keyof Operations;
@@ -597,4 +692,9 @@ export const OPERATIONS = {
   "responses/edit": { readOnly: false, level: "anonymous" },
   "responses/remove": { readOnly: false, level: "anonymous" },
   "responses/getAggregates": { readOnly: true, level: "anonymous" },
+  "responses/export": { readOnly: true, level: "viewer" },
+  "responses/erase": { readOnly: false, level: "admin" },
+  "keys/list": { readOnly: true, level: "admin" },
+  "keys/create": { readOnly: false, level: "admin" },
+  "keys/revoke": { readOnly: false, level: "admin" },
 } as const satisfies Record<OperationName, { readOnly: boolean; level: "anonymous" | "viewer" | "admin" }>;

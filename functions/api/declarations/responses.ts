@@ -1,13 +1,17 @@
 import * as z from 'zod';
 import { declareOperation } from '../operation';
-import { NoContent, OptionCountsModel, ResponseModel, ResponsePageModel, ResponseWriteResultModel } from '../result-models';
+import { EraseResultModel, ExportChunkModel, NoContent, OptionCountsModel, ResponseModel, ResponsePageModel, ResponseWriteResultModel } from '../result-models';
 import {
   AggregatesTarget,
+  ERASE_BATCH,
+  MAX_ERASE_IDS,
   POSITIONAL_CREATE_FIELDS,
   ProfilingModel,
   ResponseContext,
   ResponseCreateModel,
   ResponseEditModel,
+  ResponseEraseModel,
+  ResponseExportModel,
   ResponseQueryModel,
   ResponseRemoveModel,
   StatPeriodModel,
@@ -129,13 +133,41 @@ export const responsesGetAggregates = declareOperation({
 export const responsesList = declareOperation({
   resource: 'responses',
   name: 'list',
-  summary: 'Responses of a project, content set or content item, newest first, in 1-based pages.',
+  summary:
+    "Responses of a project, content set or content item, or of a person (userId) across the account, newest first; page on with the returned cursor (or 1-based $page).",
   args: z.tuple([ResponseQueryModel]),
-  signature: '{ $size?, $page?, projectId?, contentSetId?, contentId?, state?, from?, to? }',
+  signature: '{ $size?, $page? | cursor?, projectId?, contentSetId?, contentId?, userId?, state?, from?, to? }',
   result: ResponsePageModel,
   level: 'viewer',
   readOnly: true,
   errors: ['not-found'],
+  pagesByCursor: true,
+});
+
+export const responsesExport = declareOperation({
+  resource: 'responses',
+  name: 'export',
+  summary:
+    'Responses of a project, set, item or person as CSV or NDJSON, in chunks of up to 5,000 rows or about 4 MB; page on with the returned cursor.',
+  args: z.tuple([ResponseExportModel]),
+  signature: "{ projectId? | contentSetId? | contentId? | userId?, from?, to?, state?, format: 'csv' | 'ndjson', cursor? }",
+  result: ExportChunkModel,
+  level: 'viewer',
+  readOnly: true,
+  errors: ['not-found'],
+  pagesByCursor: true,
+});
+
+export const responsesErase = declareOperation({
+  resource: 'responses',
+  name: 'erase',
+  summary: `Deletes responses of the account for good (a person's by userId, up to ${ERASE_BATCH.toLocaleString('en')} per call, or up to ${MAX_ERASE_IDS} by id); aggregates are corrected. Idempotent.`,
+  args: z.tuple([ResponseEraseModel]),
+  signature: '{ userId } | { responseIds: string[] }',
+  result: EraseResultModel,
+  level: 'admin',
+  readOnly: false,
+  errors: [],
 });
 
 export const responsesRemove = declareOperation({
