@@ -326,7 +326,7 @@ describe('the OpenAPI request schemas and the server accept the same argument ar
     expect(problems).toEqual([]);
     // Both verdicts occur: the variations do reach the validation.
     expect(results.some((result) => !result.documentAccepts)).toBe(true);
-  });
+  }, 120_000); // hundreds of requests per operation (responses/create writes ~350)
 
   it('names every exception it relies on', () => {
     const used = new Set(
