@@ -40,6 +40,10 @@ export async function startTestApi(): Promise<TestApi> {
   await ensureTable(client, settings.tableName);
   const streamConsumers = startStreamConsumers(client, settings.tableName);
   const server: Server = createApiServer();
+  // fetch keeps connections for the server's keep-alive time less one second; on a loaded
+  // machine that margin is too thin and a reused connection can be reset. A long keep-alive
+  // leaves the client's own idle timeout to close them first.
+  server.keepAliveTimeout = 60_000;
   // Every successful answer must match its operation's result model (see result-check.ts).
   const results = watchResults(server);
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', () => listening()));
