@@ -86,7 +86,16 @@ async function main(): Promise<number> {
 
   const { startDynamoDbLocal, freePort } = await import('../functions/local/dynamodb-local');
   log('Starting DynamoDB Local (in memory)...');
-  const dynamo = await startDynamoDbLocal();
+  // A busy machine can make its start miss the 30 s deadline: try again a few times.
+  let dynamo: Awaited<ReturnType<typeof startDynamoDbLocal>> | undefined;
+  for (let attempt = 1; !dynamo; attempt++) {
+    try {
+      dynamo = await startDynamoDbLocal();
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      log(`  ${(error as Error).message}; retrying`);
+    }
+  }
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   process.env.TABLE_NAME = TABLE_NAME;
   const workDir = mkdtempSync(join(tmpdir(), 'bench-export-'));
