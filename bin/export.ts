@@ -150,7 +150,8 @@ async function call<T>(settings: Settings, operation: string, args: unknown[]): 
       status = response.status;
       text = await response.text();
     } catch (error) {
-      if (attempt >= RETRIES) throw new Failure(`Cannot reach ${settings.url}: ${(error as Error).message}${settings.url === DEFAULT_URL ? ' (is "npm start" running?)' : ''}`);
+      if (attempt >= RETRIES)
+        throw new Failure(`Cannot reach ${settings.url}: ${(error as Error).message}${settings.url === DEFAULT_URL ? ' (is "npm start" running?)' : ''}`);
       await new Promise((wait) => setTimeout(wait, 200 * 2 ** attempt));
       continue;
     }
@@ -274,7 +275,9 @@ async function main(argv: string[]): Promise<number> {
     throw error instanceof Failure ? error : new Failure((error as Error).message);
   }
   const seconds = (performance.now() - started) / 1000;
-  process.stderr.write(`Exported ${rows} rows (${(bytes / 1024 / 1024).toFixed(1)} MiB, ${calls} calls) in ${seconds.toFixed(1)} s${settings.out ? ` to ${settings.out}` : ''}\n`);
+  process.stderr.write(
+    `Exported ${rows} rows (${(bytes / 1024 / 1024).toFixed(1)} MiB, ${calls} calls) in ${seconds.toFixed(1)} s${settings.out ? ` to ${settings.out}` : ''}\n`,
+  );
   if (settings.stats) {
     const peakRssMiB = Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
     process.stderr.write(`${JSON.stringify({ rows, calls, bytes, seconds: Math.round(seconds * 10) / 10, peakRssMiB })}\n`);

@@ -77,8 +77,21 @@ async function main(argv: string[]): Promise<number> {
               Key: { pk: item.pk, sk: item.sk },
               UpdateExpression: 'SET #userId = :userId, #userKey = :userKey, #userSort = :userSort, #gsi4pk = :gsi4pk, #gsi4sk = :gsi4sk',
               ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#userKey)',
-              ExpressionAttributeNames: { '#pk': 'pk', '#userId': 'userId', '#userKey': 'userKey', '#userSort': 'userSort', '#gsi4pk': 'gsi4pk', '#gsi4sk': 'gsi4sk' },
-              ExpressionAttributeValues: { ':userId': attributes.userId, ':userKey': attributes.userKey, ':userSort': attributes.userSort, ':gsi4pk': keys.gsi4pk, ':gsi4sk': keys.gsi4sk },
+              ExpressionAttributeNames: {
+                '#pk': 'pk',
+                '#userId': 'userId',
+                '#userKey': 'userKey',
+                '#userSort': 'userSort',
+                '#gsi4pk': 'gsi4pk',
+                '#gsi4sk': 'gsi4sk',
+              },
+              ExpressionAttributeValues: {
+                ':userId': attributes.userId,
+                ':userKey': attributes.userKey,
+                ':userSort': attributes.userSort,
+                ':gsi4pk': keys.gsi4pk,
+                ':gsi4sk': keys.gsi4sk,
+              },
             }),
           );
           indexed++;

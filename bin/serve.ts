@@ -23,7 +23,7 @@ function ensureCursorSecret(dataDir: string | undefined): void {
   if (process.env.CURSOR_SECRET || !dataDir) return;
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'cursor-secret');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64url') + '\n', { mode: 0o600 });
+  if (!existsSync(file)) writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
   process.env.CURSOR_SECRET = readFileSync(file, 'utf8').trim();
 }
 

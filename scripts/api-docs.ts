@@ -12,7 +12,6 @@ const END = '<!-- operations:end -->';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
-
 /** The operation tables of docs/api.md, derived from the registry so they cannot disagree with it. */
 export function renderOperationTables(): string {
   const sections = RESOURCES.map((resource) => {

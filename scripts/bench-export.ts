@@ -143,7 +143,12 @@ async function main(): Promise<number> {
     const itemsPerSet = 50;
     const contentItems = sets.map((set) =>
       Array.from({ length: itemsPerSet }, (_, index) =>
-        newContentItem({ id: set.id, accountId: account.id, projectId: project.id }, `https://example.com/${set.key}/page-${index}`, { title: `Page ${index} — ${set.key}` }, now),
+        newContentItem(
+          { id: set.id, accountId: account.id, projectId: project.id },
+          `https://example.com/${set.key}/page-${index}`,
+          { title: `Page ${index} — ${set.key}` },
+          now,
+        ),
       ),
     );
     await batchWrite(contentItems.flat().map((item) => store.entities.ContentItem.put(item).params().Item as Record<string, unknown>));
@@ -154,7 +159,10 @@ async function main(): Promise<number> {
         const index = offset + local;
         const setIndex = index < small ? 0 : 1;
         const set = sets[setIndex];
-        const normalized = normalizeValue('tagged-message', set.schemaConfig as never, { tag: tags[index % 3], message: `Feedback number ${index}: the page was ${index % 2 ? 'helpful' : 'confusing'}, thanks ✓` });
+        const normalized = normalizeValue('tagged-message', set.schemaConfig as never, {
+          tag: tags[index % 3],
+          message: `Feedback number ${index}: the page was ${index % 2 ? 'helpful' : 'confusing'}, thanks ✓`,
+        });
         if (!normalized.ok) throw new Error(normalized.reason);
         const createdAt = new Date(now.getTime() - index * 1000).toISOString();
         const id = newId();
@@ -170,7 +178,15 @@ async function main(): Promise<number> {
           value: normalized.value,
           contribution: normalized.contribution,
           context: { plan: 'pro', seats: index % 50 },
-          profiling: { os: 'Windows', osVersion: '10', browser: 'Chrome', browserVersion: '120.0.0.0', formFactor: 'desktop', language: 'en-GB', ...(userId ? { userId } : {}) },
+          profiling: {
+            os: 'Windows',
+            osVersion: '10',
+            browser: 'Chrome',
+            browserVersion: '120.0.0.0',
+            formFactor: 'desktop',
+            language: 'en-GB',
+            ...(userId ? { userId } : {}),
+          },
           createdAt,
           updatedAt: createdAt,
           ...userIndexAttributes({ accountId: account.id, userId, createdAt, id }),
@@ -188,7 +204,11 @@ async function main(): Promise<number> {
       const { startLocalRuntime } = require('./functions/local/runtime');
       startLocalRuntime({ port: ${port}, dynamoEndpoint: ${JSON.stringify(dynamo.endpoint)}, tableName: ${JSON.stringify(TABLE_NAME)}, devKeys: {}, consumeStream: false })
         .then((runtime) => process.stdout.write('READY ' + runtime.baseUrl + '\\n'), (error) => { console.error(error); process.exit(1); });`;
-    server = spawn(process.execPath, ['--import', 'tsx', '-e', serverScript], { cwd: ROOT, env: { ...process.env, CURSOR_SECRET: 'bench-export cursor secret, 32+ characters long' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn(process.execPath, ['--import', 'tsx', '-e', serverScript], {
+      cwd: ROOT,
+      env: { ...process.env, CURSOR_SECRET: 'bench-export cursor secret, 32+ characters long' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const baseUrl = await new Promise<string>((ready, failed) => {
       let text = '';
       server!.stdout!.on('data', (chunk) => {
@@ -208,11 +228,19 @@ async function main(): Promise<number> {
     for (const run of runs) {
       const out = join(workDir, `export.${format}`);
       // A warm-up call, so the server's baseline includes its loaded modules and clients.
-      await fetch(`${baseUrl}/responses/export`, { method: 'POST', headers: { authorization: `API-KEY ${viewer}` }, body: JSON.stringify([{ contentSetId: sets[0].id, format }]) }).then((answer) => answer.text());
+      await fetch(`${baseUrl}/responses/export`, {
+        method: 'POST',
+        headers: { authorization: `API-KEY ${viewer}` },
+        body: JSON.stringify([{ contentSetId: sets[0].id, format }]),
+      }).then((answer) => answer.text());
       const serverBefore = memoryOf(server.pid!)!.rss;
       const serverSampler = sampleRss(server.pid!);
       log(`Exporting the ${run.name}...`);
-      const cli = spawn(process.execPath, ['--import', 'tsx', 'bin/export.ts', `--url=${baseUrl}`, `--key=${viewer}`, ...run.args, '--format', format, '--out', out, '--stats'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const cli = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'bin/export.ts', `--url=${baseUrl}`, `--key=${viewer}`, ...run.args, '--format', format, '--out', out, '--stats'],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       const cliSampler = sampleRss(cli.pid!);
       const result = await collect(cli);
       const cliSampled = cliSampler.stop();
@@ -234,9 +262,27 @@ async function main(): Promise<number> {
       ]);
       rmSync(out, { force: true });
     }
-    const header = ['export', 'rows', 'calls', 'file MiB', 's', 'rows/s', 'CLI peak RSS MiB', 'CLI RSS sampled MiB', 'server RSS before MiB', 'server peak RSS MiB', 'server growth MiB'];
+    const header = [
+      'export',
+      'rows',
+      'calls',
+      'file MiB',
+      's',
+      'rows/s',
+      'CLI peak RSS MiB',
+      'CLI RSS sampled MiB',
+      'server RSS before MiB',
+      'server peak RSS MiB',
+      'server growth MiB',
+    ];
     process.stdout.write(`\n## Export (${format}), ${total.toLocaleString('en')} responses seeded in ${seedSeconds.toFixed(0)} s\n\n`);
-    process.stdout.write(`${markdownTable(header, rows, header.map((_, index) => index > 0))}\n`);
+    process.stdout.write(
+      `${markdownTable(
+        header,
+        rows,
+        header.map((_, index) => index > 0),
+      )}\n`,
+    );
     return 0;
   } finally {
     server?.kill('SIGTERM');

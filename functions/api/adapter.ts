@@ -73,7 +73,7 @@ function queryArguments(event: APIGatewayProxyEvent): string | undefined {
   const parameters =
     event.multiValueQueryStringParameters ??
     Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).map(([name, value]) => [name, [value ?? '']]));
-  const first = parameters['$p']?.[0];
+  const first = parameters.$p?.[0];
   if (first === undefined) return first;
   const direct = asArguments(first);
   if (direct !== undefined) return direct;
@@ -155,9 +155,7 @@ export async function handleApiEvent(
       now,
       request,
     });
-    result = answersNoContent(operation)
-        ? { statusCode: 204, headers: cors, body: '' }
-        : json(200, value ?? null, cors);
+    result = answersNoContent(operation) ? { statusCode: 204, headers: cors, body: '' } : json(200, value ?? null, cors);
   } catch (error) {
     if (error instanceof ApiError) {
       errorCode = error.code;

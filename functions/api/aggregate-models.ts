@@ -28,14 +28,19 @@ export const referenceDate = z.union([z.iso.datetime({ offset: true }), z.iso.da
   error: 'reference must be an ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset',
 });
 
-export const StatsFilter = z.strictObject({
-  /** Default `lifetime` (DEFAULT_STAT_PERIOD). */
-  period: StatPeriodModel.optional(),
-  /** Picks the period containing this instant; default now. */
-  reference: referenceDate.optional(),
-  /** Whole periods to move by, negative = earlier; default 0. Lifetime ignores it. */
-  shift: z.number().int().min(-MAX_SHIFT).max(MAX_SHIFT).optional(),
-}).meta({ id: 'StatsFilter', description: 'The period of getStats: its kind (default lifetime), an instant in it (default now) and a shift in whole periods.' });
+export const StatsFilter = z
+  .strictObject({
+    /** Default `lifetime` (DEFAULT_STAT_PERIOD). */
+    period: StatPeriodModel.optional(),
+    /** Picks the period containing this instant; default now. */
+    reference: referenceDate.optional(),
+    /** Whole periods to move by, negative = earlier; default 0. Lifetime ignores it. */
+    shift: z.number().int().min(-MAX_SHIFT).max(MAX_SHIFT).optional(),
+  })
+  .meta({
+    id: 'StatsFilter',
+    description: 'The period of getStats: its kind (default lifetime), an instant in it (default now) and a shift in whole periods.',
+  });
 export type StatsFilter = z.infer<typeof StatsFilter>;
 
 export const TopPeriodModel = z.enum(TOP_PERIODS).meta({ id: 'TopPeriod', description: 'The periods rankings are kept for.' });

@@ -38,68 +38,94 @@ export const projectStateFilter = z.enum(['all', ...PROJECT_STATES]);
 export const contentStateFilter = z.enum(['all', ...CONTENT_STATES]);
 export const schemaName = z.enum(SCHEMAS).meta({ id: 'SchemaName', description: "A content set's feedback schema." });
 
-export const ProjectFilters = z.strictObject({ state: projectStateFilter.optional() }).meta({ id: 'ProjectFilters', description: 'Filters of projects/lookup.' });
-export const ContentSetFilters = z.strictObject({
-  state: contentStateFilter.optional(),
-  projectId: id.optional(),
-  schema: z.union([schemaName, z.array(schemaName).min(1).max(SCHEMAS.length)]).optional(),
-}).meta({ id: 'ContentSetFilters', description: 'Filters of sets/lookup.' });
-export const ContentFilters = z.strictObject({
-  state: contentStateFilter.optional(),
-  projectId: id.optional(),
-  contentSetId: id.optional(),
-}).meta({ id: 'ContentFilters', description: 'Filters of contents/lookup.' });
+export const ProjectFilters = z
+  .strictObject({ state: projectStateFilter.optional() })
+  .meta({ id: 'ProjectFilters', description: 'Filters of projects/lookup.' });
+export const ContentSetFilters = z
+  .strictObject({
+    state: contentStateFilter.optional(),
+    projectId: id.optional(),
+    schema: z.union([schemaName, z.array(schemaName).min(1).max(SCHEMAS.length)]).optional(),
+  })
+  .meta({ id: 'ContentSetFilters', description: 'Filters of sets/lookup.' });
+export const ContentFilters = z
+  .strictObject({
+    state: contentStateFilter.optional(),
+    projectId: id.optional(),
+    contentSetId: id.optional(),
+  })
+  .meta({ id: 'ContentFilters', description: 'Filters of contents/lookup.' });
 
-export const ProjectCreateModel = z.strictObject({ name: projectName, description: description.optional() }).meta({ id: 'ProjectCreateModel', description: 'A new project.' });
-export const ProjectSaveModel = z.strictObject({
-  name: projectName.optional(),
-  description: description.optional(),
-  state: z.enum(PROJECT_STATES).optional(),
-}).meta({ id: 'ProjectSaveModel', description: 'The fields of a project to change.' });
+export const ProjectCreateModel = z
+  .strictObject({ name: projectName, description: description.optional() })
+  .meta({ id: 'ProjectCreateModel', description: 'A new project.' });
+export const ProjectSaveModel = z
+  .strictObject({
+    name: projectName.optional(),
+    description: description.optional(),
+    state: z.enum(PROJECT_STATES).optional(),
+  })
+  .meta({ id: 'ProjectSaveModel', description: 'The fields of a project to change.' });
 
-export const ContentSetMetadataModel = z.strictObject({
-  name: setName,
-  description: description.optional(),
-  disallowAutoContentCreation: z.boolean().optional(),
-  publicAggregates: z.boolean().optional(),
-  revokeWindow: revokeWindow.optional(),
-}).meta({ id: 'ContentSetMetadataModel', description: "A new content set's name, description and flags." });
-export const ContentSetCreateModel = z.strictObject({
-  projectId: id,
-  key: setKey,
-  schema: schemaName,
-  schemaConfig: z.unknown().optional(),
-  metadata: ContentSetMetadataModel,
-}).meta({ id: 'ContentSetCreateModel', description: 'A new content set; schemaConfig is checked against the schema.' });
-export const ContentSetSaveModel = z.strictObject({
-  name: setName.optional(),
-  description: description.optional(),
-  key: setKey.optional(),
-  disallowAutoContentCreation: z.boolean().optional(),
-  publicAggregates: z.boolean().optional(),
-  revokeWindow: revokeWindow.optional(),
-  state: z.enum(CONTENT_STATES).optional(),
-}).meta({ id: 'ContentSetSaveModel', description: 'The fields of a content set to change.' });
-export const ContentSetKeyModel = z.strictObject({ projectId: id, key: setKey }).meta({ id: 'ContentSetKey', description: 'A content set named by its project and key.' });
+export const ContentSetMetadataModel = z
+  .strictObject({
+    name: setName,
+    description: description.optional(),
+    disallowAutoContentCreation: z.boolean().optional(),
+    publicAggregates: z.boolean().optional(),
+    revokeWindow: revokeWindow.optional(),
+  })
+  .meta({ id: 'ContentSetMetadataModel', description: "A new content set's name, description and flags." });
+export const ContentSetCreateModel = z
+  .strictObject({
+    projectId: id,
+    key: setKey,
+    schema: schemaName,
+    schemaConfig: z.unknown().optional(),
+    metadata: ContentSetMetadataModel,
+  })
+  .meta({ id: 'ContentSetCreateModel', description: 'A new content set; schemaConfig is checked against the schema.' });
+export const ContentSetSaveModel = z
+  .strictObject({
+    name: setName.optional(),
+    description: description.optional(),
+    key: setKey.optional(),
+    disallowAutoContentCreation: z.boolean().optional(),
+    publicAggregates: z.boolean().optional(),
+    revokeWindow: revokeWindow.optional(),
+    state: z.enum(CONTENT_STATES).optional(),
+  })
+  .meta({ id: 'ContentSetSaveModel', description: 'The fields of a content set to change.' });
+export const ContentSetKeyModel = z
+  .strictObject({ projectId: id, key: setKey })
+  .meta({ id: 'ContentSetKey', description: 'A content set named by its project and key.' });
 
-export const ContentMetadataModel = z.strictObject({
-  title: title.optional(),
-  description: description.optional(),
-  url: url.optional(),
-}).meta({ id: 'ContentMetadataModel', description: "A content item's title, description and url." });
-export const ContentCreateModel = z.strictObject({
-  contentSetId: id,
-  key: contentKey,
-  metadata: ContentMetadataModel.optional(),
-}).meta({ id: 'ContentCreateModel', description: 'A new content item.' });
-export const ContentSaveModel = z.strictObject({
-  title: title.optional(),
-  description: description.optional(),
-  url: url.optional(),
-  key: contentKey.optional(),
-  state: z.enum(CONTENT_STATES).optional(),
-}).meta({ id: 'ContentSaveModel', description: 'The fields of a content item to change.' });
-export const ContentKeyModel = z.strictObject({ contentSetId: id, key: contentKey }).meta({ id: 'ContentKey', description: 'A content item named by its set and key.' });
+export const ContentMetadataModel = z
+  .strictObject({
+    title: title.optional(),
+    description: description.optional(),
+    url: url.optional(),
+  })
+  .meta({ id: 'ContentMetadataModel', description: "A content item's title, description and url." });
+export const ContentCreateModel = z
+  .strictObject({
+    contentSetId: id,
+    key: contentKey,
+    metadata: ContentMetadataModel.optional(),
+  })
+  .meta({ id: 'ContentCreateModel', description: 'A new content item.' });
+export const ContentSaveModel = z
+  .strictObject({
+    title: title.optional(),
+    description: description.optional(),
+    url: url.optional(),
+    key: contentKey.optional(),
+    state: z.enum(CONTENT_STATES).optional(),
+  })
+  .meta({ id: 'ContentSaveModel', description: 'The fields of a content item to change.' });
+export const ContentKeyModel = z
+  .strictObject({ contentSetId: id, key: contentKey })
+  .meta({ id: 'ContentKey', description: 'A content item named by its set and key.' });
 
 export type ProjectFilters = z.infer<typeof ProjectFilters>;
 export type ContentSetFilters = z.infer<typeof ContentSetFilters>;

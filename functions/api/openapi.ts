@@ -71,7 +71,7 @@ const RESOURCE_DESCRIPTIONS: Record<Resource, string> = {
   projects: 'Projects: the top of the hierarchy.',
   sets: 'Content sets: content items sharing one feedback schema.',
   contents: 'Content items: the pages, articles or products that receive responses.',
-  keys: 'API keys of the caller\'s account (admin).',
+  keys: "API keys of the caller's account (admin).",
   responses: `Responses, their revocation and their counts (also at /${RESOURCE_ALIASES.responses}/<operation> for the published widgets).`,
 };
 
@@ -106,6 +106,7 @@ function schemaConfigRules(): JsonSchema[] {
     if (schema === 'reaction') config.not = { required: ['preset', 'options'] };
     return {
       if: { properties: { schema: { const: schema } }, required: ['schema'] },
+      // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword (if/then)
       then: { properties: { schemaConfig: { anyOf: [{ type: 'null' }, config] } } },
     };
   });
@@ -210,7 +211,7 @@ export function openApiDocument(operations: readonly OperationDeclaration[] = op
     });
     const argumentsRequired = !operation.args.safeParse([]).success;
     const result = answersNoContent(operation) ? undefined : components.convert(operation.result, 'output');
-    operationErrors(operation).forEach((code) => usedErrors.add(code));
+    for (const code of operationErrors(operation)) usedErrors.add(code);
     for (const route of operationRoutes(operation)) {
       paths[`/${route}`] = {
         post: operationObject(operation, route, 'post', argumentsRequired, result),
@@ -236,9 +237,7 @@ export function openApiDocument(operations: readonly OperationDeclaration[] = op
     paths,
     components: {
       schemas: sortedSchemas,
-      responses: Object.fromEntries(
-        [...usedErrors].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b]).map((code) => [code, errorResponse(code)]),
-      ),
+      responses: Object.fromEntries([...usedErrors].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b]).map((code) => [code, errorResponse(code)])),
       securitySchemes: {
         [SECURITY_SCHEME]: {
           type: 'apiKey',

@@ -98,9 +98,7 @@ export function implement<Args extends ArgumentsSchema, Result extends ResultSch
 }
 
 /** The argument array as callers write it (`input` when declared, else `args`), as a TypeScript type. */
-export type CallerArguments<Declaration> = Declaration extends OperationDeclaration<ArgumentsSchema, ResultSchema, infer Input>
-  ? z.input<Input>
-  : never;
+export type CallerArguments<Declaration> = Declaration extends OperationDeclaration<ArgumentsSchema, ResultSchema, infer Input> ? z.input<Input> : never;
 
 /** The result of an operation as callers receive it. */
 export type OperationResult<Declaration> = Declaration extends OperationDeclaration<ArgumentsSchema, infer Result> ? z.output<Result> : never;

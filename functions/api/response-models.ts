@@ -17,32 +17,36 @@ export const ResponseContext = z
   })
   .meta({ id: 'ResponseContext', description: `A flat object of string, number or boolean values; at most ${CONTEXT_MAX_BYTES} bytes as JSON.` });
 
-export const ProfilingModel = z.strictObject(
-  Object.fromEntries(PROFILING_FIELDS.map((field) => [field, z.string().max(PROFILING_VALUE_MAX_LENGTH).optional()])) as Record<
-    ProfilingField,
-    z.ZodOptional<z.ZodString>
-  >,
-).meta({ id: 'ProfilingData', description: 'Who answered, as far as the caller knows; missing fields are derived from the request headers.' });
+export const ProfilingModel = z
+  .strictObject(
+    Object.fromEntries(PROFILING_FIELDS.map((field) => [field, z.string().max(PROFILING_VALUE_MAX_LENGTH).optional()])) as Record<
+      ProfilingField,
+      z.ZodOptional<z.ZodString>
+    >,
+  )
+  .meta({ id: 'ProfilingData', description: 'Who answered, as far as the caller knows; missing fields are derived from the request headers.' });
 
 const present = (value: unknown) => value !== undefined;
 
-export const ResponseCreateModel = z.strictObject({
-  contentSetId: id.nullish(),
-  key: contentKey.nullish(),
-  contentId: id.nullish(),
-  value: z.unknown().refine(present, 'value is required'),
-  context: ResponseContext.nullish(),
-  revokable: z.boolean().nullish(),
-  profiling: ProfilingModel.nullish(),
-}).meta({
-  id: 'ResponseCreateModel',
-  description: 'One response, on the item named by contentId, or by contentSetId and key.',
-  // The target check of the handler (which runs before any read), for the OpenAPI document.
-  anyOf: [
-    { required: ['contentId'], properties: { contentId: { type: 'string' } } },
-    { required: ['contentSetId', 'key'], properties: { contentSetId: { type: 'string' }, key: { type: 'string' } } },
-  ],
-});
+export const ResponseCreateModel = z
+  .strictObject({
+    contentSetId: id.nullish(),
+    key: contentKey.nullish(),
+    contentId: id.nullish(),
+    value: z.unknown().refine(present, 'value is required'),
+    context: ResponseContext.nullish(),
+    revokable: z.boolean().nullish(),
+    profiling: ProfilingModel.nullish(),
+  })
+  .meta({
+    id: 'ResponseCreateModel',
+    description: 'One response, on the item named by contentId, or by contentSetId and key.',
+    // The target check of the handler (which runs before any read), for the OpenAPI document.
+    anyOf: [
+      { required: ['contentId'], properties: { contentId: { type: 'string' } } },
+      { required: ['contentSetId', 'key'], properties: { contentSetId: { type: 'string' }, key: { type: 'string' } } },
+    ],
+  });
 export type ResponseCreateModel = z.infer<typeof ResponseCreateModel>;
 
 /** SPEC's positional form of responses/create, in argument order. */
@@ -102,7 +106,11 @@ function checkSelection(query: Selection, context: z.RefinementCtx) {
     context.addIssue({ code: 'custom', path: ['projectId'], message: 'give projectId, contentSetId, contentId or userId' });
   }
   if (query.userId && (query.projectId || query.contentSetId || query.contentId)) {
-    context.addIssue({ code: 'custom', path: ['userId'], message: 'userId lists a person across the account: give it without projectId, contentSetId or contentId' });
+    context.addIssue({
+      code: 'custom',
+      path: ['userId'],
+      message: 'userId lists a person across the account: give it without projectId, contentSetId or contentId',
+    });
   }
   if (query.from && query.to && query.from >= query.to) context.addIssue({ code: 'custom', path: ['to'], message: 'from must be before to' });
 }
@@ -158,7 +166,11 @@ export const ResponseEraseModel = z
     message: 'give either userId or responseIds',
     path: ['userId'],
   })
-  .meta({ id: 'ResponseEraseModel', description: 'Whose responses to erase: a person, or up to 100 responses by id.', oneOf: [{ required: ['userId'] }, { required: ['responseIds'] }] });
+  .meta({
+    id: 'ResponseEraseModel',
+    description: 'Whose responses to erase: a person, or up to 100 responses by id.',
+    oneOf: [{ required: ['userId'] }, { required: ['responseIds'] }],
+  });
 export type ResponseEraseModel = z.infer<typeof ResponseEraseModel>;
 
 /** What the widgets send to getAggregates: a content id, or the set and the page key. */

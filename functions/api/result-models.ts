@@ -142,7 +142,14 @@ export const EraseResultModel = z
 const keyLevel = z.enum(['viewer', 'admin']);
 
 export const ApiKeyInfoModel = z
-  .object({ id: entityId, level: keyLevel, label: z.string().optional(), createdAt: timestamp, lastUsedAt: timestamp.optional(), revokedAt: timestamp.optional() })
+  .object({
+    id: entityId,
+    level: keyLevel,
+    label: z.string().optional(),
+    createdAt: timestamp,
+    lastUsedAt: timestamp.optional(),
+    revokedAt: timestamp.optional(),
+  })
   .meta({ id: 'ApiKeyInfo', description: 'An API key as listed: never the key or its hash.' });
 
 export const ApiKeyPageModel = z

@@ -77,7 +77,10 @@ function proxyEvent(request: IncomingMessage, url: URL, body: string, requestId:
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
   const query: Record<string, string[]> = {};
-  for (const [name, value] of queryParameters(url.search)) (query[name] ??= []).push(value);
+  for (const [name, value] of queryParameters(url.search)) {
+    query[name] ??= [];
+    query[name].push(value);
+  }
   return {
     resource: url.pathname,
     path: url.pathname,

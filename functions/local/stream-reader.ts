@@ -14,7 +14,7 @@ export interface StreamReaderOptions {
   client: DynamoDBClient;
   tableName: string;
   /** The Lambda handler to feed, exactly as the event source mapping would. */
-  handle(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse | void>;
+  handle(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse | undefined>;
   /** The event source's filter: records it refuses are passed over, as Lambda drops filtered-out records. */
   accepts?(record: DynamoDBRecord): boolean;
   /** Where the position in the stream is kept across restarts; omitted = in memory. */
@@ -167,7 +167,12 @@ export class LocalStreamReader {
       const delivered = records.map((record) => lambdaRecord(record, streamArn)).filter((record) => this.options.accepts?.(record) ?? true);
       const result = delivered.length > 0 ? await this.options.handle({ Records: delivered }) : undefined;
       const failed = result?.batchItemFailures?.[0]?.itemIdentifier;
-      const accepted = failed ? records.slice(0, records.findIndex((record) => record.dynamodb?.SequenceNumber === failed)) : records;
+      const accepted = failed
+        ? records.slice(
+            0,
+            records.findIndex((record) => record.dynamodb?.SequenceNumber === failed),
+          )
+        : records;
       if (accepted.length > 0) {
         position.shards[shardId] = accepted.at(-1)!.dynamodb!.SequenceNumber!;
         this.savePosition();

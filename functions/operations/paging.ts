@@ -102,11 +102,7 @@ export interface Page<T> {
  * One page of `size` items: after the caller's cursor, or after skipping `skip` items
  * from the start (offset paging reads the skipped items too).
  */
-export async function cursorPage<T>(
-  source: IndexSource<T>,
-  list: CursorScope,
-  options: { cursor?: string; size: number; skip?: number },
-): Promise<Page<T>> {
+export async function cursorPage<T>(source: IndexSource<T>, list: CursorScope, options: { cursor?: string; size: number; skip?: number }): Promise<Page<T>> {
   let start = await openPosition(list, options.cursor);
   if (options.skip) {
     const skipped = await walkIndex(source, { start, limit: options.skip, chunk: SKIP_CHUNK });

@@ -65,7 +65,11 @@ export async function eraseResponses(store: Store, accountId: string, input: Res
     chunk: ERASE_CHUNK,
     visit: async (responses) => {
       if (erased > 0 && clock() - started > ERASE_TIME_BUDGET_MS) return 0;
-      erased += await eraseAll(store, accountId, responses.map((response) => response.id));
+      erased += await eraseAll(
+        store,
+        accountId,
+        responses.map((response) => response.id),
+      );
       return responses.length;
     },
   });

@@ -50,7 +50,11 @@ const MIN_READ = 100;
  * the narrowest of item, set and project given (null when those given do not overlap),
  * or the person's index for a userId.
  */
-async function selectedIndex(store: Store, accountId: string, selection: ResponseSelection): Promise<{ accessPattern: ResponseAccessPattern; partition: string } | null> {
+async function selectedIndex(
+  store: Store,
+  accountId: string,
+  selection: ResponseSelection,
+): Promise<{ accessPattern: ResponseAccessPattern; partition: string } | null> {
   const { ContentItem, ContentSet, Project } = store.entities;
   if (selection.userId !== undefined) return { accessPattern: 'byUser', partition: `${accountId}#${selection.userId}` };
   if (selection.contentId) {
@@ -126,7 +130,15 @@ export async function responseListing(
   const list: CursorScope = {
     accountId,
     path: 'args.0.cursor',
-    scope: { operation, ...extra, index: index?.accessPattern ?? 'none', partition: index?.partition, state: selection.state, from: selection.from, to: selection.to },
+    scope: {
+      operation,
+      ...extra,
+      index: index?.accessPattern ?? 'none',
+      partition: index?.partition,
+      state: selection.state,
+      from: selection.from,
+      to: selection.to,
+    },
   };
   if (!index) return { source: null, list };
   const converter = conversions.byAccessPattern[index.accessPattern].fromComposite;
@@ -134,7 +146,8 @@ export async function responseListing(
     list,
     source: {
       read: async (start, count) =>
-        (await indexQuery(store, index.accessPattern, index.partition, selection).go({ order: 'desc', cursor: start, count, limit: Math.max(count, MIN_READ) })).data,
+        (await indexQuery(store, index.accessPattern, index.partition, selection).go({ order: 'desc', cursor: start, count, limit: Math.max(count, MIN_READ) }))
+          .data,
       positionOf: (item) => converter.toCursor(item as never),
     },
   };
@@ -149,7 +162,7 @@ export async function listResponses(store: Store, accountId: string, query: Resp
   const { source, list } = await responseListing(store, accountId, query, 'responses/list');
   const page = source
     ? await cursorPage(source, list, { cursor: query.cursor, size: query.$size, skip: ((query.$page ?? 1) - 1) * query.$size })
-    : { items: [], cursor: (await openPosition(list, query.cursor), undefined) };
+    : await openPosition(list, query.cursor).then(() => ({ items: [], cursor: undefined }));
   return {
     items: page.items.map(responseView),
     ...(query.cursor === undefined ? { page: query.$page ?? 1 } : {}),

@@ -33,7 +33,12 @@ function expectDeclared(name: OperationName, result: unknown) {
 describe('every operation through the client', () => {
   it('runs each operation of the registry and gets its declared result', async () => {
     const project = await admin.projects.create({ name: 'Client docs', description: 'via the client' });
-    const set = await admin.sets.create({ projectId: project.id, key: 'reactions', schema: 'reaction', metadata: { name: 'Reactions', publicAggregates: true } });
+    const set = await admin.sets.create({
+      projectId: project.id,
+      key: 'reactions',
+      schema: 'reaction',
+      metadata: { name: 'Reactions', publicAggregates: true },
+    });
     const item = await admin.contents.create({ contentSetId: set.id, key: 'https://example.com/guide', metadata: { title: 'Guide' } });
     const written = await anonymous.responses.create({ contentSetId: set.id, key: item.key, value: 'heart', revokable: true });
     const positional = await anonymous.responses.create(set.id, 'https://example.com/other', '+1');

@@ -27,7 +27,9 @@ type RegistryResult<Name extends OperationName> = OperationResult<(typeof operat
  * For every operation of the registry, the client has it (indexing Operations fails to
  * compile otherwise) with identical argument and result types; and it has no other.
  */
-type Agreement = { [Name in OperationName]: [Equal<Operations[Name]['args'], RegistryArguments<Name>>, Equal<Operations[Name]['result'], RegistryResult<Name>>] };
+type Agreement = {
+  [Name in OperationName]: [Equal<Operations[Name]['args'], RegistryArguments<Name>>, Equal<Operations[Name]['result'], RegistryResult<Name>>];
+};
 const agreement: { [Name in OperationName]: [true, true] } = {} as Agreement;
 const sameNames: [Equal<keyof Operations, OperationName>] = [true];
 
@@ -38,7 +40,10 @@ describe('client types', () => {
   });
 
   it('type a few calls as the registry declares them', () => {
-    const client: FeedbackClient = createClient({ baseUrl: 'http://localhost:3000/v0', fetch: (() => Promise.reject(new Error('not called'))) as typeof fetch });
+    const client: FeedbackClient = createClient({
+      baseUrl: 'http://localhost:3000/v0',
+      fetch: (() => Promise.reject(new Error('not called'))) as typeof fetch,
+    });
 
     expectTypeOf(client.projects.create).parameters.toEqualTypeOf<[{ name: string; description?: string }]>();
     expectTypeOf(client.projects.create).returns.resolves.toEqualTypeOf<Project>();
@@ -46,11 +51,13 @@ describe('client types', () => {
 
     expectTypeOf(client.sets.getStats).returns.resolves.toEqualTypeOf<AggregatedData>();
     expectTypeOf(client.sets.getStats).parameter(0).toEqualTypeOf<string>();
-    expectTypeOf(client.sets.getStats).parameter(1).toEqualTypeOf<
-      | { period?: 'day' | 'week' | 'month' | 'year' | 'lifetime' | 'rolling7d' | 'rolling28d' | 'rolling12m'; reference?: string; shift?: number }
-      | null
-      | undefined
-    >();
+    expectTypeOf(client.sets.getStats)
+      .parameter(1)
+      .toEqualTypeOf<
+        | { period?: 'day' | 'week' | 'month' | 'year' | 'lifetime' | 'rolling7d' | 'rolling28d' | 'rolling12m'; reference?: string; shift?: number }
+        | null
+        | undefined
+      >();
 
     expectTypeOf(client.contents.top).returns.resolves.toEqualTypeOf<ContentItemTopEntry[]>();
     expectTypeOf<ContentItemTopEntry['stats']['data']['schema']>().toEqualTypeOf<'pulse' | 'yes-no' | 'reaction' | 'rating' | 'message' | 'tagged-message'>();

@@ -152,8 +152,20 @@ describe('API routes', () => {
 
   test('only POST, GET and OPTIONS methods exist, besides ANY on the docs routes', () => {
     const docs = new Set<string>(DOCS_ROUTES);
-    expect(new Set(routes().filter((route) => !docs.has(route.path)).map((route) => route.method))).toEqual(new Set(['POST', 'GET', 'OPTIONS']));
-    expect(new Set(routes().filter((route) => docs.has(route.path)).map((route) => route.method))).toEqual(new Set(['ANY', 'OPTIONS']));
+    expect(
+      new Set(
+        routes()
+          .filter((route) => !docs.has(route.path))
+          .map((route) => route.method),
+      ),
+    ).toEqual(new Set(['POST', 'GET', 'OPTIONS']));
+    expect(
+      new Set(
+        routes()
+          .filter((route) => docs.has(route.path))
+          .map((route) => route.method),
+      ),
+    ).toEqual(new Set(['ANY', 'OPTIONS']));
   });
 
   test('/openapi.json, /docs and /docs/{file} are proxy integrations of the docs function (ANY: it answers other methods with method-not-allowed)', () => {
@@ -337,9 +349,7 @@ describe('table', () => {
     expect(props.AttributeDefinitions).toEqual(expect.arrayContaining(local.AttributeDefinitions!));
     expect(props.AttributeDefinitions).toHaveLength(local.AttributeDefinitions!.length);
     expect(props.GlobalSecondaryIndexes).toEqual(local.GlobalSecondaryIndexes);
-    expect(props.GlobalSecondaryIndexes.map((index: Json) => index.IndexName)).toEqual(
-      TABLE_KEYS.globalIndexes.map((index) => index.indexName),
-    );
+    expect(props.GlobalSecondaryIndexes.map((index: Json) => index.IndexName)).toEqual(TABLE_KEYS.globalIndexes.map((index) => index.indexName));
     expect(props.StreamSpecification).toEqual({ StreamViewType: local.StreamSpecification!.StreamViewType });
   });
 
@@ -420,7 +430,9 @@ describe('IAM', () => {
     for (const operation of operationList) {
       const functionId = functionLogicalId(operation);
       const environment = resources[functionId].Properties.Environment.Variables;
-      const reads = roleStatements(functionRoleId(functionId)).filter((statement) => asArray<string>(statement.Action).some((action) => action.startsWith('secretsmanager:')));
+      const reads = roleStatements(functionRoleId(functionId)).filter((statement) =>
+        asArray<string>(statement.Action).some((action) => action.startsWith('secretsmanager:')),
+      );
       if (operation.pagesByCursor) {
         expect(environment.CURSOR_SECRET_ARN).toEqual({ Ref: secretId });
         expect(reads).toHaveLength(1);
@@ -448,13 +460,7 @@ describe('IAM', () => {
     const consumerId = stack.getLogicalId(stack.streamConsumers.get('counting')!.consumer.function.node.defaultChild as any);
     const statements = roleStatements(functionRoleId(consumerId));
     expect(dynamoActions(statements).sort()).toEqual(
-      [
-        ...TABLE_ACTIONS.counting,
-        'dynamodb:ListStreams',
-        'dynamodb:DescribeStream',
-        'dynamodb:GetRecords',
-        'dynamodb:GetShardIterator',
-      ].sort(),
+      [...TABLE_ACTIONS.counting, 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'].sort(),
     );
     expect(dynamoActions(statements)).not.toContain('dynamodb:DeleteItem');
     const streamRead = statements.find((statement) => asArray(statement.Action).includes('dynamodb:GetRecords'));
@@ -484,9 +490,7 @@ describe('stream consumer', () => {
     template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
     template.hasResourceProperties('AWS::SQS::QueuePolicy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
   });
@@ -501,7 +505,9 @@ describe('stream consumer', () => {
     const statements = ofType('AWS::IAM::Policy')
       .filter(([, policy]) => (policy.Properties.Roles ?? []).some((role: unknown) => refId(role) === roleId))
       .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
-    const actions = statements.flatMap((statement: { Action: string | string[] }) => [statement.Action].flat()).filter((action: string) => action.startsWith('dynamodb:'));
+    const actions = statements
+      .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat())
+      .filter((action: string) => action.startsWith('dynamodb:'));
     expect(actions.sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
   });
 
@@ -527,9 +533,7 @@ describe('stream consumer', () => {
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
     // No e-mail unless configured (context alarmEmail).

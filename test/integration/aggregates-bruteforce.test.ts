@@ -148,7 +148,13 @@ beforeAll(async () => {
       const { value, counted } = pick(VALUES[set.schema]);
       const createdAt = instant();
       const userId = random() < 0.4 ? pick(USERS) : undefined;
-      const input = { contentSetId: set.id, key: itemKey, value: value as ResponseCreateModel['value'], revokable: true, ...(userId ? { profiling: { userId } } : {}) };
+      const input = {
+        contentSetId: set.id,
+        key: itemKey,
+        value: value as ResponseCreateModel['value'],
+        revokable: true,
+        ...(userId ? { profiling: { userId } } : {}),
+      };
       const result = await createResponse(store, ANONYMOUS, input, { headers: {} }, createdAt);
       ledger.push({ responseId: result.responseId, token: result.revokable!.token, set, itemKey, createdAt, counted, active: true, userId, erased: false });
       if (!itemIds.has(itemKey)) {
@@ -382,10 +388,22 @@ describe(`seeded workload (AGG_SEED=${SEED})`, () => {
     const setSubjects = all.filter((subject) => subject.entity === 'contentSet');
     const scopes: { resource: 'contents' | 'sets'; query: Record<string, unknown>; candidates: Subject[] }[] = [
       { resource: 'contents', query: {}, candidates: items },
-      ...projects.map((projectId) => ({ resource: 'contents' as const, query: { projectId }, candidates: items.filter((item) => item.projectId === projectId) })),
-      ...sets.map((set) => ({ resource: 'contents' as const, query: { contentSetId: set.id }, candidates: items.filter((item) => item.contentSetId === set.id) })),
+      ...projects.map((projectId) => ({
+        resource: 'contents' as const,
+        query: { projectId },
+        candidates: items.filter((item) => item.projectId === projectId),
+      })),
+      ...sets.map((set) => ({
+        resource: 'contents' as const,
+        query: { contentSetId: set.id },
+        candidates: items.filter((item) => item.contentSetId === set.id),
+      })),
       { resource: 'sets', query: {}, candidates: setSubjects },
-      ...projects.map((projectId) => ({ resource: 'sets' as const, query: { projectId }, candidates: setSubjects.filter((set) => set.projectId === projectId) })),
+      ...projects.map((projectId) => ({
+        resource: 'sets' as const,
+        query: { projectId },
+        candidates: setSubjects.filter((set) => set.projectId === projectId),
+      })),
     ];
     let compared = 0;
     for (const scope of scopes) {
@@ -430,11 +448,19 @@ describe(`seeded workload (AGG_SEED=${SEED})`, () => {
         cursor = body.cursor;
       } while (cursor);
     }
-    expect([...stored].sort()).toEqual(ledger.filter((entry) => !entry.erased).map((entry) => entry.responseId).sort());
+    expect([...stored].sort()).toEqual(
+      ledger
+        .filter((entry) => !entry.erased)
+        .map((entry) => entry.responseId)
+        .sort(),
+    );
     for (const userId of USERS) {
       const { body } = await api.call('responses/list', [{ userId, state: 'all', $size: 100 }], { key: owner.viewer });
       expect(body.items.map((item: { id: string }) => item.id).sort()).toEqual(
-        ledger.filter((entry) => entry.userId === userId && !entry.erased).map((entry) => entry.responseId).sort(),
+        ledger
+          .filter((entry) => entry.userId === userId && !entry.erased)
+          .map((entry) => entry.responseId)
+          .sort(),
       );
     }
   });

@@ -37,7 +37,13 @@ beforeAll(async () => {
   const setId = await createContentSet(api, owner.admin, projectId, 'message');
   const { store } = defaultStore();
   for (let index = 0; index < 120; index++) {
-    await createResponse(store, ANONYMOUS, { contentSetId: setId, key: `page-${index % 4}`, value: `Réponse n°${index}, "quoted"\nsecond line`, profiling: { userId: index % 2 ? 'ann' : 'bob' } }, { headers: {} }, new Date(Date.UTC(2025, 0, 1) + index * 1000));
+    await createResponse(
+      store,
+      ANONYMOUS,
+      { contentSetId: setId, key: `page-${index % 4}`, value: `Réponse n°${index}, "quoted"\nsecond line`, profiling: { userId: index % 2 ? 'ann' : 'bob' } },
+      { headers: {} },
+      new Date(Date.UTC(2025, 0, 1) + index * 1000),
+    );
   }
   await api.drainStream();
 }, 60_000);
@@ -64,7 +70,10 @@ describe('npm run export', () => {
   it('writes NDJSON of a person to stdout', async () => {
     const result = await run(['--url', api.baseUrl, '--key', owner.viewer, '--user', 'ann', '--format', 'ndjson', '--state', 'all']);
     expect(result.code).toBe(0);
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).toHaveLength(60);
     expect(lines.every((line) => line.profiling.userId === 'ann')).toBe(true);
   });

@@ -31,14 +31,28 @@ it('indexes old responses naming a user, once, without changing counts', async (
   const setId = await createContentSet(api, owner.admin, projectId, 'yes-no');
   const { store } = defaultStore();
   const ids: string[] = [];
-  for (const [userId, value] of [['old-ann', 'y'], ['old-ann', 'n'], [undefined, 'y']] as const) {
-    const result = await createResponse(store, ANONYMOUS, { contentSetId: setId, key: 'page', value, profiling: userId ? { userId } : undefined }, { headers: {} }, new Date());
+  for (const [userId, value] of [
+    ['old-ann', 'y'],
+    ['old-ann', 'n'],
+    [undefined, 'y'],
+  ] as const) {
+    const result = await createResponse(
+      store,
+      ANONYMOUS,
+      { contentSetId: setId, key: 'page', value, profiling: userId ? { userId } : undefined },
+      { headers: {} },
+      new Date(),
+    );
     ids.push(result.responseId);
   }
   // As stored before this version: no userId attribute and no index keys.
   for (const id of ids.slice(0, 2)) {
     await store.documentClient.send(
-      new UpdateCommand({ TableName: store.tableName, Key: keyOf(store.entities.Response.get({ id })), UpdateExpression: 'REMOVE userId, userKey, userSort, gsi4pk, gsi4sk' }),
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: keyOf(store.entities.Response.get({ id })),
+        UpdateExpression: 'REMOVE userId, userKey, userSort, gsi4pk, gsi4sk',
+      }),
     );
   }
   await api.drainStream();

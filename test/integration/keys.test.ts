@@ -20,7 +20,11 @@ async function listAll(key: string, $size?: number) {
   const items: Record<string, unknown>[] = [];
   let cursor: string | undefined;
   do {
-    const answer = await api.call('keys/list', [$size || cursor ? { ...($size ? { $size } : {}), ...(cursor ? { cursor } : {}) } : undefined].filter((arg) => arg !== undefined), { key });
+    const answer = await api.call(
+      'keys/list',
+      [$size || cursor ? { ...($size ? { $size } : {}), ...(cursor ? { cursor } : {}) } : undefined].filter((arg) => arg !== undefined),
+      { key },
+    );
     expect(answer.status).toBe(200);
     items.push(...answer.body.items);
     cursor = answer.body.cursor;
@@ -37,7 +41,13 @@ describe('keys/create and keys/list', () => {
   it('issues a key shown once, which works at its level, and lists keys without secrets', async () => {
     const created = await api.call('keys/create', [{ level: 'viewer', label: '  dashboard  ' }], { key: owner.admin });
     expect(created.status).toBe(200);
-    expect(created.body).toEqual({ id: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/), key: expect.stringMatching(/^fbk_/), level: 'viewer', label: 'dashboard', createdAt: expect.any(String) });
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/),
+      key: expect.stringMatching(/^fbk_/),
+      level: 'viewer',
+      label: 'dashboard',
+      createdAt: expect.any(String),
+    });
     const projects = await api.call('projects/lookup', [''], { key: created.body.key });
     expect(projects.status).toBe(200);
     expectError(await api.call('projects/create', [{ name: 'No' }], { key: created.body.key }), 403, 'forbidden');
@@ -74,7 +84,12 @@ describe('lastUsedAt', () => {
     const { store } = defaultStore();
     const old = new Date(Date.now() - 120_000).toISOString();
     await store.documentClient.send(
-      new UpdateCommand({ TableName: store.tableName, Key: keyOf(store.entities.ApiKey.get({ keyHash: hashSecret(body.key) })), UpdateExpression: 'SET lastUsedAt = :old', ExpressionAttributeValues: { ':old': old } }),
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: keyOf(store.entities.ApiKey.get({ keyHash: hashSecret(body.key) })),
+        UpdateExpression: 'SET lastUsedAt = :old',
+        ExpressionAttributeValues: { ':old': old },
+      }),
     );
     await Promise.all(Array.from({ length: 5 }, () => api.call('projects/lookup', [''], { key: body.key })));
     const refreshed = (await rawKey(body.key)).lastUsedAt!;

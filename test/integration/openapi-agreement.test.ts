@@ -72,7 +72,12 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
         { name: 'description of 256', args: [{ name: 'n', description: 'd'.repeat(256) }] },
       ],
     },
-    'projects/save': { valid: [[f.projectId, { name: 'Renamed', state: 'active', description: '' }], [f.projectId, {}]] },
+    'projects/save': {
+      valid: [
+        [f.projectId, { name: 'Renamed', state: 'active', description: '' }],
+        [f.projectId, {}],
+      ],
+    },
     'projects/getStats': {
       valid: [[f.projectId], [f.projectId, { period: 'month', reference: '2026-03-04', shift: -1 }], [f.projectId, { reference: '2026-03-04T10:00:00+02:00' }]],
       cases: [
@@ -85,7 +90,10 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
     },
     'sets/get': { valid: [[f.setId]] },
     'sets/lookup': {
-      valid: [['', { schema: ['pulse', 'rating'], state: 'active', projectId: f.projectId }], ['pu', { schema: 'pulse' }]],
+      valid: [
+        ['', { schema: ['pulse', 'rating'], state: 'active', projectId: f.projectId }],
+        ['pu', { schema: 'pulse' }],
+      ],
       cases: [
         { name: 'an empty schema list', args: ['', { schema: [] }] },
         { name: 'seven schemas', args: ['', { schema: ['pulse', 'pulse', 'pulse', 'pulse', 'pulse', 'pulse', 'pulse'] }] },
@@ -117,7 +125,20 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
         })),
         {
           name: 'reaction options with one value twice',
-          args: [{ projectId: f.projectId, key: unique(), schema: 'reaction', schemaConfig: { options: [{ value: 'a', sentiment: 0, intensity: 0 }, { value: 'a', sentiment: 1, intensity: 1 }] }, metadata: { name: 'n' } }],
+          args: [
+            {
+              projectId: f.projectId,
+              key: unique(),
+              schema: 'reaction',
+              schemaConfig: {
+                options: [
+                  { value: 'a', sentiment: 0, intensity: 0 },
+                  { value: 'a', sentiment: 1, intensity: 1 },
+                ],
+              },
+              metadata: { name: 'n' },
+            },
+          ],
           exception: 'uniqueOptions',
         },
         {
@@ -125,7 +146,10 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
           args: [{ projectId: f.projectId, key: unique(), schema: 'rating', schemaConfig: { min: 5, max: 1 }, metadata: { name: 'n' } }],
           exception: 'ratingRange',
         },
-        { name: 'revokeWindow of 30 days and 1 s', args: [{ projectId: f.projectId, key: unique(), schema: 'pulse', metadata: { name: 'n', revokeWindow: 30 * 86400 + 1 } }] },
+        {
+          name: 'revokeWindow of 30 days and 1 s',
+          args: [{ projectId: f.projectId, key: unique(), schema: 'pulse', metadata: { name: 'n', revokeWindow: 30 * 86400 + 1 } }],
+        },
         { name: 'set key of 31', args: [{ projectId: f.projectId, key: 'k'.repeat(31), schema: 'pulse', metadata: { name: 'n' } }] },
         { name: 'blank set name', args: [{ projectId: f.projectId, key: unique(), schema: 'pulse', metadata: { name: ' ' } }], exception: 'trimmedNames' },
       ],
@@ -141,7 +165,10 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
         { name: 'a key of 31 emoji', args: [{ projectId: f.projectId, key: emoji(31) }] },
       ],
     },
-    'sets/top': { valid: [[], [{ $size: 5, projectId: f.projectId, period: 'month' }], [null]], cases: [{ name: 'day is no top period', args: [{ period: 'day' }] }] },
+    'sets/top': {
+      valid: [[], [{ $size: 5, projectId: f.projectId, period: 'month' }], [null]],
+      cases: [{ name: 'day is no top period', args: [{ period: 'day' }] }],
+    },
     'sets/getStats': { valid: [[f.setId, { period: 'rolling7d' }]] },
     'contents/get': { valid: [[f.contentId]] },
     'contents/lookup': { valid: [['', { contentSetId: f.setId, state: 'inactive', projectId: f.projectId }], ['https://']] },
@@ -213,14 +240,15 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
         { name: 'a context of 2.1 KB', args: [{ contentId: f.contentId, value: '+', context: { big: 'x'.repeat(2100) } }], exception: 'contextBytes' },
         { name: 'an unknown profiling field', args: [{ contentId: f.contentId, value: '+', profiling: { planet: 'Mars' } }] },
         { name: 'a value the pulse set refuses', args: [{ contentId: f.contentId, value: 'y' }], exception: 'valueForSchema' },
-        { name: 'contentId and another key', args: [{ contentId: f.contentId, contentSetId: f.setId, key: 'another', value: '+' }], exception: 'targetMismatch' },
+        {
+          name: 'contentId and another key',
+          args: [{ contentId: f.contentId, contentSetId: f.setId, key: 'another', value: '+' }],
+          exception: 'targetMismatch',
+        },
       ],
     },
     'responses/edit': {
-      valid: [
-        [{ responseId: UNKNOWN_ID, revokeToken: 't', value: '+' }],
-        [{ feelbackId: UNKNOWN_ID, revokeToken: 't', value: 'y' }],
-      ],
+      valid: [[{ responseId: UNKNOWN_ID, revokeToken: 't', value: '+' }], [{ feelbackId: UNKNOWN_ID, revokeToken: 't', value: 'y' }]],
       cases: [
         { name: 'no id', args: [{ revokeToken: 't', value: '+' }] },
         { name: 'both ids, equal', args: [{ responseId: UNKNOWN_ID, feelbackId: UNKNOWN_ID, revokeToken: 't', value: '+' }] },
@@ -249,14 +277,16 @@ const show = (value: unknown) => (typeof value === 'string' && value.length > 20
 function variations(args: unknown[]): { name: string; args: unknown[]; touched: string }[] {
   const out: { name: string; args: unknown[]; touched: string }[] = [];
   args.forEach((argument, index) => {
-    for (const value of VARIANTS) out.push({ name: `args.${index} = ${show(value)}`, args: args.map((item, i) => (i === index ? value : item)), touched: String(index) });
+    for (const value of VARIANTS)
+      out.push({ name: `args.${index} = ${show(value)}`, args: args.map((item, i) => (i === index ? value : item)), touched: String(index) });
     if (argument && typeof argument === 'object' && !Array.isArray(argument)) {
       const object = argument as Record<string, unknown>;
       const replace = (field: Record<string, unknown>) => args.map((item, i) => (i === index ? field : item));
       for (const name of Object.keys(object)) {
         const { [name]: _, ...without } = object;
         out.push({ name: `args.${index} without ${name}`, args: replace(without), touched: `${index}.${name}` });
-        for (const value of VARIANTS) out.push({ name: `args.${index}.${name} = ${show(value)}`, args: replace({ ...object, [name]: value }), touched: `${index}.${name}` });
+        for (const value of VARIANTS)
+          out.push({ name: `args.${index}.${name} = ${show(value)}`, args: replace({ ...object, [name]: value }), touched: `${index}.${name}` });
       }
       out.push({ name: `args.${index} with an unknown field`, args: replace({ ...object, unknownField: 1 }), touched: `${index}.unknownField` });
     }
@@ -316,46 +346,52 @@ async function pool<T, R>(items: T[], size: number, task: (item: T) => Promise<R
 }
 
 describe('the OpenAPI request schemas and the server accept the same argument arrays', () => {
-  it.each(OPERATION_NAMES)('%s', async (name) => {
-    const { valid, cases = [] } = samples(fixture)[name];
-    const all: Case[] = [
-      ...valid.map((args, index) => ({ name: `valid sample ${index}`, args })),
-      ...cases,
-      ...valid.flatMap((args) => variations(args).map((variation) => ({ ...variation, mayDiffer: mayDiffer(name, variation.touched, args) }))),
-    ];
-    const operation = operations[name];
-    const results = await pool(all, 6, async (testCase) => {
-      const args = JSON.parse(JSON.stringify(testCase.args)) as unknown[];
-      const validate = validators[name];
-      const documentAccepts = validate(args) as boolean;
-      const answer = await api.call(name, args, { key: owner.admin });
-      const viaGet = operation.readOnly && testCase.name.startsWith('valid') ? await api.call(name, args, { key: owner.admin, method: 'GET' }) : undefined;
-      return { testCase, documentAccepts, answer, viaGet, errors: validate.errors };
-    });
-    const problems: string[] = [];
-    for (const { testCase, documentAccepts, answer, viaGet, errors } of results) {
-      const serverAccepts = answer.status !== 400;
-      const describe = () =>
-        `${testCase.name}: ${JSON.stringify(testCase.args).slice(0, 200)}\n    document ${documentAccepts ? 'accepts' : `refuses (${JSON.stringify(errors?.slice(0, 2))})`}, server answers ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 300)}`;
-      if (testCase.name.startsWith('valid') && (!documentAccepts || !serverAccepts)) problems.push(`a valid sample is refused: ${describe()}`);
-      if (viaGet && viaGet.status !== answer.status) problems.push(`GET and POST disagree (${viaGet.status}): ${describe()}`);
-      if (testCase.exception) {
-        // A named exception: the server refuses what the document cannot describe, or the reverse.
-        if (documentAccepts === serverAccepts) problems.push(`exception ${testCase.exception} no longer differs: ${describe()}`);
-      } else if (testCase.mayDiffer) {
-        if (!documentAccepts && serverAccepts) problems.push(`the document refuses what the server takes: ${describe()}`);
-      } else if (documentAccepts !== serverAccepts) {
-        problems.push(describe());
+  it.each(OPERATION_NAMES)(
+    '%s',
+    async (name) => {
+      const { valid, cases = [] } = samples(fixture)[name];
+      const all: Case[] = [
+        ...valid.map((args, index) => ({ name: `valid sample ${index}`, args })),
+        ...cases,
+        ...valid.flatMap((args) => variations(args).map((variation) => ({ ...variation, mayDiffer: mayDiffer(name, variation.touched, args) }))),
+      ];
+      const operation = operations[name];
+      const results = await pool(all, 6, async (testCase) => {
+        const args = JSON.parse(JSON.stringify(testCase.args)) as unknown[];
+        const validate = validators[name];
+        const documentAccepts = validate(args) as boolean;
+        const answer = await api.call(name, args, { key: owner.admin });
+        const viaGet = operation.readOnly && testCase.name.startsWith('valid') ? await api.call(name, args, { key: owner.admin, method: 'GET' }) : undefined;
+        return { testCase, documentAccepts, answer, viaGet, errors: validate.errors };
+      });
+      const problems: string[] = [];
+      for (const { testCase, documentAccepts, answer, viaGet, errors } of results) {
+        const serverAccepts = answer.status !== 400;
+        const describe = () =>
+          `${testCase.name}: ${JSON.stringify(testCase.args).slice(0, 200)}\n    document ${documentAccepts ? 'accepts' : `refuses (${JSON.stringify(errors?.slice(0, 2))})`}, server answers ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 300)}`;
+        if (testCase.name.startsWith('valid') && (!documentAccepts || !serverAccepts)) problems.push(`a valid sample is refused: ${describe()}`);
+        if (viaGet && viaGet.status !== answer.status) problems.push(`GET and POST disagree (${viaGet.status}): ${describe()}`);
+        if (testCase.exception) {
+          // A named exception: the server refuses what the document cannot describe, or the reverse.
+          if (documentAccepts === serverAccepts) problems.push(`exception ${testCase.exception} no longer differs: ${describe()}`);
+        } else if (testCase.mayDiffer) {
+          if (!documentAccepts && serverAccepts) problems.push(`the document refuses what the server takes: ${describe()}`);
+        } else if (documentAccepts !== serverAccepts) {
+          problems.push(describe());
+        }
       }
-    }
-    expect(problems).toEqual([]);
-    // Both verdicts occur: the variations do reach the validation.
-    expect(results.some((result) => !result.documentAccepts)).toBe(true);
-  }, 120_000); // hundreds of requests per operation (responses/create writes ~350)
+      expect(problems).toEqual([]);
+      // Both verdicts occur: the variations do reach the validation.
+      expect(results.some((result) => !result.documentAccepts)).toBe(true);
+    },
+    120_000,
+  ); // hundreds of requests per operation (responses/create writes ~350)
 
   it('names every exception it relies on', () => {
     const used = new Set(
-      OPERATION_NAMES.flatMap((name) => (samples({ projectId: '', setId: '', setKey: '', contentId: '', contentKey: '' })[name].cases ?? []).map((c) => c.exception)),
+      OPERATION_NAMES.flatMap((name) =>
+        (samples({ projectId: '', setId: '', setKey: '', contentId: '', contentKey: '' })[name].cases ?? []).map((c) => c.exception),
+      ),
     );
     expect([...used].filter(Boolean).sort()).toEqual(Object.keys(EXCEPTIONS).sort());
   });

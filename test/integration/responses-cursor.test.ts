@@ -114,7 +114,9 @@ describe('a refused cursor', () => {
     expect(foreign.items).toEqual([]);
     const bytes = Buffer.from(cursor!, 'base64url');
     bytes[bytes.length - 3] ^= 0x10;
-    const electroStyle = Buffer.from(JSON.stringify({ pk: 'response#x', sk: 'response', gsi3pk: `project#${projectId}#responses`, gsi3sk: '9' })).toString('base64url');
+    const electroStyle = Buffer.from(JSON.stringify({ pk: 'response#x', sk: 'response', gsi3pk: `project#${projectId}#responses`, gsi3sk: '9' })).toString(
+      'base64url',
+    );
     const ownKeyForgery = sealCursor(cursorKey('guessed secret of at least thirty-two chars'), {
       accountId: owner.accountId,
       scope: scopeFingerprint({ operation: 'responses/list', index: 'byProject', partition: projectId, state: 'active' }),
@@ -181,7 +183,7 @@ describe('a person across the account', () => {
     expect(await offsetWalk({ userId: 'ann' }, 3)).toEqual(all.ids);
   });
 
-  it('never lists another account\'s person, and refuses userId combined with a scope', async () => {
+  it("never lists another account's person, and refuses userId combined with a scope", async () => {
     expect((await list({ userId: 'ann' }, other.viewer)).items).toEqual([]);
     const combined = await api.call('responses/list', [{ userId: 'ann', projectId }], { key: owner.viewer });
     expectError(combined, 400, 'bad-request');

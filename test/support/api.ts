@@ -22,7 +22,11 @@ export interface TestApi {
    * successful answer of an operation is checked against its result model: a mismatch
    * throws (test/support/result-check.ts).
    */
-  call<T = any>(path: string, args?: unknown, options?: { key?: string; method?: 'GET' | 'POST'; rawBody?: string; headers?: Record<string, string> }): Promise<ApiAnswer<T>>;
+  call<T = any>(
+    path: string,
+    args?: unknown,
+    options?: { key?: string; method?: 'GET' | 'POST'; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<ApiAnswer<T>>;
   /** Waits until the stream consumer has counted every write made so far. */
   drainStream(): Promise<void>;
   /** Answers seen by the server that disagreed with their result model (close() fails on any). */
@@ -54,8 +58,7 @@ export async function startTestApi(): Promise<TestApi> {
       const method = options.method ?? 'POST';
       const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
       if (options.key) headers.authorization = `API-KEY ${options.key}`;
-      const url =
-        method === 'GET' && args !== undefined ? `${baseUrl}/${path}?$p=${encodeURIComponent(JSON.stringify(args))}` : `${baseUrl}/${path}`;
+      const url = method === 'GET' && args !== undefined ? `${baseUrl}/${path}?$p=${encodeURIComponent(JSON.stringify(args))}` : `${baseUrl}/${path}`;
       const body = method === 'GET' ? undefined : (options.rawBody ?? (args === undefined ? undefined : JSON.stringify(args)));
       const response = await fetch(url, { method, headers, body });
       const text = await response.text();
@@ -150,7 +153,15 @@ export async function createContentSet(
 ): Promise<string> {
   const { status, body } = await api.call(
     'sets/create',
-    [{ projectId, key: `${schema}-${Math.random().toString(36).slice(2, 8)}`, schema, schemaConfig: options.schemaConfig, metadata: { name: schema, ...options.metadata } }],
+    [
+      {
+        projectId,
+        key: `${schema}-${Math.random().toString(36).slice(2, 8)}`,
+        schema,
+        schemaConfig: options.schemaConfig,
+        metadata: { name: schema, ...options.metadata },
+      },
+    ],
     { key: adminKey },
   );
   expect(status).toBe(200);

@@ -381,7 +381,13 @@ export function createTableFromTemplate(
     ...(onDemand ? {} : { ProvisionedThroughput: throughput(props.ProvisionedThroughput) }),
     ...(props.GlobalSecondaryIndexes ? { GlobalSecondaryIndexes: props.GlobalSecondaryIndexes.map(index) } : {}),
     ...(props.LocalSecondaryIndexes
-      ? { LocalSecondaryIndexes: props.LocalSecondaryIndexes.map((definition: Json) => ({ IndexName: definition.IndexName, KeySchema: definition.KeySchema, Projection: definition.Projection })) }
+      ? {
+          LocalSecondaryIndexes: props.LocalSecondaryIndexes.map((definition: Json) => ({
+            IndexName: definition.IndexName,
+            KeySchema: definition.KeySchema,
+            Projection: definition.Projection,
+          })),
+        }
       : {}),
     // In CloudFormation a StreamSpecification means the stream is on.
     ...(props.StreamSpecification ? { StreamSpecification: { StreamEnabled: true, StreamViewType: props.StreamSpecification.StreamViewType } } : {}),
@@ -444,7 +450,10 @@ export function resolveStatements(statements: Json[], bindings: LocalBindings, w
 }
 
 function glob(pattern: string, caseInsensitive: boolean): RegExp {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`, caseInsensitive ? 'i' : '');
 }
 

@@ -2,7 +2,11 @@ import { cursorKey, MAX_CURSOR_LENGTH, openCursor, openCursorFor, scopeFingerpri
 
 const key = cursorKey('a server secret of at least thirty-two characters');
 const otherKey = cursorKey('another server secret, also thirty-two characters');
-const content = { accountId: 'account-1', scope: scopeFingerprint({ operation: 'responses/list', partition: 'p1', state: 'active' }), position: 'eyJwayI6InJlc3BvbnNlI3IxIn0' };
+const content = {
+  accountId: 'account-1',
+  scope: scopeFingerprint({ operation: 'responses/list', partition: 'p1', state: 'active' }),
+  position: 'eyJwayI6InJlc3BvbnNlI3IxIn0',
+};
 
 describe('sealed cursors', () => {
   it('open to what was sealed, and differ each time (random IV) without revealing the position', () => {
@@ -46,7 +50,9 @@ describe('sealed cursors', () => {
     const cursor = sealCursor(key, content);
     expect(openCursorFor(key, cursor, { accountId: 'account-1', scope: content.scope })).toBe(content.position);
     expect(openCursorFor(key, cursor, { accountId: 'account-2', scope: content.scope })).toBeNull();
-    expect(openCursorFor(key, cursor, { accountId: 'account-1', scope: scopeFingerprint({ operation: 'responses/list', partition: 'p2', state: 'active' }) })).toBeNull();
+    expect(
+      openCursorFor(key, cursor, { accountId: 'account-1', scope: scopeFingerprint({ operation: 'responses/list', partition: 'p2', state: 'active' }) }),
+    ).toBeNull();
   });
 
   it('fingerprint scopes by content, whatever the order of fields, ignoring undefined ones', () => {

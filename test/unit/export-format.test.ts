@@ -1,5 +1,16 @@
 import { parse } from 'csv-parse/sync';
-import { CSV_COLUMNS, csvHeader, csvRow, exportRecord, jsonBytes, ndjsonLine, PROFILING_COLUMNS, readableValue, type ExportedResponse, type ExportLabels } from '../../functions/domain/export-format';
+import {
+  CSV_COLUMNS,
+  csvHeader,
+  csvRow,
+  exportRecord,
+  jsonBytes,
+  ndjsonLine,
+  PROFILING_COLUMNS,
+  readableValue,
+  type ExportedResponse,
+  type ExportLabels,
+} from '../../functions/domain/export-format';
 import { PROFILING_FIELDS } from '../../functions/domain/profiling';
 
 const base: ExportedResponse = {
@@ -24,9 +35,33 @@ function roundTrip(response: ExportedResponse, rowLabels: ExportLabels = labels)
 describe('CSV columns', () => {
   it('are the documented 27, in order, ending with every profiling field', () => {
     expect(CSV_COLUMNS).toEqual([
-      'responseId', 'createdAt', 'updatedAt', 'state', 'projectId', 'contentSetId', 'contentSetKey', 'contentItemId', 'contentKey',
-      'contentTitle', 'schema', 'value', 'tag', 'message', 'context', 'userId', 'sessionId', 'os', 'osVersion', 'browser',
-      'browserVersion', 'device', 'deviceBrand', 'formFactor', 'country', 'city', 'language',
+      'responseId',
+      'createdAt',
+      'updatedAt',
+      'state',
+      'projectId',
+      'contentSetId',
+      'contentSetKey',
+      'contentItemId',
+      'contentKey',
+      'contentTitle',
+      'schema',
+      'value',
+      'tag',
+      'message',
+      'context',
+      'userId',
+      'sessionId',
+      'os',
+      'osVersion',
+      'browser',
+      'browserVersion',
+      'device',
+      'deviceBrand',
+      'formFactor',
+      'country',
+      'city',
+      'language',
     ]);
     expect([...PROFILING_COLUMNS].sort()).toEqual([...PROFILING_FIELDS].sort());
     expect(csvHeader()).toBe(`${CSV_COLUMNS.join(',')}\r\n`);

@@ -49,9 +49,7 @@ describe('the OpenAPI document', () => {
         expect(Object.keys(item).sort()).toEqual(operation.readOnly ? ['get', 'post'] : ['post']);
         if (operation.readOnly) {
           expect(item.get.parameters).toEqual([expect.objectContaining({ name: '$p', in: 'query' })]);
-          expect((item.get.parameters as { content: unknown }[])[0].content).toEqual(
-            (item.post.requestBody as { content: unknown }).content,
-          );
+          expect((item.get.parameters as { content: unknown }[])[0].content).toEqual((item.post.requestBody as { content: unknown }).content);
         }
       }
     }
@@ -81,9 +79,25 @@ describe('the OpenAPI document', () => {
   it('names the models as components and says how to authenticate', () => {
     expect(Object.keys(document.components.schemas)).toEqual(
       expect.arrayContaining([
-        'Project', 'ContentSet', 'ContentItem', 'ContentItemLookupEntry', 'Response', 'ResponsePage', 'ResponseWriteResult',
-        'AggregatedData', 'ResponseAggregation', 'ContentSetTopEntry', 'ContentItemTopEntry', 'ApiError',
-        'StatsFilter', 'ContentSetTopQueryModel', 'ContentTopQueryModel', 'ResponseQueryModel', 'ProjectFilters', 'ContentSetFilters', 'ContentFilters',
+        'Project',
+        'ContentSet',
+        'ContentItem',
+        'ContentItemLookupEntry',
+        'Response',
+        'ResponsePage',
+        'ResponseWriteResult',
+        'AggregatedData',
+        'ResponseAggregation',
+        'ContentSetTopEntry',
+        'ContentItemTopEntry',
+        'ApiError',
+        'StatsFilter',
+        'ContentSetTopQueryModel',
+        'ContentTopQueryModel',
+        'ResponseQueryModel',
+        'ProjectFilters',
+        'ContentSetFilters',
+        'ContentFilters',
       ]),
     );
     expect(document.components.securitySchemes).toEqual({ apiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'Authorization' }) });

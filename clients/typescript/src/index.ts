@@ -98,7 +98,11 @@ export function createClient(options: ClientOptions): FeedbackClient {
     try {
       body = text === '' ? undefined : JSON.parse(text);
     } catch {
-      throw new ApiError(response.status, { error: 'unexpected-response', message: `${name}: the answer (status ${response.status}) is not JSON`, data: { body: text.slice(0, 1000) } });
+      throw new ApiError(response.status, {
+        error: 'unexpected-response',
+        message: `${name}: the answer (status ${response.status}) is not JSON`,
+        data: { body: text.slice(0, 1000) },
+      });
     }
     if (response.ok) return response.status === 204 ? undefined : body;
     if (isApiErrorBody(body)) throw new ApiError(response.status, body);
@@ -112,7 +116,8 @@ export function createClient(options: ClientOptions): FeedbackClient {
   const client: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> = {};
   for (const name of Object.keys(OPERATIONS) as OperationName[]) {
     const [resource, operation] = name.split('/') as [string, string];
-    (client[resource] ??= {})[operation] = (...args: unknown[]) => call(name, args);
+    client[resource] ??= {};
+    client[resource][operation] = (...args: unknown[]) => call(name, args);
   }
   return client as unknown as FeedbackClient;
 }

@@ -63,12 +63,9 @@ const positionalCreate = z
     ProfilingModel.nullish(),
   ])
   .meta({
-    description: 'SPEC\'s positional form: contentSetId, key, value, context, contentId, revokable, profiling.',
+    description: "SPEC's positional form: contentSetId, key, value, context, contentId, revokable, profiling.",
     // The target: contentId (position 4), or contentSetId and key (positions 0 and 1).
-    anyOf: [
-      { prefixItems: [{}, {}, {}, {}, { type: 'string' }], minItems: 5 },
-      { prefixItems: [{ type: 'string' }, { type: 'string' }] },
-    ],
+    anyOf: [{ prefixItems: [{}, {}, {}, {}, { type: 'string' }], minItems: 5 }, { prefixItems: [{ type: 'string' }, { type: 'string' }] }],
   });
 const createInput = z.union([z.tuple([ResponseCreateModel]), positionalCreate]);
 
@@ -134,7 +131,7 @@ export const responsesList = declareOperation({
   resource: 'responses',
   name: 'list',
   summary:
-    "Responses of a project, content set or content item, or of a person (userId) across the account, newest first; page on with the returned cursor (or 1-based $page).",
+    'Responses of a project, content set or content item, or of a person (userId) across the account, newest first; page on with the returned cursor (or 1-based $page).',
   args: z.tuple([ResponseQueryModel]),
   signature: '{ $size?, $page? | cursor?, projectId?, contentSetId?, contentId?, userId?, state?, from?, to? }',
   result: ResponsePageModel,
@@ -147,8 +144,7 @@ export const responsesList = declareOperation({
 export const responsesExport = declareOperation({
   resource: 'responses',
   name: 'export',
-  summary:
-    'Responses of a project, set, item or person as CSV or NDJSON, in chunks of up to 5,000 rows or about 4 MB; page on with the returned cursor.',
+  summary: 'Responses of a project, set, item or person as CSV or NDJSON, in chunks of up to 5,000 rows or about 4 MB; page on with the returned cursor.',
   args: z.tuple([ResponseExportModel]),
   signature: "{ projectId? | contentSetId? | contentId? | userId?, from?, to?, state?, format: 'csv' | 'ndjson', cursor? }",
   result: ExportChunkModel,
