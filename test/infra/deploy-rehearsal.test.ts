@@ -24,6 +24,9 @@
  * bundles leave @aws-sdk/* to the runtime (Lambda's nodejs runtime provides it) and
  * resolve it here from node_modules.
  */
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import * as fs from 'node:fs';
@@ -79,6 +82,8 @@ interface Fixture {
   set: Json;
   content: Json;
   /** Created through responses/create on a new key (the item is created with it), then edited. */
+  /** Made by keys/create, revoked by keys/revoke. */
+  createdKey: Json;
   first: Json;
   /** Created through the widgets' alias path in SPEC's positional form, then removed. */
   second: Json;
@@ -177,6 +182,21 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
     args: (f) => [{ contentSetId: f.set.id, key: FIRST_KEY }],
     keep: (body) => expect(body.reduce((sum: number, count: number) => sum + count, 0)).toBe(1),
   },
+  'responses/export': {
+    auth: 'viewer',
+    afterStream: true,
+    args: (f) => [{ contentSetId: f.set.id, format: 'csv', state: 'all' }],
+    keep: (body) => expect(body.rows).toBe(2),
+  },
+  'keys/list': { auth: 'admin', args: () => [{ $size: 10 }], keep: (body) => expect(body.items.length).toBeGreaterThan(0) },
+  'keys/create': { auth: 'admin', args: () => [{ level: 'viewer', label: 'rehearsal' }], keep: (body, fixture) => (fixture.createdKey = body) },
+  'keys/revoke': { auth: 'admin', args: (f) => [f.createdKey.id] },
+  'responses/erase': {
+    auth: 'admin',
+    afterStream: true,
+    args: () => [{ responseIds: ['AAAAAAAAAAAAAAAAAAAAAA'] }],
+    keep: (body) => expect(body.erased).toBe(0),
+  },
 };
 
 // ---------------------------------------------------------------- the local deployment
@@ -260,7 +280,15 @@ beforeAll(async () => {
   }
   // Local ARNs read arn:aws:dynamodb:ddblocal:000000000000:table/<name>; hand-written ARNs in policies resolve alike.
   const [, partition, , region, account] = (tables.values().next().value?.arn ?? 'arn:aws:dynamodb:ddblocal:000000000000:').split(':');
-  bindings = { partition, region, account, tables };
+  // Secrets: a stand-in ARN each, served by a local Secrets Manager endpoint (secretsEndpoint) with a random value.
+  const secrets: LocalBindings['secrets'] = new Map(
+    ofType(assembly, 'AWS::SecretsManager::Secret').map(([logicalId]) => [
+      logicalId,
+      `arn:${partition}:secretsmanager:${region}:${account}:secret:${logicalId}`,
+    ]),
+  );
+  bindings = { partition, region, account, tables, secrets };
+  secretsEndpoint = await startLocalSecrets();
 
   // An account with an admin and a viewer key, in the table the API functions' environments name.
   const apiTables = new Set(routes.flatMap(({ functionId }) => referencedIds(spec(functionId).environment).filter((id) => bindings.tables.has(id))));
@@ -280,6 +308,7 @@ afterAll(async () => {
     environment.lambda?.stop();
     await environment.proxy.close();
   }
+  secretsServer?.close();
   dynamo?.destroy();
   streams?.destroy();
   if (synthesizedDir) fs.rmSync(synthesizedDir, { recursive: true, force: true });
@@ -332,7 +361,31 @@ function lambdaEnvironment(fn: FunctionSpec, dynamoEndpoint: string): Record<str
     AWS_SESSION_TOKEN: 'rehearsal',
     ...variables,
     DYNAMODB_ENDPOINT: dynamoEndpoint,
+    // The SDK's per-service endpoint variable: GetSecretValue goes to the local stand-in.
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsEndpoint,
   };
+}
+
+let secretsEndpoint = '';
+let secretsServer: Server | undefined;
+
+/** Answers GetSecretValue for any secret with one random value per secret (what CloudFormation would generate). */
+async function startLocalSecrets(): Promise<string> {
+  const values = new Map<string, string>();
+  secretsServer = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      const { SecretId } = JSON.parse(body || '{}') as { SecretId?: string };
+      if (!values.has(String(SecretId))) values.set(String(SecretId), randomBytes(32).toString('hex'));
+      response.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+      response.end(JSON.stringify({ ARN: SecretId, Name: SecretId, SecretString: values.get(String(SecretId)), VersionId: 'rehearsal' }));
+    });
+  });
+  await new Promise<void>((listening) => secretsServer!.listen(0, '127.0.0.1', () => listening()));
+  return `http://127.0.0.1:${(secretsServer.address() as AddressInfo).port}`;
 }
 
 /** A function's execution environment, started (its init phase run) on first use. */
