@@ -177,7 +177,8 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
 // ---------------------------------------------------------------- the local deployment
 
 /** DynamoDB Local keeps one namespace per access key and region: the functions must use the test's. */
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** The file's own DynamoDB Local database (test/support/env.ts), for the rehearsal's clients and the functions alike. */
+const LOCAL_CREDENTIALS = { accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'local' };
 const LOCAL_REGION = 'local';
 /** Lambda refuses environments larger than this (names and values). */
 const MAX_ENVIRONMENT_BYTES = 4096;
