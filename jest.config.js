@@ -9,5 +9,6 @@ module.exports = {
   setupFilesAfterEnv: ['<rootDir>/test/support/cleanup.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   testTimeout: 30000,
 };
