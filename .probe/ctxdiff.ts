@@ -1,0 +1,13 @@
+import * as fs from 'node:fs';
+import { Template } from 'aws-cdk-lib/assertions';
+import { createFeedbackApp } from '/work/wt-suite/lib/app';
+const { context } = JSON.parse(fs.readFileSync('/work/wt-suite/cdk.json', 'utf8'));
+const t0 = Date.now();
+const a = createFeedbackApp({ outdir: '/tmp/suite-probe/a', context: { 'aws:cdk:bundling-stacks': [] } });
+const ta = Template.fromStack(a.stack).toJSON();
+const t1 = Date.now();
+const b = createFeedbackApp({ outdir: '/tmp/suite-probe/b', context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+const tb = Template.fromStack(b.stack).toJSON();
+console.log('synth without bundling', t1 - t0, 'ms; second', Date.now() - t1, 'ms');
+console.log('identical with/without cdk.json context:', JSON.stringify(ta) === JSON.stringify(tb));
+fs.writeFileSync('/tmp/suite-probe/ta.json', JSON.stringify(ta, null, 1)); fs.writeFileSync('/tmp/suite-probe/tb.json', JSON.stringify(tb, null, 1));
