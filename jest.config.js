@@ -7,6 +7,8 @@ module.exports = {
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest'] },
   // @middy/* and @feelback/js are published as ES modules only.
   transformIgnorePatterns: ['/node_modules/(?!(@middy|@feelback)/)'],
+  // The TypeScript client (clients/typescript, an ES module package) imports its own files as './x.js'.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   setupFiles: ['<rootDir>/test/support/env.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/support/cleanup.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',

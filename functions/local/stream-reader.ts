@@ -14,7 +14,7 @@ export interface StreamReaderOptions {
   client: DynamoDBClient;
   tableName: string;
   /** The Lambda handler to feed, exactly as the event source mapping would. */
-  handle(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse | void>;
+  handle(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse | undefined>;
   /** The event source's filter: records it refuses are passed over, as Lambda drops filtered-out records. */
   accepts?(record: DynamoDBRecord): boolean;
   /** Where the position in the stream is kept across restarts; omitted = in memory. */
@@ -38,8 +38,16 @@ interface Position {
   shards: Record<string, string>;
 }
 
+/** Lambda delivers binary attribute values base64-encoded, where the SDK gives bytes. */
+function lambdaAttribute(value: unknown): unknown {
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  if (Array.isArray(value)) return value.map(lambdaAttribute);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, lambdaAttribute(inner)]));
+  return value;
+}
+
 /** The stream API's record in the shape Lambda's DynamoDB event source delivers. */
-function lambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
+export function lambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
   const { ApproximateCreationDateTime, ...dynamodb } = record.dynamodb ?? {};
   return {
     eventID: record.eventID,
@@ -49,8 +57,8 @@ function lambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
     awsRegion: record.awsRegion,
     eventSourceARN: streamArn,
     dynamodb: {
-      ...(dynamodb as DynamoDBRecord['dynamodb']),
       ...(ApproximateCreationDateTime ? { ApproximateCreationDateTime: Math.floor(new Date(ApproximateCreationDateTime).getTime() / 1000) } : {}),
+      ...(lambdaAttribute(dynamodb) as DynamoDBRecord['dynamodb']),
     },
   };
 }
@@ -196,7 +204,12 @@ export class LocalStreamReader {
       const delivered = records.map((record) => lambdaRecord(record, streamArn)).filter((record) => this.options.accepts?.(record) ?? true);
       const result = delivered.length > 0 ? await this.options.handle({ Records: delivered }) : undefined;
       const failed = result?.batchItemFailures?.[0]?.itemIdentifier;
-      const accepted = failed ? records.slice(0, records.findIndex((record) => record.dynamodb?.SequenceNumber === failed)) : records;
+      const accepted = failed
+        ? records.slice(
+            0,
+            records.findIndex((record) => record.dynamodb?.SequenceNumber === failed),
+          )
+        : records;
       if (accepted.length > 0) {
         position.shards[shardId] = accepted.at(-1)!.dynamodb!.SequenceNumber!;
         this.savePosition();

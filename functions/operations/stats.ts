@@ -11,7 +11,7 @@
  * | projects/getStats, sets/…      | 1 GetItem (the entity) + 1 Query (the period's point buckets)       |
  * | contents/getStats              | 2 GetItem (item, then its set for the schema) + 1 Query             |
  * | responses/getAggregates id     | 2 GetItem (item, set) + 1 Query                                      |
- * | responses/getAggregates key    | 1 BatchGetItem (set + content key) + 1 Query (none for a new key)   |
+ * | responses/getAggregates key    | 1 BatchGetItem (set, key, alias) + 1 Query (none for a new key)     |
  * | sets/top, contents/top         | ≤1 GetItem (scope check) + 1 Query (rank index) + 1–2 BatchGetItem  |
  * |                                | (entities, their sets) + 1 Query per entry ($size at most)          |
  *
@@ -159,9 +159,7 @@ async function readPeriod(store: Store, subject: AggregateSubject, request: Peri
 export function aggregatedData(subject: AggregateSubject, resolved: ResolvedPeriod, buckets: Map<string, Record<string, unknown>>): AggregatedData {
   const optionCount = subject.shape?.optionCount ?? 1;
   const points = resolved.points.map((key) => counterFromItem(buckets.get(key), optionCount));
-  const data = subject.shape
-    ? buildAggregation(subject.shape.schema, optionCount, resolved.period, points)
-    : buildProjectAggregation(resolved.period, points);
+  const data = subject.shape ? buildAggregation(subject.shape.schema, optionCount, resolved.period, points) : buildProjectAggregation(resolved.period, points);
   const referenceDate = resolved.start.toISOString();
   let createdAt: string | undefined;
   let updatedAt: string | undefined;
@@ -215,4 +213,3 @@ export async function contentItemStats(store: Store, accountId: string, contentI
   const contentSet = await loadContentSet(store, accountId, item.contentSetId);
   return subjectStats(store, contentItemSubject(item, contentSet), request);
 }
-

@@ -26,6 +26,9 @@
  * bundles leave @aws-sdk/* to the runtime (Lambda's nodejs runtime provides it) and
  * resolve it here from node_modules.
  */
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import * as path from 'node:path';
@@ -79,6 +82,8 @@ interface Fixture {
   set: Json;
   content: Json;
   /** Created through responses/create on a new key (the item is created with it), then edited. */
+  /** Made by keys/create, revoked by keys/revoke. */
+  createdKey: Json;
   first: Json;
   /** Created through the widgets' alias path in SPEC's positional form, then removed. */
   second: Json;
@@ -152,7 +157,12 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
     args: (f) => [f.first.responseId],
     keep: (body, fixture) => (fixture.firstStored = body),
   },
-  'responses/list': { auth: 'viewer', afterStream: true, args: (f) => [{ contentSetId: f.set.id, state: 'all' }], keep: (body) => expect(body.items).toHaveLength(2) },
+  'responses/list': {
+    auth: 'viewer',
+    afterStream: true,
+    args: (f) => [{ contentSetId: f.set.id, state: 'all' }],
+    keep: (body) => expect(body.items).toHaveLength(2),
+  },
   'projects/getStats': { auth: 'viewer', afterStream: true, args: (f) => [f.project.id], keep: (body) => expect(body.count).toBe(1) },
   'sets/getStats': { auth: 'viewer', afterStream: true, args: (f) => [f.set.id, { period: 'day' }], keep: (body) => expect(body.count).toBe(1) },
   'contents/getStats': {
@@ -171,6 +181,23 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
     afterStream: true,
     args: (f) => [{ contentSetId: f.set.id, key: FIRST_KEY }],
     keep: (body) => expect(body.reduce((sum: number, count: number) => sum + count, 0)).toBe(1),
+  },
+  'responses/export': {
+    auth: 'viewer',
+    afterStream: true,
+    args: (f) => [{ contentSetId: f.set.id, format: 'csv', state: 'all' }],
+    keep: (body) => expect(body.rows).toBe(2),
+  },
+  // The docs function (GET /openapi.json, /docs): it reads no table.
+  'openapi.json': { auth: 'anonymous', method: 'GET', args: () => [] },
+  'keys/list': { auth: 'admin', args: () => [{ $size: 10 }], keep: (body) => expect(body.items.length).toBeGreaterThan(0) },
+  'keys/create': { auth: 'admin', args: () => [{ level: 'viewer', label: 'rehearsal' }], keep: (body, fixture) => (fixture.createdKey = body) },
+  'keys/revoke': { auth: 'admin', args: (f) => [f.createdKey.id] },
+  'responses/erase': {
+    auth: 'admin',
+    afterStream: true,
+    args: () => [{ responseIds: ['AAAAAAAAAAAAAAAAAAAAAA'] }],
+    keep: (body) => expect(body.erased).toBe(0),
   },
 };
 
@@ -246,12 +273,18 @@ beforeAll(async () => {
   }
   // Local ARNs read arn:aws:dynamodb:ddblocal:000000000000:table/<name>; hand-written ARNs in policies resolve alike.
   const [, partition, , region, account] = (tables.values().next().value?.arn ?? 'arn:aws:dynamodb:ddblocal:000000000000:').split(':');
-  bindings = { partition, region, account, tables };
+  // Secrets: a stand-in ARN each, served by a local Secrets Manager endpoint (secretsEndpoint) with a random value.
+  const secrets: LocalBindings['secrets'] = new Map(
+    ofType(assembly, 'AWS::SecretsManager::Secret').map(([logicalId]) => [
+      logicalId,
+      `arn:${partition}:secretsmanager:${region}:${account}:secret:${logicalId}`,
+    ]),
+  );
+  bindings = { partition, region, account, tables, secrets };
+  secretsEndpoint = await startLocalSecrets();
 
   // An account with an admin and a viewer key, in the table the API functions' environments name.
-  const apiTables = new Set(
-    routes.flatMap(({ functionId }) => referencedIds(spec(functionId).environment).filter((id) => bindings.tables.has(id))),
-  );
+  const apiTables = new Set(routes.flatMap(({ functionId }) => referencedIds(spec(functionId).environment).filter((id) => bindings.tables.has(id))));
   if (apiTables.size !== 1) {
     throw new Error(`the rehearsal creates its API keys in the one table the API functions are given; they name [${[...apiTables].join(', ')}]`);
   }
@@ -268,6 +301,7 @@ afterAll(async () => {
     environment.lambda?.stop();
     await environment.proxy.close();
   }
+  secretsServer?.close();
   dynamo?.destroy();
   streams?.destroy();
 });
@@ -319,7 +353,31 @@ function lambdaEnvironment(fn: FunctionSpec, dynamoEndpoint: string): Record<str
     AWS_SESSION_TOKEN: 'rehearsal',
     ...variables,
     DYNAMODB_ENDPOINT: dynamoEndpoint,
+    // The SDK's per-service endpoint variable: GetSecretValue goes to the local stand-in.
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsEndpoint,
   };
+}
+
+let secretsEndpoint = '';
+let secretsServer: Server | undefined;
+
+/** Answers GetSecretValue for any secret with one random value per secret (what CloudFormation would generate). */
+async function startLocalSecrets(): Promise<string> {
+  const values = new Map<string, string>();
+  secretsServer = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      const { SecretId } = JSON.parse(body || '{}') as { SecretId?: string };
+      if (!values.has(String(SecretId))) values.set(String(SecretId), randomBytes(32).toString('hex'));
+      response.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+      response.end(JSON.stringify({ ARN: SecretId, Name: SecretId, SecretString: values.get(String(SecretId)), VersionId: 'rehearsal' }));
+    });
+  });
+  await new Promise<void>((listening) => secretsServer!.listen(0, '127.0.0.1', () => listening()));
+  return `http://127.0.0.1:${(secretsServer.address() as AddressInfo).port}`;
 }
 
 /** A function's execution environment, started (its init phase run) on first use. */
@@ -372,7 +430,7 @@ function failure(record: InvocationRecord, what: string): Error {
 // ---------------------------------------------------------------- the triggers
 
 function routeFor(routePath: string, method: string): ApiRoute | undefined {
-  return routes.find((route) => route.path === routePath && route.httpMethod === method);
+  return routes.find((route) => route.path === routePath && (route.httpMethod === method || route.httpMethod === 'ANY'));
 }
 
 async function callOperation(routePath: string, call: OperationCall): Promise<void> {
@@ -463,10 +521,13 @@ interface Need extends Permission {
 /** What each function's role must allow: its recorded requests, and what its event source mappings do with the role. */
 function needsOf(functionId: string): Need[] {
   const tableArn = (name: string) =>
-    [...bindings.tables.values()].find((table) => table.name === name)?.arn ?? `arn:${bindings.partition}:dynamodb:${bindings.region}:${bindings.account}:table/${name}`;
+    [...bindings.tables.values()].find((table) => table.name === name)?.arn ??
+    `arn:${bindings.partition}:dynamodb:${bindings.region}:${bindings.account}:table/${name}`;
   const needs: Need[] = invocations
     .filter((record) => record.functionId === functionId)
-    .flatMap((record) => record.calls.flatMap((call) => requiredPermissions(call, tableArn).map((need) => ({ ...need, label: `${record.label}: ${call.action}` }))));
+    .flatMap((record) =>
+      record.calls.flatMap((call) => requiredPermissions(call, tableArn).map((need) => ({ ...need, label: `${record.label}: ${call.action}` }))),
+    );
   for (const mapping of mappings.filter((candidate) => candidate.functionId === functionId)) {
     // Lambda's poller reads the stream with the function's role (AWS Lambda developer guide, DynamoDB event sources).
     const streamArn = bindings.tables.get(mapping.tableId)!.streamArn!;
@@ -529,10 +590,12 @@ describe('deploy rehearsal', () => {
     const mayInvoke = (functionId: string, principal: string) =>
       permissions.some((permission) => permission.functionId === functionId && permission.principal === principal);
     for (const functionId of new Set(routes.map((route) => route.functionId))) {
-      if (!mayInvoke(functionId, 'apigateway.amazonaws.com')) problems.push(`${functionLabel(functionId)}: no AWS::Lambda::Permission for apigateway.amazonaws.com`);
+      if (!mayInvoke(functionId, 'apigateway.amazonaws.com'))
+        problems.push(`${functionLabel(functionId)}: no AWS::Lambda::Permission for apigateway.amazonaws.com`);
     }
     for (const target of schedules) {
-      if (!mayInvoke(target.functionId, 'events.amazonaws.com')) problems.push(`${functionLabel(target.functionId)}: no AWS::Lambda::Permission for events.amazonaws.com`);
+      if (!mayInvoke(target.functionId, 'events.amazonaws.com'))
+        problems.push(`${functionLabel(target.functionId)}: no AWS::Lambda::Permission for events.amazonaws.com`);
     }
     expect(problems).toEqual([]);
   });
@@ -611,11 +674,15 @@ describe('deploy rehearsal', () => {
     print(`deploy rehearsal: granted DynamoDB actions never used in this run${incomplete}:\n  ${lines.join('\n  ') || '(none)'}`);
 
     const used = functions.map((fn) => {
-      const actions = [...new Set(invocations.filter((record) => record.functionId === fn.logicalId).flatMap((record) => record.calls.map((call) => call.action)))];
+      const actions = [
+        ...new Set(invocations.filter((record) => record.functionId === fn.logicalId).flatMap((record) => record.calls.map((call) => call.action))),
+      ];
       return `${functionLabel(fn.logicalId)}: ${actions.join(', ') || '(none)'}`;
     });
     print(`deploy rehearsal: DynamoDB API actions called per function:\n  ${used.join('\n  ')}`);
-    const inits = Object.entries(timings).filter(([name]) => name.startsWith('init ')).map(([, ms]) => ms);
+    const inits = Object.entries(timings)
+      .filter(([name]) => name.startsWith('init '))
+      .map(([, ms]) => ms);
     print(
       `deploy rehearsal timings: synth ${(timings.synth / 1000).toFixed(1)} s, init of ${inits.length} functions ${((timings.init ?? 0) / 1000).toFixed(1)} s ` +
         `(each ${Math.min(...inits)}-${Math.max(...inits)} ms), scenario of ${invocations.length} invocations ${((timings.scenario ?? 0) / 1000).toFixed(1)} s`,

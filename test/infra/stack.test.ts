@@ -15,11 +15,15 @@ import { CORS_ALLOWED_HEADERS } from '../../functions/api/cors';
 import { operationPath, RESOURCE_ALIASES, type OperationDeclaration } from '../../functions/api/operation';
 import { operationList } from '../../functions/api/registry';
 import { createTableInput, TABLE_KEYS } from '../../functions/store/table';
+import { openApiJson } from '../../functions/api/openapi';
+import { localDocsAssets, swaggerUiDirectory } from '../../functions/docs/local';
+import { DOCS_FILES, docsPages } from '../../functions/docs/pages';
 import { createFeedbackApp } from '../../lib/app';
+import { DOCS_ROUTES } from '../../lib/feedback-api';
 import { FeedbackStack } from '../../lib/feedback-stack';
 import { NAG_REASONS } from '../../lib/nag';
 import { REPO_ROOT } from '../../lib/paths';
-import { TABLE_ACTIONS } from '../../lib/table-access';
+import { KEY_USAGE, TABLE_ACTIONS } from '../../lib/table-access';
 import { loadCloudAssembly, type LoadedAssembly } from '../support/cloud-assembly';
 import { cdkJsonContext, sharedCloudAssembly } from '../support/shared-assembly';
 
@@ -65,6 +69,13 @@ function refId(value: Json): string | undefined {
   if (value?.Ref) return value.Ref;
   if (value?.['Fn::GetAtt']) return value['Fn::GetAtt'][0];
   return undefined;
+}
+
+/** The directory of a function's bundle in the shared assembly (the same logical ids as this template). */
+function bundleDir(functionId: string): string {
+  const dir = bundled.assetDirs.get(String(bundled.resources[functionId]?.Properties.Code.S3Key));
+  if (!dir) throw new Error(`no bundle for ${functionId} in ${bundled.dir}`);
+  return dir;
 }
 
 /** Every logical id `{Fn::GetAtt: [id, 'Arn']}` found anywhere in a value. */
@@ -154,8 +165,32 @@ describe('API routes', () => {
     expect(gets.map((route) => route.path).sort()).toEqual(readOnlyOperations.flatMap(expectedPaths).sort());
   });
 
-  test('only POST, GET and OPTIONS methods exist', () => {
-    expect(new Set(routes().map((route) => route.method))).toEqual(new Set(['POST', 'GET', 'OPTIONS']));
+  test('only POST, GET and OPTIONS methods exist, besides ANY on the docs routes', () => {
+    const docs = new Set<string>(DOCS_ROUTES);
+    expect(
+      new Set(
+        routes()
+          .filter((route) => !docs.has(route.path))
+          .map((route) => route.method),
+      ),
+    ).toEqual(new Set(['POST', 'GET', 'OPTIONS']));
+    expect(
+      new Set(
+        routes()
+          .filter((route) => docs.has(route.path))
+          .map((route) => route.method),
+      ),
+    ).toEqual(new Set(['ANY', 'OPTIONS']));
+  });
+
+  test('/openapi.json, /docs and /docs/{file} are proxy integrations of the docs function (ANY: it answers other methods with method-not-allowed)', () => {
+    const docsId = stack.getLogicalId(stack.api.docsFunction.function.node.defaultChild as any);
+    const served = routes().filter((route) => route.method === 'ANY');
+    expect(served.map((route) => route.path).sort()).toEqual([...DOCS_ROUTES].sort());
+    for (const route of served) {
+      expect(route.functionId).toBe(docsId);
+      expect(route.integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
+    }
   });
 
   test('each operation has its own function; every route of it (alias included) is a Lambda proxy integration of that function', () => {
@@ -189,12 +224,13 @@ describe('API routes', () => {
 
   test('the functions are invoked through one API-scoped permission each', () => {
     const permissions = ofType('AWS::Lambda::Permission').filter(([, permission]) => permission.Properties.Principal !== 'events.amazonaws.com');
-    expect(permissions).toHaveLength(operationList.length);
+    // One per operation, one for the docs function.
+    expect(permissions).toHaveLength(operationList.length + 1);
     for (const [, permission] of permissions) {
       expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
     }
     // The only other invoker: the daily schedule of the rollover job.
-    expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 1);
+    expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 2);
   });
 });
 
@@ -232,20 +268,23 @@ describe('stage', () => {
 // ---------------------------------------------------------------- functions
 
 describe('functions', () => {
-  test('one per operation plus the stream consumer and the rollover job, and no other (no custom-resource functions)', () => {
-    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 2);
+  test('one per operation plus the docs function, the stream consumer and the rollover job, and no other (no custom-resource functions)', () => {
+    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 3);
   });
 
   test('all are Node 22 on arm64 with source maps, a log group with retention and the common environment', () => {
     const tableId = ofType('AWS::DynamoDB::Table')[0][0];
-    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+    const docsId = stack.getLogicalId(stack.api.docsFunction.function.node.defaultChild as any);
+    for (const [functionId, fn] of ofType('AWS::Lambda::Function')) {
       const props = fn.Properties;
       expect(props.Runtime).toBe('nodejs22.x');
       expect(props.Architectures).toEqual(['arm64']);
       expect(props.Handler).toBe('index.handler');
       expect(props.MemorySize).toBe(256);
+      // The docs function reads no table.
+      if (functionId === docsId) expect(props.Environment.Variables.TABLE_NAME).toBeUndefined();
       expect(props.Environment.Variables).toMatchObject({
-        TABLE_NAME: { Ref: tableId },
+        ...(functionId === docsId ? {} : { TABLE_NAME: { Ref: tableId } }),
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'feedback',
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -272,16 +311,12 @@ describe('functions', () => {
   });
 
   test('every function has a bundle with a source map; one bundle per resource (and the consumer) loads and exports handler()', () => {
-    const bundleOf = (functionId: string) => {
-      const dir = bundled.assetDirs.get(String(bundled.resources[functionId].Properties.Code.S3Key));
-      if (!dir) throw new Error(`no asset directory for ${functionId} in ${bundled.dir}`);
-      return path.join(dir, 'index.js');
-    };
+    const bundleOf = (functionId: string) => path.join(bundleDir(functionId), 'index.js');
     for (const [functionId] of ofType('AWS::Lambda::Function')) {
       expect(fs.existsSync(bundleOf(functionId))).toBe(true);
       expect(fs.existsSync(`${bundleOf(functionId)}.map`)).toBe(true);
     }
-    // Loading all 26 bundles (~0.7 MB each) costs ~10 s; they differ only by entry module.
+    // Loading every bundle (~0.4 MB each) would cost ~10 s; they differ only by entry module.
     const sample = [
       ...new Map(operationList.map((operation) => [operation.resource, functionLogicalId(operation)])).values(),
       stack.getLogicalId(stack.streamConsumers.get('counting')!.consumer.function.node.defaultChild as any),
@@ -296,6 +331,33 @@ describe('functions', () => {
   });
 });
 
+describe('docs function', () => {
+  test('its bundle holds the OpenAPI document generated at synth and Swagger UI, and serves them like the local server', () => {
+    const docsId = stack.getLogicalId(stack.api.docsFunction.function.node.defaultChild as any);
+    const bundle = bundleDir(docsId);
+    const swaggerUi = swaggerUiDirectory();
+    expect(fs.readFileSync(path.join(bundle, DOCS_FILES.openapi), 'utf8')).toBe(openApiJson());
+    for (const file of [DOCS_FILES.script, DOCS_FILES.style]) {
+      expect(fs.readFileSync(path.join(bundle, file)).equals(fs.readFileSync(path.join(swaggerUi, file)))).toBe(true);
+    }
+    // The bundled handler answers exactly what the local server answers.
+    const script = `
+      const { handler } = require(process.argv[1]);
+      const call = (httpMethod, path) => handler({ httpMethod, path, headers: {} });
+      Promise.all([call('GET', '/openapi.json'), call('GET', '/docs'), call('POST', '/docs'), call('GET', '/docs/swagger-ui.css')]).then((answers) =>
+        console.log(JSON.stringify(answers.map((answer) => ({ status: answer.statusCode, type: answer.headers['Content-Type'], length: answer.body.length, body: answer.statusCode === 405 ? JSON.parse(answer.body) : undefined })))));`;
+    const run = spawnSync(process.execPath, ['-e', script, path.join(bundle, 'index.js')], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    const local = docsPages(localDocsAssets());
+    expect(JSON.parse(run.stdout)).toEqual([
+      { status: 200, type: 'application/json; charset=utf-8', length: local.get('/openapi.json')!.body.length },
+      { status: 200, type: 'text/html; charset=utf-8', length: local.get('/docs')!.body.length },
+      { status: 405, type: 'application/json', length: expect.any(Number), body: expect.objectContaining({ error: 'method-not-allowed' }) },
+      { status: 200, type: 'text/css; charset=utf-8', length: local.get('/docs/swagger-ui.css')!.body.length },
+    ]);
+  });
+});
+
 // ---------------------------------------------------------------- table
 
 describe('table', () => {
@@ -307,9 +369,7 @@ describe('table', () => {
     expect(props.AttributeDefinitions).toEqual(expect.arrayContaining(local.AttributeDefinitions!));
     expect(props.AttributeDefinitions).toHaveLength(local.AttributeDefinitions!.length);
     expect(props.GlobalSecondaryIndexes).toEqual(local.GlobalSecondaryIndexes);
-    expect(props.GlobalSecondaryIndexes.map((index: Json) => index.IndexName)).toEqual(
-      TABLE_KEYS.globalIndexes.map((index) => index.indexName),
-    );
+    expect(props.GlobalSecondaryIndexes.map((index: Json) => index.IndexName)).toEqual(TABLE_KEYS.globalIndexes.map((index) => index.indexName));
     expect(props.StreamSpecification).toEqual({ StreamViewType: local.StreamSpecification!.StreamViewType });
   });
 
@@ -350,7 +410,8 @@ describe('IAM', () => {
   test.each(operationList.map((operation) => [operationPath(operation), operation] as const))(
     '%s: exactly the table actions of its access level, on the table and its indexes',
     (_path, operation) => {
-      const statements = roleStatements(functionRoleId(functionLogicalId(operation)));
+      const all = roleStatements(functionRoleId(functionLogicalId(operation)));
+      const statements = all.filter((statement) => statement.Sid !== 'KeyUsage');
       const expected = operation.readOnly ? TABLE_ACTIONS.readOnly : TABLE_ACTIONS.write;
       expect(dynamoActions(statements).sort()).toEqual([...expected].sort());
       const tableStatements = statements.filter((statement) => dynamoActions([statement]).length > 0);
@@ -361,8 +422,48 @@ describe('IAM', () => {
         expect(dynamoActions(statements)).not.toContain('dynamodb:UpdateItem');
         expect(dynamoActions(statements)).not.toContain('dynamodb:DeleteItem');
       }
+      // Read-only functions may refresh an API key's lastUsedAt, and write nothing else.
+      const keyUsage = all.filter((statement) => statement.Sid === 'KeyUsage');
+      expect(keyUsage).toHaveLength(operation.readOnly ? 1 : 0);
+      if (operation.readOnly) {
+        expect(keyUsage[0]).toEqual({
+          Sid: 'KeyUsage',
+          Effect: 'Allow',
+          Action: 'dynamodb:UpdateItem',
+          Resource: tableArn(),
+          Condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...KEY_USAGE.leadingKeys] },
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...KEY_USAGE.attributes] },
+            StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+          },
+        });
+      }
     },
   );
+
+  test('the lists that page by cursor, and only they, read the cursor secret (by ARN in their environment)', () => {
+    const [secretId] = ofType('AWS::SecretsManager::Secret')[0];
+    expect(ofType('AWS::SecretsManager::Secret')).toHaveLength(1);
+    expect(resources[secretId].Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
+    const paged = operationList.filter((operation) => operation.pagesByCursor);
+    expect(paged.length).toBeGreaterThan(0);
+    for (const operation of operationList) {
+      const functionId = functionLogicalId(operation);
+      const environment = resources[functionId].Properties.Environment.Variables;
+      const reads = roleStatements(functionRoleId(functionId)).filter((statement) =>
+        asArray<string>(statement.Action).some((action) => action.startsWith('secretsmanager:')),
+      );
+      if (operation.pagesByCursor) {
+        expect(environment.CURSOR_SECRET_ARN).toEqual({ Ref: secretId });
+        expect(reads).toHaveLength(1);
+        expect(asArray<string>(reads[0].Action).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+        expect(reads[0].Resource).toEqual({ Ref: secretId });
+      } else {
+        expect(environment.CURSOR_SECRET_ARN).toBeUndefined();
+        expect(reads).toEqual([]);
+      }
+    }
+  });
 
   test('function roles carry no managed policy and may only write to their own log group', () => {
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
@@ -379,13 +480,7 @@ describe('IAM', () => {
     const consumerId = stack.getLogicalId(stack.streamConsumers.get('counting')!.consumer.function.node.defaultChild as any);
     const statements = roleStatements(functionRoleId(consumerId));
     expect(dynamoActions(statements).sort()).toEqual(
-      [
-        ...TABLE_ACTIONS.counting,
-        'dynamodb:ListStreams',
-        'dynamodb:DescribeStream',
-        'dynamodb:GetRecords',
-        'dynamodb:GetShardIterator',
-      ].sort(),
+      [...TABLE_ACTIONS.counting, 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'].sort(),
     );
     expect(dynamoActions(statements)).not.toContain('dynamodb:DeleteItem');
     const streamRead = statements.find((statement) => asArray(statement.Action).includes('dynamodb:GetRecords'));
@@ -415,9 +510,7 @@ describe('stream consumer', () => {
     template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
     template.hasResourceProperties('AWS::SQS::QueuePolicy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
   });
@@ -432,7 +525,9 @@ describe('stream consumer', () => {
     const statements = ofType('AWS::IAM::Policy')
       .filter(([, policy]) => (policy.Properties.Roles ?? []).some((role: unknown) => refId(role) === roleId))
       .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
-    const actions = statements.flatMap((statement: { Action: string | string[] }) => [statement.Action].flat()).filter((action: string) => action.startsWith('dynamodb:'));
+    const actions = statements
+      .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat())
+      .filter((action: string) => action.startsWith('dynamodb:'));
     expect(actions.sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
   });
 
@@ -458,9 +553,7 @@ describe('stream consumer', () => {
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
     // No e-mail unless configured (context alarmEmail).

@@ -91,6 +91,8 @@ export interface LocalBindings {
   account: string;
   /** Table logical id -> the local table made from its definition. */
   tables: Map<string, { name: string; arn: string; streamArn?: string }>;
+  /** Secrets Manager secret logical id -> the ARN of its local stand-in. */
+  secrets: Map<string, string>;
 }
 
 /**
@@ -114,6 +116,7 @@ export function resolveValue(value: Json, bindings: LocalBindings, mode: 'strict
     if (table && name === undefined) return table.name;
     if (table && name === 'Arn') return table.arn;
     if (table && name === 'StreamArn' && table.streamArn) return table.streamArn;
+    if (name === undefined && bindings.secrets.has(id)) return bindings.secrets.get(id)!;
     if (name === undefined && pseudo[id]) return pseudo[id];
     if (mode === 'symbolic') return `cfn:${id}.${name ?? 'Ref'}`;
     return fail();
@@ -381,7 +384,13 @@ export function createTableFromTemplate(
     ...(onDemand ? {} : { ProvisionedThroughput: throughput(props.ProvisionedThroughput) }),
     ...(props.GlobalSecondaryIndexes ? { GlobalSecondaryIndexes: props.GlobalSecondaryIndexes.map(index) } : {}),
     ...(props.LocalSecondaryIndexes
-      ? { LocalSecondaryIndexes: props.LocalSecondaryIndexes.map((definition: Json) => ({ IndexName: definition.IndexName, KeySchema: definition.KeySchema, Projection: definition.Projection })) }
+      ? {
+          LocalSecondaryIndexes: props.LocalSecondaryIndexes.map((definition: Json) => ({
+            IndexName: definition.IndexName,
+            KeySchema: definition.KeySchema,
+            Projection: definition.Projection,
+          })),
+        }
       : {}),
     // In CloudFormation a StreamSpecification means the stream is on.
     ...(props.StreamSpecification ? { StreamSpecification: { StreamEnabled: true, StreamViewType: props.StreamSpecification.StreamViewType } } : {}),
@@ -444,7 +453,10 @@ export function resolveStatements(statements: Json[], bindings: LocalBindings, w
 }
 
 function glob(pattern: string, caseInsensitive: boolean): RegExp {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`, caseInsensitive ? 'i' : '');
 }
 
