@@ -1,3 +1,5 @@
+const os = require('node:os');
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
@@ -11,5 +13,11 @@ module.exports = {
   setupFilesAfterEnv: ['<rootDir>/test/support/cleanup.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testSequencer: '<rootDir>/test/support/sequencer.js',
+  // At least two files at a time, also on two cores (where jest's default, cores - 1, is one
+  // and every file would wait for the one before): a file is mostly round trips between its
+  // worker and DynamoDB Local (or a synthesis, or child processes), so one file at a time
+  // leaves a core idle. Files do not share data: each has its own DynamoDB Local database.
+  maxWorkers: Math.max(2, (os.availableParallelism?.() ?? os.cpus().length) - 1),
   testTimeout: 30000,
 };

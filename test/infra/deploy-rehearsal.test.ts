@@ -18,6 +18,8 @@
  * per operation, keyed by route path. A function no call, mapping or schedule reaches
  * fails the coverage test, so a new operation cannot go unrehearsed.
  *
+ * The assembly is the run's shared one (test/support/shared-assembly.ts: synthesized once
+ * per run, with cdk.json's context as `cdk deploy` does, for this file and stack.test.ts).
  * To rehearse an assembly the CLI made (or to iterate without the ~60-100 s synthesis):
  * `npx cdk synth -o .tmp/assembly`, then REHEARSAL_ASSEMBLY=.tmp/assembly npx jest
  * test/infra/deploy-rehearsal.test.ts. The directory must be inside the repository: the
@@ -29,15 +31,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { operationPath } from '../../functions/api/operation';
 import { operationList } from '../../functions/api/registry';
 import { ensureAccount, issueApiKey } from '../../functions/operations/accounts';
 import { createDocumentClient } from '../../functions/store/dynamo';
 import { createStore } from '../../functions/store/entities';
-import { createFeedbackApp } from '../../lib/app';
-import { REPO_ROOT } from '../../lib/paths';
 import {
   actionMatches,
   apiRoutes,
@@ -67,6 +66,7 @@ import {
 import { RecordingProxy, requiredPermissions, type RecordedCall } from '../support/dynamo-recorder';
 import { apiGatewayProxyEvent, passesFilters, readStream, scheduledEvent } from '../support/event-sources';
 import { LocalLambda, type Invocation } from '../support/local-lambda';
+import { sharedCloudAssembly } from '../support/shared-assembly';
 
 // Answers and template fragments are untyped JSON.
 type Json = any;
@@ -204,7 +204,8 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
 // ---------------------------------------------------------------- the local deployment
 
 /** DynamoDB Local keeps one namespace per access key and region: the functions must use the test's. */
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** The file's own DynamoDB Local database (test/support/env.ts), for the rehearsal's clients and the functions alike. */
+const LOCAL_CREDENTIALS = { accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'local' };
 const LOCAL_REGION = 'local';
 /** Lambda refuses environments larger than this (names and values). */
 const MAX_ENVIRONMENT_BYTES = 4096;
@@ -213,7 +214,6 @@ const DAY_MS = 24 * 3600 * 1000;
 /** The second run of each schedule: a week later (see runSchedules). */
 const SCHEDULE_CLOCK_AHEAD_DAYS = 7;
 
-let synthesizedDir: string | undefined;
 let assembly: LoadedAssembly;
 let bindings: LocalBindings;
 let functions: FunctionSpec[];
@@ -247,16 +247,7 @@ const invocations: InvocationRecord[] = [];
 
 beforeAll(async () => {
   const started = Date.now();
-  let dir = process.env.REHEARSAL_ASSEMBLY;
-  if (!dir) {
-    // Inside the repository (.tmp/ is git-ignored): the bundles resolve @aws-sdk/* from node_modules.
-    fs.mkdirSync(path.join(REPO_ROOT, '.tmp'), { recursive: true });
-    synthesizedDir = fs.mkdtempSync(path.join(REPO_ROOT, '.tmp', 'rehearsal-'));
-    // With cdk.json's context (feature flags), as `cdk deploy` synthesizes the app.
-    const { context } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8'));
-    createFeedbackApp({ outdir: synthesizedDir, context }).app.synth();
-    dir = synthesizedDir;
-  }
+  const dir = process.env.REHEARSAL_ASSEMBLY ?? (await sharedCloudAssembly());
   timings.synth = Date.now() - started;
   assembly = loadCloudAssembly(path.resolve(dir));
   functions = functionSpecs(assembly);
@@ -313,7 +304,6 @@ afterAll(async () => {
   secretsServer?.close();
   dynamo?.destroy();
   streams?.destroy();
-  if (synthesizedDir) fs.rmSync(synthesizedDir, { recursive: true, force: true });
 });
 
 function spec(functionId: string): FunctionSpec {

@@ -1,6 +1,9 @@
 /**
- * The CDK stack (lib/feedback-stack.ts), synthesized ONCE with real esbuild bundling of
- * every function; all tests below read that one template.
+ * The CDK stack (lib/feedback-stack.ts), built ONCE here with cdk.json's context and its
+ * bundling skipped; all tests below read that one construct tree and template. The bundles
+ * are checked in the run's shared cloud assembly (test/support/shared-assembly.ts): the
+ * same app with real esbuild bundling of every function, synthesized once for this file
+ * and the deploy rehearsal, whose template is this one but for the code's object keys.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -21,6 +24,8 @@ import { FeedbackStack } from '../../lib/feedback-stack';
 import { NAG_REASONS } from '../../lib/nag';
 import { REPO_ROOT } from '../../lib/paths';
 import { KEY_USAGE, TABLE_ACTIONS } from '../../lib/table-access';
+import { loadCloudAssembly, type LoadedAssembly } from '../support/cloud-assembly';
+import { cdkJsonContext, sharedCloudAssembly } from '../support/shared-assembly';
 
 type Json = any;
 type Resources = Record<string, Json>;
@@ -30,21 +35,24 @@ let stack: FeedbackStack;
 let template: Template;
 let resources: Resources;
 let outdir: string;
+/** The run's shared assembly, with the bundles. */
+let bundled: LoadedAssembly;
 
-beforeAll(() => {
-  // Inside the repository (.tmp/ is git-ignored) so that the bundles, which leave
-  // @aws-sdk/* to the Lambda runtime, can resolve it from node_modules when loaded below.
+beforeAll(async () => {
   fs.mkdirSync(path.join(REPO_ROOT, '.tmp'), { recursive: true });
   outdir = fs.mkdtempSync(path.join(REPO_ROOT, '.tmp', 'infra-test-'));
   const started = Date.now();
-  ({ app, stack } = createFeedbackApp({ outdir }));
+  ({ app, stack } = createFeedbackApp({ outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } }));
   const constructed = Date.now();
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
+  const synthesized = Date.now();
+  bundled = loadCloudAssembly(await sharedCloudAssembly());
   process.stdout.write(
-    `synth: construct+bundle ${((constructed - started) / 1000).toFixed(1)} s, synth+nag ${((Date.now() - constructed) / 1000).toFixed(1)} s\n`,
+    `synth: construct ${((constructed - started) / 1000).toFixed(1)} s, synth+nag ${((synthesized - constructed) / 1000).toFixed(1)} s, ` +
+      `shared assembly (bundled) ready after ${((Date.now() - synthesized) / 1000).toFixed(1)} s more\n`,
   );
-}, 240_000);
+}, 300_000);
 
 afterAll(() => {
   if (outdir) fs.rmSync(outdir, { recursive: true, force: true });
@@ -61,6 +69,13 @@ function refId(value: Json): string | undefined {
   if (value?.Ref) return value.Ref;
   if (value?.['Fn::GetAtt']) return value['Fn::GetAtt'][0];
   return undefined;
+}
+
+/** The directory of a function's bundle in the shared assembly (the same logical ids as this template). */
+function bundleDir(functionId: string): string {
+  const dir = bundled.assetDirs.get(String(bundled.resources[functionId]?.Properties.Code.S3Key));
+  if (!dir) throw new Error(`no bundle for ${functionId} in ${bundled.dir}`);
+  return dir;
 }
 
 /** Every logical id `{Fn::GetAtt: [id, 'Arn']}` found anywhere in a value. */
@@ -289,9 +304,14 @@ describe('functions', () => {
     }
   });
 
+  test('the bundled assembly has this template, but for the code of the functions', () => {
+    const withoutCode = (all: Resources) =>
+      JSON.parse(JSON.stringify(all), (key, value) => (key === 'Code' && value?.S3Key !== undefined ? { ...value, S3Key: '(bundle)' } : value));
+    expect(withoutCode(bundled.resources)).toEqual(withoutCode(resources));
+  });
+
   test('every function has a bundle with a source map; one bundle per resource (and the consumer) loads and exports handler()', () => {
-    const bundleOf = (functionId: string) =>
-      path.join(outdir, `asset.${String(resources[functionId].Properties.Code.S3Key).replace(/\.zip$/, '')}`, 'index.js');
+    const bundleOf = (functionId: string) => path.join(bundleDir(functionId), 'index.js');
     for (const [functionId] of ofType('AWS::Lambda::Function')) {
       expect(fs.existsSync(bundleOf(functionId))).toBe(true);
       expect(fs.existsSync(`${bundleOf(functionId)}.map`)).toBe(true);
@@ -314,7 +334,7 @@ describe('functions', () => {
 describe('docs function', () => {
   test('its bundle holds the OpenAPI document generated at synth and Swagger UI, and serves them like the local server', () => {
     const docsId = stack.getLogicalId(stack.api.docsFunction.function.node.defaultChild as any);
-    const bundle = path.join(outdir, `asset.${String(resources[docsId].Properties.Code.S3Key).replace(/\.zip$/, '')}`);
+    const bundle = bundleDir(docsId);
     const swaggerUi = swaggerUiDirectory();
     expect(fs.readFileSync(path.join(bundle, DOCS_FILES.openapi), 'utf8')).toBe(openApiJson());
     for (const file of [DOCS_FILES.script, DOCS_FILES.style]) {
