@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { OPERATION_NAMES } from '../../functions/api/registry';
 import { buildClient, CLIENT_ROOT } from '../../scripts/build-client';
 import { createAccount, createContentSet, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 
@@ -56,7 +57,7 @@ describe('the built client', () => {
       console.log(JSON.stringify({ operations: Object.keys(OPERATIONS).length, isApiError: failure instanceof ApiError, error: failure.error, status: failure.status }));`;
     const node = await run(['--input-type=module', '-e', script], { BASE_URL: api.baseUrl });
     expect(node.stderr).toBe('');
-    expect(JSON.parse(node.stdout)).toEqual({ operations: 25, isApiError: true, error: 'unauthorized', status: 401 });
+    expect(JSON.parse(node.stdout)).toEqual({ operations: OPERATION_NAMES.length, isApiError: true, error: 'unauthorized', status: 401 });
   });
 
   it("runs the README's example (examples/weekly-report.ts): top content items of the week and a set's stats", async () => {
