@@ -433,7 +433,7 @@ async function main(): Promise<number> {
     itemSizes,
     hotPath,
   };
-  writeFileSync(jsonFile, JSON.stringify(measured, null, 2) + '\n');
+  writeFileSync(jsonFile, `${JSON.stringify(measured, null, 2)}\n`);
 
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
   console.log(

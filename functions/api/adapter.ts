@@ -6,11 +6,11 @@ import type { Store } from '../store/entities';
 import { authenticate, authorize } from './auth';
 import { corsHeaders } from './cors';
 import { ApiError, badRequest, invalidFields } from './errors';
+import { MAX_BODY_BYTES } from './limits';
 import { logger } from './logger';
-import { operationPath, type OperationDeclaration, type OperationDefinition, type RequestInfo } from './operation';
+import { answersNoContent, type OperationDeclaration, operationPath, type RequestInfo, type RunnableOperation } from './operation';
 
-/** Requests larger than this are refused before they are parsed. */
-export const MAX_BODY_BYTES = 64 * 1024;
+export { MAX_BODY_BYTES };
 
 export interface AdapterDependencies<S extends TableClient = Store> {
   store: S;
@@ -77,7 +77,7 @@ function queryArguments(event: APIGatewayProxyEvent): string | undefined {
   const parameters =
     event.multiValueQueryStringParameters ??
     Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).map(([name, value]) => [name, [value ?? '']]));
-  const first = parameters['$p']?.[0];
+  const first = parameters.$p?.[0];
   if (first === undefined) return first;
   const direct = asArguments(first);
   if (direct !== undefined) return direct;
@@ -129,7 +129,7 @@ function json(status: number, body: unknown, headers: Record<string, string>): A
  * Identical on Lambda, in the local server and in tests.
  */
 export async function handleApiEvent<S extends TableClient>(
-  operation: OperationDefinition<OperationDefinition['args'], S>,
+  operation: RunnableOperation<S>,
   event: APIGatewayProxyEvent,
   dependencies: AdapterDependencies<S>,
 ): Promise<APIGatewayProxyResult> {
@@ -148,7 +148,8 @@ export async function handleApiEvent<S extends TableClient>(
   try {
     checkSize(event);
     const raw = rawArguments(event, operation);
-    const caller = await authenticate(dependencies.store, headers.authorization);
+    const now = dependencies.now?.() ?? new Date();
+    const caller = await authenticate(dependencies.store, headers.authorization, now);
     authorize(caller, operation.level);
     const parsed = operation.args.safeParse(parseArguments(raw));
     if (!parsed.success) {
@@ -157,14 +158,13 @@ export async function handleApiEvent<S extends TableClient>(
     const value = await operation.handler(parsed.data, {
       caller,
       store: dependencies.store,
-      now: dependencies.now?.() ?? new Date(),
+      now,
       request,
       responseHeaders,
     });
-    result =
-      operation.result === 'void'
-        ? { statusCode: 204, headers: { ...cors, ...responseHeaders }, body: '' }
-        : json(200, value ?? null, { ...cors, ...responseHeaders });
+    result = answersNoContent(operation)
+      ? { statusCode: 204, headers: { ...cors, ...responseHeaders }, body: '' }
+      : json(200, value ?? null, { ...cors, ...responseHeaders });
   } catch (error) {
     if (error instanceof ApiError) {
       errorCode = error.code;

@@ -24,9 +24,14 @@ export interface AnonymousRateLimit {
   windowSeconds: number;
 }
 
-/** The operations the limit applies to: callable anonymously, and not read-only. */
+/** Whether the limit applies to an operation: callable anonymously, and not read-only. */
+export function isAnonymousWrite(operation: Pick<OperationDeclaration, 'level' | 'readOnly'>): boolean {
+  return operation.level === 'anonymous' && !operation.readOnly;
+}
+
+/** The operations the limit applies to. */
 export function anonymousWriteOperations<Operation extends Pick<OperationDeclaration, 'level' | 'readOnly'>>(operations: readonly Operation[]): Operation[] {
-  return operations.filter((operation) => operation.level === 'anonymous' && !operation.readOnly);
+  return operations.filter(isAnonymousWrite);
 }
 
 function parse(name: string, raw: unknown, fallback: number, valid: (value: number) => boolean, expected: string): number {

@@ -1,6 +1,6 @@
 import { defaultTableClient } from '../store/dynamo';
 import { lambdaEntry } from './lambda-entry';
-import type { OperationDefinition } from './operation';
+import type { RunnableOperation } from './operation';
 import type { TableClient } from '../store/dynamo';
 
 /**
@@ -8,6 +8,6 @@ import type { TableClient } from '../store/dynamo';
  * path): the raw table client only, so the bundle carries no ElectroDB. The local server
  * runs the same implementation with the full store (a superset).
  */
-export function tableLambdaHandler(operation: OperationDefinition<OperationDefinition['args'], TableClient>) {
+export function tableLambdaHandler(operation: RunnableOperation<TableClient>) {
   return lambdaEntry(operation, () => ({ store: defaultTableClient() }));
 }

@@ -22,7 +22,7 @@ import type { ResponseCreateModel } from '../api/response-models';
 import { deriveProfiling, type Profiling } from '../domain/profiling';
 import { newId } from '../domain/text';
 import type { TableClient } from '../store/dynamo';
-import { createResponse as createResponseWrite, type NewResponse } from '../store/items';
+import { createResponse as createResponseWrite, type NewResponse, userIndexAttributes } from '../store/items';
 import { conflictPause, isConflict, writeTransaction } from '../store/transactions';
 import { autoMetadata, insertContentItem, newContentItem } from './contents';
 import { freshTarget, issueRevokeToken, planOf, planWrite, stateChecks, validValue, type WritePlan } from './response-targets';
@@ -72,8 +72,8 @@ export async function createResponse(
     const { set } = plan;
     const revokeWindow = plan.settings?.revokeWindowSeconds ?? 0;
     const revokable = wantsToken && revokeWindow > 0 ? issueRevokeToken(set.id, revokeWindow, now) : undefined;
-    const record = (contentItemId: string): NewResponse => ({
-      id: newId(),
+    const record = (contentItemId: string, id = newId()): NewResponse => ({
+      id,
       accountId: set.accountId,
       projectId: set.projectId,
       contentSetId: set.id,
@@ -88,6 +88,8 @@ export async function createResponse(
       revokeExpiresAt: revokable?.expireAt,
       createdAt: timestamp,
       updatedAt: timestamp,
+      // The person the response is about, when the caller named one: found and erased by it.
+      ...userIndexAttributes({ accountId: set.accountId, userId: profiling.userId || undefined, createdAt: timestamp, id }),
     });
     const checks = { projectId: set.projectId, contentSetId: set.id, key: plan.key };
 

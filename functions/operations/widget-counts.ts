@@ -73,8 +73,3 @@ export async function widgetCounts(
   const values = itemId ? (await subjectStats(store, subject, request)).data.values : new Array<number>(subject.shape!.optionCount).fill(0);
   return { values, publicAggregates: contentSet.publicAggregates };
 }
-
-/** The counts alone (callers that do not answer HTTP). */
-export async function targetAggregates(...args: Parameters<typeof widgetCounts>): Promise<number[]> {
-  return (await widgetCounts(...args)).values;
-}

@@ -69,6 +69,16 @@ function createPut(tableName: string, item: RawItem): TransactItem {
 /** What a new response stores (entities.ts `Response`). */
 export type NewResponse = Omit<ResponseItem, 'revokeTokenHash'> & { revokeTokenHash?: string };
 
+/**
+ * The byUser index attributes of a response that names a user (none otherwise: the index is
+ * sparse). Here rather than in entities.ts, so that the hot path can set them without ElectroDB.
+ */
+export function userIndexAttributes(response: { accountId: string; userId?: string; createdAt: string; id: string }) {
+  return response.userId === undefined
+    ? {}
+    : { userId: response.userId, userKey: `${response.accountId}#${response.userId}`, userSort: `${response.createdAt}#${response.id}` };
+}
+
 export function responseItem(response: NewResponse): RawItem {
   const { id, contentItemId, contentSetId, projectId, createdAt } = response;
   return {
@@ -80,6 +90,8 @@ export function responseItem(response: NewResponse): RawItem {
     gsi2sk: `${createdAt}#${id}`,
     gsi3pk: `project#${projectId}#responses`,
     gsi3sk: `${createdAt}#${id}`,
+    // byUser (gsi4) is sparse: keyed only when the response names a person.
+    ...(response.userKey === undefined ? {} : { gsi4pk: `user#${response.userKey}`, gsi4sk: response.userSort }),
     ...identity(ENTITY.response),
   };
 }
@@ -182,6 +194,7 @@ export interface ApiKeyRecord {
   accountId: string;
   level: 'viewer' | 'admin';
   revokedAt?: string;
+  lastUsedAt?: string;
 }
 
 export function apiKeyOf(raw: RawItem | undefined): ApiKeyRecord | undefined {
@@ -191,6 +204,7 @@ export function apiKeyOf(raw: RawItem | undefined): ApiKeyRecord | undefined {
     accountId: raw.accountId as string,
     level: raw.level as ApiKeyRecord['level'],
     revokedAt: raw.revokedAt as string | undefined,
+    lastUsedAt: raw.lastUsedAt as string | undefined,
   };
 }
 

@@ -3,9 +3,10 @@
  * EventBridge scheduled events, and DynamoDB stream batches read from DynamoDB Local's
  * real stream, filtered the way Lambda's event filtering does.
  */
-import { DynamoDBStreamsClient, DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
+import { type DynamoDBStreamsClient, DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { APIGatewayProxyEvent, DynamoDBRecord, ScheduledEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import { lambdaRecord } from '../../functions/local/stream-reader';
 
 // Event filter patterns and attribute values are untyped JSON.
 type Json = any;
@@ -103,30 +104,6 @@ export function scheduledEvent(ruleArn: string, region: string, account: string,
 }
 
 // ---------------------------------------------------------------- DynamoDB streams
-
-/** Lambda delivers binary attribute values base64-encoded, where the SDK gives bytes. */
-function lambdaAttribute(value: Json): Json {
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
-  if (Array.isArray(value)) return value.map(lambdaAttribute);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, lambdaAttribute(inner)]));
-  return value;
-}
-
-function lambdaRecord(record: _Record, streamArn: string): DynamoDBRecord {
-  const { ApproximateCreationDateTime, ...dynamodb } = record.dynamodb ?? {};
-  return {
-    eventID: record.eventID,
-    eventName: record.eventName as DynamoDBRecord['eventName'],
-    eventVersion: record.eventVersion,
-    eventSource: record.eventSource,
-    awsRegion: record.awsRegion,
-    eventSourceARN: streamArn,
-    dynamodb: {
-      ...(ApproximateCreationDateTime ? { ApproximateCreationDateTime: Math.floor(new Date(ApproximateCreationDateTime).getTime() / 1000) } : {}),
-      ...lambdaAttribute(dynamodb),
-    },
-  };
-}
 
 /**
  * Every record of a table's stream, shard by shard from the trim horizon, in the shape of
