@@ -19,6 +19,7 @@ import {
   keys,
   responseOf,
   type NewResponse,
+  userIndexAttributes,
 } from '../../functions/store/items';
 
 const TABLE = 'items_test';
@@ -74,8 +75,13 @@ const item = {
 };
 
 describe('raw items are what the ElectroDB entities write', () => {
-  test('a response, with and without optional attributes', () => {
-    for (const record of [response, { ...response, context: undefined, profiling: undefined, revokeTokenHash: undefined, revokeExpiresAt: undefined }]) {
+  test('a response, with and without optional attributes, and naming a person (the sparse byUser index)', () => {
+    const namingAPerson = { ...response, ...userIndexAttributes({ ...response, userId: 'person-1' }) };
+    for (const record of [
+      response,
+      namingAPerson,
+      { ...response, context: undefined, profiling: undefined, revokeTokenHash: undefined, revokeExpiresAt: undefined },
+    ]) {
       expect(createResponse(TABLE, record)).toEqual(electroCommits(({ Response }) => [Response.create(record).commit()])[0]);
     }
   });
