@@ -7,23 +7,16 @@
 import { build } from 'esbuild';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { BUNDLE_EXTERNALS, BUNDLE_TARGET } from '../lib/bundling';
+import { BUNDLE_BUILD_OPTIONS, BUNDLE_EXTERNALS, BUNDLE_TARGET } from '../lib/bundling';
 import { ROLLOVER_ENTRY } from '../lib/paths';
 import { STREAM_CONSUMERS } from '../functions/stream/consumers';
 import { handlerModule, operationList } from '../functions/api/registry';
 
 async function bundleSize(entry: string) {
   const result = await build({
+    ...BUNDLE_BUILD_OPTIONS,
     entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: BUNDLE_TARGET,
-    minify: true,
-    external: BUNDLE_EXTERNALS,
     write: false,
-    metafile: true,
-    logLevel: 'error',
   });
   const code = result.outputFiles[0].contents;
   const inputs = Object.keys(result.metafile.inputs);

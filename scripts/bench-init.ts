@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { BUNDLE_EXTERNALS, BUNDLE_TARGET } from '../lib/bundling';
+import { BUNDLE_BUILD_OPTIONS } from '../lib/bundling';
 import { percentile } from './bench-lib';
 
 const run = promisify(execFile);
@@ -33,16 +33,9 @@ export async function bundle(name: string, entry: string): Promise<{ file: strin
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'index.js');
   const result = await build({
+    ...BUNDLE_BUILD_OPTIONS,
     entryPoints: [resolve(ROOT, entry)],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: BUNDLE_TARGET,
-    minify: true,
-    external: BUNDLE_EXTERNALS,
     outfile: file,
-    metafile: true,
-    logLevel: 'error',
   });
   const output = Object.values(result.metafile.outputs)[0];
   const packages = [

@@ -461,8 +461,10 @@ describe('IAM', () => {
   );
 
   test('the lists that page by cursor, and only they, read the cursor secret (by ARN in their environment)', () => {
-    const [secretId] = ofType('AWS::SecretsManager::Secret')[0];
-    expect(ofType('AWS::SecretsManager::Secret')).toHaveLength(1);
+    // The stack's secrets: this one, and the public door's origin secret (lib/edge.ts).
+    const secrets = ofType('AWS::SecretsManager::Secret').filter(([id]) => !id.startsWith('EdgeOriginVerifySecret'));
+    expect(secrets).toHaveLength(1);
+    const [secretId] = secrets[0];
     expect(resources[secretId].Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
     const paged = operationList.filter((operation) => operation.pagesByCursor);
     expect(paged.length).toBeGreaterThan(0);
@@ -590,7 +592,13 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
   };
   const distributionConfig = () => only('AWS::CloudFront::Distribution')[1].Properties.DistributionConfig;
   const apiBehavior = () => distributionConfig().CacheBehaviors.find((behavior: Json) => behavior.PathPattern === API_PATH_PATTERN);
-  const secretRef = () => ({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: only('AWS::SecretsManager::Secret')[0] }, ':SecretString:::}}']] });
+  /** The origin secret (the cursor secret is the other secret of the stack). */
+  const originSecret = () => {
+    const found = ofType('AWS::SecretsManager::Secret').filter(([id]) => id.startsWith('EdgeOriginVerifySecret'));
+    expect(found).toHaveLength(1);
+    return found[0];
+  };
+  const secretRef = () => ({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: originSecret()[0] }, ':SecretString:::}}']] });
   const rules = () => only('AWS::WAFv2::WebACL')[1].Properties.Rules as Json[];
   const functionCode = (behavior: Json) => resources[refId(behavior.FunctionAssociations[0].FunctionARN)!].Properties.FunctionCode as string;
 
@@ -655,7 +663,7 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
       TextTransformations: [{ Priority: 0, Type: 'NONE' }],
     });
     // The secret never appears in the template itself, only its dynamic reference.
-    expect(only('AWS::SecretsManager::Secret')[1].Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
+    expect(originSecret()[1].Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
     // Neither header is forwarded from the viewer: the function deletes one, sets the other.
     const forwarded = resources[refId(apiBehavior().OriginRequestPolicyId)!].Properties.OriginRequestPolicyConfig.HeadersConfig.Headers;
     expect(forwarded).not.toContain(ORIGIN_VERIFY_HEADER);
