@@ -305,7 +305,8 @@ function throughputSentence(throughput: NonNullable<BenchResults['throughput']>)
 
 /** The measured figures of docs/scaling.md section 5: the hot path's round trips and capacity, throughput, bundles. */
 export function benchSummary(results: BenchResults): string {
-  const hotPath = results.operations.filter((entry) => entry.operation.startsWith('responses/'));
+  // The widgets' operations (the widgets call them under /feelbacks/).
+  const hotPath = results.operations.filter((entry) => entry.name.startsWith('responses/'));
   const throughput = results.throughput;
   return [
     `Measured ${results.date.slice(0, 10)} (\`docs/bench-results.json\`); capacity units by the published rules (scripts/dynamo-meter.ts).`,
