@@ -5,7 +5,8 @@
  *   npm start -- --in-memory    throwaway data
  *
  * Environment: PORT, HOST, DATA_DIR, DYNAMODB_ENDPOINT (use a running DynamoDB instead),
- * DYNAMODB_LOCAL_PORT, TABLE_NAME, FEEDBACK_ADMIN_KEY, FEEDBACK_VIEWER_KEY, CORS_ALLOWED_ORIGINS.
+ * DYNAMODB_LOCAL_PORT, TABLE_NAME, FEEDBACK_ADMIN_KEY, FEEDBACK_VIEWER_KEY, CORS_ALLOWED_ORIGINS,
+ * WEBHOOK_RETRY_SCHEDULE, WEBHOOK_ALLOW_PRIVATE_TARGETS (default true here), WEBHOOK_SECRETS_KEY.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,6 +15,8 @@ import { startLocalRuntime } from '../functions/local/runtime';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+// Development: webhooks may post to receivers on this machine or the local network, over plain http.
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ??= 'true';
 
 async function main() {
   const { values } = parseArgs({

@@ -3,7 +3,7 @@ import type { Store } from '../store/entities';
 import type { Caller, Level } from './auth';
 import type { ErrorCode } from './errors';
 
-export const RESOURCES = ['projects', 'sets', 'contents', 'responses'] as const;
+export const RESOURCES = ['projects', 'sets', 'contents', 'responses', 'webhooks'] as const;
 export type Resource = (typeof RESOURCES)[number];
 
 /** Path aliases kept for the published widgets, which call responses "feelbacks". */
@@ -46,6 +46,8 @@ export interface OperationDeclaration<Args extends ArgumentsSchema = ArgumentsSc
   readOnly: boolean;
   /** Error codes this operation can answer with besides the ones every operation has. */
   errors: ErrorCode[];
+  /** Timeout of its Lambda function in seconds (default 10; API Gateway answers 504 after 29). */
+  timeoutSeconds?: number;
 }
 
 export type OperationHandler<Args extends ArgumentsSchema = ArgumentsSchema> = (args: z.output<Args>, context: OperationContext) => Promise<unknown>;

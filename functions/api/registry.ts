@@ -3,6 +3,17 @@ import { contentsCreate, contentsExists, contentsGet, contentsGetStats, contents
 import { projectsCreate, projectsGet, projectsGetStats, projectsLookup, projectsSave } from './declarations/projects';
 import { responsesCreate, responsesEdit, responsesGet, responsesGetAggregates, responsesList, responsesRemove } from './declarations/responses';
 import { setsCreate, setsExists, setsGet, setsGetStats, setsLookup, setsSave, setsTop } from './declarations/sets';
+import {
+  webhooksCreate,
+  webhooksDeliveries,
+  webhooksGet,
+  webhooksList,
+  webhooksRedeliver,
+  webhooksRemove,
+  webhooksRotateSecret,
+  webhooksSave,
+  webhooksTest,
+} from './declarations/webhooks';
 
 /**
  * Every operation of the API, once, as its declaration (arguments, result, level). The
@@ -39,6 +50,15 @@ export const operations = {
   'responses/edit': responsesEdit,
   'responses/remove': responsesRemove,
   'responses/getAggregates': responsesGetAggregates,
+  'webhooks/create': webhooksCreate,
+  'webhooks/get': webhooksGet,
+  'webhooks/list': webhooksList,
+  'webhooks/save': webhooksSave,
+  'webhooks/remove': webhooksRemove,
+  'webhooks/rotateSecret': webhooksRotateSecret,
+  'webhooks/test': webhooksTest,
+  'webhooks/deliveries': webhooksDeliveries,
+  'webhooks/redeliver': webhooksRedeliver,
 } as const satisfies Record<string, OperationDeclaration>;
 
 export type OperationName = keyof typeof operations;
