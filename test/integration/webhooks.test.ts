@@ -6,11 +6,14 @@
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
 process.env.WEBHOOK_RETRY_SCHEDULE = '1,1,1';
 
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { LocalWebhookSweeper } from '../../functions/local/webhook-sweeper';
 import { defaultStore } from '../../functions/store/client';
 import { getDelivery, webhookKey } from '../../functions/store/webhooks';
+import { deliverStreamRecords } from '../../functions/stream/webhooks';
 import { createAccount, createContentSet, expectError, fieldPaths, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
 import { startReceiver, until, type Receiver, type ReceivedRequest } from '../support/webhook-receiver';
 
@@ -314,6 +317,29 @@ describe('events', () => {
       ['content.created', 'response.created', 'response.deleted', 'response.revoked', 'response.updated'],
     );
     for (const delivery of log.items) expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, lastStatusCode: 200 });
+    await ok('webhooks/remove', [id]);
+  });
+
+  it('a redelivered stream batch queues nothing twice for the same endpoint', async () => {
+    const hook = await receiver();
+    const { id } = await createWebhook({ url: hook.url, events: ['response.created'] });
+    const { responseId } = await respond(yesNoSet, `replay-${Date.now()}`, 'yes');
+    await hook.waitFor(1);
+    // The same record again, as Lambda redelivers it (a retried, bisected or replayed batch).
+    const { Item } = await documentClient.send(new GetCommand({ TableName: settings.tableName, Key: { pk: `response#${responseId}`, sk: 'response' } }));
+    const record: DynamoDBRecord = {
+      eventID: `replayed-${responseId}`,
+      eventName: 'INSERT',
+      dynamodb: { Keys: marshall({ pk: Item!.pk, sk: Item!.sk }) as never, NewImage: marshall(Item!, { removeUndefinedValues: true }) as never, SequenceNumber: '1' },
+    };
+    for (const batch of [[record], [record, record], [record]]) {
+      expect(await deliverStreamRecords(store, batch)).toEqual({ batchItemFailures: [] });
+    }
+    await hook.waitFor(2);
+    await new Promise((wait) => setTimeout(wait, 500));
+    // One delivery for the live record, one for the replayed id: never two for one record.
+    expect(hook.requests).toHaveLength(2);
+    expect((await ok('webhooks/deliveries', [{ webhookId: id }])).items).toHaveLength(2);
     await ok('webhooks/remove', [id]);
   });
 

@@ -31,15 +31,18 @@ describe('operation registry', () => {
         'sets/get', 'sets/lookup', 'sets/create', 'sets/save', 'sets/exists', 'sets/top', 'sets/getStats',
         'contents/get', 'contents/lookup', 'contents/create', 'contents/save', 'contents/exists', 'contents/top', 'contents/getStats',
         'responses/get', 'responses/list', 'responses/create', 'responses/edit', 'responses/remove', 'responses/getAggregates',
+        'webhooks/create', 'webhooks/get', 'webhooks/list', 'webhooks/save', 'webhooks/remove', 'webhooks/rotateSecret',
+        'webhooks/test', 'webhooks/deliveries', 'webhooks/redeliver',
       ].sort(),
     );
   });
 
-  it('only the widget operations are anonymous, and only create/save need admin', () => {
+  it('only the widget operations are anonymous; create/save and every webhooks operation need admin', () => {
     const anonymous = OPERATION_NAMES.filter((name) => operations[name].level === 'anonymous');
     expect(anonymous.sort()).toEqual(['responses/create', 'responses/edit', 'responses/getAggregates', 'responses/remove']);
     const admin = OPERATION_NAMES.filter((name) => operations[name].level === 'admin');
-    expect(admin.every((name) => /\/(create|save)$/.test(name))).toBe(true);
+    expect(admin.filter((name) => !name.startsWith('webhooks/')).every((name) => /\/(create|save)$/.test(name))).toBe(true);
+    expect(OPERATION_NAMES.filter((name) => name.startsWith('webhooks/')).every((name) => operations[name].level === 'admin')).toBe(true);
   });
 });
 
