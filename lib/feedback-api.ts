@@ -122,6 +122,7 @@ export class FeedbackApi extends Construct {
         description: `${path}: ${operation.summary}`,
         environment,
         logRetention: props.logRetention,
+        ...(operation.timeoutSeconds ? { timeout: Duration.seconds(operation.timeoutSeconds) } : {}),
       });
       grantTableAccess(fn.role, props.table, operationAccess(operation));
       functions.set(path, fn);

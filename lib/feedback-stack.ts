@@ -12,6 +12,8 @@ import { FeedbackTable } from './feedback-table';
 import { STREAM_CONSUMERS } from '../functions/stream/consumers';
 import { RolloverJob } from './rollover-job';
 import { StreamConsumer } from './stream-consumer';
+import { WebhookDelivery } from './webhook-delivery';
+import { SECRET_KEY_OPERATIONS } from '../functions/api/declarations/webhooks';
 
 export const DEFAULT_THROTTLING: ApiThrottling = { rateLimit: 100, burstLimit: 200 };
 
@@ -40,6 +42,7 @@ export class FeedbackStack extends Stack {
   /** One per entry of functions/stream/consumers.ts, by name. */
   readonly streamConsumers: ReadonlyMap<string, StreamConsumer>;
   readonly rolloverJob: RolloverJob;
+  readonly webhookDelivery: WebhookDelivery;
   readonly alarmTopic: Topic;
 
   constructor(scope: Construct, id: string, props: FeedbackStackProps = {}) {
@@ -81,6 +84,21 @@ export class FeedbackStack extends Stack {
       ]),
     );
     this.rolloverJob = new RolloverJob(this, 'Aggregates', { table: this.table.table, logRetention, serviceName: SERVICE_NAME, alarmAction });
+
+    const webhooksConsumer = this.streamConsumers.get('webhooks')!.consumer;
+    this.webhookDelivery = new WebhookDelivery(this, 'Webhooks', {
+      table: this.table.table,
+      logRetention,
+      serviceName: SERVICE_NAME,
+      alarmAction,
+      attemptLogGroups: [webhooksConsumer.logGroup],
+    });
+    // Only the functions that seal or open signing secrets may read the key that protects them.
+    const secretsKey = this.webhookDelivery.secretsKey;
+    for (const fn of [webhooksConsumer, ...SECRET_KEY_OPERATIONS.flatMap((path) => this.api.functions.get(path) ?? [])]) {
+      fn.function.addEnvironment('WEBHOOK_SECRETS_KEY_ARN', secretsKey.secretArn);
+      secretsKey.grantRead(fn.role);
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (ends in /v0)' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });

@@ -185,8 +185,8 @@ describe('API routes', () => {
     for (const [, permission] of permissions) {
       expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
     }
-    // The only other invoker: the daily schedule of the rollover job.
-    expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 1);
+    // The only other invokers: the daily schedule of the rollover job and the webhook sweeper's every-minute schedule.
+    expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 2);
   });
 });
 
@@ -224,8 +224,8 @@ describe('stage', () => {
 // ---------------------------------------------------------------- functions
 
 describe('functions', () => {
-  test('one per operation plus the stream consumer and the rollover job, and no other (no custom-resource functions)', () => {
-    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 2);
+  test('one per operation plus the two stream consumers, the rollover job and the webhook sweeper, and no other (no custom-resource functions)', () => {
+    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 4);
   });
 
   test('all are Node 22 on arm64 with source maps, a log group with retention and the common environment', () => {
@@ -248,10 +248,11 @@ describe('functions', () => {
     }
   });
 
-  test('operation functions: 10 s timeout, CORS origins in the environment, entry = handlerModule(operation)', () => {
+  test('operation functions: 10 s timeout (or their declared one), CORS origins in the environment, entry = handlerModule(operation)', () => {
+    expect(operationList.find((operation) => operationPath(operation) === 'webhooks/test')?.timeoutSeconds).toBe(20);
     for (const operation of operationList) {
       const props = resources[functionLogicalId(operation)].Properties;
-      expect(props.Timeout).toBe(10);
+      expect(props.Timeout).toBe(operation.timeoutSeconds ?? 10);
       expect(props.Environment.Variables.CORS_ALLOWED_ORIGINS).toBe('*');
       expect(props.Description).toContain(operationPath(operation));
     }
@@ -268,6 +269,8 @@ describe('functions', () => {
     const sample = [
       ...new Map(operationList.map((operation) => [operation.resource, functionLogicalId(operation)])).values(),
       stack.getLogicalId(stack.streamConsumers.get('counting')!.consumer.function.node.defaultChild as any),
+      stack.getLogicalId(stack.streamConsumers.get('webhooks')!.consumer.function.node.defaultChild as any),
+      stack.getLogicalId(stack.webhookDelivery.sweeper.function.node.defaultChild as any),
     ].map(bundleOf);
     const script = `for (const f of JSON.parse(process.argv[1])) { if (typeof require(f).handler !== 'function') throw new Error('no handler in ' + f); }`;
     const result = spawnSync(process.execPath, ['-e', script, JSON.stringify(sample)], {
@@ -380,7 +383,8 @@ describe('IAM', () => {
 
 describe('stream consumer', () => {
   test('event source mapping: trim horizon, batches of 100 within 1 s, bisect, 5 retries, partial failures, DLQ', () => {
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    // Two readers per shard is what a DynamoDB stream serves: counting and webhooks.
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
     const queueId = ofType('AWS::SQS::Queue')[0][0];
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [ofType('AWS::DynamoDB::Table')[0][0], 'StreamArn'] },
@@ -420,7 +424,8 @@ describe('stream consumer', () => {
   });
 
   test('alarms on DLQ messages, iterator age > 60 s, consumer and rollover errors notify the SNS topic', () => {
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 4);
+    // Per consumer (counting, webhooks): DLQ, iterator age, errors; rollover errors; sweeper errors; failed deliveries.
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 9);
     const topicId = ofType('AWS::SNS::Topic')[0][0];
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
     const byMetric = Object.fromEntries(alarms.map((alarm) => [alarm.MetricName, alarm]));
@@ -436,7 +441,7 @@ describe('stream consumer', () => {
       ComparisonOperator: 'GreaterThanThreshold',
     });
     const errorAlarms = alarms.filter((alarm) => alarm.MetricName === 'Errors');
-    expect(errorAlarms).toHaveLength(2);
+    expect(errorAlarms).toHaveLength(4);
     for (const alarm of errorAlarms) expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', Threshold: 1 });
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
@@ -448,6 +453,68 @@ describe('stream consumer', () => {
     });
     // No e-mail unless configured (context alarmEmail).
     template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+});
+
+// ---------------------------------------------------------------- webhooks
+
+describe('webhooks', () => {
+  const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as any);
+  const secretId = () => ofType('AWS::SecretsManager::Secret')[0][0];
+
+  test('the consumer: its own mapping filtered to response records and content item inserts, table actions, stream read, the key', () => {
+    const consumerId = logicalId(stack.streamConsumers.get('webhooks')!.consumer.function);
+    const mapping = ofType('AWS::Lambda::EventSourceMapping').find(([, resource]) => refId(resource.Properties.FunctionName) === consumerId)![1];
+    expect(mapping.Properties).toMatchObject({ StartingPosition: 'TRIM_HORIZON', BisectBatchOnFunctionError: true, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+    expect(mapping.Properties.FilterCriteria.Filters.map((filter: Json) => JSON.parse(filter.Pattern))).toEqual([
+      { dynamodb: { Keys: { pk: { S: [{ prefix: 'response#' }] } } } },
+      { dynamodb: { Keys: { pk: { S: [{ prefix: 'content#' }] } } }, eventName: ['INSERT'] },
+    ]);
+    const statements = roleStatements(functionRoleId(consumerId));
+    expect(dynamoActions(statements).sort()).toEqual(
+      [...TABLE_ACTIONS.webhooks, 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'].sort(),
+    );
+    expect(resources[consumerId].Properties.Environment.Variables.WEBHOOK_SECRETS_KEY_ARN).toEqual({ Ref: secretId() });
+  });
+
+  test('the sweeper: every minute, its table actions only, 90 s', () => {
+    const sweeperId = logicalId(stack.webhookDelivery.sweeper.function);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [sweeperId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
+    });
+    expect(resources[sweeperId].Properties.Timeout).toBe(90);
+    expect(dynamoActions(roleStatements(functionRoleId(sweeperId))).sort()).toEqual([...TABLE_ACTIONS.webhookSweeper].sort());
+  });
+
+  test('the key that seals signing secrets: generated, retained, readable by exactly the functions that seal or open secrets', () => {
+    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+    template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain', Properties: Match.objectLike({ GenerateSecretString: Match.objectLike({ PasswordLength: 64 }) }) });
+    const readers = ofType('AWS::Lambda::Function')
+      .filter(([id]) => roleStatements(functionRoleId(id)).some((statement) => asArray(statement.Action).includes('secretsmanager:GetSecretValue')))
+      .map(([id]) => id)
+      .sort();
+    const expected = [
+      logicalId(stack.streamConsumers.get('webhooks')!.consumer.function),
+      logicalId(stack.webhookDelivery.sweeper.function),
+      ...['webhooks/create', 'webhooks/rotateSecret', 'webhooks/test'].map((path) => logicalId(stack.api.functions.get(path)!.function)),
+    ].sort();
+    expect(readers).toEqual(expected);
+    for (const id of readers) {
+      const read = roleStatements(functionRoleId(id)).find((statement) => asArray(statement.Action).includes('secretsmanager:GetSecretValue'));
+      expect(read.Resource).toEqual({ Ref: secretId() });
+      expect(resources[id].Properties.Environment.Variables.WEBHOOK_SECRETS_KEY_ARN).toEqual({ Ref: secretId() });
+    }
+  });
+
+  test('failed deliveries are counted from the sweeper\'s and the consumer\'s logs and alarmed on', () => {
+    const filters = ofType('AWS::Logs::MetricFilter').map(([, filter]) => filter.Properties);
+    expect(filters).toHaveLength(2);
+    for (const filter of filters) {
+      expect(filter.FilterPattern).toBe('{ $.message = "webhook delivery failed" }');
+      expect(filter.MetricTransformations).toEqual([{ MetricNamespace: 'FeedbackService', MetricName: 'WebhookDeliveriesFailed', MetricValue: '1' }]);
+    }
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'FeedbackService', MetricName: 'WebhookDeliveriesFailed', Threshold: 1 });
   });
 });
 
