@@ -287,7 +287,7 @@ export async function testWebhook(store: Store, accountId: string, webhookId: st
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
-  const { result } = await attemptDelivery(store, delivery, webhook, () => new Date(), { evenIfDisabled: true, retries: false });
+  const { result } = await attemptDelivery(store, delivery, webhook, () => new Date());
   return {
     deliveryId: id,
     status: result?.verdict === 'succeeded' ? ('succeeded' as const) : ('failed' as const),

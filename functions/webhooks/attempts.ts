@@ -16,7 +16,7 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { logger } from '../api/logger';
-import { DELIVERY_RETENTION_SECONDS, failedTooLong, nextAttemptAt, type AttemptVerdict } from '../domain/webhooks';
+import { DELIVERY_RETENTION_SECONDS, failedTooLong, nextAttemptAt, TEST_EVENT_TYPE, type AttemptVerdict } from '../domain/webhooks';
 import { isConditionFailure } from '../store/conditions';
 import type { TableClient } from '../store/dynamo';
 import { deliveryFromItem, deliveryKey, dueAttributes, dueSortKey, webhookKey, type DeliveryRecord, type WebhookRecord } from '../store/webhooks';
@@ -83,10 +83,6 @@ export async function releaseDelivery(store: TableClient, delivery: DeliveryReco
 }
 
 export interface AttemptOptions {
-  /** Send even if the endpoint is disabled (`webhooks/test`). */
-  evenIfDisabled?: boolean;
-  /** Retry on the schedule after a retryable failure (default true; `webhooks/test` does not). */
-  retries?: boolean;
   allowPrivate?: boolean;
 }
 
@@ -252,7 +248,9 @@ export async function attemptDelivery(
     await dropDelivery(store, delivery);
     return { deliveryId: delivery.id, status: 'dropped' };
   }
-  if (!webhook.enabled && !options.evenIfDisabled) {
+  // A test event (webhooks/test) goes even to a disabled endpoint, once, and is not retried.
+  const test = delivery.eventType === TEST_EVENT_TYPE;
+  if (!webhook.enabled && !test) {
     const recorded = await recordOutcome(
       store,
       delivery,
@@ -271,7 +269,7 @@ export async function attemptDelivery(
     allowPrivate: options.allowPrivate,
   });
   const now = clock();
-  const next = result.verdict === 'retry' && options.retries !== false
+  const next = result.verdict === 'retry' && !test
     ? nextAttemptAt(delivery.failures + 1, now, { retryAfterSeconds: result.retryAfterSeconds })
     : undefined;
   const status = result.verdict === 'succeeded' ? 'succeeded' : next ? 'pending' : 'failed';

@@ -23,14 +23,16 @@ const shards = () => Array.from({ length: DUE_SHARDS }, (_, shard) => `due#${sha
 
 /** `<ISO>#<id>` keys up to `at` (ids are base64url, all below `~`). */
 const dueUpTo = (at: Date) => `${at.toISOString()}#~`;
+/** Above every due key. */
+const EVER = '9999-12-31T23:59:59.999Z#~';
 
-async function dueKeys(store: TableClient, shard: string, upTo: Date, limit: number): Promise<{ pk: string; duesk: string }[]> {
+async function dueKeys(store: TableClient, shard: string, upTo: string, limit: number): Promise<{ pk: string; duesk: string }[]> {
   const { Items } = await store.documentClient.send(
     new QueryCommand({
       TableName: store.tableName,
       IndexName: DUE_INDEX,
       KeyConditionExpression: 'duepk = :shard AND duesk <= :upTo',
-      ExpressionAttributeValues: { ':shard': shard, ':upTo': dueUpTo(upTo) },
+      ExpressionAttributeValues: { ':shard': shard, ':upTo': upTo },
       Limit: limit,
     }),
   );
@@ -46,7 +48,7 @@ export interface SweepResult {
 /** One sweep: claims and attempts what is due now (at most SWEEP_PAGE per shard). */
 export async function sweepDueDeliveries(store: TableClient, clock: () => Date = () => new Date()): Promise<SweepResult> {
   const now = clock();
-  const due = (await Promise.all(shards().map((shard) => dueKeys(store, shard, now, SWEEP_PAGE)))).flat();
+  const due = (await Promise.all(shards().map((shard) => dueKeys(store, shard, dueUpTo(now), SWEEP_PAGE)))).flat();
   const claimed: DeliveryRecord[] = [];
   await inParallel(due, SWEEP_CONCURRENCY, async (key) => {
     const delivery = await claimDelivery(store, key.pk.slice('delivery#'.length), key.duesk, now);
@@ -68,7 +70,7 @@ export async function sweepDueDeliveries(store: TableClient, clock: () => Date =
 
 /** When the earliest pending delivery falls due (a lease's end counts), if any. */
 export async function nextDueAt(store: TableClient): Promise<Date | undefined> {
-  const firsts = await Promise.all(shards().map((shard) => dueKeys(store, shard, new Date(8.64e15), 1)));
+  const firsts = await Promise.all(shards().map((shard) => dueKeys(store, shard, EVER, 1)));
   const times = firsts.flat().map((key) => Date.parse(key.duesk.slice(0, key.duesk.indexOf('#'))));
   return times.length > 0 ? new Date(Math.min(...times)) : undefined;
 }

@@ -14,6 +14,9 @@ import { LocalWebhookSweeper } from '../../functions/local/webhook-sweeper';
 import { defaultStore } from '../../functions/store/client';
 import { getDelivery, webhookKey } from '../../functions/store/webhooks';
 import { deliverStreamRecords } from '../../functions/stream/webhooks';
+import { handler as sweeperHandler } from '../../functions/jobs/webhook-sweeper-handler';
+import { localLambdaContext } from '../../functions/local/lambda-context';
+import { nextDueAt } from '../../functions/webhooks/sweeper';
 import { createAccount, createContentSet, expectError, fieldPaths, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
 import { startReceiver, until, type Receiver, type ReceivedRequest } from '../support/webhook-receiver';
 
@@ -397,6 +400,28 @@ describe('delivery', () => {
     expect((await ok('webhooks/deliveries', [{ webhookId: id, status: 'failed' }])).items).toEqual([]);
     expect((await ok('webhooks/get', [id])).enabled).toBe(true);
     await ok('webhooks/remove', [id]);
+  });
+
+  it('the sweeper function (AWS): sleeps until a retry falls due within its window, sends it, and stops when nothing is due', async () => {
+    await sweeper.stop();
+    try {
+      const hook = await receiver((_request, index) => (index === 0 ? 500 : 200));
+      const { id } = await createWebhook({ url: hook.url, events: ['response.created'] });
+      await respond(yesNoSet, `lambda-sweeper-${Date.now()}`, 'yes');
+      await hook.waitFor(1);
+      const [pending] = (await ok('webhooks/deliveries', [{ webhookId: id }])).items;
+      expect((await nextDueAt(store))?.toISOString()).toBe(pending.nextAttemptAt);
+      const started = Date.now();
+      const result = await sweeperHandler({} as never, localLambdaContext('sweeper'));
+      expect(result).toEqual({ claimed: 1 });
+      expect(hook.requests).toHaveLength(2);
+      expect(hook.requests[1].at).toBeGreaterThanOrEqual(Date.parse(pending.nextAttemptAt));
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await nextDueAt(store)).toBeUndefined();
+      await ok('webhooks/remove', [id]);
+    } finally {
+      sweeper.start();
+    }
   });
 
   it('gives up after the last retry: failed, with the last error', async () => {
