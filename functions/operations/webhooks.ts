@@ -116,7 +116,8 @@ export async function createWebhook(store: Store, accountId: string, input: Webh
       }),
     );
   } catch (error) {
-    if ((error as Error).name === 'TransactionCanceledException') {
+    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+    if (reasons?.[1]?.Code === 'ConditionalCheckFailed') {
       throw new ApiError('conflict', `An account has at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks`, { limit: MAX_WEBHOOKS_PER_ACCOUNT });
     }
     throw error;
