@@ -43,7 +43,7 @@ export async function startReceiver(reply: Receiver['reply'] = () => 200, path =
   });
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', () => listening()));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
-  receiver.waitFor = async (count, timeoutMs = 20_000) => {
+  receiver.waitFor = async (count, timeoutMs = 60_000) => {
     const deadline = Date.now() + timeoutMs;
     while (requests.length < count) {
       if (Date.now() > deadline) throw new Error(`the receiver got ${requests.length} of ${count} requests in ${timeoutMs} ms`);
@@ -60,7 +60,7 @@ export async function startReceiver(reply: Receiver['reply'] = () => 200, path =
 }
 
 /** Until `condition` holds (polled), or fails after `timeoutMs`. */
-export async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
+export async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 60_000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
