@@ -29,6 +29,9 @@ interface Position {
   shards: Record<string, string>;
 }
 
+/** How long a reader trusts its description of the stream (its ARN and shards) between polls. */
+const STREAM_INFO_TTL_MS = 5000;
+
 /** The stream API's record in the shape Lambda's DynamoDB event source delivers. */
 function lambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
   const { ApproximateCreationDateTime, ...dynamodb } = record.dynamodb ?? {};
@@ -62,6 +65,8 @@ export class LocalStreamReader {
   private running: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** The stream and its shards, described at most every STREAM_INFO_TTL_MS: polls then cost one GetRecords per shard. */
+  private streamInfo: { streamArn: string; shardIds: string[]; at: number } | undefined;
 
   constructor(private readonly options: StreamReaderOptions) {
     const { endpoint, region, credentials } = options.client.config;
@@ -77,6 +82,8 @@ export class LocalStreamReader {
         await this.exclusive(() => this.pollOnce());
       } catch (error) {
         logger.error('reading the local stream failed', { error: error as Error });
+        // The table or its stream may have changed: describe it again on the next poll.
+        this.streamInfo = undefined;
       }
       if (!this.stopped) this.timer = setTimeout(loop, this.options.pollIntervalMs ?? 250);
     };
@@ -94,7 +101,8 @@ export class LocalStreamReader {
   /** Reads until the stream has nothing more: every write made before the call is counted. */
   async drain(): Promise<void> {
     for (let pass = 0; pass < 1000; pass++) {
-      if ((await this.exclusive(() => this.pollOnce())) === 0) return;
+      // The first pass describes the stream afresh, so shards opened since the last look are read too.
+      if ((await this.exclusive(() => this.pollOnce(pass === 0))) === 0) return;
     }
     throw new Error('the local stream did not drain');
   }
@@ -125,16 +133,24 @@ export class LocalStreamReader {
     renameSync(`${file}.tmp`, file);
   }
 
-  /** One pass over every shard; returns how many records were handled. */
-  private async pollOnce(): Promise<number> {
+  private async describeStream(fresh: boolean): Promise<{ streamArn: string; shardIds: string[] } | undefined> {
+    if (!fresh && this.streamInfo && Date.now() - this.streamInfo.at < STREAM_INFO_TTL_MS) return this.streamInfo;
     const table = await this.tables.send(new DescribeTableCommand({ TableName: this.options.tableName }));
     const streamArn = table.Table?.LatestStreamArn;
-    if (!streamArn) return 0;
-    const position = this.loadPosition(streamArn);
+    if (!streamArn) return (this.streamInfo = undefined);
     const stream = await this.streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+    this.streamInfo = { streamArn, shardIds: (stream.StreamDescription?.Shards ?? []).map((shard) => shard.ShardId!), at: Date.now() };
+    return this.streamInfo;
+  }
+
+  /** One pass over every shard; returns how many records were handled. */
+  private async pollOnce(freshDescription = false): Promise<number> {
+    const described = await this.describeStream(freshDescription);
+    if (!described) return 0;
+    const { streamArn } = described;
+    const position = this.loadPosition(streamArn);
     let handled = 0;
-    for (const shard of stream.StreamDescription?.Shards ?? []) {
-      const shardId = shard.ShardId!;
+    for (const shardId of described.shardIds) {
       let iterator = this.iterators.get(shardId);
       if (!iterator) {
         const last = position.shards[shardId];
