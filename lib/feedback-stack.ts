@@ -50,8 +50,7 @@ export class FeedbackStack extends Stack {
     const corsAllowedOrigins = normalizeOrigins(props.corsAllowedOrigins ?? this.node.tryGetContext('corsAllowedOrigins'));
     const throttling: ApiThrottling = {
       rateLimit: props.throttling?.rateLimit ?? positiveNumber(this.node.tryGetContext('apiRateLimit'), 'apiRateLimit') ?? DEFAULT_THROTTLING.rateLimit,
-      burstLimit:
-        props.throttling?.burstLimit ?? positiveNumber(this.node.tryGetContext('apiBurstLimit'), 'apiBurstLimit') ?? DEFAULT_THROTTLING.burstLimit,
+      burstLimit: props.throttling?.burstLimit ?? positiveNumber(this.node.tryGetContext('apiBurstLimit'), 'apiBurstLimit') ?? DEFAULT_THROTTLING.burstLimit,
     };
     const alarmEmail: string | undefined = props.alarmEmail ?? (this.node.tryGetContext('alarmEmail') || undefined);
     const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;

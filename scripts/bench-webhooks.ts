@@ -106,7 +106,12 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
   const now = new Date();
   const account = await ensureAccount(store, 'bench-webhooks', now);
   const project = await createProject(store, account.id, { name: 'Bench' }, now);
-  const contentSet = await createContentSet(store, account.id, { projectId: project.id, key: 'helpful', schema: 'yes-no', metadata: { name: 'Helpful?' } }, now);
+  const contentSet = await createContentSet(
+    store,
+    account.id,
+    { projectId: project.id, key: 'helpful', schema: 'yes-no', metadata: { name: 'Helpful?' } },
+    now,
+  );
 
   /** Response id -> when its event reached the receiver, and when the counting consumer had counted it. */
   const arrived = new Map<string, number>();
@@ -151,7 +156,13 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
   sweeper.start();
 
   const write = async (index: number) => {
-    const { responseId } = await createResponse(store, ANONYMOUS, { contentSetId: contentSet.id, key: `page-${index % 20}`, value: index % 3 ? 'yes' : 'no' }, { headers: {} }, new Date());
+    const { responseId } = await createResponse(
+      store,
+      ANONYMOUS,
+      { contentSetId: contentSet.id, key: `page-${index % 20}`, value: index % 3 ? 'yes' : 'no' },
+      { headers: {} },
+      new Date(),
+    );
     return { responseId, at: performance.now() };
   };
   const waitFor = async (ids: string[], timeoutMs: number) => {
@@ -165,7 +176,10 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
   try {
     // Warm-up: connections, first batches.
     const warm = await Promise.all(Array.from({ length: 20 }, (_, index) => write(index)));
-    await waitFor(warm.map((written) => written.responseId), 60_000);
+    await waitFor(
+      warm.map((written) => written.responseId),
+      60_000,
+    );
 
     log(`Paced: ${settings.paced} responses at ${settings.rate}/s...`);
     const paced: { responseId: string; at: number }[] = [];
@@ -177,7 +191,10 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
       if (wait > 0) await new Promise((sleep) => setTimeout(sleep, wait));
       paced.push(await write(index));
     }
-    await waitFor(paced.map((written) => written.responseId), 120_000);
+    await waitFor(
+      paced.map((written) => written.responseId),
+      120_000,
+    );
     const webhookDelays = paced.map((written) => arrived.get(written.responseId)! - written.at).sort((a, b) => a - b);
     const countingDelays = paced.map((written) => counted.get(written.responseId)! - written.at).sort((a, b) => a - b);
 
@@ -191,7 +208,10 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
       }),
     );
     const written = performance.now();
-    await waitFor(burst.map((item) => item.responseId), 600_000);
+    await waitFor(
+      burst.map((item) => item.responseId),
+      600_000,
+    );
     const lastArrival = Math.max(...burst.map((item) => arrived.get(item.responseId)!));
     const lastCounted = Math.max(...burst.map((item) => counted.get(item.responseId)!));
     const burstWebhookDelays = burst.map((item) => arrived.get(item.responseId)! - item.at).sort((a, b) => a - b);
@@ -215,8 +235,18 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
       markdownTable(
         ['Consumer', 'per second', 'p50 delay ms', 'p95 delay ms'],
         [
-          ['webhooks: events delivered', (settings.burst / ((lastArrival - burstStart) / 1000)).toFixed(0), ms(percentile(burstWebhookDelays, 0.5)), ms(percentile(burstWebhookDelays, 0.95))],
-          ['counting: responses counted', (settings.burst / ((lastCounted - burstStart) / 1000)).toFixed(0), ms(percentile(burstCountingDelays, 0.5)), ms(percentile(burstCountingDelays, 0.95))],
+          [
+            'webhooks: events delivered',
+            (settings.burst / ((lastArrival - burstStart) / 1000)).toFixed(0),
+            ms(percentile(burstWebhookDelays, 0.5)),
+            ms(percentile(burstWebhookDelays, 0.95)),
+          ],
+          [
+            'counting: responses counted',
+            (settings.burst / ((lastCounted - burstStart) / 1000)).toFixed(0),
+            ms(percentile(burstCountingDelays, 0.5)),
+            ms(percentile(burstCountingDelays, 0.95)),
+          ],
         ],
         [false, true, true, true],
       ),

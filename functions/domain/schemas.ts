@@ -164,9 +164,7 @@ export interface Contribution {
 
 export type NormalizedValue = string | number | { tag: string; message?: string };
 
-export type ValueResult =
-  | { ok: true; value: NormalizedValue; contribution: Contribution }
-  | { ok: false; reason: string };
+export type ValueResult = { ok: true; value: NormalizedValue; contribution: Contribution } | { ok: false; reason: string };
 
 const YES = new Set<unknown>(['y', 'yes', '+1', 1, true, '1', 'true']);
 const NO = new Set<unknown>(['n', 'no', '-1', -1, false, 'false']);
@@ -186,9 +184,7 @@ function checkMessage(message: unknown): string | undefined {
 export function normalizeValue(schema: Schema, config: AnySchemaConfig, value: unknown): ValueResult {
   switch (schema) {
     case 'pulse':
-      return value === '+'
-        ? { ok: true, value: '+', contribution: { option: 0 } }
-        : { ok: false, reason: 'a pulse value must be "+"' };
+      return value === '+' ? { ok: true, value: '+', contribution: { option: 0 } } : { ok: false, reason: 'a pulse value must be "+"' };
     case 'yes-no': {
       const normalized = typeof value === 'string' ? value.toLowerCase() : value;
       if (YES.has(normalized)) return { ok: true, value: 'y', contribution: { option: 0, sentiment: 1 } };
@@ -216,9 +212,7 @@ export function normalizeValue(schema: Schema, config: AnySchemaConfig, value: u
     }
     case 'message': {
       const problem = checkMessage(value);
-      return problem
-        ? { ok: false, reason: `a message ${problem}` }
-        : { ok: true, value: value as string, contribution: { option: 0 } };
+      return problem ? { ok: false, reason: `a message ${problem}` } : { ok: true, value: value as string, contribution: { option: 0 } };
     }
     case 'tagged-message': {
       const { tags } = config as SchemaConfig['tagged-message'];

@@ -167,10 +167,8 @@ function fitEscaped(text: string, budget: number, platform: Platform): string {
  */
 export function renderLine(segments: Segment[], platform: Platform): string {
   const decorate = (segment: Segment, text: string) => (segment.bold && text !== '' ? platform.bold(text) : text);
-  const fixed = segments
-    .filter((segment) => !segment.user)
-    .reduce((length, segment) => length + platform.escape(segment.text).length, 0);
-  const boldCost = segments.filter((segment) => segment.user && segment.bold).length * (platform.bold('').length);
+  const fixed = segments.filter((segment) => !segment.user).reduce((length, segment) => length + platform.escape(segment.text).length, 0);
+  const boldCost = segments.filter((segment) => segment.user && segment.bold).length * platform.bold('').length;
   let budget = Math.max(0, platform.limit - fixed - boldCost);
   const users = segments
     .map((segment, index) => ({ segment, index, length: platform.escape(segment.text).length }))

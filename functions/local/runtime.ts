@@ -88,10 +88,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const keys = await ensureDevKeys(options.devKeys, options.dataDir);
     const streamConsumers = options.consumeStream === false ? undefined : startStreamConsumers(client, settings.tableName, options.dataDir);
     const rolloverSchedule =
-      options.consumeStream === false ? undefined : new LocalRolloverSchedule({ store: { documentClient: defaultStore().documentClient, tableName: settings.tableName }, dataDir: options.dataDir, clock: options.clock });
+      options.consumeStream === false
+        ? undefined
+        : new LocalRolloverSchedule({
+            store: { documentClient: defaultStore().documentClient, tableName: settings.tableName },
+            dataDir: options.dataDir,
+            clock: options.clock,
+          });
     rolloverSchedule?.start();
     const webhookSweeper =
-      options.consumeStream === false ? undefined : new LocalWebhookSweeper({ store: { documentClient: defaultStore().documentClient, tableName: settings.tableName } });
+      options.consumeStream === false
+        ? undefined
+        : new LocalWebhookSweeper({ store: { documentClient: defaultStore().documentClient, tableName: settings.tableName } });
     webhookSweeper?.start();
     const server = createApiServer();
     await new Promise<void>((listening, failed) => {

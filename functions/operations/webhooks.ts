@@ -307,7 +307,9 @@ export async function listDeliveries(store: Store, accountId: string, query: Del
     size: query.$size,
     cursor: query.cursor,
     cursorPath: 'args.0.cursor',
-    filter: query.status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, values: { ':status': query.status } } : undefined,
+    filter: query.status
+      ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, values: { ':status': query.status } }
+      : undefined,
   });
   return { items: page.items.map((item) => deliveryView(deliveryFromItem(item))), ...(page.cursor ? { cursor: page.cursor } : {}) };
 }

@@ -21,14 +21,7 @@ import { DELIVERY_RETENTION_SECONDS, WEBHOOK_EVENT_TYPES, type WebhookEventType 
 import { getRawItemsChunked } from '../store/batch';
 import { isConditionFailure } from '../store/conditions';
 import type { TableClient } from '../store/dynamo';
-import {
-  accountWebhooks,
-  deliveryKey,
-  derivedId,
-  webhookDeliveriesPartition,
-  type DeliveryRecord,
-  type WebhookRecord,
-} from '../store/webhooks';
+import { accountWebhooks, deliveryKey, derivedId, webhookDeliveriesPartition, type DeliveryRecord, type WebhookRecord } from '../store/webhooks';
 import { attemptDelivery, inParallel, leasedAttributes, newLease, releaseDelivery } from '../webhooks/attempts';
 import {
   contentItemSubject,
@@ -156,9 +149,14 @@ export async function deliverStreamRecords(store: TableClient, records: DynamoDB
   try {
     const accounts = [...new Set(events.map((event) => eventScope(event).accountId))];
     const webhooks = new Map(await Promise.all(accounts.map(async (accountId) => [accountId, await accountWebhooks(store, accountId)] as const)));
-    const matched = events.map((event) => ({ event, to: subscribers(event, webhooks.get(eventScope(event).accountId) ?? []) })).filter(({ to }) => to.length > 0);
+    const matched = events
+      .map((event) => ({ event, to: subscribers(event, webhooks.get(eventScope(event).accountId) ?? []) }))
+      .filter(({ to }) => to.length > 0);
     if (matched.length === 0) return { batchItemFailures: [] };
-    const subjects = await loadSubjects(store, matched.map(({ event }) => event));
+    const subjects = await loadSubjects(
+      store,
+      matched.map(({ event }) => event),
+    );
     plans = matched.flatMap(({ event, to }) => {
       const body = eventBody(event, subjects, now)!;
       return to.map((webhook) => planDelivery(event, body, webhook, subjects, now));

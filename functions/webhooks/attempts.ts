@@ -192,16 +192,18 @@ export async function disableWebhook(store: TableClient, webhook: WebhookRecord,
 async function updateEndpointHealth(store: TableClient, webhook: WebhookRecord, verdict: AttemptVerdict, now: Date): Promise<void> {
   if (verdict === 'succeeded') {
     if (webhook.failingSince) {
-      await store.documentClient.send(
-        new UpdateCommand({
-          TableName: store.tableName,
-          Key: webhookKey(webhook.id),
-          UpdateExpression: 'REMOVE failingSince',
-          ConditionExpression: 'attribute_exists(pk)',
-        }),
-      ).catch((error) => {
-        if (!isConditionFailure(error)) throw error;
-      });
+      await store.documentClient
+        .send(
+          new UpdateCommand({
+            TableName: store.tableName,
+            Key: webhookKey(webhook.id),
+            UpdateExpression: 'REMOVE failingSince',
+            ConditionExpression: 'attribute_exists(pk)',
+          }),
+        )
+        .catch((error) => {
+          if (!isConditionFailure(error)) throw error;
+        });
       webhook.failingSince = undefined;
     }
     return;
@@ -254,7 +256,11 @@ export async function attemptDelivery(
     const recorded = await recordOutcome(
       store,
       delivery,
-      { status: 'failed', result: { error: `not sent: the endpoint is disabled${webhook.disabledReason ? ` (${webhook.disabledReason})` : ''}` }, attempted: false },
+      {
+        status: 'failed',
+        result: { error: `not sent: the endpoint is disabled${webhook.disabledReason ? ` (${webhook.disabledReason})` : ''}` },
+        attempted: false,
+      },
       clock(),
     );
     return { deliveryId: delivery.id, status: recorded ? 'failed' : 'lost' };
@@ -269,9 +275,7 @@ export async function attemptDelivery(
     allowPrivate: options.allowPrivate,
   });
   const now = clock();
-  const next = result.verdict === 'retry' && !test
-    ? nextAttemptAt(delivery.failures + 1, now, { retryAfterSeconds: result.retryAfterSeconds })
-    : undefined;
+  const next = result.verdict === 'retry' && !test ? nextAttemptAt(delivery.failures + 1, now, { retryAfterSeconds: result.retryAfterSeconds }) : undefined;
   const status = result.verdict === 'succeeded' ? 'succeeded' : next ? 'pending' : 'failed';
   const recorded = await recordOutcome(store, delivery, { status, result, next, attempted: true }, now);
   if (status === 'failed') {

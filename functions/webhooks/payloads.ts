@@ -117,7 +117,12 @@ export function eventBody(event: DomainEvent, subjects: Subjects, now: Date): We
       return {
         type: event.type,
         timestamp: now.toISOString(),
-        data: { response: { id, accountId, projectId, contentSetId, contentItemId }, contentItem: { id: contentItemId }, contentSet: { id: contentSetId }, project: { id: projectId } },
+        data: {
+          response: { id, accountId, projectId, contentSetId, contentItemId },
+          contentItem: { id: contentItemId },
+          contentSet: { id: contentSetId },
+          project: { id: projectId },
+        },
       };
     }
     case 'content.created': {

@@ -293,9 +293,7 @@ describe('table', () => {
     expect(props.AttributeDefinitions).toEqual(expect.arrayContaining(local.AttributeDefinitions!));
     expect(props.AttributeDefinitions).toHaveLength(local.AttributeDefinitions!.length);
     expect(props.GlobalSecondaryIndexes).toEqual(local.GlobalSecondaryIndexes);
-    expect(props.GlobalSecondaryIndexes.map((index: Json) => index.IndexName)).toEqual(
-      TABLE_KEYS.globalIndexes.map((index) => index.indexName),
-    );
+    expect(props.GlobalSecondaryIndexes.map((index: Json) => index.IndexName)).toEqual(TABLE_KEYS.globalIndexes.map((index) => index.indexName));
     expect(props.StreamSpecification).toEqual({ StreamViewType: local.StreamSpecification!.StreamViewType });
   });
 
@@ -365,13 +363,7 @@ describe('IAM', () => {
     const consumerId = stack.getLogicalId(stack.streamConsumers.get('counting')!.consumer.function.node.defaultChild as any);
     const statements = roleStatements(functionRoleId(consumerId));
     expect(dynamoActions(statements).sort()).toEqual(
-      [
-        ...TABLE_ACTIONS.counting,
-        'dynamodb:ListStreams',
-        'dynamodb:DescribeStream',
-        'dynamodb:GetRecords',
-        'dynamodb:GetShardIterator',
-      ].sort(),
+      [...TABLE_ACTIONS.counting, 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'].sort(),
     );
     expect(dynamoActions(statements)).not.toContain('dynamodb:DeleteItem');
     const streamRead = statements.find((statement) => asArray(statement.Action).includes('dynamodb:GetRecords'));
@@ -402,9 +394,7 @@ describe('stream consumer', () => {
     template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
     template.hasResourceProperties('AWS::SQS::QueuePolicy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
   });
@@ -419,7 +409,9 @@ describe('stream consumer', () => {
     const statements = ofType('AWS::IAM::Policy')
       .filter(([, policy]) => (policy.Properties.Roles ?? []).some((role: unknown) => refId(role) === roleId))
       .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
-    const actions = statements.flatMap((statement: { Action: string | string[] }) => [statement.Action].flat()).filter((action: string) => action.startsWith('dynamodb:'));
+    const actions = statements
+      .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat())
+      .filter((action: string) => action.startsWith('dynamodb:'));
     expect(actions.sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
   });
 
@@ -446,9 +438,7 @@ describe('stream consumer', () => {
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
     // No e-mail unless configured (context alarmEmail).
@@ -465,7 +455,11 @@ describe('webhooks', () => {
   test('the consumer: its own mapping filtered to response records and content item inserts, table actions, stream read, the key', () => {
     const consumerId = logicalId(stack.streamConsumers.get('webhooks')!.consumer.function);
     const mapping = ofType('AWS::Lambda::EventSourceMapping').find(([, resource]) => refId(resource.Properties.FunctionName) === consumerId)![1];
-    expect(mapping.Properties).toMatchObject({ StartingPosition: 'TRIM_HORIZON', BisectBatchOnFunctionError: true, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+    expect(mapping.Properties).toMatchObject({
+      StartingPosition: 'TRIM_HORIZON',
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
     expect(mapping.Properties.FilterCriteria.Filters.map((filter: Json) => JSON.parse(filter.Pattern))).toEqual([
       { dynamodb: { Keys: { pk: { S: [{ prefix: 'response#' }] } } } },
       { dynamodb: { Keys: { pk: { S: [{ prefix: 'content#' }] } } }, eventName: ['INSERT'] },
@@ -489,7 +483,10 @@ describe('webhooks', () => {
 
   test('the key that seals signing secrets: generated, retained, readable by exactly the functions that seal or open secrets', () => {
     template.resourceCountIs('AWS::SecretsManager::Secret', 1);
-    template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain', Properties: Match.objectLike({ GenerateSecretString: Match.objectLike({ PasswordLength: 64 }) }) });
+    template.hasResource('AWS::SecretsManager::Secret', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({ GenerateSecretString: Match.objectLike({ PasswordLength: 64 }) }),
+    });
     const readers = ofType('AWS::Lambda::Function')
       .filter(([id]) => roleStatements(functionRoleId(id)).some((statement) => asArray(statement.Action).includes('secretsmanager:GetSecretValue')))
       .map(([id]) => id)
@@ -507,7 +504,7 @@ describe('webhooks', () => {
     }
   });
 
-  test('failed deliveries are counted from the sweeper\'s and the consumer\'s logs and alarmed on', () => {
+  test("failed deliveries are counted from the sweeper's and the consumer's logs and alarmed on", () => {
     const filters = ofType('AWS::Logs::MetricFilter').map(([, filter]) => filter.Properties);
     expect(filters).toHaveLength(2);
     for (const filter of filters) {

@@ -134,7 +134,9 @@ describe('webhooks/create, get, list, save, remove', () => {
     const project = (await ok('projects/create', [{ name: 'Paged' }], account.admin)).id;
     const ids: string[] = [];
     for (let index = 0; index < 5; index++) {
-      ids.push((await createWebhook({ url: `http://127.0.0.1:9/hook${index}`, enabled: false, ...(index % 2 ? { projectId: project } : {}) }, account.admin)).id);
+      ids.push(
+        (await createWebhook({ url: `http://127.0.0.1:9/hook${index}`, enabled: false, ...(index % 2 ? { projectId: project } : {}) }, account.admin)).id,
+      );
     }
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -225,7 +227,7 @@ describe('bad input', () => {
 });
 
 describe('isolation between accounts', () => {
-  it('answers not-found for another account\'s webhooks and deliveries in every operation, and never lists them', async () => {
+  it("answers not-found for another account's webhooks and deliveries in every operation, and never lists them", async () => {
     const hook = await receiver();
     const mine = await createWebhook({ url: hook.url, projectId });
     const { deliveryId } = await ok('webhooks/test', [mine.id]);
@@ -329,9 +331,13 @@ describe('events', () => {
     // Every event went once, each with its own webhook-id; the log has one succeeded delivery per event.
     expect(new Set(hook.requests.map((request) => request.headers['webhook-id'])).size).toBe(5);
     const log = await ok('webhooks/deliveries', [{ webhookId: id }]);
-    expect(log.items.map((delivery: { eventType: string }) => delivery.eventType).sort()).toEqual(
-      ['content.created', 'response.created', 'response.deleted', 'response.revoked', 'response.updated'],
-    );
+    expect(log.items.map((delivery: { eventType: string }) => delivery.eventType).sort()).toEqual([
+      'content.created',
+      'response.created',
+      'response.deleted',
+      'response.revoked',
+      'response.updated',
+    ]);
     for (const delivery of log.items) expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, lastStatusCode: 200 });
     await ok('webhooks/remove', [id]);
   });
@@ -346,7 +352,11 @@ describe('events', () => {
     const record: DynamoDBRecord = {
       eventID: `replayed-${responseId}`,
       eventName: 'INSERT',
-      dynamodb: { Keys: marshall({ pk: Item!.pk, sk: Item!.sk }) as never, NewImage: marshall(Item!, { removeUndefinedValues: true }) as never, SequenceNumber: '1' },
+      dynamodb: {
+        Keys: marshall({ pk: Item!.pk, sk: Item!.sk }) as never,
+        NewImage: marshall(Item!, { removeUndefinedValues: true }) as never,
+        SequenceNumber: '1',
+      },
     };
     for (const batch of [[record], [record, record], [record]]) {
       expect(await deliverStreamRecords(store, batch)).toEqual({ batchItemFailures: [] });
@@ -392,7 +402,13 @@ describe('delivery', () => {
       await hook.waitFor(1);
       return (await ok('webhooks/deliveries', [{ webhookId: id }])).items[0];
     });
-    expect(pending).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 500, lastError: 'HTTP 500 Internal Server Error: database down', nextAttemptAt: expect.any(String) });
+    expect(pending).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastStatusCode: 500,
+      lastError: 'HTTP 500 Internal Server Error: database down',
+      nextAttemptAt: expect.any(String),
+    });
     const requests = await hook.waitFor(3);
     await until(async () => (await ok('webhooks/deliveries', [{ webhookId: id }])).items[0].status === 'succeeded', 60_000, 'success recorded');
     expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(1);
@@ -517,7 +533,12 @@ describe('delivery', () => {
     expect(verify(overlap, old).type).toBe('response.created');
     // The overlap ends after 24 hours: move its end into the past.
     await documentClient.send(
-      new UpdateCommand({ TableName: settings.tableName, Key: webhookKey(id), UpdateExpression: 'SET previousSecretUntil = :past', ExpressionAttributeValues: { ':past': '2000-01-01T00:00:00.000Z' } }),
+      new UpdateCommand({
+        TableName: settings.tableName,
+        Key: webhookKey(id),
+        UpdateExpression: 'SET previousSecretUntil = :past',
+        ExpressionAttributeValues: { ':past': '2000-01-01T00:00:00.000Z' },
+      }),
     );
     await respond(yesNoSet, `rotated-later-${Date.now()}`, 'yes');
     const [, after] = await hook.waitFor(2);

@@ -31,7 +31,13 @@ export async function startReceiver(reply: Receiver['reply'] = () => 200, path =
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const received = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const received = {
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
       const index = requests.push(received) - 1;
       const answer = receiver.reply(received, index);
       const { status, headers, body, delayMs } = typeof answer === 'number' ? { status: answer, headers: undefined, body: undefined, delayMs: 0 } : answer;

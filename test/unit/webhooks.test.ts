@@ -3,14 +3,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describeValue, discordText, DISCORD_CONTENT_LIMIT, slackText, SLACK_SECTION_LIMIT, type ChatEvent } from '../../functions/domain/webhook-chat';
-import {
-  DEFAULT_RETRY_SCHEDULE_SECONDS,
-  failedTooLong,
-  nextAttemptAt,
-  parseRetryAfter,
-  retrySchedule,
-  verdictOfStatus,
-} from '../../functions/domain/webhooks';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, failedTooLong, nextAttemptAt, parseRetryAfter, retrySchedule, verdictOfStatus } from '../../functions/domain/webhooks';
 import { STREAM_CONSUMERS } from '../../functions/stream/consumers';
 import { matchesRecordFilter } from '../../functions/stream/events';
 import { generateSigningSecret, openSecret, sealSecret, useSecretsKey } from '../../functions/webhooks/secrets';
@@ -18,13 +11,13 @@ import { deliveryHeaders, sendAttempt, signatureHeader } from '../../functions/w
 import { guardedLookup, isPublicAddress, urlProblem } from '../../functions/webhooks/targets';
 
 describe('retry schedule', () => {
-  it('is Standard Webhooks\' by default, or WEBHOOK_RETRY_SCHEDULE', () => {
+  it("is Standard Webhooks' by default, or WEBHOOK_RETRY_SCHEDULE", () => {
     expect(retrySchedule(undefined)).toEqual([5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]);
     expect(retrySchedule(' 1, 2,4 ')).toEqual([1, 2, 4]);
     expect(() => retrySchedule('1,soon')).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
   });
 
-  it('waits the schedule\'s time after each failure, jittered by at most 10%, then gives up', () => {
+  it("waits the schedule's time after each failure, jittered by at most 10%, then gives up", () => {
     const now = new Date('2026-01-01T00:00:00.000Z');
     const schedule = DEFAULT_RETRY_SCHEDULE_SECONDS;
     for (let failures = 1; failures <= schedule.length; failures++) {
@@ -69,7 +62,13 @@ describe('chat lines', () => {
   const set = { id: 'set', name: 'Was this helpful?', schema: 'yes-no' };
   const event = (overrides: Partial<ChatEvent['data']> = {}, type: ChatEvent['type'] = 'response.created'): ChatEvent => ({
     type,
-    data: { response: { id: 'r1', value: 'y' }, contentItem: { id: 'i1', key: '/docs', metadata: {} }, contentSet: set, project: { id: 'p1', name: 'Site' }, ...overrides },
+    data: {
+      response: { id: 'r1', value: 'y' },
+      contentItem: { id: 'i1', key: '/docs', metadata: {} },
+      contentSet: set,
+      project: { id: 'p1', name: 'Site' },
+      ...overrides,
+    },
   });
 
   it('reads values as a person does', () => {
@@ -86,7 +85,9 @@ describe('chat lines', () => {
 
   it('one line per event type, with the set, the item title or key, and the value', () => {
     expect(slackText(event())).toBe('New response on *Was this helpful?* › /docs: Yes');
-    expect(discordText(event({ contentItem: { id: 'i1', key: '/docs', metadata: { title: 'Docs' } } }))).toBe('New response on **Was this helpful?** › Docs: Yes');
+    expect(discordText(event({ contentItem: { id: 'i1', key: '/docs', metadata: { title: 'Docs' } } }))).toBe(
+      'New response on **Was this helpful?** › Docs: Yes',
+    );
     expect(slackText(event({ previous: { value: 'y' }, response: { id: 'r1', value: 'n' } }, 'response.updated'))).toBe(
       'Response changed on *Was this helpful?* › /docs: No (was Yes)',
     );
@@ -124,7 +125,9 @@ describe('signatures', () => {
     const body = JSON.stringify({ type: 'webhook.test', timestamp: now.toISOString(), data: {} });
     const headers = deliveryHeaders({ messageId: 'msg_1', now, body, secrets: [current, previous] });
     const expected = (secret: string) =>
-      createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`msg_1.${Math.floor(now.getTime() / 1000)}.${body}`).digest('base64');
+      createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+        .update(`msg_1.${Math.floor(now.getTime() / 1000)}.${body}`)
+        .digest('base64');
     expect(headers['webhook-signature']).toBe(`v1,${expected(current)} v1,${expected(previous)}`);
     expect(headers['webhook-timestamp']).toBe('1770091506');
     expect(signatureHeader('msg_1', now, body, [current])).toBe(`v1,${expected(current)}`);
@@ -149,8 +152,26 @@ describe('SSRF guard', () => {
   it('admits public unicast addresses only', () => {
     for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) expect(isPublicAddress(address)).toBe(true);
     for (const address of [
-      '127.0.0.1', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '255.255.255.255',
-      '224.0.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '64:ff9b::a00:1', '2002:a00:1::1', 'not-an-ip',
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '255.255.255.255',
+      '224.0.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd12:3456::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      '64:ff9b::a00:1',
+      '2002:a00:1::1',
+      'not-an-ip',
     ]) {
       expect({ address, public: isPublicAddress(address) }).toEqual({ address, public: false });
     }
@@ -168,18 +189,32 @@ describe('SSRF guard', () => {
     expect(urlProblem(`https://a.example/${'x'.repeat(2048)}`, false)).toMatch(/2048/);
   });
 
-  it('refuses, inside the connection\'s own lookup, names that resolve to private addresses', async () => {
+  it("refuses, inside the connection's own lookup, names that resolve to private addresses", async () => {
     const error = await new Promise<NodeJS.ErrnoException | null>((done) => guardedLookup('localhost', { all: true }, (failure) => done(failure)));
     expect(error?.code).toBe('ETARGETREFUSED');
     // At delivery: https to a name resolving to loopback is refused before any byte is sent.
-    const result = await sendAttempt({ url: 'https://localhost:9/hook', body: '{}', messageId: 'msg_x', secrets: [generateSigningSecret()], now: new Date(), allowPrivate: false });
+    const result = await sendAttempt({
+      url: 'https://localhost:9/hook',
+      body: '{}',
+      messageId: 'msg_x',
+      secrets: [generateSigningSecret()],
+      now: new Date(),
+      allowPrivate: false,
+    });
     expect(result).toMatchObject({ verdict: 'failed', error: expect.stringMatching(/non-public address .*refused/) });
-    const literal = await sendAttempt({ url: 'http://127.0.0.1:9/hook', body: '{}', messageId: 'msg_x', secrets: [generateSigningSecret()], now: new Date(), allowPrivate: false });
+    const literal = await sendAttempt({
+      url: 'http://127.0.0.1:9/hook',
+      body: '{}',
+      messageId: 'msg_x',
+      secrets: [generateSigningSecret()],
+      now: new Date(),
+      allowPrivate: false,
+    });
     expect(literal).toMatchObject({ verdict: 'failed', error: expect.stringMatching(/^refused/) });
   });
 });
 
-describe('the webhooks consumer\'s record filter', () => {
+describe("the webhooks consumer's record filter", () => {
   const declaration = STREAM_CONSUMERS.find((consumer) => consumer.name === 'webhooks')!;
   const record = (pk: string, sk: string, eventName: 'INSERT' | 'MODIFY' | 'REMOVE'): DynamoDBRecord => ({
     eventName,
