@@ -1,14 +1,15 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import { restoreWidgetTarget } from '../domain/widget-query';
 import type { Store } from '../store/entities';
 import { authenticate, authorize } from './auth';
 import { corsHeaders } from './cors';
 import { ApiError, badRequest, invalidFields } from './errors';
+import { MAX_BODY_BYTES } from './limits';
 import { logger } from './logger';
-import { operationPath, type OperationDefinition, type RequestInfo } from './operation';
+import { answersNoContent, operationPath, type OperationDefinition, type RequestInfo } from './operation';
 
-/** Requests larger than this are refused before they are parsed. */
-export const MAX_BODY_BYTES = 64 * 1024;
+export { MAX_BODY_BYTES };
 
 export interface AdapterDependencies {
   store: Store;
@@ -47,6 +48,11 @@ function isJson(text: string): boolean {
 /** Bounds the rejoining below: each bare parameter doubles the candidates. */
 const MAX_REJOIN_CANDIDATES = 64;
 
+/** The text itself when it is JSON, else the widgets' target repaired (see restoreWidgetTarget), else undefined. */
+function asArguments(text: string): string | undefined {
+  return isJson(text) ? text : restoreWidgetTarget(text);
+}
+
 /**
  * The `$p` query parameter. The published widgets write the JSON into the URL without
  * encoding it, so an `&` inside a content key splits it into several parameters: those
@@ -55,20 +61,31 @@ const MAX_REJOIN_CANDIDATES = 64;
  * common one, is tried first. API Gateway groups repeated parameter names, so a key that
  * repeats a name around another one (`?a=1&b=2&a=3`) or ends a parameter with a bare `=`
  * before another parameter cannot be restored exactly.
+ *
+ * The parameters arrive percent-decoded (API Gateway decodes them; the local server does
+ * the same), so a key holding escapes (`caf%C3%A9`) is read in its decoded form: the store
+ * resolves that form through the key's alias (operations/content-keys.ts). Rejoining keeps
+ * that form, since the split happens on the raw `&` before decoding (`%26` stays inside
+ * its parameter). A decoded `%22` or control character makes the widgets' JSON invalid;
+ * restoreWidgetTarget repairs their one target shape when that is unambiguous.
  */
 function queryArguments(event: APIGatewayProxyEvent): string | undefined {
   const parameters =
     event.multiValueQueryStringParameters ??
     Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).map(([name, value]) => [name, [value ?? '']]));
-  const first = parameters['$p']?.[0];
-  if (first === undefined || isJson(first)) return first;
+  const first = parameters.$p?.[0];
+  if (first === undefined) return first;
+  const direct = asArguments(first);
+  if (direct !== undefined) return direct;
   let candidates = [first];
   for (const [name, values] of Object.entries(parameters)) {
     for (const value of name === '$p' ? (values ?? []).slice(1) : (values ?? [])) {
       const spellings = value === '' ? [name, `${name}=`] : [`${name}=${value}`];
       candidates = candidates.flatMap((candidate) => spellings.map((spelling) => `${candidate}&${spelling}`)).slice(0, MAX_REJOIN_CANDIDATES);
-      const restored = candidates.find(isJson);
-      if (restored) return restored;
+      for (const candidate of candidates) {
+        const restored = asArguments(candidate);
+        if (restored !== undefined) return restored;
+      }
     }
   }
   return first;
@@ -125,7 +142,8 @@ export async function handleApiEvent(
   try {
     checkSize(event);
     const raw = rawArguments(event, operation);
-    const caller = await authenticate(dependencies.store, headers.authorization);
+    const now = dependencies.now?.() ?? new Date();
+    const caller = await authenticate(dependencies.store, headers.authorization, now);
     authorize(caller, operation.level);
     const parsed = operation.args.safeParse(parseArguments(raw));
     if (!parsed.success) {
@@ -134,10 +152,10 @@ export async function handleApiEvent(
     const value = await operation.handler(parsed.data, {
       caller,
       store: dependencies.store,
-      now: dependencies.now?.() ?? new Date(),
+      now,
       request,
     });
-    result = operation.result === 'void' ? { statusCode: 204, headers: cors, body: '' } : json(200, value ?? null, cors);
+    result = answersNoContent(operation) ? { statusCode: 204, headers: cors, body: '' } : json(200, value ?? null, cors);
   } catch (error) {
     if (error instanceof ApiError) {
       errorCode = error.code;

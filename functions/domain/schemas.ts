@@ -112,7 +112,8 @@ export type SchemaConfig = {
 };
 export type AnySchemaConfig = SchemaConfig[Schema];
 
-const configParsers: { [S in Schema]: z.ZodType<SchemaConfig[S], unknown> } = {
+/** The schemaConfig parser of each schema (the OpenAPI document describes their input). */
+export const configParsers: { [S in Schema]: z.ZodType<SchemaConfig[S], unknown> } = {
   pulse: emptyConfig as z.ZodType<Record<string, never>, unknown>,
   'yes-no': emptyConfig as z.ZodType<Record<string, never>, unknown>,
   reaction: reactionConfig,

@@ -14,13 +14,22 @@ export interface StreamReaderOptions {
   client: DynamoDBClient;
   tableName: string;
   /** The Lambda handler to feed, exactly as the event source mapping would. */
-  handle(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse | void>;
+  handle(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse | undefined>;
   /** The event source's filter: records it refuses are passed over, as Lambda drops filtered-out records. */
   accepts?(record: DynamoDBRecord): boolean;
   /** Where the position in the stream is kept across restarts; omitted = in memory. */
   positionFile?: string;
   batchSize?: number;
   pollIntervalMs?: number;
+  /** How long the table's stream and its shards, once described, are taken as current (default 5 s). */
+  describeEveryMs?: number;
+}
+
+/** The table's current stream and its shards, as last described. */
+interface DescribedStream {
+  streamArn: string;
+  shardIds: string[];
+  describedAt: number;
 }
 
 interface Position {
@@ -29,11 +38,16 @@ interface Position {
   shards: Record<string, string>;
 }
 
-/** How long a reader trusts its description of the stream (its ARN and shards) between polls. */
-const STREAM_INFO_TTL_MS = 5000;
+/** Lambda delivers binary attribute values base64-encoded, where the SDK gives bytes. */
+function lambdaAttribute(value: unknown): unknown {
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  if (Array.isArray(value)) return value.map(lambdaAttribute);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, lambdaAttribute(inner)]));
+  return value;
+}
 
 /** The stream API's record in the shape Lambda's DynamoDB event source delivers. */
-function lambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
+export function lambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
   const { ApproximateCreationDateTime, ...dynamodb } = record.dynamodb ?? {};
   return {
     eventID: record.eventID,
@@ -43,8 +57,8 @@ function lambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
     awsRegion: record.awsRegion,
     eventSourceARN: streamArn,
     dynamodb: {
-      ...(dynamodb as DynamoDBRecord['dynamodb']),
       ...(ApproximateCreationDateTime ? { ApproximateCreationDateTime: Math.floor(new Date(ApproximateCreationDateTime).getTime() / 1000) } : {}),
+      ...(lambdaAttribute(dynamodb) as DynamoDBRecord['dynamodb']),
     },
   };
 }
@@ -61,12 +75,13 @@ export class LocalStreamReader {
   /** Its own client: polling is the event source's work, not the handlers' (benchmarks count the handlers' requests). */
   private readonly tables: DynamoDBClient;
   private position: Position | undefined;
+  private described: DescribedStream | undefined;
   private iterators = new Map<string, string | undefined>();
+  /** Closed shards read to their end: nothing more can come from them. */
+  private finished = new Set<string>();
   private running: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
-  /** The stream and its shards, described at most every STREAM_INFO_TTL_MS: polls then cost one GetRecords per shard. */
-  private streamInfo: { streamArn: string; shardIds: string[]; at: number } | undefined;
 
   constructor(private readonly options: StreamReaderOptions) {
     const { endpoint, region, credentials } = options.client.config;
@@ -79,11 +94,10 @@ export class LocalStreamReader {
     const loop = async () => {
       if (this.stopped) return;
       try {
-        await this.exclusive(() => this.pollOnce());
+        await this.exclusive(() => this.pollOnce(false));
       } catch (error) {
+        this.described = undefined;
         logger.error('reading the local stream failed', { error: error as Error });
-        // The table or its stream may have changed: describe it again on the next poll.
-        this.streamInfo = undefined;
       }
       if (!this.stopped) this.timer = setTimeout(loop, this.options.pollIntervalMs ?? 250);
     };
@@ -101,7 +115,7 @@ export class LocalStreamReader {
   /** Reads until the stream has nothing more: every write made before the call is counted. */
   async drain(): Promise<void> {
     for (let pass = 0; pass < 1000; pass++) {
-      // The first pass describes the stream afresh, so shards opened since the last look are read too.
+      // The first pass describes the stream afresh, so that no shard that existed at the call is missed.
       if ((await this.exclusive(() => this.pollOnce(pass === 0))) === 0) return;
     }
     throw new Error('the local stream did not drain');
@@ -122,6 +136,7 @@ export class LocalStreamReader {
     if (this.position?.streamArn !== streamArn) {
       this.position = { streamArn, shards: {} };
       this.iterators.clear();
+      this.finished.clear();
     }
     return this.position;
   }
@@ -133,24 +148,33 @@ export class LocalStreamReader {
     renameSync(`${file}.tmp`, file);
   }
 
-  private async describeStream(fresh: boolean): Promise<{ streamArn: string; shardIds: string[] } | undefined> {
-    if (!fresh && this.streamInfo && Date.now() - this.streamInfo.at < STREAM_INFO_TTL_MS) return this.streamInfo;
-    const table = await this.tables.send(new DescribeTableCommand({ TableName: this.options.tableName }));
-    const streamArn = table.Table?.LatestStreamArn;
-    if (!streamArn) return (this.streamInfo = undefined);
-    const stream = await this.streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
-    this.streamInfo = { streamArn, shardIds: (stream.StreamDescription?.Shards ?? []).map((shard) => shard.ShardId!), at: Date.now() };
-    return this.streamInfo;
+  /**
+   * The table's current stream and shards. Described again after `describeEveryMs` (a table
+   * deleted and created again has a new stream; shards are added over time), after an
+   * error or a closed shard, or when `fresh`; in between, a poll is one GetRecords per shard.
+   */
+  private async currentStream(fresh: boolean): Promise<DescribedStream | undefined> {
+    const now = Date.now();
+    if (fresh || !this.described || now - this.described.describedAt >= (this.options.describeEveryMs ?? 5000)) {
+      this.described = undefined;
+      const table = await this.tables.send(new DescribeTableCommand({ TableName: this.options.tableName }));
+      const streamArn = table.Table?.LatestStreamArn;
+      if (!streamArn) return undefined;
+      const stream = await this.streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+      this.described = { streamArn, shardIds: (stream.StreamDescription?.Shards ?? []).map((shard) => shard.ShardId!), describedAt: now };
+    }
+    return this.described;
   }
 
   /** One pass over every shard; returns how many records were handled. */
-  private async pollOnce(freshDescription = false): Promise<number> {
-    const described = await this.describeStream(freshDescription);
+  private async pollOnce(fresh: boolean): Promise<number> {
+    const described = await this.currentStream(fresh);
     if (!described) return 0;
     const { streamArn } = described;
     const position = this.loadPosition(streamArn);
     let handled = 0;
     for (const shardId of described.shardIds) {
+      if (this.finished.has(shardId)) continue;
       let iterator = this.iterators.get(shardId);
       if (!iterator) {
         const last = position.shards[shardId];
@@ -168,6 +192,11 @@ export class LocalStreamReader {
       if (!iterator) continue;
       const page = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: this.options.batchSize ?? 100 }));
       const records = page.Records ?? [];
+      // A closed shard (no next iterator): its successor is found by describing the stream again.
+      if (!page.NextShardIterator) {
+        this.described = undefined;
+        if (records.length === 0) this.finished.add(shardId);
+      }
       if (records.length === 0) {
         this.iterators.set(shardId, page.NextShardIterator);
         continue;

@@ -3,6 +3,7 @@ import type { ContentCreateModel, ContentFilters, ContentSaveModel } from '../ap
 import { indexedPrefix, isHttpUrl, keyHash, newId } from '../domain/text';
 import { isConditionFailure, isTransactionConflict } from '../store/conditions';
 import type { ContentItemItem, ContentSetItem, NewContentItem, Store } from '../store/entities';
+import { aliasChanges, aliasMember, writeKeyTransaction, type TransactionEntities } from './content-keys';
 import { LOOKUP_PAGE, prefixLookup, stateMatches } from './lookup';
 import { loadContentSet } from './sets';
 import { contentItemView, contentLookupEntry } from './views';
@@ -47,13 +48,13 @@ export function newContentItem(contentSet: Pick<ContentSetItem, 'id' | 'accountI
   } satisfies NewContentItem;
 }
 
-type TransactionEntities = Parameters<Parameters<Store['transaction']['write']>[0]>[0];
 type ResponseCommit = ReturnType<ReturnType<TransactionEntities['Response']['create']>['commit']>;
 
 /**
  * Writes a new item and its key in one transaction, together with `alsoWrite` (the first
- * response, when a response creates its item). Returns false when the key is already
- * taken, so callers decide between `conflict` and using the existing item.
+ * response, when a response creates its item) and the key's alias when it holds
+ * %-escapes (content-keys.ts). Returns false when the key is already taken, so callers
+ * decide between `conflict` and using the existing item.
  */
 export async function insertContentItem(
   store: Store,
@@ -61,18 +62,17 @@ export async function insertContentItem(
   alsoWrite: (entities: TransactionEntities) => ResponseCommit[] = () => [],
 ): Promise<boolean> {
   try {
-    const { canceled } = await store.transaction
-      .write((entities) => [
-        entities.ContentKey.create({
-          contentSetId: item.contentSetId,
-          keyHash: keyHash(item.key),
-          contentItemId: item.id,
-          accountId: item.accountId,
-        }).commit(),
-        entities.ContentItem.create(item).commit(),
-        ...alsoWrite(entities),
-      ])
-      .go();
+    const alias = { contentSetId: item.contentSetId, member: aliasMember(item), changes: aliasChanges(undefined, item.key) };
+    const { canceled } = await writeKeyTransaction(store, alias, (entities) => [
+      entities.ContentKey.create({
+        contentSetId: item.contentSetId,
+        keyHash: keyHash(item.key),
+        contentItemId: item.id,
+        accountId: item.accountId,
+      }).commit(),
+      entities.ContentItem.create(item).commit(),
+      ...alsoWrite(entities),
+    ]);
     return !canceled;
   } catch (error) {
     // A concurrent transaction on the same key: one of them wins, the caller re-reads.
@@ -105,16 +105,16 @@ export async function saveContentItem(store: Store, accountId: string, contentId
   };
   if (input.key !== undefined && input.key !== current.key) {
     const { contentSetId } = current;
-    const { canceled } = await store.transaction
-      .write(({ ContentKey, ContentItem }) => [
-        ContentKey.create({ contentSetId, keyHash: keyHash(input.key!), contentItemId: contentId, accountId }).commit(),
-        ContentKey.delete({ contentSetId, keyHash: keyHash(current.key) }).commit(),
-        ContentItem.patch({ id: contentId })
-          .set(changes)
-          .where((attributes, { eq }) => `${eq(attributes.accountId, accountId)} AND ${eq(attributes.key, current.key)}`)
-          .commit(),
-      ])
-      .go();
+    // The alias moves with the key item: out of the old key's decoded form, into the new one's.
+    const alias = { contentSetId, member: aliasMember(current), changes: aliasChanges(current.key, input.key) };
+    const { canceled } = await writeKeyTransaction(store, alias, ({ ContentKey, ContentItem }) => [
+      ContentKey.create({ contentSetId, keyHash: keyHash(input.key!), contentItemId: contentId, accountId }).commit(),
+      ContentKey.delete({ contentSetId, keyHash: keyHash(current.key) }).commit(),
+      ContentItem.patch({ id: contentId })
+        .set(changes)
+        .where((attributes, { eq }) => `${eq(attributes.accountId, accountId)} AND ${eq(attributes.key, current.key)}`)
+        .commit(),
+    ]);
     if (canceled) throw contentKeyTaken(contentSetId, input.key);
     return contentItemView({ ...current, ...changes });
   }

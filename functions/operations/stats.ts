@@ -11,7 +11,7 @@
  * | projects/getStats, sets/…      | 1 GetItem (the entity) + 1 Query (the period's point buckets)       |
  * | contents/getStats              | 2 GetItem (item, then its set for the schema) + 1 Query             |
  * | responses/getAggregates id     | 2 GetItem (item, set) + 1 Query                                      |
- * | responses/getAggregates key    | 1 BatchGetItem (set + content key) + 1 Query (none for a new key)   |
+ * | responses/getAggregates key    | 1 BatchGetItem (set, key, alias) + 1 Query (none for a new key)     |
  * | sets/top, contents/top         | ≤1 GetItem (scope check) + 1 Query (rank index) + 1–2 BatchGetItem  |
  * |                                | (entities, their sets) + 1 Query per entry ($size at most)          |
  *

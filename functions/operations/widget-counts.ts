@@ -3,9 +3,8 @@ import type { Caller } from '../api/auth';
 import { DEFAULT_STAT_PERIOD } from '../api/aggregate-models';
 import { ApiError, notFound } from '../api/errors';
 import type { StatPeriod } from '../domain/periods';
-import { keyHash } from '../domain/text';
-import { getRawItems, keyOf } from '../store/batch';
 import type { ContentSetItem, Store } from '../store/entities';
+import { resolveContentKey } from './content-keys';
 import { contentItemSubject, subjectStats, type PeriodRequest } from './stats';
 
 /**
@@ -39,7 +38,7 @@ export async function targetAggregates(
   now: Date,
 ): Promise<number[]> {
   const request: PeriodRequest = { period: period ?? DEFAULT_STAT_PERIOD, now };
-  const { ContentSet, ContentKey, ContentItem } = store.entities;
+  const { ContentSet, ContentItem } = store.entities;
   if (typeof target === 'string') {
     const { data: item } = await ContentItem.get({ id: target }).go({ consistent: true });
     if (!item || (caller.level !== 'anonymous' && caller.accountId !== item.accountId)) throw notFound('Content item', target);
@@ -48,13 +47,10 @@ export async function targetAggregates(
     return (await subjectStats(store, contentItemSubject(item, contentSet), request)).data.values;
   }
   const { contentSetId, key } = target;
-  const [setRaw, keyRaw] = await getRawItems(store, [
-    keyOf(ContentSet.get({ id: contentSetId })),
-    keyOf(ContentKey.get({ contentSetId, keyHash: keyHash(key) })),
-  ]);
+  // One BatchGetItem: the set, the exact key, and the alias of a widget's decoded key.
+  const { setRaw, contentItemId: itemId } = await resolveContentKey(store, contentSetId, key);
   const setData = setRaw ? (ContentSet.parse({ Item: setRaw }).data as ContentSetItem) : null;
   const contentSet = checkAggregatesAccess(caller, setData, 'Content set', contentSetId);
-  const itemId = keyRaw ? ContentKey.parse({ Item: keyRaw }).data?.contentItemId : undefined;
   const subject = contentItemSubject({ id: itemId ?? '' }, contentSet);
   if (!itemId) return new Array<number>(subject.shape!.optionCount).fill(0);
   return (await subjectStats(store, subject, request)).data.values;

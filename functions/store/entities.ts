@@ -9,7 +9,7 @@
  * | Account by id                                   | table | account#<id>                           | account                          |
  * | Account by name (key CLI, dev bootstrap)        | gsi1  | account-name#<name>                    | account                          |
  * | API key by secret hash (every authenticated call)| table | apikey#<keyHash>                      | apikey                           |
- * | API keys, all, by account (key CLI `list`)      | gsi1  | apikeys                                | <accountId>#<createdAt>          |
+ * | API keys, all, by account (key CLI, keys/list)  | gsi1  | apikeys                                | <accountId>#<createdAt>          |
  * | API key by public id (key CLI `revoke`)         | gsi2  | apikey-id#<id>                         | apikey                           |
  * | Project by id                                   | table | project#<id>                           | project                          |
  * | Projects of an account by name prefix (lookup)  | gsi1  | account#<accountId>#projects           | <lowercase name>#<id>            |
@@ -19,12 +19,18 @@
  * | Content sets of an account by key prefix        | gsi2  | account#<accountId>#setkeys            | <lowercase key>#<id>             |
  * | Content item by id                              | table | content#<id>                           | content                          |
  * | Content item by (set, key) (uniqueness)         | table | contentkey#<contentSetId>#<keyHash>    | contentkey                       |
+ * | Content items by (set, decoded key) (widgets)   | table | contentkeyalias#<contentSetId>#<decodedKeyHash> | contentkeyalias         |
  * | Content items of an account by key prefix       | gsi1  | account#<accountId>#contentkeys        | <lowercase key, 200 chars>#<id>  |
  * | Content items of an account by title prefix     | gsi2  | account#<accountId>#contenttitles      | <lowercase title, 200 chars>#<id>|
  * | Response by id                                  | table | response#<id>                          | response                         |
  * | Responses of a content item, newest first       | gsi1  | content#<contentItemId>#responses      | <createdAt>#<id>                 |
  * | Responses of a content set, newest first        | gsi2  | set#<contentSetId>#responses           | <createdAt>#<id>                 |
  * | Responses of a project, newest first            | gsi3  | project#<projectId>#responses          | <createdAt>#<id>                 |
+ * | Responses of a person (userId), newest first    | gsi4  | user#<accountId>#<userId>              | <createdAt>#<id>                 |
+ *
+ * gsi4 is sparse: only responses that carry a user id (profiling.userId, given or taken
+ * from context.$user) have its keys. `keys/list` reads one account's keys from gsi1 with a
+ * begins_with on `<accountId>#` (account ids have a fixed length, so the prefix is exact).
  *
  * Keys are unique within their parent through a second, small item written in the same
  * transaction as the entity (`setkey`, `contentkey`), whose creation is conditional on its
@@ -33,6 +39,15 @@
  * addressed by SHA-256 of the key (`keyHash`) and keeps the full key. Both the set and
  * the key item are known from (contentSetId, key) alone, so the widgets' path resolves
  * them in one BatchGetItem.
+ *
+ * A content key holding %-escapes (`https://blog.example/caf%C3%A9`) also has an alias
+ * item under SHA-256 of its decoded form (`decodedKeyHash`, domain/percent-escapes.ts),
+ * because the widgets' GET hands the server that decoded form. The alias is not a
+ * uniqueness item: distinct keys may share a decoded form (`%C3%A9` and `%c3%a9`), so it
+ * holds the set of their items (`<createdAt>#<id>`, the oldest first) and is written with
+ * unconditional ADD/DELETE in the transaction that writes or moves the key item, where it
+ * can never be the reason a transaction fails (operations/content-keys.ts). The widgets'
+ * lookup reads set, key item and alias in the same one BatchGetItem.
  *
  * No access pattern uses Scan. Lookups by prefix filter state/project/schema on the
  * Query and stop after 20 matches.
@@ -86,6 +101,8 @@ export const ApiKey = new Entity({
     level: { type: ['viewer', 'admin'] as const, required: true, readOnly: true },
     label: { type: 'string' },
     revokedAt: { type: 'string' },
+    /** Refreshed by authentication at most once a minute (functions/api/auth.ts). */
+    lastUsedAt: { type: 'string' },
     ...timestamps,
   },
   indexes: {
@@ -189,6 +206,26 @@ export const ContentKey = new Entity({
   },
 });
 
+/**
+ * The items whose keys decode to one text (the form a widget's GET reads), as
+ * `<item createdAt>#<item id>` members; kept by content-keys.ts in the transactions that
+ * write or move the key items. An alias left with no members has no `members` attribute.
+ */
+export const ContentKeyAlias = new Entity({
+  model: { entity: 'contentkeyalias', version: '1', service: SERVICE },
+  attributes: {
+    contentSetId: { type: 'string', required: true, readOnly: true },
+    decodedKeyHash: { type: 'string', required: true, readOnly: true },
+    members: { type: 'set', items: 'string' },
+  },
+  indexes: {
+    byDecodedKey: {
+      pk: key('pk', 'contentkeyalias#${contentSetId}#${decodedKeyHash}', ['contentSetId', 'decodedKeyHash']),
+      sk: key('sk', 'contentkeyalias', []),
+    },
+  },
+});
+
 export const ContentItem = new Entity({
   model: { entity: 'contentitem', version: '1', service: SERVICE },
   attributes: {
@@ -235,6 +272,11 @@ export const Response = new Entity({
     contribution: { type: 'any', required: true },
     context: { type: 'any' },
     profiling: { type: 'any' },
+    /** profiling.userId, as a key of the byUser index (absent when the response names no user). */
+    userId: { type: 'string', readOnly: true },
+    /** `<accountId>#<userId>` and `<createdAt>#<id>`: the byUser index's key composites, set with userId only. */
+    userKey: { type: 'string', readOnly: true },
+    userSort: { type: 'string', readOnly: true },
     revokeTokenHash: { type: 'string', hidden: true },
     revokeExpiresAt: { type: 'string' },
     ...timestamps,
@@ -256,10 +298,25 @@ export const Response = new Entity({
       pk: key('gsi3pk', 'project#${projectId}#responses', ['projectId']),
       sk: key('gsi3sk', '${createdAt}#${id}', ['createdAt', 'id']),
     },
+    byUser: {
+      index: 'gsi4',
+      // Sparse: keys only for responses that name a user. ElectroDB checks an index with a
+      // condition strictly (all of its composites or none), hence the two derived attributes.
+      condition: (attributes: { userKey?: string }) => attributes.userKey !== undefined,
+      pk: key('gsi4pk', 'user#${userKey}', ['userKey']),
+      sk: key('gsi4sk', '${userSort}', ['userSort']),
+    },
   },
 });
 
-const entities = { Account, ApiKey, Project, ContentSet, ContentSetKey, ContentKey, ContentItem, Response };
+/** The byUser index attributes of a response that names a user (none otherwise: the index is sparse). */
+export function userIndexAttributes(response: { accountId: string; userId?: string; createdAt: string; id: string }) {
+  return response.userId === undefined
+    ? {}
+    : { userId: response.userId, userKey: `${response.accountId}#${response.userId}`, userSort: `${response.createdAt}#${response.id}` };
+}
+
+const entities = { Account, ApiKey, Project, ContentSet, ContentSetKey, ContentKey, ContentKeyAlias, ContentItem, Response };
 
 /** The ElectroDB service, plus the raw client for the few calls ElectroDB does not model (cross-entity BatchGetItem). */
 export function createStore(documentClient: DynamoDBDocumentClient, tableName: string) {

@@ -1,5 +1,9 @@
 import { getFeelbackAggregates, getFeelbackStore, removeFeelback, sendFeelback } from '@feelback/js';
-import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
+import { decodeAsApiGateway } from '../../functions/domain/percent-escapes';
+import { keyHash } from '../../functions/domain/text';
+import { MAX_ALIAS_MEMBERS, resolveContentKey } from '../../functions/operations/content-keys';
+import { defaultStore } from '../../functions/store/client';
+import { createAccount, expectError, startTestApi, tableSnapshot, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 
 /**
  * The widget scenario of widgets.test.ts, read back with the published client's
@@ -143,6 +147,213 @@ describe('getAggregates access', () => {
     for (const args of [[], [{ contentSetId: privateSet }], [{ contentSetId: privateSet, key: 'k', extra: 1 }], ['x', 'decade'], ['x', 'week', 3]]) {
       const answer = await api.call('responses/getAggregates', args);
       expect([answer.status, answer.body.error]).toEqual([400, 'bad-request']);
+    }
+  });
+});
+
+/**
+ * Issue 7: page URLs holding %-escapes. The widget POSTs the key as the page has it, but its
+ * GET writes the key unencoded into `?$p=`, and the server reads the query percent-decoded
+ * (as API Gateway hands it over): the server resolves that decoded form through the key's
+ * alias (operations/content-keys.ts).
+ */
+describe('pages whose URL holds %-escapes', () => {
+  /** Counts read the three ways: the widget's GET, a GET with $p encoded, and POST. */
+  async function countsEveryWay(target: { contentSetId: string; key: string }) {
+    const encodedGet = await api.call('feelbacks/getAggregates', [target], { method: 'GET' });
+    const post = await api.call('responses/getAggregates', [target]);
+    expect([encodedGet.status, post.status]).toEqual([200, 200]);
+    return { widget: await aggregates(target), encodedGet: encodedGet.body, post: post.body };
+  }
+
+  it('reproduces issue 7: the widget GET finds the key its POST stored', async () => {
+    const contentSetId = await createSet('pulse', true);
+    const key = 'https://blog.example/caf%C3%A9?q=hello%20world';
+    const created = await api.call('feelbacks/create', [{ contentSetId, key, value: '+', revokable: true }]);
+    expect(created.status).toBe(200);
+    await api.drainStream();
+    // Exactly what the widget sends: only the quotes escaped, the key's escapes as written.
+    const widgetUrl = `${api.baseUrl}/feelbacks/getAggregates?$p=[{%22contentSetId%22:%22${contentSetId}%22,%22key%22:%22${key}%22}]`;
+    const answer = await fetch(widgetUrl);
+    expect([answer.status, await answer.json()]).toEqual([200, [1]]);
+    const encoded = await fetch(`${api.baseUrl}/feelbacks/getAggregates?$p=${encodeURIComponent(JSON.stringify([{ contentSetId, key }]))}`);
+    expect([encoded.status, await encoded.json()]).toEqual([200, [1]]);
+  });
+
+  it.each([
+    ['the issue: non-ASCII path and %20 in a value', 'https://blog.example/caf%C3%A9?q=hello%20world'],
+    ['a non-ASCII path (CJK)', 'https://blog.example/%E6%97%A5%E6%9C%AC%E8%AA%9E/'],
+    ['an emoji path', 'https://blog.example/%F0%9F%8E%89/party'],
+    ['lower-case hex escapes', 'https://blog.example/caf%c3%a9'],
+    ['+ in a query value', 'https://blog.example/search?q=hello+world'],
+    ['%2B in a query value', 'https://blog.example/search?q=c%2B%2B'],
+    ['& inside values', 'https://blog.example/search?q=rock&roll=1&flag'],
+    ['%26 in a value', 'https://blog.example/search?q=rock%26roll'],
+    ['%25 in a value', 'https://blog.example/discount?off=50%25'],
+    ['%2541: an escaped escape', 'https://blog.example/raw?x=%2541'],
+    ['%3D in a value', 'https://blog.example/search?filter=a%3Db&x=1'],
+    ['%2F in a path segment', 'https://blog.example/files/a%2Fb'],
+    ['%23 (an encoded #)', 'https://blog.example/p%23section'],
+    ['literal and encoded forms in one key', 'https://blog.example/caf%C3%A9?q=caf%C3%A9+au+lait&x=a%2Bb+c&y=%26&z'],
+    ['%22 in a value (the JSON is repaired)', 'https://blog.example/s?q=%22exact%20phrase%22&page=2'],
+    ['a control character in a value (%0A)', 'https://blog.example/s?q=two%0Alines'],
+  ])('%s: the widget reads its own counts, like encoded GET and POST', async (_case, key) => {
+    const contentSetId = await createSet('yes-no', true);
+    const target = { contentSetId, key };
+    await othersSend(target, ['y', 'y', 'n']);
+    await api.drainStream();
+    expect(await countsEveryWay(target)).toEqual({ widget: [2, 1], encodedGet: [2, 1], post: [2, 1] });
+    // The item keeps the key as the page sent it.
+    const lookup = await api.call('contents/lookup', [key, { contentSetId }], { key: owner.viewer });
+    expect(lookup.body.map((entry: { key: string }) => entry.key)).toEqual([key]);
+  });
+
+  it('keeps apart pages whose decoded forms differ, and lets a page without escapes keep its own counts', async () => {
+    const contentSetId = await createSet('yes-no', true);
+    const pages = {
+      space: 'https://blog.example/s?q=hello%20world',
+      plus: 'https://blog.example/s?q=hello+world',
+      accented: 'https://blog.example/caf%C3%A9',
+      plain: 'https://blog.example/cafe',
+      encodedAmp: 'https://blog.example/s?q=rock%26roll',
+      literalAmp: 'https://blog.example/s?q=rock&roll',
+    };
+    await othersSend({ contentSetId, key: pages.space }, ['y']);
+    await othersSend({ contentSetId, key: pages.plus }, ['n', 'n']);
+    await othersSend({ contentSetId, key: pages.accented }, ['y', 'y', 'y']);
+    await othersSend({ contentSetId, key: pages.plain }, ['n']);
+    await othersSend({ contentSetId, key: pages.encodedAmp }, ['y', 'n']);
+    await othersSend({ contentSetId, key: pages.literalAmp }, ['y', 'y', 'y', 'y']);
+    await api.drainStream();
+    const read = async (key: string) => (await countsEveryWay({ contentSetId, key })).widget;
+    expect(await read(pages.space)).toEqual([1, 0]);
+    expect(await read(pages.plus)).toEqual([0, 2]);
+    expect(await read(pages.accented)).toEqual([3, 0]);
+    expect(await read(pages.plain)).toEqual([0, 1]);
+    expect(await read(pages.literalAmp)).toEqual([4, 0]);
+    // Not restorable: `rock%26roll` decodes to the other page's key, and the exact key wins
+    // (a caller that encodes $p asks for it, and so does that page's widget). Encoded GET
+    // and POST still read each page exactly.
+    const encodedAmp = await countsEveryWay({ contentSetId, key: pages.encodedAmp });
+    expect(encodedAmp).toEqual({ widget: [4, 0], encodedGet: [1, 1], post: [1, 1] });
+  });
+
+  it('lets keys that share a decoded form both be written; their widgets read the older item', async () => {
+    const contentSetId = await createSet('yes-no', true);
+    const upper = 'https://blog.example/caf%C3%A9';
+    const lower = 'https://blog.example/caf%c3%a9';
+    await othersSend({ contentSetId, key: upper }, ['y']);
+    await othersSend({ contentSetId, key: lower }, ['n', 'n']);
+    const created = await api.call('contents/create', [{ contentSetId, key: 'https://blog.example/caf%C3%a9' }], { key: owner.admin });
+    expect(created.status).toBe(200);
+    await api.drainStream();
+    expect(await countsEveryWay({ contentSetId, key: upper })).toEqual({ widget: [1, 0], encodedGet: [1, 0], post: [1, 0] });
+    expect(await countsEveryWay({ contentSetId, key: lower })).toEqual({ widget: [1, 0], encodedGet: [0, 2], post: [0, 2] });
+  });
+
+  it(`writes a key even when ${MAX_ALIAS_MEMBERS} other keys already share its decoded form (without an alias)`, async () => {
+    const contentSetId = await createSet('pulse', true);
+    const escapes = '%C3%A9%C3%A9%C3%A9';
+    // 64 spellings of one decoded form: each hex letter in either case.
+    const spellings = Array.from({ length: MAX_ALIAS_MEMBERS + 2 }, (_, variant) => {
+      let bit = 0;
+      return `https://blog.example/${escapes.replace(/[A-F]/g, (letter) => ((variant >> bit++) & 1 ? letter.toLowerCase() : letter))}`;
+    });
+    expect(new Set(spellings).size).toBe(MAX_ALIAS_MEMBERS + 2);
+    for (const key of spellings) {
+      const answer = await api.call('contents/create', [{ contentSetId, key }], { key: owner.admin });
+      expect([key, answer.status]).toEqual([key, 200]);
+    }
+    const { store } = defaultStore();
+    const decodedKeyHash = keyHash(decodeAsApiGateway(spellings[0]));
+    const { data } = await store.entities.ContentKeyAlias.get({ contentSetId, decodedKeyHash }).go({ consistent: true });
+    expect(data?.members).toHaveLength(MAX_ALIAS_MEMBERS);
+    // A response through the last spelling (no alias) is still stored and counted under it.
+    const last = spellings.at(-1)!;
+    await othersSend({ contentSetId, key: last }, ['+']);
+    await api.drainStream();
+    expect((await api.call('responses/getAggregates', [{ contentSetId, key: last }])).body).toEqual([1]);
+  });
+
+  it('resolves set, exact key and alias in one BatchGetItem', async () => {
+    const contentSetId = await createSet('pulse', true);
+    const key = 'https://blog.example/caf%C3%A9';
+    await othersSend({ contentSetId, key }, ['+']);
+    await api.drainStream();
+    const { store } = defaultStore();
+    const send = jest.spyOn(store.documentClient, 'send');
+    try {
+      const resolved = await resolveContentKey(store, contentSetId, decodeAsApiGateway(key));
+      expect(resolved).toEqual({ setRaw: expect.objectContaining({ id: contentSetId }), contentItemId: expect.any(String), matched: 'alias' });
+      expect(send.mock.calls.map(([command]) => command.constructor.name)).toEqual(['BatchGetCommand']);
+      expect((await resolveContentKey(store, contentSetId, key)).matched).toBe('key');
+    } finally {
+      send.mockRestore();
+    }
+  });
+
+  it('moves the alias with the key on contents/save', async () => {
+    const contentSetId = await createSet('yes-no', true);
+    const first = 'https://blog.example/caf%C3%A9';
+    const second = 'https://blog.example/th%C3%A9?cup=1%2B1';
+    const item = (await api.call('contents/create', [{ contentSetId, key: first }], { key: owner.admin })).body;
+    await othersSend({ contentSetId, key: first }, ['y', 'n', 'y']);
+    await api.drainStream();
+    expect(await aggregates({ contentSetId, key: first })).toEqual([2, 1]);
+
+    const save = (key: string) => api.call('contents/save', [item.id, { key }], { key: owner.admin });
+    expect((await save(second)).status).toBe(200);
+    expect(await aggregates({ contentSetId, key: second })).toEqual([2, 1]);
+    expect(await aggregates({ contentSetId, key: first })).toEqual([0, 0]);
+    // The old key is free, alias included: a new item there reads only its own counts.
+    expect((await api.call('contents/create', [{ contentSetId, key: first }], { key: owner.admin })).status).toBe(200);
+    await othersSend({ contentSetId, key: first }, ['n']);
+    await api.drainStream();
+    expect(await aggregates({ contentSetId, key: first })).toEqual([0, 1]);
+    expect(await aggregates({ contentSetId, key: second })).toEqual([2, 1]);
+
+    // To a spelling with the same decoded form (one alias, unchanged), then to a key without escapes and back.
+    const sameDecoded = 'https://blog.example/th%c3%a9?cup=1%2b1';
+    expect((await save(sameDecoded)).status).toBe(200);
+    expect(await aggregates({ contentSetId, key: sameDecoded })).toEqual([2, 1]);
+    expect((await save('https://blog.example/tea')).status).toBe(200);
+    expect(await aggregates({ contentSetId, key: 'https://blog.example/tea' })).toEqual([2, 1]);
+    expect(await aggregates({ contentSetId, key: sameDecoded })).toEqual([0, 0]);
+    expect((await save(second)).status).toBe(200);
+    expect(await aggregates({ contentSetId, key: second })).toEqual([2, 1]);
+    expect(await aggregates({ contentSetId, key: 'https://blog.example/tea' })).toEqual([0, 0]);
+  });
+
+  it('writes nothing, alias included, when a create or a save with escaped keys is refused', async () => {
+    const contentSetId = await createSet('yes-no', true);
+    const taken = 'https://blog.example/%C3%BCber';
+    const mover = (await api.call('contents/create', [{ contentSetId, key: 'https://blog.example/na%C3%AFve' }], { key: owner.admin })).body;
+    expect((await api.call('contents/create', [{ contentSetId, key: taken }], { key: owner.admin })).status).toBe(200);
+    await api.drainStream();
+    const before = await tableSnapshot();
+    expectError(await api.call('contents/create', [{ contentSetId, key: taken }], { key: owner.admin }), 409, 'conflict');
+    expectError(await api.call('contents/save', [mover.id, { key: taken, title: 'moved' }], { key: owner.admin }), 409, 'conflict');
+    expectError(await api.call('contents/save', [mover.id, { key: 'x'.repeat(1025) }], { key: owner.admin }), 400, 'bad-request');
+    expect(await tableSnapshot()).toEqual(before);
+  });
+
+  it('documents what stays unreadable by the widget: malformed escapes and decoded backslashes', async () => {
+    const contentSetId = await createSet('yes-no', true);
+    // A lone %: the local server hands $p over undecoded (not JSON); API Gateway is reported to answer 400.
+    const malformed = 'https://blog.example/100%?q=caf%C3%A9';
+    // %5C becomes a backslash inside the JSON: here `\\u0041` is a valid escape and reads another key.
+    const backslash = 'https://blog.example/s?q=%5Cu0041';
+    for (const key of [malformed, backslash]) {
+      await othersSend({ contentSetId, key }, ['y']);
+    }
+    await api.drainStream();
+    await expect(aggregates({ contentSetId, key: malformed })).rejects.toThrow();
+    expect(await aggregates({ contentSetId, key: backslash })).toEqual([0, 0]);
+    // Callers that encode $p, and POST, read both exactly.
+    for (const key of [malformed, backslash]) {
+      const encodedGet = await api.call('feelbacks/getAggregates', [{ contentSetId, key }], { method: 'GET' });
+      const post = await api.call('responses/getAggregates', [{ contentSetId, key }]);
+      expect([key, encodedGet.body, post.body]).toEqual([key, [1, 0], [1, 0]]);
     }
   });
 });

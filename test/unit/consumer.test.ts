@@ -1,5 +1,5 @@
-import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { streamRecord } from '../support/stream-records';
 import type { Contribution } from '../../functions/domain/schemas';
 import { counterDeltas as coalesce, counterTargets, type ResponseChange, type ResponseScope } from '../../functions/store/counters';
 import { chunkChanges, countedChange } from '../../functions/stream/counting';
@@ -28,23 +28,7 @@ function responseImage(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** A stream record as Lambda delivers it (NEW_AND_OLD_IMAGES). */
-function record(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', oldImage?: Record<string, unknown>, newImage?: Record<string, unknown>): DynamoDBRecord {
-  const keys = (newImage ?? oldImage)!;
-  sequence++;
-  return {
-    eventID: `event-${sequence}`,
-    eventName,
-    eventSource: 'aws:dynamodb',
-    dynamodb: {
-      Keys: marshall({ pk: keys.pk, sk: keys.sk }) as never,
-      SequenceNumber: String(sequence),
-      ...(oldImage ? { OldImage: marshall(oldImage, { removeUndefinedValues: true }) as never } : {}),
-      ...(newImage ? { NewImage: marshall(newImage, { removeUndefinedValues: true }) as never } : {}),
-      StreamViewType: 'NEW_AND_OLD_IMAGES',
-    },
-  };
-}
+const record = streamRecord;
 
 function change(scope: Partial<ResponseScope>, added?: Contribution, removed?: Contribution, createdAt = NOW): ResponseChange {
   sequence++;

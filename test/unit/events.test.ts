@@ -1,26 +1,7 @@
-import { marshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord } from 'aws-lambda';
+import { streamRecord } from '../support/stream-records';
 import { eventsOf, matchesKeyPrefixes, RECORD_KEY_PREFIXES } from '../../functions/stream/events';
 
-let sequence = 100;
-
-/** A stream record as Lambda delivers it (NEW_AND_OLD_IMAGES). */
-function record(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', oldImage?: Record<string, unknown>, newImage?: Record<string, unknown>): DynamoDBRecord {
-  const keys = (newImage ?? oldImage)!;
-  sequence++;
-  return {
-    eventID: `event-${sequence}`,
-    eventName,
-    eventSource: 'aws:dynamodb',
-    dynamodb: {
-      Keys: marshall({ pk: keys.pk, sk: keys.sk }) as never,
-      SequenceNumber: String(sequence),
-      ...(oldImage ? { OldImage: marshall(oldImage, { removeUndefinedValues: true }) as never } : {}),
-      ...(newImage ? { NewImage: marshall(newImage, { removeUndefinedValues: true }) as never } : {}),
-      StreamViewType: 'NEW_AND_OLD_IMAGES',
-    },
-  };
-}
+const record = streamRecord;
 
 const response = (overrides: Record<string, unknown> = {}) => ({
   pk: 'response#r1',

@@ -24,7 +24,7 @@ describe('operation registry', () => {
     expect(JSON.parse(run.stdout.trim().split('\n').at(-1)!)).toEqual([]);
   });
 
-  it('holds every operation of SPEC part 4, plus sets/get and contents/get', () => {
+  it('holds every operation of SPEC part 4, plus sets/get, contents/get, the data-rights operations and keys', () => {
     expect([...OPERATION_NAMES].sort()).toEqual(
       [
         'projects/get',
@@ -52,6 +52,11 @@ describe('operation registry', () => {
         'responses/edit',
         'responses/remove',
         'responses/getAggregates',
+        'responses/export',
+        'responses/erase',
+        'keys/list',
+        'keys/create',
+        'keys/revoke',
         'webhooks/create',
         'webhooks/get',
         'webhooks/list',
@@ -65,12 +70,22 @@ describe('operation registry', () => {
     );
   });
 
-  it('only the widget operations are anonymous; create/save and every webhooks operation need admin', () => {
+  it('only the widget operations are anonymous; admin: create/save, erasure, keys and webhooks', () => {
     const anonymous = OPERATION_NAMES.filter((name) => operations[name].level === 'anonymous');
     expect(anonymous.sort()).toEqual(['responses/create', 'responses/edit', 'responses/getAggregates', 'responses/remove']);
     const admin = OPERATION_NAMES.filter((name) => operations[name].level === 'admin');
-    expect(admin.filter((name) => !name.startsWith('webhooks/')).every((name) => /\/(create|save)$/.test(name))).toBe(true);
-    expect(OPERATION_NAMES.filter((name) => name.startsWith('webhooks/')).every((name) => operations[name].level === 'admin')).toBe(true);
+    expect(admin.every((name) => /\/(create|save)$/.test(name) || name === 'responses/erase' || /^(keys|webhooks)\//.test(name))).toBe(true);
+    expect(OPERATION_NAMES.filter((name) => /^(keys|webhooks)\//.test(name)).every((name) => operations[name].level === 'admin')).toBe(true);
+  });
+
+  it('the lists that page by cursor say so (their functions may read the cursor secret)', () => {
+    expect(OPERATION_NAMES.filter((name) => operations[name].pagesByCursor).sort()).toEqual([
+      'keys/list',
+      'responses/export',
+      'responses/list',
+      'webhooks/deliveries',
+      'webhooks/list',
+    ]);
   });
 });
 

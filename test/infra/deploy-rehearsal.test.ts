@@ -1,0 +1,691 @@
+/**
+ * Deploy rehearsal. No AWS account is reachable here, so this plays the deploy locally:
+ * it synthesizes the app, takes each function's code from the cloud assembly (the very
+ * directories `cdk deploy` zips and uploads), creates the table in DynamoDB Local from
+ * the template's own table definition, and runs every function as Lambda would: its
+ * handler loaded in a process of its own, with exactly the environment the template gives
+ * it (plus DYNAMODB_ENDPOINT, the one variable the rehearsal adds), invoked with the event
+ * its trigger delivers — one real call per API operation, one real stream batch per
+ * stream consumer, each schedule once. Every DynamoDB request a function makes is
+ * recorded on the wire and checked against the IAM statements of that function's role in
+ * the template.
+ *
+ * It catches, before a user's first deploy does: a bundle that does not load, a missing
+ * or unresolvable environment variable, and an AccessDenied.
+ *
+ * Everything is discovered from the template (functions, their code, triggers, roles,
+ * tables); the only app knowledge here is OPERATION_CALLS, the arguments of one valid call
+ * per operation, keyed by route path. A function no call, mapping or schedule reaches
+ * fails the coverage test, so a new operation cannot go unrehearsed.
+ *
+ * The assembly is the run's shared one (test/support/shared-assembly.ts: synthesized once
+ * per run, with cdk.json's context as `cdk deploy` does, for this file and stack.test.ts).
+ * To rehearse an assembly the CLI made (or to iterate without the ~60-100 s synthesis):
+ * `npx cdk synth -o .tmp/assembly`, then REHEARSAL_ASSEMBLY=.tmp/assembly npx jest
+ * test/infra/deploy-rehearsal.test.ts. The directory must be inside the repository: the
+ * bundles leave @aws-sdk/* to the runtime (Lambda's nodejs runtime provides it) and
+ * resolve it here from node_modules.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import * as path from 'node:path';
+import { operationPath } from '../../functions/api/operation';
+import { operationList } from '../../functions/api/registry';
+import { ensureAccount, issueApiKey } from '../../functions/operations/accounts';
+import { createDocumentClient } from '../../functions/store/dynamo';
+import { createStore } from '../../functions/store/entities';
+import {
+  actionMatches,
+  apiRoutes,
+  createTableFromTemplate,
+  functionSpecs,
+  grantedActions,
+  invokePermissions,
+  isAllowed,
+  loadCloudAssembly,
+  ofType,
+  referencedIds,
+  RESERVED_ENVIRONMENT,
+  resolveStatements,
+  resolveValue,
+  roleStatements,
+  ruleTargets,
+  streamMappings,
+  type ApiRoute,
+  type FunctionSpec,
+  type LoadedAssembly,
+  type LocalBindings,
+  type Permission,
+  type ResolvedStatement,
+  type RuleTarget,
+  type StreamMapping,
+} from '../support/cloud-assembly';
+import { RecordingProxy, requiredPermissions, type RecordedCall } from '../support/dynamo-recorder';
+import { apiGatewayProxyEvent, passesFilters, readStream, scheduledEvent } from '../support/event-sources';
+import { LocalLambda, type Invocation } from '../support/local-lambda';
+import { sharedCloudAssembly } from '../support/shared-assembly';
+
+// Answers and template fragments are untyped JSON.
+type Json = any;
+
+// ---------------------------------------------------------------- one call per operation
+
+type Auth = 'admin' | 'viewer' | 'anonymous';
+
+/** What earlier calls produced, for the arguments of later ones. */
+interface Fixture {
+  keys: { admin: string; viewer: string };
+  project: Json;
+  set: Json;
+  content: Json;
+  /** Created through responses/create on a new key (the item is created with it), then edited. */
+  /** Made by keys/create, revoked by keys/revoke. */
+  createdKey: Json;
+  first: Json;
+  /** Created through the widgets' alias path in SPEC's positional form, then removed. */
+  second: Json;
+  firstStored: Json;
+}
+
+interface OperationCall {
+  auth: Auth;
+  /** @default POST */
+  method?: 'GET' | 'POST';
+  args(fixture: Fixture): unknown[];
+  /** Keeps what later calls need; may also assert that the answer carries real data. */
+  keep?(body: Json, fixture: Fixture): void;
+  /** Runs after the stream consumers have counted the responses (reads of counters). */
+  afterStream?: boolean;
+}
+
+const FIRST_KEY = 'https://example.com/rehearsal/first-response';
+
+/**
+ * One valid call per operation, keyed by route path, in the order they run (creations
+ * before reads). A path may be an alias route (`feelbacks/...`) of an operation.
+ */
+const OPERATION_CALLS: Record<string, OperationCall> = {
+  'projects/create': {
+    auth: 'admin',
+    args: () => [{ name: 'Rehearsal', description: 'deploy rehearsal' }],
+    keep: (body, fixture) => (fixture.project = body),
+  },
+  'projects/get': { auth: 'viewer', args: (f) => [f.project.id] },
+  'projects/lookup': { auth: 'viewer', args: () => ['Rehears'], keep: (body) => expect(body).toHaveLength(1) },
+  'projects/save': { auth: 'admin', args: (f) => [f.project.id, { description: 'rehearsed' }] },
+  'sets/create': {
+    auth: 'admin',
+    args: (f) => [{ projectId: f.project.id, key: 'reactions', schema: 'reaction', metadata: { name: 'Rehearsal reactions', publicAggregates: true } }],
+    keep: (body, fixture) => (fixture.set = body),
+  },
+  'sets/get': { auth: 'viewer', args: (f) => [f.set.id] },
+  'sets/lookup': { auth: 'viewer', args: (f) => ['reactions', { projectId: f.project.id }], keep: (body) => expect(body).toHaveLength(1) },
+  // A new key: the save is then a transaction that also moves the key's uniqueness item.
+  'sets/save': { auth: 'admin', args: (f) => [f.set.id, { key: 'reactions-v2', description: 'rehearsed' }], keep: (body, fixture) => (fixture.set = body) },
+  'sets/exists': { auth: 'viewer', method: 'GET', args: (f) => [{ projectId: f.project.id, key: f.set.key }], keep: (body) => expect(body).toBe(true) },
+  'contents/create': {
+    auth: 'admin',
+    args: (f) => [{ contentSetId: f.set.id, key: 'https://example.com/rehearsal/page', metadata: { title: 'Rehearsal page' } }],
+    keep: (body, fixture) => (fixture.content = body),
+  },
+  'contents/get': { auth: 'viewer', args: (f) => [f.content.id] },
+  'contents/lookup': { auth: 'viewer', args: (f) => ['Rehearsal', { contentSetId: f.set.id }], keep: (body) => expect(body).toHaveLength(1) },
+  'contents/save': {
+    auth: 'admin',
+    args: (f) => [f.content.id, { key: 'https://example.com/rehearsal/moved', description: 'rehearsed' }],
+    keep: (body, fixture) => (fixture.content = body),
+  },
+  'contents/exists': { auth: 'viewer', args: (f) => [{ contentSetId: f.set.id, key: f.content.key }], keep: (body) => expect(body).toBe(true) },
+  'responses/create': {
+    auth: 'anonymous',
+    args: (f) => [{ contentSetId: f.set.id, key: FIRST_KEY, value: '+1', revokable: true, context: { $user: 'rehearsal@example.com' } }],
+    keep: (body, fixture) => (fixture.first = body),
+  },
+  'feelbacks/create': {
+    auth: 'anonymous',
+    args: (f) => [f.set.id, f.content.key, 'rocket', null, null, true],
+    keep: (body, fixture) => (fixture.second = body),
+  },
+  'responses/edit': { auth: 'anonymous', args: (f) => [{ responseId: f.first.responseId, revokeToken: f.first.revokable.token, value: 'heart' }] },
+  'responses/remove': { auth: 'anonymous', args: (f) => [{ feelbackId: f.second.responseId, revokeToken: f.second.revokable.token }] },
+  'responses/get': {
+    auth: 'viewer',
+    afterStream: true,
+    args: (f) => [f.first.responseId],
+    keep: (body, fixture) => (fixture.firstStored = body),
+  },
+  'responses/list': {
+    auth: 'viewer',
+    afterStream: true,
+    args: (f) => [{ contentSetId: f.set.id, state: 'all' }],
+    keep: (body) => expect(body.items).toHaveLength(2),
+  },
+  'projects/getStats': { auth: 'viewer', afterStream: true, args: (f) => [f.project.id], keep: (body) => expect(body.count).toBe(1) },
+  'sets/getStats': { auth: 'viewer', afterStream: true, args: (f) => [f.set.id, { period: 'day' }], keep: (body) => expect(body.count).toBe(1) },
+  'contents/getStats': {
+    auth: 'viewer',
+    afterStream: true,
+    args: (f) => [f.firstStored.contentItemId, { period: 'rolling7d' }],
+    keep: (body) => expect(body.count).toBe(1),
+  },
+  // Non-empty rankings: the entries' BatchGetItem and stats Queries run too.
+  'sets/top': { auth: 'viewer', afterStream: true, args: (f) => [{ projectId: f.project.id }], keep: (body) => expect(body).toHaveLength(1) },
+  'contents/top': { auth: 'viewer', afterStream: true, args: (f) => [{ contentSetId: f.set.id }], keep: (body) => expect(body).toHaveLength(1) },
+  // The widgets' call: GET on the alias path, anonymous (the set has public aggregates).
+  'feelbacks/getAggregates': {
+    auth: 'anonymous',
+    method: 'GET',
+    afterStream: true,
+    args: (f) => [{ contentSetId: f.set.id, key: FIRST_KEY }],
+    keep: (body) => expect(body.reduce((sum: number, count: number) => sum + count, 0)).toBe(1),
+  },
+  'responses/export': {
+    auth: 'viewer',
+    afterStream: true,
+    args: (f) => [{ contentSetId: f.set.id, format: 'csv', state: 'all' }],
+    keep: (body) => expect(body.rows).toBe(2),
+  },
+  // The docs function (GET /openapi.json, /docs): it reads no table.
+  'openapi.json': { auth: 'anonymous', method: 'GET', args: () => [] },
+  'keys/list': { auth: 'admin', args: () => [{ $size: 10 }], keep: (body) => expect(body.items.length).toBeGreaterThan(0) },
+  'keys/create': { auth: 'admin', args: () => [{ level: 'viewer', label: 'rehearsal' }], keep: (body, fixture) => (fixture.createdKey = body) },
+  'keys/revoke': { auth: 'admin', args: (f) => [f.createdKey.id] },
+  'responses/erase': {
+    auth: 'admin',
+    afterStream: true,
+    args: () => [{ responseIds: ['AAAAAAAAAAAAAAAAAAAAAA'] }],
+    keep: (body) => expect(body.erased).toBe(0),
+  },
+};
+
+// ---------------------------------------------------------------- the local deployment
+
+/** DynamoDB Local keeps one namespace per access key and region: the functions must use the test's. */
+/** The file's own DynamoDB Local database (test/support/env.ts), for the rehearsal's clients and the functions alike. */
+const LOCAL_CREDENTIALS = { accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'local' };
+const LOCAL_REGION = 'local';
+/** Lambda refuses environments larger than this (names and values). */
+const MAX_ENVIRONMENT_BYTES = 4096;
+const SYNTH_TIMEOUT = 300_000;
+const DAY_MS = 24 * 3600 * 1000;
+/** The second run of each schedule: a week later (see runSchedules). */
+const SCHEDULE_CLOCK_AHEAD_DAYS = 7;
+
+let assembly: LoadedAssembly;
+let bindings: LocalBindings;
+let functions: FunctionSpec[];
+let routes: ApiRoute[];
+let mappings: StreamMapping[];
+let schedules: RuleTarget[];
+let stageName: string;
+let dynamo: DynamoDBClient;
+let streams: DynamoDBStreamsClient;
+let fixture: Fixture;
+const timings: Record<string, number> = {};
+
+/** A running execution environment of a function, with the recording proxy it is given as endpoint. */
+interface Environment {
+  proxy: RecordingProxy;
+  lambda?: LocalLambda;
+  initError?: string;
+}
+/** By function id; `<id>+<days>d` for an environment whose clock runs ahead (see runSchedules). */
+const environments = new Map<string, Environment>();
+
+interface InvocationRecord {
+  functionId: string;
+  /** `POST projects/create`, `stream batch of <mapping>`, `schedule <rule>`. */
+  label: string;
+  result: Invocation;
+  calls: RecordedCall[];
+  environment: Environment;
+}
+const invocations: InvocationRecord[] = [];
+
+beforeAll(async () => {
+  const started = Date.now();
+  const dir = process.env.REHEARSAL_ASSEMBLY ?? (await sharedCloudAssembly());
+  timings.synth = Date.now() - started;
+  assembly = loadCloudAssembly(path.resolve(dir));
+  functions = functionSpecs(assembly);
+  routes = apiRoutes(assembly);
+  mappings = streamMappings(assembly);
+  schedules = ruleTargets(assembly);
+  const stages = ofType(assembly, 'AWS::ApiGateway::Stage').map(([, stage]) => stage.Properties.StageName);
+  stageName = stages[0] ?? 'prod';
+
+  const endpoint = process.env.DYNAMODB_ENDPOINT!;
+  dynamo = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  streams = new DynamoDBStreamsClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+
+  // The tables, from the template's definitions.
+  const tables: LocalBindings['tables'] = new Map();
+  for (const [logicalId, resource] of ofType(assembly, 'AWS::DynamoDB::Table')) {
+    const name = `${process.env.TABLE_NAME}-${logicalId}`;
+    const { input, timeToLive } = createTableFromTemplate(resource, name, `table ${logicalId}`);
+    await dynamo.send(new CreateTableCommand(input));
+    if (timeToLive) await dynamo.send(new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: timeToLive }));
+    const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: name }));
+    tables.set(logicalId, { name, arn: Table!.TableArn!, streamArn: Table!.LatestStreamArn });
+  }
+  // Local ARNs read arn:aws:dynamodb:ddblocal:000000000000:table/<name>; hand-written ARNs in policies resolve alike.
+  const [, partition, , region, account] = (tables.values().next().value?.arn ?? 'arn:aws:dynamodb:ddblocal:000000000000:').split(':');
+  // Secrets: a stand-in ARN each, served by a local Secrets Manager endpoint (secretsEndpoint) with a random value.
+  const secrets: LocalBindings['secrets'] = new Map(
+    ofType(assembly, 'AWS::SecretsManager::Secret').map(([logicalId]) => [
+      logicalId,
+      `arn:${partition}:secretsmanager:${region}:${account}:secret:${logicalId}`,
+    ]),
+  );
+  bindings = { partition, region, account, tables, secrets };
+  secretsEndpoint = await startLocalSecrets();
+
+  // An account with an admin and a viewer key, in the table the API functions' environments name.
+  const apiTables = new Set(routes.flatMap(({ functionId }) => referencedIds(spec(functionId).environment).filter((id) => bindings.tables.has(id))));
+  if (apiTables.size !== 1) {
+    throw new Error(`the rehearsal creates its API keys in the one table the API functions are given; they name [${[...apiTables].join(', ')}]`);
+  }
+  const store = createStore(createDocumentClient(dynamo), bindings.tables.get([...apiTables][0])!.name);
+  const now = new Date();
+  const owner = await ensureAccount(store, 'rehearsal', now);
+  const admin = await issueApiKey(store, { accountId: owner.id, level: 'admin' }, now);
+  const viewer = await issueApiKey(store, { accountId: owner.id, level: 'viewer' }, now);
+  fixture = { keys: { admin: admin.key, viewer: viewer.key } } as Fixture;
+}, SYNTH_TIMEOUT);
+
+afterAll(async () => {
+  for (const environment of environments.values()) {
+    environment.lambda?.stop();
+    await environment.proxy.close();
+  }
+  secretsServer?.close();
+  dynamo?.destroy();
+  streams?.destroy();
+});
+
+function spec(functionId: string): FunctionSpec {
+  const found = functions.find((fn) => fn.logicalId === functionId);
+  if (!found) throw new Error(`${functionId} is not an AWS::Lambda::Function of the template`);
+  return found;
+}
+
+/** How a function is reached, for messages: its routes, stream mappings and schedules. */
+function functionLabel(functionId: string): string {
+  const reached = [
+    ...routes.filter((route) => route.functionId === functionId).map((route) => `${route.httpMethod} ${route.path}`),
+    ...mappings.filter((mapping) => mapping.functionId === functionId).map((mapping) => `stream of ${mapping.tableId}`),
+    ...schedules.filter((target) => target.functionId === functionId).map((target) => `schedule ${target.ruleId}`),
+  ];
+  return `${functionId} (${reached.join(', ') || 'no trigger'})`;
+}
+
+/** The process environment Lambda would give the function, with the template's variables resolved. */
+function lambdaEnvironment(fn: FunctionSpec, dynamoEndpoint: string): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fn.environment)) {
+    variables[name] = resolveValue(value, bindings, 'strict', `environment variable ${name} of ${fn.logicalId}`);
+  }
+  const logging = fn.loggingConfig ?? {};
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    LANG: 'en_US.UTF-8',
+    TZ: ':UTC',
+    _HANDLER: fn.handler,
+    AWS_EXECUTION_ENV: `AWS_Lambda_${fn.runtime}`,
+    AWS_LAMBDA_FUNCTION_NAME: fn.logicalId,
+    AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memorySize),
+    AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
+    AWS_LAMBDA_LOG_GROUP_NAME: `/aws/lambda/${fn.logicalId}`,
+    AWS_LAMBDA_LOG_STREAM_NAME: 'rehearsal',
+    ...(logging.LogFormat === 'JSON' ? { AWS_LAMBDA_LOG_FORMAT: 'JSON' } : {}),
+    ...(logging.ApplicationLogLevel ? { AWS_LAMBDA_LOG_LEVEL: logging.ApplicationLogLevel } : {}),
+    LAMBDA_TASK_ROOT: fn.codeDir,
+    LAMBDA_RUNTIME_DIR: '/var/runtime',
+    AWS_REGION: LOCAL_REGION,
+    AWS_DEFAULT_REGION: LOCAL_REGION,
+    // The execution role's session, as Lambda passes it (DynamoDB Local only reads the key id).
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_SESSION_TOKEN: 'rehearsal',
+    ...variables,
+    DYNAMODB_ENDPOINT: dynamoEndpoint,
+    // The SDK's per-service endpoint variable: GetSecretValue goes to the local stand-in.
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsEndpoint,
+  };
+}
+
+let secretsEndpoint = '';
+let secretsServer: Server | undefined;
+
+/** Answers GetSecretValue for any secret with one random value per secret (what CloudFormation would generate). */
+async function startLocalSecrets(): Promise<string> {
+  const values = new Map<string, string>();
+  secretsServer = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      const { SecretId } = JSON.parse(body || '{}') as { SecretId?: string };
+      if (!values.has(String(SecretId))) values.set(String(SecretId), randomBytes(32).toString('hex'));
+      response.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+      response.end(JSON.stringify({ ARN: SecretId, Name: SecretId, SecretString: values.get(String(SecretId)), VersionId: 'rehearsal' }));
+    });
+  });
+  await new Promise<void>((listening) => secretsServer!.listen(0, '127.0.0.1', () => listening()));
+  return `http://127.0.0.1:${(secretsServer.address() as AddressInfo).port}`;
+}
+
+/** A function's execution environment, started (its init phase run) on first use. */
+async function environmentOf(functionId: string, clockAheadDays = 0): Promise<Environment> {
+  const key = clockAheadDays ? `${functionId}+${clockAheadDays}d` : functionId;
+  const existing = environments.get(key);
+  if (existing) return existing;
+  const environment: Environment = { proxy: await RecordingProxy.start(process.env.DYNAMODB_ENDPOINT!) };
+  environments.set(key, environment);
+  const fn = spec(functionId);
+  try {
+    const { lambda, initMs } = await LocalLambda.start({
+      name: functionLabel(functionId),
+      taskRoot: fn.codeDir,
+      handler: fn.handler,
+      environment: lambdaEnvironment(fn, environment.proxy.endpoint),
+      timeoutSeconds: fn.timeoutSeconds,
+      // Lambda allows 10 s; a loaded, shared test machine gets more before a slow init counts as broken.
+      initTimeoutSeconds: 30,
+      clockOffsetMs: clockAheadDays * DAY_MS,
+    });
+    environment.lambda = lambda;
+    timings[`init ${key}`] = initMs;
+  } catch (error) {
+    environment.initError = (error as Error).message;
+  }
+  return environment;
+}
+
+async function invoke(functionId: string, label: string, event: unknown, clockAheadDays = 0): Promise<InvocationRecord> {
+  const environment = await environmentOf(functionId, clockAheadDays);
+  const before = environment.proxy.calls.length;
+  const result: Invocation = environment.lambda
+    ? await environment.lambda.invoke(event)
+    : { ok: false, error: { name: 'InitError', message: environment.initError! }, ms: 0 };
+  const record = { functionId, label, result, calls: environment.proxy.calls.slice(before), environment };
+  invocations.push(record);
+  return record;
+}
+
+function failure(record: InvocationRecord, what: string): Error {
+  const { environment } = record;
+  const error = record.result.ok ? undefined : (record.result.error.stack ?? `${record.result.error.name}: ${record.result.error.message}`);
+  return new Error(
+    `${record.label} -> ${functionLabel(record.functionId)}: ${what}\n${error ?? JSON.stringify((record.result as Json).value)?.slice(0, 2000)}\n` +
+      `--- function log ---\n${environment.lambda?.logs().slice(-4000) ?? ''}`,
+  );
+}
+
+// ---------------------------------------------------------------- the triggers
+
+function routeFor(routePath: string, method: string): ApiRoute | undefined {
+  return routes.find((route) => route.path === routePath && (route.httpMethod === method || route.httpMethod === 'ANY'));
+}
+
+async function callOperation(routePath: string, call: OperationCall): Promise<void> {
+  const method = call.method ?? 'POST';
+  const route = routeFor(routePath, method);
+  if (!route) throw new Error(`OPERATION_CALLS has ${method} ${routePath}, which the template has no route for`);
+  const args = JSON.stringify(call.args(fixture));
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
+    'Accept-Language': 'de-DE,de;q=0.9',
+    Origin: 'https://example.com',
+  };
+  if (call.auth !== 'anonymous') headers.Authorization = `API-KEY ${fixture.keys[call.auth]}`;
+  const event = apiGatewayProxyEvent({
+    httpMethod: method,
+    path: routePath,
+    stage: stageName,
+    headers,
+    ...(method === 'GET' ? { query: { $p: args } } : { body: args }),
+  });
+  const record = await invoke(route.functionId, `${method} ${routePath}`, event);
+  if (!record.result.ok) throw failure(record, 'the invocation failed');
+  const status = record.result.value?.statusCode;
+  if (typeof status !== 'number' || status < 200 || status > 299) throw failure(record, `answered ${status}, not 2xx`);
+  const body = record.result.value.body ? JSON.parse(record.result.value.body) : undefined;
+  try {
+    call.keep?.(body, fixture);
+  } catch (error) {
+    throw failure(record, `unexpected answer ${record.result.value.body}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * One real batch per stream mapping: the records of the table's stream its filters let
+ * through, up to its batch size. Delivery is at least once, so the same batch is then
+ * delivered again, as after a retry; both must be accepted whole.
+ */
+async function deliverStreamBatches(): Promise<void> {
+  for (const mapping of mappings) {
+    const table = bindings.tables.get(mapping.tableId)!;
+    const shards = await readStream(streams, table.streamArn!);
+    const batches = shards.map((records) => records.filter((record) => passesFilters(mapping.filterPatterns, record))).filter((records) => records.length > 0);
+    print(`deploy rehearsal: ${batches.flat().length} of ${shards.flat().length} stream records pass the filters of ${mapping.logicalId}`);
+    if (batches.length === 0) throw new Error(`no record of ${mapping.tableId}'s stream passes the filters of ${mapping.logicalId}: nothing to deliver`);
+    for (const records of batches) {
+      const batch = records.slice(0, mapping.batchSize);
+      for (const delivery of ['', ', redelivered']) {
+        const record = await invoke(mapping.functionId, `stream batch of ${mapping.logicalId} (${batch.length} records${delivery})`, { Records: batch });
+        if (!record.result.ok) throw failure(record, 'the batch failed');
+        const reportsFailures = mapping.functionResponseTypes.includes('ReportBatchItemFailures');
+        if (reportsFailures && JSON.stringify(record.result.value) !== JSON.stringify({ batchItemFailures: [] })) {
+          throw failure(record, 'reported batch item failures');
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Each scheduled job runs now, and once more in an environment whose clock is a week
+ * ahead: a job that works on the data of past days (the daily rollover retires the day
+ * that left a rolling window) finds nothing today, and would otherwise first walk its
+ * write path a week after the deploy.
+ */
+async function runSchedules(): Promise<void> {
+  for (const target of schedules) {
+    if (!target.scheduleExpression) {
+      throw new Error(`rule ${target.ruleId} reacts to an event pattern; the rehearsal only knows how to build scheduled events`);
+    }
+    const ruleArn = `arn:${bindings.partition}:events:${bindings.region}:${bindings.account}:rule/${target.ruleId}`;
+    for (const clockAheadDays of [0, SCHEDULE_CLOCK_AHEAD_DAYS]) {
+      const event = target.input ?? scheduledEvent(ruleArn, bindings.region, bindings.account, new Date(Date.now() + clockAheadDays * DAY_MS));
+      const label = `schedule ${target.ruleId}${clockAheadDays ? ` (clock ${clockAheadDays} days ahead)` : ''}`;
+      const record = await invoke(target.functionId, label, event, clockAheadDays);
+      if (!record.result.ok) throw failure(record, 'the scheduled invocation failed');
+      if (record.result.value === null || typeof record.result.value !== 'object') throw failure(record, 'answered no result object');
+    }
+  }
+}
+
+// ---------------------------------------------------------------- permissions
+
+interface Need extends Permission {
+  label: string;
+}
+
+/** What each function's role must allow: its recorded requests, and what its event source mappings do with the role. */
+function needsOf(functionId: string): Need[] {
+  const tableArn = (name: string) =>
+    [...bindings.tables.values()].find((table) => table.name === name)?.arn ??
+    `arn:${bindings.partition}:dynamodb:${bindings.region}:${bindings.account}:table/${name}`;
+  const needs: Need[] = invocations
+    .filter((record) => record.functionId === functionId)
+    .flatMap((record) =>
+      record.calls.flatMap((call) => requiredPermissions(call, tableArn).map((need) => ({ ...need, label: `${record.label}: ${call.action}` }))),
+    );
+  for (const mapping of mappings.filter((candidate) => candidate.functionId === functionId)) {
+    // Lambda's poller reads the stream with the function's role (AWS Lambda developer guide, DynamoDB event sources).
+    const streamArn = bindings.tables.get(mapping.tableId)!.streamArn!;
+    const label = `event source mapping ${mapping.logicalId}`;
+    for (const action of ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']) needs.push({ action, resource: streamArn, label });
+    needs.push({ action: 'dynamodb:ListStreams', resource: '*', label });
+    if (mapping.onFailure) {
+      const destinationId = (mapping.onFailure['Fn::GetAtt'] ?? [])[0];
+      const type = assembly.resources[destinationId]?.Type;
+      const action = type === 'AWS::SQS::Queue' ? 'sqs:SendMessage' : type === 'AWS::SNS::Topic' ? 'sns:Publish' : undefined;
+      if (!action) throw new Error(`${label}: on-failure destination ${JSON.stringify(mapping.onFailure)} is not a queue or topic of the template`);
+      needs.push({ action, resource: resolveValue(mapping.onFailure, bindings, 'symbolic', label), label: `${label} (on-failure destination)` });
+    }
+  }
+  return needs;
+}
+
+function statementsOf(functionId: string): { statements: ResolvedStatement[]; unreadable: string[] } {
+  const { statements, unreadable } = roleStatements(assembly, spec(functionId).roleId);
+  return { statements: resolveStatements(statements, bindings, `role of ${functionId}`), unreadable };
+}
+
+function print(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+// ---------------------------------------------------------------- tests
+
+describe('deploy rehearsal', () => {
+  test('every function has a trigger the rehearsal invokes, every operation a call, and each trigger may invoke its function', () => {
+    expect(functions.length).toBeGreaterThan(0);
+    const problems: string[] = [];
+    const triggered = new Set([...routes, ...mappings, ...schedules].map((trigger) => trigger.functionId));
+    for (const fn of functions) {
+      if (!triggered.has(fn.logicalId)) problems.push(`${fn.logicalId}: no API route, stream mapping or schedule reaches it; the rehearsal cannot invoke it`);
+      if (!/^nodejs/.test(fn.runtime)) problems.push(`${fn.logicalId}: runtime ${fn.runtime}; the rehearsal runs Node.js functions only`);
+      const reserved = Object.keys(fn.environment).filter((name) => RESERVED_ENVIRONMENT.includes(name));
+      if (reserved.length > 0) problems.push(`${fn.logicalId}: sets reserved environment variables ${reserved.join(', ')}`);
+      const size = Object.entries(fn.environment).reduce((sum, [name, value]) => sum + name.length + JSON.stringify(value).length, 0);
+      if (size > MAX_ENVIRONMENT_BYTES) problems.push(`${fn.logicalId}: environment of about ${size} bytes, over Lambda's ${MAX_ENVIRONMENT_BYTES}`);
+    }
+
+    // Every function behind a route is reached by a call of OPERATION_CALLS (on any of its routes).
+    for (const [callPath, call] of Object.entries(OPERATION_CALLS)) {
+      if (!routeFor(callPath, call.method ?? 'POST')) problems.push(`OPERATION_CALLS: ${call.method ?? 'POST'} ${callPath} is no route of the template`);
+    }
+    const called = new Set(Object.entries(OPERATION_CALLS).map(([callPath, call]) => routeFor(callPath, call.method ?? 'POST')?.functionId));
+    for (const functionId of new Set(routes.map((route) => route.functionId))) {
+      if (!called.has(functionId)) {
+        problems.push(`${functionLabel(functionId)}: OPERATION_CALLS has no call for it; add one, keyed by its route path`);
+      }
+    }
+    // And the registry's operations are all routes of the template.
+    for (const operation of operationList) {
+      if (!routeFor(operationPath(operation), 'POST')) problems.push(`operation ${operationPath(operation)} has no POST route in the template`);
+    }
+
+    // Who may invoke: API Gateway for route functions, EventBridge for rule targets (mappings use the role).
+    const permissions = invokePermissions(assembly);
+    const mayInvoke = (functionId: string, principal: string) =>
+      permissions.some((permission) => permission.functionId === functionId && permission.principal === principal);
+    for (const functionId of new Set(routes.map((route) => route.functionId))) {
+      if (!mayInvoke(functionId, 'apigateway.amazonaws.com'))
+        problems.push(`${functionLabel(functionId)}: no AWS::Lambda::Permission for apigateway.amazonaws.com`);
+    }
+    for (const target of schedules) {
+      if (!mayInvoke(target.functionId, 'events.amazonaws.com'))
+        problems.push(`${functionLabel(target.functionId)}: no AWS::Lambda::Permission for events.amazonaws.com`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test('every bundle loads (the init phase) in an environment of its own, with the template environment resolved', async () => {
+    const started = Date.now();
+    // Two at a time: a cold start is mostly CPU, and the machine is shared.
+    const queue = functions.map((fn) => fn.logicalId);
+    await Promise.all(
+      [0, 1].map(async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) await environmentOf(next);
+      }),
+    );
+    timings.init = Date.now() - started;
+    const failed = [...environments.entries()].filter(([, environment]) => environment.initError).map(([id, environment]) => `${id}: ${environment.initError}`);
+    expect(failed).toEqual([]);
+  }, 180_000);
+
+  test('one real call per operation, one real stream batch per consumer (and its redelivery) and each schedule (now and a week ahead) succeed', async () => {
+    const started = Date.now();
+    const calls = Object.entries(OPERATION_CALLS);
+    for (const [callPath, call] of calls.filter(([, candidate]) => !candidate.afterStream)) await callOperation(callPath, call);
+    await deliverStreamBatches();
+    for (const [callPath, call] of calls.filter(([, candidate]) => candidate.afterStream)) await callOperation(callPath, call);
+    await runSchedules();
+    timings.scenario = Date.now() - started;
+
+    const invoked = new Set(invocations.map((record) => record.functionId));
+    expect(functions.map((fn) => fn.logicalId).filter((id) => !invoked.has(id))).toEqual([]);
+  }, 180_000);
+
+  test('the recorder sees the requests (projects/create wrote), and the policy check can refuse', () => {
+    const create = invocations.find((record) => record.label === 'POST projects/create');
+    expect(create).toBeDefined();
+    const actions = create!.calls.map((call) => call.action);
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.some((action) => ['PutItem', 'UpdateItem', 'TransactWriteItems', 'BatchWriteItem'].includes(action))).toBe(true);
+    // No function may delete the table: the evaluation is not permissive.
+    for (const fn of functions) {
+      for (const table of bindings.tables.values()) {
+        expect(isAllowed(statementsOf(fn.logicalId).statements, { action: 'dynamodb:DeleteTable', resource: table.arn })).toBe(false);
+      }
+    }
+  });
+
+  test('every DynamoDB request a function made is allowed by its role in the template', () => {
+    const missing: string[] = [];
+    for (const fn of functions) {
+      const { statements, unreadable } = statementsOf(fn.logicalId);
+      const denied = new Set<string>();
+      for (const need of needsOf(fn.logicalId)) {
+        if (!isAllowed(statements, need)) denied.add(`${need.label}: ${need.action} on ${need.resource}`);
+      }
+      if (denied.size === 0) continue;
+      const note = unreadable.length > 0 ? ` (policies not evaluated: ${unreadable.join(', ')})` : '';
+      missing.push(`${functionLabel(fn.logicalId)}${note}\n    ${[...denied].join('\n    ')}`);
+    }
+    if (missing.length > 0) print(`deploy rehearsal: MISSING permissions (each an AccessDenied on AWS):\n  ${missing.join('\n  ')}`);
+    expect(missing).toEqual([]);
+  });
+
+  test('report: DynamoDB actions granted but never used, and timings', () => {
+    // Only reported, never failed: one call per operation does not walk every path of a
+    // function (a conflict retry, a second page, an item created on first use...), so an
+    // action unused here may still be needed. The list is a prompt to look, not a verdict.
+    const lines: string[] = [];
+    for (const fn of functions) {
+      const used = new Set(needsOf(fn.logicalId).map((need) => need.action));
+      const unused = grantedActions(statementsOf(fn.logicalId).statements, 'dynamodb').filter(
+        (granted) => ![...used].some((action) => actionMatches(granted, action)),
+      );
+      if (unused.length > 0) lines.push(`${functionLabel(fn.logicalId)}: ${unused.join(', ')}`);
+    }
+    const invoked = new Set(invocations.map((record) => record.functionId));
+    const incomplete = invoked.size < functions.length ? ` (INCOMPLETE run: ${invoked.size} of ${functions.length} functions invoked)` : '';
+    print(`deploy rehearsal: granted DynamoDB actions never used in this run${incomplete}:\n  ${lines.join('\n  ') || '(none)'}`);
+
+    const used = functions.map((fn) => {
+      const actions = [
+        ...new Set(invocations.filter((record) => record.functionId === fn.logicalId).flatMap((record) => record.calls.map((call) => call.action))),
+      ];
+      return `${functionLabel(fn.logicalId)}: ${actions.join(', ') || '(none)'}`;
+    });
+    print(`deploy rehearsal: DynamoDB API actions called per function:\n  ${used.join('\n  ')}`);
+    const inits = Object.entries(timings)
+      .filter(([name]) => name.startsWith('init '))
+      .map(([, ms]) => ms);
+    print(
+      `deploy rehearsal timings: synth ${(timings.synth / 1000).toFixed(1)} s, init of ${inits.length} functions ${((timings.init ?? 0) / 1000).toFixed(1)} s ` +
+        `(each ${Math.min(...inits)}-${Math.max(...inits)} ms), scenario of ${invocations.length} invocations ${((timings.scenario ?? 0) / 1000).toFixed(1)} s`,
+    );
+  });
+});
