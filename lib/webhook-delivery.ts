@@ -68,16 +68,15 @@ export class WebhookDelivery extends Construct {
     });
 
     // One metric from the log lines of every function that attempts deliveries.
-    [this.sweeper.logGroup, ...props.attemptLogGroups].forEach(
-      (logGroup, index) =>
-        new MetricFilter(this, `FailedDeliveries${index}`, {
-          logGroup,
-          metricNamespace: METRIC_NAMESPACE,
-          metricName: FAILED_DELIVERIES_METRIC,
-          filterPattern: FilterPattern.stringValue('$.message', '=', FAILED_DELIVERY_MESSAGE),
-          metricValue: '1',
-        }),
-    );
+    for (const [index, logGroup] of [this.sweeper.logGroup, ...props.attemptLogGroups].entries()) {
+      new MetricFilter(this, `FailedDeliveries${index}`, {
+        logGroup,
+        metricNamespace: METRIC_NAMESPACE,
+        metricName: FAILED_DELIVERIES_METRIC,
+        filterPattern: FilterPattern.stringValue('$.message', '=', FAILED_DELIVERY_MESSAGE),
+        metricValue: '1',
+      });
+    }
 
     this.alarms = {
       sweeperErrors: new Alarm(this, 'SweeperErrorsAlarm', {

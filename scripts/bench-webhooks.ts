@@ -130,7 +130,7 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   await createWebhook(store, account.id, { url, events: ['response.created'] }, now);
 
-  type Handler = (event: DynamoDBStreamEvent, context: unknown) => Promise<DynamoDBBatchResponse | void>;
+  type Handler = (event: DynamoDBStreamEvent, context: unknown) => Promise<DynamoDBBatchResponse | undefined>;
   const tableClient = { documentClient, tableName: TABLE_NAME };
   const readers = STREAM_CONSUMERS.map(
     (declaration) =>

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { DELIVERY_STATUSES, MAX_WEBHOOK_URL_LENGTH, WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from '../domain/webhooks';
 import { DEFAULT_PAGE_SIZE, description, id, MAX_PAGE_SIZE } from './models';
+import { cursor } from './response-models';
 
 /** The form of a webhook URL; whether it may be http and where it resolves are checked by the operation (webhooks/targets.ts). */
 export const webhookUrl = z
@@ -16,7 +17,6 @@ const events = z
   .transform((types) => WEBHOOK_EVENT_TYPES.filter((type) => types.includes(type)));
 
 const pageSize = z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE);
-const cursor = z.string().min(1).max(512);
 
 export const WebhookCreateModel = z.strictObject({
   url: webhookUrl,

@@ -1,5 +1,5 @@
 /** webhooks/*: an account's endpoints, their secrets, tests, delivery log and redeliveries. */
-import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, badRequest, notFound } from '../api/errors';
 import { DEFAULT_PAGE_SIZE } from '../api/models';
 import type { DeliveryListModel, WebhookCreateModel, WebhookListModel, WebhookSaveModel } from '../api/webhook-models';
@@ -27,7 +27,7 @@ import { formatBody, testBody } from '../webhooks/payloads';
 import { generateSigningSecret, sealSecret } from '../webhooks/secrets';
 import { targetProblem } from '../webhooks/targets';
 import { loadProject } from './projects';
-import { queryPage } from './webhook-pages';
+import { cursorPage, type IndexSource } from './paging';
 
 /** A webhook as the API shows it: never its secrets. */
 export function webhookView(webhook: WebhookRecord) {
@@ -125,17 +125,56 @@ export async function createWebhook(store: Store, accountId: string, input: Webh
   return { ...webhookView(webhook), secret };
 }
 
+/** Reads of at least this many items: a filter (project, status) drops some of what a read returns. */
+const MIN_READ = 100;
+
+type Gsi1Filter = { expression: string; names?: Record<string, string>; values: Record<string, unknown> };
+
+/**
+ * A gsi1 partition of webhooks or deliveries as a source for the paging helpers
+ * (operations/paging.ts): a position is the last item's table and index keys, where the
+ * next query starts. Positions only ever leave sealed in a cursor bound to the account
+ * and the list, so they need no checks here.
+ */
+function gsi1Source(store: Store, partition: string, newestFirst: boolean, filter?: Gsi1Filter): IndexSource<Record<string, unknown>> {
+  return {
+    read: async (start, count) => {
+      const items: Record<string, unknown>[] = [];
+      let from: Record<string, unknown> | undefined = start === null ? undefined : JSON.parse(start);
+      do {
+        const page = await store.documentClient.send(
+          new QueryCommand({
+            TableName: store.tableName,
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :partition',
+            ExpressionAttributeValues: { ':partition': partition, ...filter?.values },
+            ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : {}),
+            ScanIndexForward: !newestFirst,
+            Limit: filter ? Math.max(count - items.length, MIN_READ) : count - items.length,
+            ExclusiveStartKey: from,
+          }),
+        );
+        items.push(...(page.Items ?? []));
+        from = page.LastEvaluatedKey;
+      } while (from && items.length < count);
+      return items.slice(0, count);
+    },
+    positionOf: (item) => JSON.stringify({ pk: item.pk, sk: item.sk, gsi1pk: item.gsi1pk, gsi1sk: item.gsi1sk }),
+  };
+}
+
 export async function listWebhooks(store: Store, accountId: string, query: WebhookListModel | null | undefined) {
   const { projectId, $size, cursor } = query ?? { $size: DEFAULT_PAGE_SIZE };
-  const page = await queryPage(store, {
-    partition: accountWebhooksPartition(accountId),
-    keyOf: webhookKey,
-    newestFirst: false,
-    size: $size,
-    cursor,
-    cursorPath: 'args.0.cursor',
-    filter: projectId ? { FilterExpression: 'projectId = :project', values: { ':project': projectId } } : undefined,
-  });
+  const page = await cursorPage(
+    gsi1Source(
+      store,
+      accountWebhooksPartition(accountId),
+      false,
+      projectId ? { expression: 'projectId = :project', values: { ':project': projectId } } : undefined,
+    ),
+    { accountId, scope: { operation: 'webhooks/list', projectId }, path: 'args.0.cursor' },
+    { cursor, size: $size },
+  );
   return { items: page.items.map((item) => webhookView(webhookFromItem(item))), ...(page.cursor ? { cursor: page.cursor } : {}) };
 }
 
@@ -300,17 +339,12 @@ export async function testWebhook(store: Store, accountId: string, webhookId: st
 
 export async function listDeliveries(store: Store, accountId: string, query: DeliveryListModel) {
   await loadWebhook(store, accountId, query.webhookId);
-  const page = await queryPage(store, {
-    partition: webhookDeliveriesPartition(query.webhookId),
-    keyOf: deliveryKey,
-    newestFirst: true,
-    size: query.$size,
-    cursor: query.cursor,
-    cursorPath: 'args.0.cursor',
-    filter: query.status
-      ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, values: { ':status': query.status } }
-      : undefined,
-  });
+  const filter = query.status ? { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': query.status } } : undefined;
+  const page = await cursorPage(
+    gsi1Source(store, webhookDeliveriesPartition(query.webhookId), true, filter),
+    { accountId, scope: { operation: 'webhooks/deliveries', webhookId: query.webhookId, status: query.status }, path: 'args.0.cursor' },
+    { cursor: query.cursor, size: query.$size },
+  );
   return { items: page.items.map((item) => deliveryView(deliveryFromItem(item))), ...(page.cursor ? { cursor: page.cursor } : {}) };
 }
 

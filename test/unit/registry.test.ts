@@ -24,7 +24,7 @@ describe('operation registry', () => {
     expect(JSON.parse(run.stdout.trim().split('\n').at(-1)!)).toEqual([]);
   });
 
-  it('holds every operation of SPEC part 4, plus sets/get, contents/get, the data-rights operations and keys', () => {
+  it('holds every operation of SPEC part 4, plus sets/get, contents/get, the data-rights operations, keys and webhooks', () => {
     expect([...OPERATION_NAMES].sort()).toEqual(
       [
         'projects/get',

@@ -1,6 +1,16 @@
 import * as z from 'zod';
 import { declareOperation } from '../operation';
 import { id } from '../models';
+import {
+  CreatedWebhookModel,
+  DeliveryModel,
+  DeliveryPageModel,
+  NoContent,
+  WebhookModel,
+  WebhookPageModel,
+  WebhookSecretModel,
+  WebhookTestResultModel,
+} from '../result-models';
 import { DeliveryListModel, WebhookCreateModel, WebhookListModel, WebhookSaveModel } from '../webhook-models';
 
 export const webhooksCreate = declareOperation({
@@ -10,7 +20,7 @@ export const webhooksCreate = declareOperation({
     'Registers an endpoint for events of the account (or of one project); answers the Webhook with its signing secret, shown only here. At most 20 per account.',
   args: z.tuple([WebhookCreateModel]),
   signature: '{ url, events?, projectId?, format?, description?, enabled? }',
-  result: 'Webhook & { secret }',
+  result: CreatedWebhookModel,
   level: 'admin',
   readOnly: false,
   errors: ['not-found', 'conflict'],
@@ -22,7 +32,7 @@ export const webhooksGet = declareOperation({
   summary: 'A webhook by id (never its secret).',
   args: z.tuple([id]),
   signature: 'id: string',
-  result: 'Webhook',
+  result: WebhookModel,
   level: 'admin',
   readOnly: true,
   errors: ['not-found'],
@@ -34,10 +44,11 @@ export const webhooksList = declareOperation({
   summary: "The account's webhooks, oldest first, optionally those of one project; pages follow `cursor`.",
   args: z.tuple([WebhookListModel.nullish()]),
   signature: '{ projectId?, $size?, cursor? }',
-  result: '{ items: Webhook[], cursor? }',
+  result: WebhookPageModel,
   level: 'admin',
   readOnly: true,
   errors: [],
+  pagesByCursor: true,
 });
 
 export const webhooksSave = declareOperation({
@@ -46,7 +57,7 @@ export const webhooksSave = declareOperation({
   summary: 'Changes the given fields of a webhook; `enabled: true` re-enables it and clears `disabledReason`.',
   args: z.tuple([id, WebhookSaveModel]),
   signature: 'id: string, { url?, events?, projectId?, format?, description?, enabled? }',
-  result: 'Webhook',
+  result: WebhookModel,
   level: 'admin',
   readOnly: false,
   errors: ['not-found'],
@@ -58,7 +69,7 @@ export const webhooksRemove = declareOperation({
   summary: 'Deletes a webhook; its pending deliveries are dropped.',
   args: z.tuple([id]),
   signature: 'id: string',
-  result: 'void',
+  result: NoContent,
   level: 'admin',
   readOnly: false,
   errors: ['not-found'],
@@ -70,7 +81,7 @@ export const webhooksRotateSecret = declareOperation({
   summary: 'Replaces the signing secret; for 24 hours deliveries carry signatures with the new and the old one.',
   args: z.tuple([id]),
   signature: 'id: string',
-  result: '{ secret }',
+  result: WebhookSecretModel,
   level: 'admin',
   readOnly: false,
   errors: ['not-found', 'conflict'],
@@ -82,7 +93,7 @@ export const webhooksTest = declareOperation({
   summary: 'Sends one webhook.test event now (also to a disabled endpoint) and answers how it went; not retried.',
   args: z.tuple([id]),
   signature: 'id: string',
-  result: "{ deliveryId, status: 'succeeded' | 'failed', statusCode?, error?, durationMs }",
+  result: WebhookTestResultModel,
   level: 'admin',
   readOnly: false,
   errors: ['not-found'],
@@ -96,10 +107,11 @@ export const webhooksDeliveries = declareOperation({
   summary: "A webhook's delivery log, newest first, optionally of one status; pages follow `cursor`.",
   args: z.tuple([DeliveryListModel]),
   signature: "{ webhookId, status?: 'pending' | 'succeeded' | 'failed', $size?, cursor? }",
-  result: '{ items: Delivery[], cursor? }',
+  result: DeliveryPageModel,
   level: 'admin',
   readOnly: true,
   errors: ['not-found'],
+  pagesByCursor: true,
 });
 
 export const webhooksRedeliver = declareOperation({
@@ -108,7 +120,7 @@ export const webhooksRedeliver = declareOperation({
   summary: 'Queues a delivery again (same event, endpoint and webhook-id), with a fresh retry schedule.',
   args: z.tuple([id]),
   signature: 'deliveryId: string',
-  result: 'Delivery',
+  result: DeliveryModel,
   level: 'admin',
   readOnly: false,
   errors: ['not-found', 'conflict'],
