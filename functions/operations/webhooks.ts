@@ -1,5 +1,5 @@
 /** webhooks/*: an account's endpoints, their secrets, tests, delivery log and redeliveries. */
-import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, badRequest, notFound } from '../api/errors';
 import { DEFAULT_PAGE_SIZE } from '../api/models';
 import type { DeliveryListModel, WebhookCreateModel, WebhookListModel, WebhookSaveModel } from '../api/webhook-models';
@@ -14,12 +14,14 @@ import {
   dueAttributes,
   getDelivery,
   getWebhook,
+  readGsi1,
   webhookCountKey,
   webhookDeliveriesPartition,
   webhookFromItem,
   webhookItem,
   webhookKey,
   type DeliveryRecord,
+  type Gsi1Filter,
   type WebhookRecord,
 } from '../store/webhooks';
 import { attemptDelivery, leasedAttributes, newLease } from '../webhooks/attempts';
@@ -125,40 +127,15 @@ export async function createWebhook(store: Store, accountId: string, input: Webh
   return { ...webhookView(webhook), secret };
 }
 
-/** Reads of at least this many items: a filter (project, status) drops some of what a read returns. */
-const MIN_READ = 100;
-
-type Gsi1Filter = { expression: string; names?: Record<string, string>; values: Record<string, unknown> };
-
 /**
  * A gsi1 partition of webhooks or deliveries as a source for the paging helpers
  * (operations/paging.ts): a position is the last item's table and index keys, where the
- * next query starts. Positions only ever leave sealed in a cursor bound to the account
- * and the list, so they need no checks here.
+ * next read starts. Positions only ever leave sealed in a cursor bound to the account and
+ * the list, so they need no checks here.
  */
 function gsi1Source(store: Store, partition: string, newestFirst: boolean, filter?: Gsi1Filter): IndexSource<Record<string, unknown>> {
   return {
-    read: async (start, count) => {
-      const items: Record<string, unknown>[] = [];
-      let from: Record<string, unknown> | undefined = start === null ? undefined : JSON.parse(start);
-      do {
-        const page = await store.documentClient.send(
-          new QueryCommand({
-            TableName: store.tableName,
-            IndexName: 'gsi1',
-            KeyConditionExpression: 'gsi1pk = :partition',
-            ExpressionAttributeValues: { ':partition': partition, ...filter?.values },
-            ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : {}),
-            ScanIndexForward: !newestFirst,
-            Limit: filter ? Math.max(count - items.length, MIN_READ) : count - items.length,
-            ExclusiveStartKey: from,
-          }),
-        );
-        items.push(...(page.Items ?? []));
-        from = page.LastEvaluatedKey;
-      } while (from && items.length < count);
-      return items.slice(0, count);
-    },
+    read: (start, count) => readGsi1(store, partition, { newestFirst, filter, count, start: start === null ? undefined : JSON.parse(start) }),
     positionOf: (item) => JSON.stringify({ pk: item.pk, sk: item.sk, gsi1pk: item.gsi1pk, gsi1sk: item.gsi1sk }),
   };
 }

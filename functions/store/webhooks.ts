@@ -17,7 +17,7 @@
  * condition on the value it read (see webhooks/attempts.ts). The four shards spread the
  * index's write load over partitions; a sweep queries all of them.
  */
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import type { DeliveredEventType, DeliveryStatus, WebhookEventType, WebhookFormat } from '../domain/webhooks';
 import type { TableClient } from './dynamo';
@@ -122,22 +122,49 @@ export async function getDelivery(store: TableClient, id: string): Promise<Deliv
   return Item ? deliveryFromItem(Item) : undefined;
 }
 
-/** Every webhook of an account (at most 20: one page). */
-export async function accountWebhooks(store: TableClient, accountId: string): Promise<WebhookRecord[]> {
-  const webhooks: WebhookRecord[] = [];
-  let start: QueryCommandInput['ExclusiveStartKey'];
+/** A filter on the items a gsi1 read returns (they still count against the read's Limit). */
+export interface Gsi1Filter {
+  expression: string;
+  names?: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/** Reads of at least this many items when filtered: the filter drops some of what a read returns. */
+const MIN_FILTERED_READ = 100;
+
+/**
+ * Items of a gsi1 partition in index order, after the item whose keys are `start`: `count`
+ * at most (default all), fewer only when the partition ends.
+ */
+export async function readGsi1(
+  store: TableClient,
+  partition: string,
+  options: { newestFirst?: boolean; start?: Record<string, unknown>; count?: number; filter?: Gsi1Filter } = {},
+): Promise<Record<string, unknown>[]> {
+  const { filter, count = Number.POSITIVE_INFINITY } = options;
+  const items: Record<string, unknown>[] = [];
+  let start = options.start;
   do {
+    const remaining = count - items.length;
     const page = await store.documentClient.send(
       new QueryCommand({
         TableName: store.tableName,
         IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': accountWebhooksPartition(accountId) },
+        KeyConditionExpression: 'gsi1pk = :partition',
+        ExpressionAttributeValues: { ':partition': partition, ...filter?.values },
+        ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : {}),
+        ScanIndexForward: !options.newestFirst,
+        ...(Number.isFinite(remaining) ? { Limit: filter ? Math.max(remaining, MIN_FILTERED_READ) : remaining } : {}),
         ExclusiveStartKey: start,
       }),
     );
-    webhooks.push(...(page.Items ?? []).map(webhookFromItem));
+    items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
-  } while (start);
-  return webhooks;
+  } while (start && items.length < count);
+  return items.slice(0, count);
+}
+
+/** Every webhook of an account (at most 20: one page). */
+export async function accountWebhooks(store: TableClient, accountId: string): Promise<WebhookRecord[]> {
+  return (await readGsi1(store, accountWebhooksPartition(accountId))).map(webhookFromItem);
 }
