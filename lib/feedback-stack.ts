@@ -6,6 +6,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { allowedOrigins } from '../functions/api/cors';
 import type { OperationDeclaration } from '../functions/api/operation';
+import { operationPath } from '../functions/api/operation';
 import { operationList } from '../functions/api/registry';
 import { FeedbackApi, type ApiThrottling } from './feedback-api';
 import { FeedbackTable } from './feedback-table';
@@ -13,7 +14,6 @@ import { STREAM_CONSUMERS } from '../functions/stream/consumers';
 import { RolloverJob } from './rollover-job';
 import { StreamConsumer } from './stream-consumer';
 import { WebhookDelivery } from './webhook-delivery';
-import { SECRET_KEY_OPERATIONS } from '../functions/api/declarations/webhooks';
 
 export const DEFAULT_THROTTLING: ApiThrottling = { rateLimit: 100, burstLimit: 200 };
 
@@ -94,7 +94,8 @@ export class FeedbackStack extends Stack {
     });
     // Only the functions that seal or open signing secrets may read the key that protects them.
     const secretsKey = this.webhookDelivery.secretsKey;
-    for (const fn of [webhooksConsumer, ...SECRET_KEY_OPERATIONS.flatMap((path) => this.api.functions.get(path) ?? [])]) {
+    const sealing = (props.operations ?? operationList).filter((operation) => operation.opensWebhookSecrets);
+    for (const fn of [webhooksConsumer, ...sealing.flatMap((operation) => this.api.functions.get(operationPath(operation)) ?? [])]) {
       fn.function.addEnvironment('WEBHOOK_SECRETS_KEY_ARN', secretsKey.secretArn);
       secretsKey.grantRead(fn.role);
     }

@@ -62,6 +62,8 @@ export interface OperationDeclaration<
   errors: ErrorCode[];
   /** Pages by cursor: its function seals and opens cursors, so it may read the cursor secret. */
   pagesByCursor?: boolean;
+  /** Seals or opens webhook signing secrets: its function may read the key that protects them. */
+  opensWebhookSecrets?: boolean;
   /** Timeout of its Lambda function in seconds (default 10; API Gateway answers 504 after 29). */
   timeoutSeconds?: number;
 }

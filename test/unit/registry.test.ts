@@ -87,6 +87,14 @@ describe('operation registry', () => {
       'webhooks/list',
     ]);
   });
+
+  it('the operations that seal or open webhook signing secrets say so (their functions may read the key)', () => {
+    expect(OPERATION_NAMES.filter((name) => operations[name].opensWebhookSecrets).sort()).toEqual([
+      'webhooks/create',
+      'webhooks/rotateSecret',
+      'webhooks/test',
+    ]);
+  });
 });
 
 describe('docs/api.md', () => {

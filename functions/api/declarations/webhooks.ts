@@ -24,6 +24,7 @@ export const webhooksCreate = declareOperation({
   level: 'admin',
   readOnly: false,
   errors: ['not-found', 'conflict'],
+  opensWebhookSecrets: true,
 });
 
 export const webhooksGet = declareOperation({
@@ -85,6 +86,7 @@ export const webhooksRotateSecret = declareOperation({
   level: 'admin',
   readOnly: false,
   errors: ['not-found', 'conflict'],
+  opensWebhookSecrets: true,
 });
 
 export const webhooksTest = declareOperation({
@@ -99,6 +101,7 @@ export const webhooksTest = declareOperation({
   errors: ['not-found'],
   // One attempt may take 10 s; the function needs that and its own work.
   timeoutSeconds: 20,
+  opensWebhookSecrets: true,
 });
 
 export const webhooksDeliveries = declareOperation({
@@ -125,6 +128,3 @@ export const webhooksRedeliver = declareOperation({
   readOnly: false,
   errors: ['not-found', 'conflict'],
 });
-
-/** Operations whose functions seal or open signing secrets: only they may read the service key (lib/webhooks.ts). */
-export const SECRET_KEY_OPERATIONS = ['webhooks/create', 'webhooks/rotateSecret', 'webhooks/test'] as const;
