@@ -8,6 +8,7 @@ import { DEFAULT_AGGREGATES_MAX_AGE_SECONDS } from '../functions/api/cache-contr
 import { allowedOrigins } from '../functions/api/cors';
 import { anonymousRateLimit, type AnonymousRateLimit } from '../functions/api/rate-limits';
 import type { OperationDeclaration } from '../functions/api/operation';
+import { operationPath } from '../functions/api/operation';
 import { operationList } from '../functions/api/registry';
 import { MANAGED_RULE_MODES, PublicEdge, type ManagedRuleMode } from './edge';
 import { API_STAGE_NAME, FeedbackApi, type ApiThrottling } from './feedback-api';
@@ -15,6 +16,7 @@ import { FeedbackTable } from './feedback-table';
 import { STREAM_CONSUMERS } from '../functions/stream/consumers';
 import { RolloverJob } from './rollover-job';
 import { StreamConsumer } from './stream-consumer';
+import { WebhookDelivery } from './webhook-delivery';
 
 export const DEFAULT_THROTTLING: ApiThrottling = { rateLimit: 100, burstLimit: 200 };
 
@@ -54,6 +56,7 @@ export class FeedbackStack extends Stack {
   /** One per entry of functions/stream/consumers.ts, by name. */
   readonly streamConsumers: ReadonlyMap<string, StreamConsumer>;
   readonly rolloverJob: RolloverJob;
+  readonly webhookDelivery: WebhookDelivery;
   readonly alarmTopic: Topic;
 
   constructor(scope: Construct, id: string, props: FeedbackStackProps = {}) {
@@ -115,6 +118,22 @@ export class FeedbackStack extends Stack {
       ]),
     );
     this.rolloverJob = new RolloverJob(this, 'Aggregates', { table: this.table.table, logRetention, serviceName: SERVICE_NAME, alarmAction });
+
+    const webhooksConsumer = this.streamConsumers.get('webhooks')!.consumer;
+    this.webhookDelivery = new WebhookDelivery(this, 'Webhooks', {
+      table: this.table.table,
+      logRetention,
+      serviceName: SERVICE_NAME,
+      alarmAction,
+      attemptLogGroups: [webhooksConsumer.logGroup],
+    });
+    // Only the functions that seal or open signing secrets may read the key that protects them.
+    const secretsKey = this.webhookDelivery.secretsKey;
+    const sealing = (props.operations ?? operationList).filter((operation) => operation.opensWebhookSecrets);
+    for (const fn of [webhooksConsumer, ...sealing.flatMap((operation) => this.api.functions.get(operationPath(operation)) ?? [])]) {
+      fn.function.addEnvironment('WEBHOOK_SECRETS_KEY_ARN', secretsKey.secretArn);
+      secretsKey.grantRead(fn.role);
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: this.edge.url, description: 'Base URL of the API, through CloudFront (ends in /v0)' });
     new CfnOutput(this, 'DistributionId', { value: this.edge.distribution.distributionId, description: 'The CloudFront distribution (API under /v0/*)' });
