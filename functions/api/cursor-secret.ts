@@ -13,25 +13,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { cursorKey } from '../domain/cursor';
+import { readSecretString } from '../store/secret-string';
 
 export const MIN_SECRET_LENGTH = 32;
 
 let cached: Promise<Buffer> | undefined;
 
-async function fromSecretsManager(arn: string): Promise<string> {
-  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-  const client = new SecretsManagerClient({});
-  try {
-    const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
-    if (!SecretString) throw new Error(`The secret ${arn} has no string value`);
-    return SecretString;
-  } finally {
-    client.destroy();
-  }
-}
-
 async function load(env: NodeJS.ProcessEnv): Promise<Buffer> {
-  const secret = env.CURSOR_SECRET || (env.CURSOR_SECRET_ARN ? await fromSecretsManager(env.CURSOR_SECRET_ARN) : undefined);
+  const secret = env.CURSOR_SECRET || (env.CURSOR_SECRET_ARN ? await readSecretString(env.CURSOR_SECRET_ARN) : undefined);
   if (secret !== undefined) {
     if (secret.length < MIN_SECRET_LENGTH) throw new Error(`The cursor secret must be at least ${MIN_SECRET_LENGTH} characters`);
     return cursorKey(secret);

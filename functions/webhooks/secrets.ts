@@ -14,6 +14,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readSecretString } from '../store/secret-string';
 
 const SECRET_PREFIX = 'whsec_';
 const SEALED_VERSION = 'v1';
@@ -48,19 +49,6 @@ export function keyFromFile(path: string): Buffer {
   return value;
 }
 
-async function fromSecretsManager(secretId: string): Promise<Buffer> {
-  // Loaded only here: the Lambda runtime provides the SDK, and local runs never need it.
-  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-  const client = new SecretsManagerClient({});
-  try {
-    const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
-    if (!SecretString) throw new Error('the webhook secrets key secret has no string value');
-    return keyFromText(SecretString);
-  } finally {
-    client.destroy();
-  }
-}
-
 async function resolveKey(): Promise<Buffer> {
   const env = process.env;
   if (env.WEBHOOK_SECRETS_KEY) {
@@ -68,7 +56,7 @@ async function resolveKey(): Promise<Buffer> {
     if (value.length !== 32) throw new Error('WEBHOOK_SECRETS_KEY must be the base64 of 32 bytes');
     return value;
   }
-  if (env.WEBHOOK_SECRETS_KEY_ARN) return fromSecretsManager(env.WEBHOOK_SECRETS_KEY_ARN);
+  if (env.WEBHOOK_SECRETS_KEY_ARN) return keyFromText(await readSecretString(env.WEBHOOK_SECRETS_KEY_ARN));
   if (env.AWS_LAMBDA_FUNCTION_NAME) throw new Error('WEBHOOK_SECRETS_KEY_ARN is not set: this function cannot seal or open webhook secrets');
   // In-memory local runs and tests: nothing outlives the process, neither need the key.
   return randomBytes(32);
