@@ -1,5 +1,6 @@
 /**
- * `npm start`: the API on http://localhost:${PORT:-3000}/v0 over an embedded DynamoDB Local.
+ * `npm start`: the console on http://localhost:${PORT:-3000}/ and the API on .../v0, over an
+ * embedded DynamoDB Local.
  *
  *   npm start                   data kept in .data/ across restarts
  *   npm start -- --in-memory    throwaway data
@@ -8,6 +9,7 @@
  * DYNAMODB_LOCAL_PORT, TABLE_NAME, FEEDBACK_ADMIN_KEY, FEEDBACK_VIEWER_KEY, CORS_ALLOWED_ORIGINS.
  */
 import { resolve } from 'node:path';
+import { buildConsole } from '../console/build';
 import { parseArgs } from 'node:util';
 import { logger } from '../functions/api/logger';
 import { startLocalRuntime } from '../functions/local/runtime';
@@ -20,6 +22,8 @@ async function main() {
     options: { 'in-memory': { type: 'boolean', default: false }, port: { type: 'string' } },
   });
   const env = process.env;
+  // The console is rebuilt on every start (esbuild, about a second), so it always matches the code.
+  const consoleBuild = await buildConsole();
   const runtime = await startLocalRuntime({
     port: Number(values.port ?? env.PORT ?? 3000),
     host: env.HOST,
@@ -28,10 +32,12 @@ async function main() {
     dynamoPort: env.DYNAMODB_LOCAL_PORT ? Number(env.DYNAMODB_LOCAL_PORT) : 8000,
     tableName: env.TABLE_NAME || DEFAULT_TABLE_NAME,
     devKeys: { admin: env.FEEDBACK_ADMIN_KEY || undefined, viewer: env.FEEDBACK_VIEWER_KEY || undefined },
+    consoleDir: consoleBuild.outdir,
   });
   console.log(
     [
       '',
+      `Console           ${runtime.consoleUrl}   (sign in with a key below)`,
       `Feedback API      ${runtime.baseUrl}`,
       `DynamoDB          ${runtime.dynamoEndpoint}${values['in-memory'] ? ' (in memory)' : ''}`,
       `Admin key         ${runtime.keys.admin}`,

@@ -26,10 +26,14 @@ export interface LocalRuntimeOptions {
   consumeStream?: boolean;
   /** The rollover schedule's clock (tests move it across midnight). */
   clock?: () => Date;
+  /** The built console, served at `/` (see createApiServer). */
+  consoleDir?: string;
 }
 
 export interface LocalRuntime {
   baseUrl: string;
+  /** Where the console answers, when a consoleDir was given. */
+  consoleUrl?: string;
   streamConsumers?: LocalStreamConsumers;
   rolloverSchedule?: LocalRolloverSchedule;
   dynamoEndpoint: string;
@@ -85,7 +89,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const rolloverSchedule =
       options.consumeStream === false ? undefined : new LocalRolloverSchedule({ store: { documentClient: defaultStore().documentClient, tableName: settings.tableName }, dataDir: options.dataDir, clock: options.clock });
     rolloverSchedule?.start();
-    const server = createApiServer();
+    const server = createApiServer({ consoleDir: options.consoleDir });
     await new Promise<void>((listening, failed) => {
       server.once('error', failed);
       server.listen(options.port, options.host ?? '127.0.0.1', () => listening());
@@ -94,6 +98,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const host = options.host && options.host !== '0.0.0.0' ? options.host : 'localhost';
     return {
       baseUrl: `http://${host}:${port}${BASE_PATH}`,
+      consoleUrl: options.consoleDir ? `http://${host}:${port}/` : undefined,
       streamConsumers,
       rolloverSchedule,
       dynamoEndpoint,

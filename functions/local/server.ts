@@ -12,6 +12,7 @@ import { RESOURCE_ALIASES, type OperationDefinition } from '../api/operation';
 import { OPERATION_NAMES } from '../api/registry';
 import { implementations } from '../handlers';
 import { defaultStore } from '../store/client';
+import { serveConsoleFile } from './console-files';
 
 export const BASE_PATH = '/v0';
 
@@ -118,17 +119,27 @@ async function health(): Promise<{ status: number; body: unknown }> {
   }
 }
 
+export interface ApiServerOptions {
+  /** The built console (console/build.ts), served at `/` (every path outside /v0), as CloudFront serves it on AWS. */
+  consoleDir?: string;
+}
+
 /**
  * The local HTTP front: plays API Gateway's part (routing, CORS preflight, proxy events)
  * and hands each request to the same Lambda handler the stack deploys.
  */
-export function createApiServer(): Server {
+export function createApiServer(options: ApiServerOptions = {}): Server {
   const routes = routeTable();
   return createServer(async (request, response) => {
     const requestId = randomUUID();
     const origin = request.headers.origin;
     const url = new URL(request.url ?? '/', 'http://localhost');
     try {
+      if (options.consoleDir && url.pathname !== BASE_PATH && !url.pathname.startsWith(`${BASE_PATH}/`)) {
+        request.resume();
+        serveConsoleFile(options.consoleDir, request, response, url.pathname);
+        return;
+      }
       if (request.method === 'OPTIONS') {
         response.writeHead(204, preflightHeaders(origin));
         response.end();
