@@ -7,7 +7,7 @@
  * Used by `npm start` (bin/serve.ts), the browser tests (each builds into a folder of its own)
  * and the CDK stack (lib/console.ts, at synth time, offline: esbuild only).
  */
-import { build, type Metafile } from 'esbuild';
+import { build, buildSync, type BuildOptions, type Metafile } from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -43,32 +43,38 @@ function initialOutputs(metafile: Metafile, entryOutput: string): string[] {
   return [...seen];
 }
 
-export async function buildConsole(options: ConsoleBuildOptions = {}): Promise<ConsoleBuild> {
+function prepare(options: ConsoleBuildOptions): { outdir: string; esbuildOptions: BuildOptions & { metafile: true } } {
   const outdir = resolve(options.outdir ?? DEFAULT_CONSOLE_DIR);
   const assets = join(outdir, 'assets');
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(assets, { recursive: true });
-  const result = await build({
-    absWorkingDir: CONSOLE_ROOT,
-    entryPoints: { app: join(CONSOLE_ROOT, 'src/main.tsx'), styles: join(CONSOLE_ROOT, 'src/styles.css') },
-    outdir: assets,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'browser',
-    target: ['es2022', 'chrome111', 'firefox111', 'safari16'],
-    entryNames: '[name]-[hash]',
-    chunkNames: '[name]-[hash]',
-    assetNames: '[name]-[hash]',
-    jsx: 'automatic',
-    minify: options.minify ?? true,
-    sourcemap: false,
-    legalComments: 'none',
-    metafile: true,
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
-  });
-  const metafile = result.metafile;
+  return {
+    outdir,
+    esbuildOptions: {
+      absWorkingDir: CONSOLE_ROOT,
+      entryPoints: { app: join(CONSOLE_ROOT, 'src/main.tsx'), styles: join(CONSOLE_ROOT, 'src/styles.css') },
+      outdir: assets,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'browser',
+      target: ['es2022', 'chrome111', 'firefox111', 'safari16'],
+      entryNames: '[name]-[hash]',
+      chunkNames: '[name]-[hash]',
+      assetNames: '[name]-[hash]',
+      jsx: 'automatic',
+      minify: options.minify ?? true,
+      sourcemap: false,
+      legalComments: 'none',
+      metafile: true,
+      define: { 'process.env.NODE_ENV': '"production"' },
+      logLevel: 'silent',
+    },
+  };
+}
+
+/** index.html (with the hashed names), the public files, and the sizes. */
+function finish(outdir: string, metafile: Metafile): ConsoleBuild {
   const outputs = Object.keys(metafile.outputs);
   // esbuild names outputs relative to the working directory.
   const absolute = (output: string) => resolve(CONSOLE_ROOT, output);
@@ -99,6 +105,19 @@ export async function buildConsole(options: ConsoleBuildOptions = {}): Promise<C
   const initialScripts = initial.map(publicPath);
   const initialScriptGzipBytes = scripts.filter((script) => initialScripts.includes(script.path)).reduce((sum, script) => sum + script.gzipBytes, 0);
   return { outdir, initialScripts, initialScriptGzipBytes, scripts };
+}
+
+export async function buildConsole(options: ConsoleBuildOptions = {}): Promise<ConsoleBuild> {
+  const { outdir, esbuildOptions } = prepare(options);
+  const result = await build(esbuildOptions);
+  return finish(outdir, result.metafile);
+}
+
+/** The same build, synchronously: for the CDK app, whose constructs cannot wait (esbuild only, offline). */
+export function buildConsoleSync(options: ConsoleBuildOptions = {}): ConsoleBuild {
+  const { outdir, esbuildOptions } = prepare(options);
+  const result = buildSync(esbuildOptions);
+  return finish(outdir, result.metafile);
 }
 
 if (require.main === module) {

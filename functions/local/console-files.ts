@@ -2,26 +2,13 @@
  * The console's static files for the local server: every path outside /v0 is a file of the
  * built console (console/build.ts) or, for client routes, index.html (history routing).
  * Hashed assets are cached as immutable, index.html revalidated; every answer carries the
- * console's security headers (console/security.ts), as CloudFront sends them on AWS.
+ * console's security headers (console/serving.ts), as CloudFront sends them on AWS.
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { createGzip } from 'node:zlib';
-import { CONSOLE_SECURITY_HEADERS, IMMUTABLE_CACHE, NO_CACHE } from '../../console/security';
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.txt': 'text/plain; charset=utf-8',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-};
+import { CONSOLE_SECURITY_HEADERS, IMMUTABLE_CACHE, isStaticFilePath, NO_CACHE, STATIC_FILE_TYPES } from '../../console/serving';
 
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.txt', '.map']);
 
@@ -37,20 +24,11 @@ function fileIn(root: string, pathname: string): string | undefined {
   return existsSync(candidate) && statSync(candidate).isFile() ? candidate : undefined;
 }
 
-/**
- * Whether a path names a static file rather than a client route: a missing file of a known
- * type is 404 (a missing script must not come back as HTML), while a route whose last
- * segment merely holds a dot (`/people/ann@example.com`) is the app's.
- */
-export function isAssetPath(pathname: string): boolean {
-  return pathname.startsWith('/assets/') || Object.hasOwn(CONTENT_TYPES, extname(pathname).toLowerCase());
-}
-
 /** Answers GET/HEAD of a console path from `root`: the file, or index.html for client routes. */
 export function serveConsoleFile(root: string, request: IncomingMessage, response: ServerResponse, pathname: string): void {
   const directory = resolve(root);
   const send = (status: number, headers: Record<string, string>, file?: string, text?: string) => {
-    const type = file ? (CONTENT_TYPES[extname(file)] ?? 'application/octet-stream') : 'text/plain; charset=utf-8';
+    const type = file ? (STATIC_FILE_TYPES[extname(file)] ?? 'application/octet-stream') : 'text/plain; charset=utf-8';
     const gzip = file !== undefined && COMPRESSIBLE.has(extname(file)) && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
     response.writeHead(status, { ...CONSOLE_SECURITY_HEADERS, 'Content-Type': type, ...(gzip ? { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : {}), ...headers });
     if (request.method === 'HEAD' || !file) {
@@ -71,7 +49,7 @@ export function serveConsoleFile(root: string, request: IncomingMessage, respons
     return;
   }
   const index = join(directory, 'index.html');
-  if (isAssetPath(pathname) || !existsSync(index)) {
+  if (isStaticFilePath(pathname) || !existsSync(index)) {
     send(404, { 'Cache-Control': NO_CACHE }, undefined, existsSync(index) ? 'Not found' : 'The console is not built: run `npx tsx console/build.ts`');
     return;
   }

@@ -25,13 +25,14 @@ export interface TestApi {
 
 /**
  * The local HTTP server (same Lambda handlers as deployed) on a free port, over this
- * file's table, with the stream consumer reading DynamoDB Local's real stream.
+ * file's table, with the stream consumer reading DynamoDB Local's real stream; with a
+ * `consoleDir`, it also serves that console build at `/`.
  */
-export async function startTestApi(): Promise<TestApi> {
+export async function startTestApi(options: { consoleDir?: string } = {}): Promise<TestApi> {
   const { client, settings } = defaultStore();
   await ensureTable(client, settings.tableName);
   const streamConsumers = startStreamConsumers(client, settings.tableName);
-  const server: Server = createApiServer();
+  const server: Server = createApiServer({ consoleDir: options.consoleDir });
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', () => listening()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE_PATH}`;
   return {

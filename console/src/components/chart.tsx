@@ -17,7 +17,16 @@ export interface ChartSpec {
   sparkline?: boolean;
 }
 
-const ChartCanvas = lazy(() => import('./chart-canvas'));
+const loadChart = () => import('./chart-canvas');
+const ChartCanvas = lazy(loadChart);
+
+let prefetched = false;
+/** Starts loading the chart code (pages call this as they ask for statistics, so it arrives with the data). */
+export function prefetchChart(): void {
+  if (prefetched) return;
+  prefetched = true;
+  void loadChart();
+}
 
 /** A chart; uPlot is loaded with the first chart shown. `label` describes it for assistive technology. */
 export function Chart(props: { spec: ChartSpec; label: string; onHover?: (index: number | null) => void }) {

@@ -2,6 +2,7 @@
  * The period and reference of a statistics page, kept in the URL (`?period=week&ref=2026-11-16`)
  * so a deep link or a reload shows the same period.
  */
+import { useId } from 'react';
 import { useSearchParams } from 'wouter';
 import { containsNow, DEFAULT_PERIOD, isPeriod, parseReference, PERIOD_CHOICES, periodLabel, resolveView, shiftReference, type StatPeriod } from '../lib/periods';
 
@@ -33,19 +34,20 @@ export function PeriodSelector(props: { view: PeriodView; onChange: (next: Perio
   const resolved = resolveView(period, reference, new Date(), firstYear);
   const isLifetime = period === 'lifetime';
   const atNow = containsNow(period, reference);
+  const selectId = useId();
   return (
-    <div className="period-selector" role="group" aria-label="Period">
-      <label>
-        <span>Period</span>
-        <select value={period} onChange={(event) => props.onChange({ period: event.target.value as StatPeriod, reference })}>
+    <div className="period-selector">
+      <div className="period-choice">
+        <label htmlFor={selectId}>Period</label>
+        <select id={selectId} value={period} onChange={(event) => props.onChange({ period: event.target.value as StatPeriod, reference })}>
           {PERIOD_CHOICES.map((choice) => (
             <option key={choice.value} value={choice.value}>
               {choice.label}
             </option>
           ))}
         </select>
-      </label>
-      <div className="period-nav">
+      </div>
+      <div className="period-nav" role="group" aria-label="Move through periods">
         <button type="button" disabled={isLifetime} onClick={() => props.onChange({ period, reference: shiftReference(period, reference, -1) })} aria-label="Previous period">
           ‹ Previous
         </button>

@@ -1,7 +1,9 @@
 /**
  * The live preview: the published @feelback/react widget of the set's schema, pointed at this
- * server. A click records a real response (on the item PREVIEW_KEY). Loaded lazily with the
- * embed page, so the widget's code is not part of the console's first load.
+ * server. A click records a real response on the content item of the page's address: the
+ * widget's default key, and the only one a React widget can use, since React keeps a `key`
+ * prop to itself. Loaded lazily with the embed page, so the widget's code is not part of
+ * the console's first load.
  */
 import {
   FeelbackMessage,
@@ -22,7 +24,6 @@ import {
 import type { SchemaConfig } from '../../../functions/domain/schema-options';
 import type { ContentSet } from '../api/client';
 import { optionsOf, reactionPreset, usesFeedbackTags } from '../lib/options';
-import { PREVIEW_KEY } from '../lib/snippets';
 
 const REACTION_PRESETS = { github: PRESET_GITHUB_EMOJI, facebook: PRESET_FACEBOOK_EMOJI, feeling: PRESET_FEELING, evaluation: PRESET_EVALUATION };
 
@@ -32,7 +33,7 @@ function textPreset(set: ContentSet, format: (value: string, label: string, emoj
 
 function Widget(props: { set: ContentSet }) {
   const { set } = props;
-  const target = { contentSetId: set.id, key: PREVIEW_KEY };
+  const target = { contentSetId: set.id };
   const showCount = set.metadata.publicAggregates;
   switch (set.schema) {
     case 'pulse':

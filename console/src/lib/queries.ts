@@ -1,6 +1,7 @@
 /** Data hooks: every read of the console, through the client, cached by TanStack Query. */
 import { useQueries, useQuery } from '@tanstack/react-query';
 import type { AggregatedData, ContentSet } from '../api/client';
+import { prefetchChart } from '../components/chart';
 import { useSession } from '../session';
 import { pointPeriod, resolvedOf, type StatPeriod } from './periods';
 
@@ -47,6 +48,7 @@ export function statsKey(subject: Subject, period: StatPeriod, reference: string
 
 export function useStats(subject: Subject, period: StatPeriod, reference?: string, options: { enabled?: boolean } = {}) {
   const { client } = useSession();
+  prefetchChart();
   return useQuery({
     queryKey: statsKey(subject, period, reference),
     queryFn: () => statsCall(client, subject)(subject.id, { period, ...(reference ? { reference } : {}) }),

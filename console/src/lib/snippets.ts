@@ -6,9 +6,6 @@ import type { SchemaConfig } from '../../../functions/domain/schema-options';
 import type { ContentSet } from '../api/client';
 import { optionsOf, reactionPreset, usesFeedbackTags } from './options';
 
-/** The content item the console's live preview answers on. */
-export const PREVIEW_KEY = 'console-preview';
-
 export interface Snippets {
   react: string;
   astro: string;

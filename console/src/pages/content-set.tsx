@@ -16,7 +16,8 @@ export function ContentSetPage(props: { setId: string }) {
   const [view, setView] = usePeriodView();
   const subject = { kind: 'set' as const, id: props.setId };
   const stats = useStats(subject, view.period, view.reference);
-  const lifetime = useStats(subject, 'lifetime');
+  // Only asked when the period shown is empty: is the set empty altogether?
+  const lifetime = useStats(subject, 'lifetime', undefined, { enabled: stats.data?.count === 0 });
   if (set.error) return <PageState title="Content set" crumbs={[{ label: 'Projects', href: '/projects' }]}><ErrorMessage error={set.error} /></PageState>;
   if (!set.data) return <PageState title="Content set"><Loading what="content set" /></PageState>;
   const data = set.data;
@@ -58,7 +59,8 @@ export function ContentSetPage(props: { setId: string }) {
         <StatsPanel subject={subject} stats={stats.data} error={stats.error} set={data} reference={view.reference} title={`${data.name}, ${periodChoiceLabel(view.period).toLowerCase()}`} />
       </Section>
       <Section title="Top content items">
-        <TopItems scope={{ contentSetId: data.id }} period={view.period} isCurrent={containsNow(view.period, view.reference)} />
+        {/* After the statistics, so its request does not delay them. */}
+        {stats.data || stats.error ? <TopItems scope={{ contentSetId: data.id }} period={view.period} isCurrent={containsNow(view.period, view.reference)} /> : <Loading what="top items" />}
       </Section>
     </Page>
   );

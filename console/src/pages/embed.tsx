@@ -7,7 +7,7 @@ import { ErrorMessage, Loading } from '../components/states';
 import { formatDateTime } from '../lib/format';
 import { optionIndex, optionText, setOptions } from '../lib/options';
 import { useContentSet, useProject } from '../lib/queries';
-import { PREVIEW_KEY, snippetsFor } from '../lib/snippets';
+import { snippetsFor } from '../lib/snippets';
 import { API_BASE_URL, useSession } from '../session';
 import type { ContentSet } from '../api/client';
 
@@ -79,7 +79,7 @@ function LatestResponses(props: { set: ContentSet }) {
         const index = optionIndex(props.set, response.value);
         const value = index >= 0 && props.set.schema !== 'message' ? optionText(options[index]) : typeof response.value === 'object' ? `${response.value.tag}: ${response.value.message ?? ''}` : String(response.value);
         return (
-          <li key={response.id}>
+          <li key={response.id} data-response={response.id}>
             <time dateTime={response.createdAt}>{formatDateTime(response.createdAt)}</time> <span className="choice">{value}</span>
           </li>
         );
@@ -99,7 +99,8 @@ export default function EmbedPage(props: { setId: string }) {
     { label: project.data?.name ?? 'Project', href: `/projects/${data.projectId}` },
     { label: data.name, href: `/sets/${data.id}` },
   ];
-  const blocked = data.state !== 'active' ? `This set is ${data.state}: it takes no responses until it is active again.` : data.metadata.disallowAutoContentCreation ? `This set does not create content items automatically: create an item with the key “${PREVIEW_KEY}” first, or allow automatic creation in the settings.` : undefined;
+  const previewKey = window.location.href.split('#')[0];
+  const blocked = data.state !== 'active' ? `This set is ${data.state}: it takes no responses until it is active again.` : data.metadata.disallowAutoContentCreation ? `This set does not create content items automatically: create an item with the key “${previewKey}” first, or allow automatic creation in the settings.` : undefined;
   return (
     <Page title={data.name} kicker="Embed a widget" crumbs={crumbs} subtitle={<>Endpoint <code>{API_BASE_URL}</code> · set id <code>{data.id}</code></>}>
       <Section title="Snippet">
@@ -107,7 +108,7 @@ export default function EmbedPage(props: { setId: string }) {
       </Section>
       <Section title="Live preview">
         <p className="muted">
-          The real <code>@feelback/react</code> widget against this server. A click records a real response on the content item <code>{PREVIEW_KEY}</code>; it shows below and in{' '}
+          The real <code>@feelback/react</code> widget against this server. A click records a real response on the content item of this page’s address (<code>{previewKey}</code>, the widget’s default key); it shows below and in{' '}
           <Link href={`/sets/${data.id}/responses`}>the responses</Link>.
         </p>
         {blocked && <p className="note">{blocked}</p>}
