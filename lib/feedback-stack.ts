@@ -7,6 +7,7 @@ import type { Construct } from 'constructs';
 import { allowedOrigins } from '../functions/api/cors';
 import type { OperationDeclaration } from '../functions/api/operation';
 import { operationList } from '../functions/api/registry';
+import { FeedbackConsole } from './console';
 import { FeedbackApi, type ApiThrottling } from './feedback-api';
 import { FeedbackTable } from './feedback-table';
 import { STREAM_CONSUMERS } from '../functions/stream/consumers';
@@ -29,6 +30,12 @@ export interface FeedbackStackProps extends StackProps {
   readonly logRetention?: RetentionDays;
   /** @default every operation of functions/api/registry.ts */
   readonly operations?: readonly OperationDeclaration[];
+  /**
+   * The web console on CloudFront (with the API under /v0/* of the same domain); `false` leaves it
+   * out. A string is a folder holding a built console. @default context `console` (`false` leaves
+   * it out), else built at synth time
+   */
+  readonly console?: boolean | string;
 }
 
 /** Value POWERTOOLS_SERVICE_NAME; the same name the shared logger uses. */
@@ -41,6 +48,8 @@ export class FeedbackStack extends Stack {
   readonly streamConsumers: ReadonlyMap<string, StreamConsumer>;
   readonly rolloverJob: RolloverJob;
   readonly alarmTopic: Topic;
+  /** The console and its CloudFront distribution, unless left out. */
+  readonly console?: FeedbackConsole;
 
   constructor(scope: Construct, id: string, props: FeedbackStackProps = {}) {
     super(scope, id, props);
@@ -81,6 +90,12 @@ export class FeedbackStack extends Stack {
       ]),
     );
     this.rolloverJob = new RolloverJob(this, 'Aggregates', { table: this.table.table, logRetention, serviceName: SERVICE_NAME, alarmAction });
+
+    const consoleOption = props.console ?? (String(this.node.tryGetContext('console') ?? 'true') !== 'false');
+    if (consoleOption !== false) {
+      this.console = new FeedbackConsole(this, 'Console', { api: this.api.restApi, consoleDir: typeof consoleOption === 'string' ? consoleOption : undefined });
+      new CfnOutput(this, 'ConsoleUrl', { value: this.console.url, description: 'The web console (the API is also served at <ConsoleUrl>v0)' });
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (ends in /v0)' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });

@@ -35,6 +35,27 @@ export const NAG_REASONS = {
   dlqHasNoDlq:
     'This queue is itself the on-failure destination (dead-letter queue) of the stream consumer; a queue behind it would ' +
     'only move the same failed-batch records one hop further. An alarm fires on its first message.',
+  consoleBucketLogs:
+    'The console bucket holds only the public build of the console (no user data) and is read only by CloudFront through ' +
+    'origin access control; S3 server access logs would record nothing but CloudFront fetching those files.',
+  consoleGeo:
+    'The console and the API serve site owners and their visitors anywhere; the service has no country restrictions to enforce.',
+  consoleWaf:
+    'No WAF by default (a WebACL has a fixed monthly fee per self-hosted deployment); the distribution is exposed by ' +
+    'FeedbackConsole so operators can attach a WebACL, and the API behind /v0 keeps its stage throttling.',
+  consoleDistributionLogs:
+    'CloudFront standard logs need a log bucket with ACLs; API requests are already access-logged by the v0 stage, and ' +
+    'the console files are public static assets.',
+  consoleDefaultCertificate:
+    'The distribution uses its default *.cloudfront.net certificate (no custom domain is configured), for which CloudFront ' +
+    'fixes the minimum protocol; a custom domain with its own certificate and TLSv1.2_2021 is an operator choice.',
+  bucketDeploymentRuntime:
+    'The BucketDeployment custom resource of aws-cdk-lib ships its own Lambda runtime (with the AWS CLI layer); its ' +
+    'runtime is chosen by aws-cdk-lib and moves with CDK upgrades.',
+  bucketDeploymentRole:
+    "aws-cdk-lib's BucketDeployment custom resource (it copies the console's files at deploy time): AWSLambdaBasicExecutionRole " +
+    'for its logs, S3 read/write/delete actions on the console bucket and read on the CDK asset bucket only, and ' +
+    'cloudfront:CreateInvalidation, which supports no resource-level scoping.',
 } as const;
 
 export type NagReason = keyof typeof NAG_REASONS;
