@@ -52,6 +52,16 @@ function ofType(type: string): [string, Json][] {
   return Object.entries(resources).filter(([, resource]) => resource.Type === type);
 }
 
+/**
+ * The functions of the service, without the one aws-cdk-lib brings for the console's
+ * BucketDeployment (a Python custom-resource provider that copies the console's files to S3
+ * at deploy time; test/infra/console.test.ts covers it).
+ */
+function serviceFunctions(): [string, Json][] {
+  const providers = new Set(ofType('Custom::CDKBucketDeployment').map(([, resource]) => refId(resource.Properties.ServiceToken)));
+  return ofType('AWS::Lambda::Function').filter(([id]) => !providers.has(id));
+}
+
 /** Logical id referenced by `{Ref}` or `{Fn::GetAtt: [id, attr]}`. */
 function refId(value: Json): string | undefined {
   if (value?.Ref) return value.Ref;
@@ -212,8 +222,9 @@ describe('stage', () => {
     });
   });
 
-  test('outputs ApiUrl ending in /v0 and TableName', () => {
+  test('outputs ApiUrl ending in /v0, TableName and ConsoleUrl', () => {
     const outputs = template.toJSON().Outputs;
+    expect(JSON.stringify(outputs.ConsoleUrl.Value)).toContain('DomainName');
     const url = outputs.ApiUrl.Value['Fn::Join'][1];
     expect(url[0]).toBe('https://');
     expect(url[url.length - 1]).toMatch(/\/v0$/);
@@ -224,13 +235,16 @@ describe('stage', () => {
 // ---------------------------------------------------------------- functions
 
 describe('functions', () => {
-  test('one per operation plus the stream consumer and the rollover job, and no other (no custom-resource functions)', () => {
-    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 2);
+  test('one per operation plus the stream consumer and the rollover job, and no other but the console deployment provider', () => {
+    expect(serviceFunctions()).toHaveLength(operationList.length + 2);
+    // The console's two BucketDeployments share aws-cdk-lib's one singleton provider.
+    template.resourceCountIs('Custom::CDKBucketDeployment', 2);
+    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 3);
   });
 
   test('all are Node 22 on arm64 with source maps, a log group with retention and the common environment', () => {
     const tableId = ofType('AWS::DynamoDB::Table')[0][0];
-    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+    for (const [, fn] of serviceFunctions()) {
       const props = fn.Properties;
       expect(props.Runtime).toBe('nodejs22.x');
       expect(props.Architectures).toEqual(['arm64']);
@@ -260,7 +274,7 @@ describe('functions', () => {
   test('every function has a bundle with a source map; one bundle per resource (and the consumer) loads and exports handler()', () => {
     const bundleOf = (functionId: string) =>
       path.join(outdir, `asset.${String(resources[functionId].Properties.Code.S3Key).replace(/\.zip$/, '')}`, 'index.js');
-    for (const [functionId] of ofType('AWS::Lambda::Function')) {
+    for (const [functionId] of serviceFunctions()) {
       expect(fs.existsSync(bundleOf(functionId))).toBe(true);
       expect(fs.existsSync(`${bundleOf(functionId)}.map`)).toBe(true);
     }
@@ -348,7 +362,7 @@ describe('IAM', () => {
   );
 
   test('function roles carry no managed policy and may only write to their own log group', () => {
-    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+    for (const [, fn] of serviceFunctions()) {
       const roleId = refId(fn.Properties.Role)!;
       expect(resources[roleId].Properties.ManagedPolicyArns).toBeUndefined();
       const logs = roleStatements(roleId).filter((statement) => asArray<string>(statement.Action).some((a) => a.startsWith('logs:')));

@@ -159,8 +159,26 @@ export interface FunctionSpec {
   loggingConfig: Json;
 }
 
+/**
+ * Functions that only run while CloudFormation deploys, as custom-resource providers of
+ * aws-cdk-lib, with why the rehearsal does not run them: today the console's BucketDeployment
+ * provider (Python with the AWS CLI layer), which copies the built console to its S3 bucket and
+ * touches no table. The rehearsal runs the service's Node.js functions.
+ */
+export function deployTimeFunctions(assembly: LoadedAssembly): Map<string, string> {
+  const skipped = new Map<string, string>();
+  for (const [, resource] of ofType(assembly, 'Custom::CDKBucketDeployment')) {
+    const providerId = refId(resource.Properties?.ServiceToken);
+    if (providerId) {
+      skipped.set(providerId, "aws-cdk-lib's BucketDeployment provider: runs at deploy time only (copies the console's files to S3), touches no table");
+    }
+  }
+  return skipped;
+}
+
 export function functionSpecs(assembly: LoadedAssembly): FunctionSpec[] {
-  return ofType(assembly, 'AWS::Lambda::Function').map(([logicalId, resource]) => {
+  const deployTime = deployTimeFunctions(assembly);
+  return ofType(assembly, 'AWS::Lambda::Function').filter(([logicalId]) => !deployTime.has(logicalId)).map(([logicalId, resource]) => {
     const props = resource.Properties ?? {};
     const where = `function ${logicalId}`;
     if (props.PackageType === 'Image' || props.Code?.ImageUri) throw new Error(`${where}: container images are not rehearsed`);

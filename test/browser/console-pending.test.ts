@@ -1,0 +1,248 @@
+/**
+ * Console flows over operations that other branches add: responses/export (CSV and NDJSON
+ * downloads), a person's responses (responses/list userId) and their erasure
+ * (responses/erase), API keys (keys/*) and webhooks (webhooks/*). Each flow runs when the
+ * server has its operations; until then it is skipped, and the line printed below names it.
+ * Whether an operation exists is read from the registry the server routes from, and checked
+ * once over HTTP: a missing one answers 404 `not-found` "No operation at ...".
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync, rmSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { ConsoleBuild } from '../../console/build';
+import { OPERATION_NAMES } from '../../functions/api/registry';
+import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { buildTestConsole, describeInBrowser, launchBrowser, openPage, screenshot, seriousViolations } from '../support/browser';
+
+jest.setTimeout(180_000);
+// Webhooks to a receiver on this machine (the webhooks branch refuses private targets otherwise).
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+
+const has = (...names: string[]) => names.every((name) => (OPERATION_NAMES as readonly string[]).includes(name));
+const FLOWS = {
+  export: ['responses/export'],
+  person: ['responses/export', 'responses/erase'],
+  keys: ['keys/list', 'keys/create', 'keys/revoke'],
+  webhooks: ['webhooks/create', 'webhooks/get', 'webhooks/list', 'webhooks/save', 'webhooks/test', 'webhooks/deliveries', 'webhooks/redeliver'],
+};
+const missing = Object.entries(FLOWS).filter(([, names]) => !has(...names));
+if (missing.length > 0) {
+  process.stdout.write(
+    `\nNOTICE: console flows skipped until their operations exist on this server: ${missing.map(([flow, names]) => `${flow} (${names.filter((name) => !has(name)).join(', ')})`).join('; ')}\n`,
+  );
+}
+const when = (flow: keyof typeof FLOWS) => (has(...FLOWS[flow]) ? test : test.skip);
+
+/** A minimal RFC 4180 reader: quoted fields, doubled quotes, CRLF or LF. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index];
+    if (quoted) {
+      if (char === '"' && text[index + 1] === '"') {
+        field += '"';
+        index++;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      row.push(field);
+      field = '';
+    } else if (char === '\n' || char === '\r') {
+      if (char === '\r' && text[index + 1] === '\n') index++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += char;
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
+
+describeInBrowser('console in Chromium: flows of the operations other branches add', () => {
+  let build: ConsoleBuild;
+  let api: TestApi;
+  let account: AccountKeys;
+  let browser: Browser;
+  let base: string;
+  let projectId: string;
+  let setId: string;
+  const responseIds: string[] = [];
+  const pageProblems: string[][] = [];
+
+  async function call<T = any>(path: string, args: unknown[], key: string | undefined = account.admin): Promise<{ status: number; body: T }> {
+    return api.call<T>(path, args, { key });
+  }
+
+  async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const opened = await openPage(context);
+    pageProblems.push(opened.problems);
+    return { context, page: opened.page };
+  }
+
+  async function signIn(page: Page, path: string): Promise<void> {
+    await page.goto(`${base}${path}`);
+    await page.getByLabel('API key').fill(account.admin);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  }
+
+  async function check(page: Page, name: string): Promise<void> {
+    await page.waitForFunction(() => !document.querySelector('.loading'), undefined, { timeout: 20_000 }).catch(() => undefined);
+    await screenshot(page, name);
+    expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
+  }
+
+  beforeAll(async () => {
+    build = await buildTestConsole();
+    api = await startTestApi({ consoleDir: build.outdir });
+    base = api.baseUrl.replace(/\/v0$/, '');
+    account = await createAccount('console-pending');
+    // The probe: each operation of the flows answers as the registry says.
+    for (const name of Object.values(FLOWS).flat()) {
+      const answer = await call(name, [], account.admin);
+      const absent = answer.status === 404 && answer.body?.error === 'not-found' && /^No operation at /.test(answer.body.message);
+      expect({ name, absent }).toEqual({ name, absent: !has(name) });
+    }
+    projectId = (await call('projects/create', [{ name: 'Exports' }])).body.id;
+    setId = (await call('sets/create', [{ projectId, key: 'feedback', schema: 'tagged-message', metadata: { name: 'Feedback' } }])).body.id;
+    for (const [index, user] of ['bob@example.com', 'bob@example.com', 'carol@example.com', 'bob@example.com'].entries()) {
+      const created = await call('responses/create', [{ contentSetId: setId, key: `https://example.com/${index}`, value: { tag: 'idea', message: `Idea "${index}", with a comma` }, context: { $user: user } }], undefined);
+      responseIds.push(created.body.responseId);
+    }
+    await api.drainStream();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+    if (build) rmSync(build.outdir, { recursive: true, force: true });
+  });
+
+  afterEach(() => {
+    expect(pageProblems.splice(0).flat()).toEqual([]);
+  });
+
+  when('export')('Export CSV and Export NDJSON download the filtered responses through responses/export', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, `/sets/${setId}/responses`);
+    await page.locator('[data-response]').first().waitFor();
+    const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const rows = parseCsv(readFileSync((await csvDownload.path())!, 'utf8')).filter((row) => row.some((field) => field !== ''));
+    expect(rows).toHaveLength(1 + responseIds.length);
+    const idColumn = rows[0].findIndex((name) => /^(id|responseId)$/.test(name));
+    expect(idColumn).toBeGreaterThanOrEqual(0);
+    expect(rows.slice(1).map((row) => row[idColumn]).sort()).toEqual([...responseIds].sort());
+    expect(rows.slice(1).some((row) => row.includes('Idea "1", with a comma') || row.join(',').includes('Idea "1", with a comma'))).toBe(true);
+    await page.getByRole('status').getByText(`Exported ${responseIds.length} responses as CSV.`).waitFor();
+
+    const [ndjsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export NDJSON' }).click()]);
+    const lines = readFileSync((await ndjsonDownload.path())!, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.id ?? line.responseId).sort()).toEqual([...responseIds].sort());
+    await check(page, 'responses-exported');
+    await context.close();
+  });
+
+  when('person')("a person's responses, and their erasure after a confirmation naming how many go", async () => {
+    const { context, page } = await newPage();
+    await signIn(page, `/people/${encodeURIComponent('bob@example.com')}`);
+    await page.getByRole('heading', { level: 1, name: 'bob@example.com' }).waitFor();
+    await page.locator('[data-response]').nth(2).waitFor();
+    expect(await page.locator('[data-response]').count()).toBe(3);
+    await check(page, 'person');
+    await page.getByRole('button', { name: 'Erase this person’s data' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('This deletes 3 responses of bob@example.com for good').waitFor();
+    await check(page, 'person-erase-dialog');
+    await dialog.getByRole('button', { name: 'Erase 3 responses' }).click();
+    await page.getByText('Erased 3 responses of bob@example.com.').waitFor();
+    const left = await call('responses/list', [{ userId: 'bob@example.com', state: 'all' }]);
+    expect(left.body.items).toEqual([]);
+    const carol = await call('responses/list', [{ userId: 'carol@example.com' }]);
+    expect(carol.body.items).toHaveLength(1);
+    await context.close();
+  });
+
+  when('keys')('API keys: create (shown once, copyable), list, revoke', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, '/keys');
+    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    await page.getByRole('button', { name: 'New API key' }).click();
+    await page.getByLabel('Level').selectOption('viewer');
+    await page.getByLabel('Label (optional)').fill('weekly report');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = await page.getByTestId('new-key').inputValue();
+    expect(key).toMatch(/^fbk_/);
+    expect(await page.getByRole('button', { name: 'Copy the API key' }).count()).toBe(1);
+    await check(page, 'key-created');
+    expect((await call('projects/lookup', [''], key)).status).toBe(200);
+    await page.getByRole('button', { name: 'Done' }).click();
+    const row = page.locator('tr', { hasText: 'weekly report' });
+    await row.waitFor();
+    expect(await row.innerText()).not.toContain(key);
+    await check(page, 'keys');
+    await row.getByRole('button', { name: /Revoke/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await row.getByText(/revoked/).waitFor();
+    expect((await call('projects/lookup', [''], key)).status).toBe(401);
+    await context.close();
+  });
+
+  when('webhooks')('webhooks: create (secret shown once), test, delivery log, redeliver, edit, disable', async () => {
+    const received: string[] = [];
+    const receiver: Server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        received.push(body);
+        response.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((listening) => receiver.listen(0, '127.0.0.1', () => listening()));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    try {
+      const { context, page } = await newPage();
+      await signIn(page, '/webhooks');
+      await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+      await page.getByRole('button', { name: 'New webhook' }).click();
+      await page.getByLabel('Endpoint URL').fill(url);
+      await page.getByLabel('Description (optional)').fill('Team inbox');
+      await page.getByRole('button', { name: 'Create webhook' }).click();
+      const secret = await page.getByTestId('webhook-secret').inputValue();
+      expect(secret.length).toBeGreaterThan(10);
+      expect(await page.getByRole('button', { name: 'Copy the signing secret' }).count()).toBe(1);
+      await check(page, 'webhook-created');
+      await page.getByRole('button', { name: 'Done' }).click();
+      await page.getByRole('link', { name: 'Team inbox' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Team inbox' }).waitFor();
+      await page.getByRole('button', { name: 'Send test' }).click();
+      await page.getByTestId('test-result').getByText(/Test succeeded/).waitFor();
+      expect(received.length).toBeGreaterThanOrEqual(1);
+      const delivery = page.getByTestId('deliveries').locator('tbody tr').first();
+      await delivery.getByText('webhook.test').waitFor();
+      await check(page, 'webhook');
+      const before = received.length;
+      await delivery.getByRole('button', { name: 'Redeliver' }).click();
+      for (let attempt = 0; attempt < 100 && received.length === before; attempt++) await new Promise((wait) => setTimeout(wait, 100));
+      expect(received.length).toBe(before + 1);
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await page.getByLabel('Description (optional)').fill('Support inbox');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Support inbox' }).waitFor();
+      await page.getByRole('button', { name: 'Disable' }).click();
+      await page.getByRole('button', { name: 'Enable' }).waitFor();
+      const listed = await call('webhooks/list', []);
+      expect(listed.body.items.map((webhook: any) => [webhook.description, webhook.enabled])).toEqual([['Support inbox', false]]);
+      await context.close();
+    } finally {
+      await new Promise<void>((closed) => receiver.close(() => closed()));
+    }
+  });
+});
