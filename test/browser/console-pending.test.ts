@@ -100,8 +100,10 @@ describeInBrowser('console in Chromium: flows of the operations other branches a
   }
 
   beforeAll(async () => {
-    build = await buildTestConsole();
-    api = await startTestApi({ consoleDir: build.outdir });
+    const anyFlow = missing.length < Object.keys(FLOWS).length;
+    // Without any of the operations, only the probe runs (no build, no browser).
+    if (anyFlow) build = await buildTestConsole();
+    api = await startTestApi({ consoleDir: build?.outdir });
     base = api.baseUrl.replace(/\/v0$/, '');
     account = await createAccount('console-pending');
     // The probe: each operation of the flows answers as the registry says.
@@ -110,6 +112,7 @@ describeInBrowser('console in Chromium: flows of the operations other branches a
       const absent = answer.status === 404 && answer.body?.error === 'not-found' && /^No operation at /.test(answer.body.message);
       expect({ name, absent }).toEqual({ name, absent: !has(name) });
     }
+    if (!anyFlow) return;
     projectId = (await call('projects/create', [{ name: 'Exports' }])).body.id;
     setId = (await call('sets/create', [{ projectId, key: 'feedback', schema: 'tagged-message', metadata: { name: 'Feedback' } }])).body.id;
     for (const [index, user] of ['bob@example.com', 'bob@example.com', 'carol@example.com', 'bob@example.com'].entries()) {
@@ -128,6 +131,11 @@ describeInBrowser('console in Chromium: flows of the operations other branches a
 
   afterEach(() => {
     expect(pageProblems.splice(0).flat()).toEqual([]);
+  });
+
+  test('the probe: every operation of these flows answers as the registry says (404 "No operation at ..." when absent)', () => {
+    // Checked in beforeAll; this names it in the report.
+    expect(Object.values(FLOWS).flat().length).toBeGreaterThan(0);
   });
 
   when('export')('Export CSV and Export NDJSON download the filtered responses through responses/export', async () => {
