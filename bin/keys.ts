@@ -283,9 +283,7 @@ function parse(argv: string[]) {
     }
   }
   if (rest.length !== spec.positionals) {
-    throw new UsageError(
-      spec.positionals === 0 ? `${command} takes no arguments, got "${rest.join(' ')}"` : `${command} needs exactly one key id`,
-    );
+    throw new UsageError(spec.positionals === 0 ? `${command} takes no arguments, got "${rest.join(' ')}"` : `${command} needs exactly one key id`);
   }
   return { help: false as const, command, values, rest };
 }

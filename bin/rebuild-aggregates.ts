@@ -88,7 +88,9 @@ function report(result: RebuildResult, settings: StoreSettings): string {
     lines.push('', `  ${'pk'.padEnd(40)}  ${'sk'.padEnd(24)}  count before -> after`);
     for (const item of result.rewritten.slice(0, TEXT_LIMIT)) {
       const before = item.countBefore === null ? '(none)' : String(item.countBefore);
-      lines.push(`  ${item.pk.padEnd(40)}  ${item.sk.padEnd(24)}  ${before} -> ${item.countAfter}${item.action === 'zeroed' ? ' (no active response left)' : ''}`);
+      lines.push(
+        `  ${item.pk.padEnd(40)}  ${item.sk.padEnd(24)}  ${before} -> ${item.countAfter}${item.action === 'zeroed' ? ' (no active response left)' : ''}`,
+      );
     }
     if (result.rewritten.length > TEXT_LIMIT) lines.push(`  ... and ${result.rewritten.length - TEXT_LIMIT} more (--json lists them all)`);
   }

@@ -136,4 +136,3 @@ if (require.main === module) {
       process.exit(1);
     });
 }
-

@@ -56,8 +56,7 @@ export class FeedbackStack extends Stack {
     const corsAllowedOrigins = normalizeOrigins(props.corsAllowedOrigins ?? this.node.tryGetContext('corsAllowedOrigins'));
     const throttling: ApiThrottling = {
       rateLimit: props.throttling?.rateLimit ?? positiveNumber(this.node.tryGetContext('apiRateLimit'), 'apiRateLimit') ?? DEFAULT_THROTTLING.rateLimit,
-      burstLimit:
-        props.throttling?.burstLimit ?? positiveNumber(this.node.tryGetContext('apiBurstLimit'), 'apiBurstLimit') ?? DEFAULT_THROTTLING.burstLimit,
+      burstLimit: props.throttling?.burstLimit ?? positiveNumber(this.node.tryGetContext('apiBurstLimit'), 'apiBurstLimit') ?? DEFAULT_THROTTLING.burstLimit,
     };
     const alarmEmail: string | undefined = props.alarmEmail ?? (this.node.tryGetContext('alarmEmail') || undefined);
     const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
@@ -91,7 +90,7 @@ export class FeedbackStack extends Stack {
     );
     this.rolloverJob = new RolloverJob(this, 'Aggregates', { table: this.table.table, logRetention, serviceName: SERVICE_NAME, alarmAction });
 
-    const consoleOption = props.console ?? (String(this.node.tryGetContext('console') ?? 'true') !== 'false');
+    const consoleOption = props.console ?? String(this.node.tryGetContext('console') ?? 'true') !== 'false';
     if (consoleOption !== false) {
       this.console = new FeedbackConsole(this, 'Console', { api: this.api.restApi, consoleDir: typeof consoleOption === 'string' ? consoleOption : undefined });
       new CfnOutput(this, 'ConsoleUrl', { value: this.console.url, description: 'The web console (the API is also served at <ConsoleUrl>v0)' });

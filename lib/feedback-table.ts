@@ -1,14 +1,6 @@
 import type { CreateTableCommandInput, KeySchemaElement } from '@aws-sdk/client-dynamodb';
 import { RemovalPolicy } from 'aws-cdk-lib';
-import {
-  AttributeType,
-  BillingMode,
-  ProjectionType,
-  StreamViewType,
-  Table,
-  TableEncryption,
-  type Attribute,
-} from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { createTableInput, TABLE_KEYS } from '../functions/store/table';
 
@@ -31,8 +23,7 @@ export class FeedbackTable extends Construct {
       if (!name || !definition) throw new Error(`FeedbackTable: key attribute ${name} has no definition`);
       return { name, type: attributeType(definition.AttributeType) };
     };
-    const keyOf = (schema: KeySchemaElement[] | undefined, keyType: 'HASH' | 'RANGE') =>
-      schema?.find((element) => element.KeyType === keyType)?.AttributeName;
+    const keyOf = (schema: KeySchemaElement[] | undefined, keyType: 'HASH' | 'RANGE') => schema?.find((element) => element.KeyType === keyType)?.AttributeName;
 
     const sortKeyName = keyOf(shape.KeySchema, 'RANGE');
     this.table = new Table(this, 'Table', {

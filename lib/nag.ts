@@ -18,7 +18,7 @@ export const NAG_REASONS = {
     'Every handler validates its JSON argument array with the zod tuple declared in the operation registry and enforces a ' +
     '64 KiB body limit; API Gateway models would duplicate those schemas and drift from them.',
   waf:
-    'No WAF by default: a WebACL costs a fixed monthly fee per self-hosted deployment. Stage throttling and the handlers\' ' +
+    "No WAF by default: a WebACL costs a fixed monthly fee per self-hosted deployment. Stage throttling and the handlers' " +
     'body-size limit bound abuse; operators can associate a WebACL with the v0 stage.',
   apiGatewayLogsRole:
     'API Gateway needs the account-level CloudWatch role to write the access and execution logs of the v0 stage; ' +
@@ -28,7 +28,7 @@ export const NAG_REASONS = {
     'Node.js runtime is a deliberate upgrade, not an automatic one.',
   tableIndexes:
     'The table\'s global secondary indexes (gsi1..gsi3) are queried by ElectroDB access patterns; "<table arn>/index/*" ' +
-    'scopes the same actions to this one table\'s indexes only.',
+    "scopes the same actions to this one table's indexes only.",
   listStreams:
     'dynamodb:ListStreams (added by the DynamoDB event source) does not support resource-level permissions, so it can only ' +
     'be granted on "*"; the stream read actions themselves are scoped to this table\'s stream ARN.',
@@ -38,8 +38,7 @@ export const NAG_REASONS = {
   consoleBucketLogs:
     'The console bucket holds only the public build of the console (no user data) and is read only by CloudFront through ' +
     'origin access control; S3 server access logs would record nothing but CloudFront fetching those files.',
-  consoleGeo:
-    'The console and the API serve site owners and their visitors anywhere; the service has no country restrictions to enforce.',
+  consoleGeo: 'The console and the API serve site owners and their visitors anywhere; the service has no country restrictions to enforce.',
   consoleWaf:
     'No WAF by default (a WebACL has a fixed monthly fee per self-hosted deployment); the distribution is exposed by ' +
     'FeedbackConsole so operators can attach a WebACL, and the API behind /v0 keeps its stage throttling.',

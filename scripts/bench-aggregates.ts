@@ -209,7 +209,7 @@ async function run(settings: { responses: number; iterations: number; small: num
       const value = values[index % values.length];
       const normalized = normalizeValue('reaction', schemaConfig as never, value);
       if (!normalized.ok) throw new Error(normalized.reason);
-      const createdAt = new Date(now.getTime() - Math.floor(((index * 7919) % count) / count * spanMs)).toISOString();
+      const createdAt = new Date(now.getTime() - Math.floor((((index * 7919) % count) / count) * spanMs)).toISOString();
       return store.entities.Response.put({
         id: newId(),
         accountId,
@@ -371,13 +371,24 @@ async function run(settings: { responses: number; iterations: number; small: num
       const scope = { accountId, projectId: topProject.id, contentSetId: contentSet.id, contentItemId: id };
       // The first 100 have the highest counts; the rest spread below them.
       const count = index < 100 ? 100_000 - index : 1 + ((index * 7919) % 5000);
-      const counter = { ...emptyCounter(8), count, options: [count], sentimentSum: count, sentimentCount: count, intensitySum: count / 2, intensityCount: count };
+      const counter = {
+        ...emptyCounter(8),
+        count,
+        options: [count],
+        sentimentSum: count,
+        sentimentCount: count,
+        intensitySum: count / 2,
+        intensityCount: count,
+      };
       const targets = counterTargets(scope, now, now).filter((target) => target.attributes.entity === 'contentItem');
       const rolling = targets.find((target) => target.sk === rollingSk('rolling7d'))!;
       counters.push(counterItem(rolling, rolling.attributes, counter, undefined, now));
       if (index < 100) {
         // The items a top query returns, and the day bucket their stats read.
-        const item = { ...newContentItem({ id: contentSet.id, accountId, projectId: topProject.id }, `https://example.com/top/${index}`, { title: `Top ${index}` }, now), id };
+        const item = {
+          ...newContentItem({ id: contentSet.id, accountId, projectId: topProject.id }, `https://example.com/top/${index}`, { title: `Top ${index}` }, now),
+          id,
+        };
         ranked.push(store.entities.ContentItem.put(item).params().Item as Record<string, unknown>);
         const day = targets.find((target) => target.attributes.granularity === 'day')!;
         counters.push(counterItem(day, day.attributes, counter, undefined, now));
@@ -423,10 +434,10 @@ async function run(settings: { responses: number; iterations: number; small: num
     '',
     'Responses written with the reader stopped, then drained: the time includes reading the stream (also the',
     'counters\' own records, which the consumer skips); "in handler" is the part spent in the Lambda handler. Requests:',
-    'the handler\'s only (the reader\'s stream calls are the event source\'s work). DynamoDB Local takes ~100-300 ms per',
+    "the handler's only (the reader's stream calls are the event source's work). DynamoDB Local takes ~100-300 ms per",
     'transaction, which bounds these figures; DynamoDB itself commits a transaction in tens of milliseconds.',
     '',
-    '## Counter writes per response (exact count of Update items in the consumer\'s transactions, not timed)',
+    "## Counter writes per response (exact count of Update items in the consumer's transactions, not timed)",
     '',
     markdownTable(['scenario', 'responses', 'transactions', 'counter updates/response', 'responses/transaction'], writeRows, [false, true, true, true, true]),
     '',

@@ -44,11 +44,7 @@ async function project(context: BenchContext, name: string): Promise<string> {
 }
 
 async function contentSet(context: BenchContext, projectId: string, key: string, schema = 'yes-no'): Promise<string> {
-  const created = await context.api<{ id: string }>(
-    'sets/create',
-    [{ projectId, key, schema, metadata: { name: `Bench ${key}` } }],
-    'admin',
-  );
+  const created = await context.api<{ id: string }>('sets/create', [{ projectId, key, schema, metadata: { name: `Bench ${key}` } }], 'admin');
   return created.id;
 }
 
@@ -173,7 +169,10 @@ async function main(): Promise<number> {
     return 0;
   }
   const settings = { iterations: positiveInteger('iterations', values.iterations, 200), warmup: positiveInteger('warmup', values.warmup, 50) };
-  const only = values.only?.split(',').map((name) => name.trim()).filter(Boolean);
+  const only = values.only
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = only?.filter((name) => !CASES.some((definition) => definition.name === name)) ?? [];
   if (unknown.length > 0) throw new Error(`Unknown case ${unknown.join(', ')}; cases: ${CASES.map((definition) => definition.name).join(', ')}`);
   const cases = only ? CASES.filter((definition) => only.includes(definition.name)) : CASES;

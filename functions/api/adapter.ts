@@ -154,10 +154,7 @@ export async function handleApiEvent(
       now: dependencies.now?.() ?? new Date(),
       request,
     });
-    result =
-      operation.result === 'void'
-        ? { statusCode: 204, headers: cors, body: '' }
-        : json(200, value ?? null, cors);
+    result = operation.result === 'void' ? { statusCode: 204, headers: cors, body: '' } : json(200, value ?? null, cors);
   } catch (error) {
     if (error instanceof ApiError) {
       errorCode = error.code;

@@ -6,9 +6,7 @@ export const LEVELS = ['anonymous', 'viewer', 'admin'] as const;
 export type Level = (typeof LEVELS)[number];
 export type KeyLevel = Exclude<Level, 'anonymous'>;
 
-export type Caller =
-  | { level: 'anonymous' }
-  | { level: KeyLevel; accountId: string; keyId: string };
+export type Caller = { level: 'anonymous' } | { level: KeyLevel; accountId: string; keyId: string };
 
 export const ANONYMOUS: Caller = { level: 'anonymous' };
 

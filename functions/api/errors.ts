@@ -37,9 +37,7 @@ export class ApiError extends Error {
   }
 
   toBody(): ApiErrorBody {
-    return this.data === undefined
-      ? { error: this.code, message: this.message }
-      : { error: this.code, message: this.message, data: this.data };
+    return this.data === undefined ? { error: this.code, message: this.message } : { error: this.code, message: this.message, data: this.data };
   }
 }
 

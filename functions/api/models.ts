@@ -26,7 +26,12 @@ const LONE_SURROGATE = /\p{Cs}/u;
 const wellFormed = (text: string) => !LONE_SURROGATE.test(text);
 const WELL_FORMED = 'must be well-formed Unicode (no lone surrogates)';
 export const setKey = z.string().min(1).max(30).refine(wellFormed, WELL_FORMED);
-export const contentKey = z.string().min(1).max(1024).refine((key) => Array.from(key).length <= 1024).refine(wellFormed, WELL_FORMED);
+export const contentKey = z
+  .string()
+  .min(1)
+  .max(1024)
+  .refine((key) => Array.from(key).length <= 1024)
+  .refine(wellFormed, WELL_FORMED);
 export const setName = z.string().trim().min(1).max(100);
 export const title = z.string().max(1024);
 export const url = z.string().max(2048);

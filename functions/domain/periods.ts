@@ -160,10 +160,7 @@ export interface ResolvedPeriod {
  * Throws a RangeError for an invalid reference, or a shift or firstBucketYear that is
  * not an integer.
  */
-export function resolvePeriod(
-  period: StatPeriod,
-  options: { reference?: Date; shift?: number; firstBucketYear?: number; now: Date },
-): ResolvedPeriod {
+export function resolvePeriod(period: StatPeriod, options: { reference?: Date; shift?: number; firstBucketYear?: number; now: Date }): ResolvedPeriod {
   const { reference = options.now, shift = 0, firstBucketYear } = options;
   if (Number.isNaN(reference.getTime())) throw new RangeError('reference is not a valid date');
   if (!Number.isInteger(shift)) throw new RangeError(`shift must be an integer, got ${shift}`);

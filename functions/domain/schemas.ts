@@ -1,5 +1,15 @@
 import * as z from 'zod';
-import { DEFAULT_RATING, DEFAULT_TAGS, MAX_OPTIONS, REACTION_PRESETS, type AnySchemaConfig, type ReactionOption, type Schema, type SchemaConfig, type TagOption } from './schema-options';
+import {
+  DEFAULT_RATING,
+  DEFAULT_TAGS,
+  MAX_OPTIONS,
+  REACTION_PRESETS,
+  type AnySchemaConfig,
+  type ReactionOption,
+  type Schema,
+  type SchemaConfig,
+  type TagOption,
+} from './schema-options';
 
 /**
  * Feedback schemas of a content set: which values a response may carry and how they
@@ -98,9 +108,7 @@ export interface Contribution {
 
 export type NormalizedValue = string | number | { tag: string; message?: string };
 
-export type ValueResult =
-  | { ok: true; value: NormalizedValue; contribution: Contribution }
-  | { ok: false; reason: string };
+export type ValueResult = { ok: true; value: NormalizedValue; contribution: Contribution } | { ok: false; reason: string };
 
 const YES = new Set<unknown>(['y', 'yes', '+1', 1, true, '1', 'true']);
 const NO = new Set<unknown>(['n', 'no', '-1', -1, false, 'false']);
@@ -120,9 +128,7 @@ function checkMessage(message: unknown): string | undefined {
 export function normalizeValue(schema: Schema, config: AnySchemaConfig, value: unknown): ValueResult {
   switch (schema) {
     case 'pulse':
-      return value === '+'
-        ? { ok: true, value: '+', contribution: { option: 0 } }
-        : { ok: false, reason: 'a pulse value must be "+"' };
+      return value === '+' ? { ok: true, value: '+', contribution: { option: 0 } } : { ok: false, reason: 'a pulse value must be "+"' };
     case 'yes-no': {
       const normalized = typeof value === 'string' ? value.toLowerCase() : value;
       if (YES.has(normalized)) return { ok: true, value: 'y', contribution: { option: 0, sentiment: 1 } };
@@ -150,9 +156,7 @@ export function normalizeValue(schema: Schema, config: AnySchemaConfig, value: u
     }
     case 'message': {
       const problem = checkMessage(value);
-      return problem
-        ? { ok: false, reason: `a message ${problem}` }
-        : { ok: true, value: value as string, contribution: { option: 0 } };
+      return problem ? { ok: false, reason: `a message ${problem}` } : { ok: true, value: value as string, contribution: { option: 0 } };
     }
     case 'tagged-message': {
       const { tags } = config as SchemaConfig['tagged-message'];

@@ -17,7 +17,9 @@ export const INDEXED_PREFIX_LENGTH = 200;
 
 /** Lower-cased leading part of a text, cut on code points so no surrogate pair is split. */
 export function indexedPrefix(text: string | undefined): string {
-  return Array.from((text ?? '').toLowerCase()).slice(0, INDEXED_PREFIX_LENGTH).join('');
+  return Array.from((text ?? '').toLowerCase())
+    .slice(0, INDEXED_PREFIX_LENGTH)
+    .join('');
 }
 
 export function isHttpUrl(text: string): boolean {

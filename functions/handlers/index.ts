@@ -1,4 +1,4 @@
-import type { OperationDefinition } from "../api/operation";
+import type { OperationDefinition } from '../api/operation';
 import type { OperationName } from '../api/registry';
 import { operation as contentsCreate } from './contents/create';
 import { operation as contentsExists } from './contents/exists';

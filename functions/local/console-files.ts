@@ -30,7 +30,12 @@ export function serveConsoleFile(root: string, request: IncomingMessage, respons
   const send = (status: number, headers: Record<string, string>, file?: string, text?: string) => {
     const type = file ? (STATIC_FILE_TYPES[extname(file)] ?? 'application/octet-stream') : 'text/plain; charset=utf-8';
     const gzip = file !== undefined && COMPRESSIBLE.has(extname(file)) && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
-    response.writeHead(status, { ...CONSOLE_SECURITY_HEADERS, 'Content-Type': type, ...(gzip ? { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : {}), ...headers });
+    response.writeHead(status, {
+      ...CONSOLE_SECURITY_HEADERS,
+      'Content-Type': type,
+      ...(gzip ? { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : {}),
+      ...headers,
+    });
     if (request.method === 'HEAD' || !file) {
       response.end(file ? undefined : text);
       return;

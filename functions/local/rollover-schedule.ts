@@ -74,7 +74,11 @@ export class LocalRolloverSchedule {
       writeFileSync(`${this.stateFile}.tmp`, JSON.stringify({ lastRunDay: due }));
       renameSync(`${this.stateFile}.tmp`, this.stateFile);
     }
-    logger.info('rolling windows recomputed', { ...result, days, nextRun: `${bucketKey('day', addBuckets('day', new Date(Date.parse(due)), 1))}T00:0${ROLLOVER_MINUTE_OF_DAY}Z` });
+    logger.info('rolling windows recomputed', {
+      ...result,
+      days,
+      nextRun: `${bucketKey('day', addBuckets('day', new Date(Date.parse(due)), 1))}T00:0${ROLLOVER_MINUTE_OF_DAY}Z`,
+    });
     return result;
   }
 }

@@ -87,7 +87,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const keys = await ensureDevKeys(options.devKeys, options.dataDir);
     const streamConsumers = options.consumeStream === false ? undefined : startStreamConsumers(client, settings.tableName, options.dataDir);
     const rolloverSchedule =
-      options.consumeStream === false ? undefined : new LocalRolloverSchedule({ store: { documentClient: defaultStore().documentClient, tableName: settings.tableName }, dataDir: options.dataDir, clock: options.clock });
+      options.consumeStream === false
+        ? undefined
+        : new LocalRolloverSchedule({
+            store: { documentClient: defaultStore().documentClient, tableName: settings.tableName },
+            dataDir: options.dataDir,
+            clock: options.clock,
+          });
     rolloverSchedule?.start();
     const server = createApiServer({ consoleDir: options.consoleDir });
     await new Promise<void>((listening, failed) => {

@@ -167,7 +167,12 @@ export class LocalStreamReader {
       const delivered = records.map((record) => lambdaRecord(record, streamArn)).filter((record) => this.options.accepts?.(record) ?? true);
       const result = delivered.length > 0 ? await this.options.handle({ Records: delivered }) : undefined;
       const failed = result?.batchItemFailures?.[0]?.itemIdentifier;
-      const accepted = failed ? records.slice(0, records.findIndex((record) => record.dynamodb?.SequenceNumber === failed)) : records;
+      const accepted = failed
+        ? records.slice(
+            0,
+            records.findIndex((record) => record.dynamodb?.SequenceNumber === failed),
+          )
+        : records;
       if (accepted.length > 0) {
         position.shards[shardId] = accepted.at(-1)!.dynamodb!.SequenceNumber!;
         this.savePosition();

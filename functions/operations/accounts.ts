@@ -19,11 +19,7 @@ export interface IssuedKey {
 }
 
 /** Stores a key for the account; with `key` given (fixed dev keys) that value is registered. */
-export async function issueApiKey(
-  store: Store,
-  options: { accountId: string; level: KeyLevel; label?: string; key?: string },
-  now: Date,
-): Promise<IssuedKey> {
+export async function issueApiKey(store: Store, options: { accountId: string; level: KeyLevel; label?: string; key?: string }, now: Date): Promise<IssuedKey> {
   const key = options.key ?? generateApiKey();
   const timestamp = now.toISOString();
   const { data } = await store.entities.ApiKey.create({
@@ -45,7 +41,10 @@ export async function findApiKey(store: Store, key: string): Promise<ApiKeyItem 
 }
 
 export async function listApiKeys(store: Store): Promise<ApiKeyItem[]> {
-  return store.entities.ApiKey.query.all({}).go({ pages: 'all' }).then((result) => result.data);
+  return store.entities.ApiKey.query
+    .all({})
+    .go({ pages: 'all' })
+    .then((result) => result.data);
 }
 
 /** Revokes by public key id; returns false when no such key exists. */

@@ -127,7 +127,6 @@ export async function writeKeyTransaction(
   }
 }
 
-
 export interface ResolvedContentKey {
   /** The content set's raw item (parse it with ContentSet.parse), undefined when there is no such set. */
   setRaw: Record<string, unknown> | undefined;

@@ -29,12 +29,7 @@ interface ContentMetadata {
 }
 
 /** A new active item of the set, ready to write with `insertContentItem`. */
-export function newContentItem(
-  contentSet: Pick<ContentSetItem, 'id' | 'accountId' | 'projectId'>,
-  key: string,
-  metadata: ContentMetadata,
-  now: Date,
-) {
+export function newContentItem(contentSet: Pick<ContentSetItem, 'id' | 'accountId' | 'projectId'>, key: string, metadata: ContentMetadata, now: Date) {
   const timestamp = now.toISOString();
   return {
     id: newId(),
@@ -148,8 +143,16 @@ export async function lookupContentItems(store: Store, accountId: string, text: 
     text,
     byId: async (id) => (await store.entities.ContentItem.get({ id }).go()).data,
     indexes: [
-      (cursor) => store.entities.ContentItem.query.byKey({ accountId }).begins({ keyPrefixLower: prefix }).go({ ...LOOKUP_PAGE, cursor }),
-      (cursor) => store.entities.ContentItem.query.byTitle({ accountId }).begins({ titlePrefixLower: prefix }).go({ ...LOOKUP_PAGE, cursor }),
+      (cursor) =>
+        store.entities.ContentItem.query
+          .byKey({ accountId })
+          .begins({ keyPrefixLower: prefix })
+          .go({ ...LOOKUP_PAGE, cursor }),
+      (cursor) =>
+        store.entities.ContentItem.query
+          .byTitle({ accountId })
+          .begins({ titlePrefixLower: prefix })
+          .go({ ...LOOKUP_PAGE, cursor }),
     ],
     // Indexes hold the first 200 characters; longer texts are compared in full here.
     matches: (item) =>

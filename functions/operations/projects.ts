@@ -58,7 +58,11 @@ export async function lookupProjects(store: Store, accountId: string, text: stri
     text,
     byId: async (id) => (await store.entities.Project.get({ id }).go()).data,
     indexes: [
-      (cursor) => store.entities.Project.query.byName({ accountId }).begins({ nameLower: indexedPrefix(text) }).go({ ...LOOKUP_PAGE, cursor }),
+      (cursor) =>
+        store.entities.Project.query
+          .byName({ accountId })
+          .begins({ nameLower: indexedPrefix(text) })
+          .go({ ...LOOKUP_PAGE, cursor }),
     ],
     matches: (project) => project.accountId === accountId && stateMatches(state, project.state),
   });

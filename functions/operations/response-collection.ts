@@ -76,4 +76,3 @@ export async function createResponse(
   }
   return { responseId: response.id, feelbackId: response.id, ...(revokable ? { revokable } : {}) };
 }
-

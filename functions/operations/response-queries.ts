@@ -79,4 +79,3 @@ export async function listResponses(store: Store, accountId: string, query: Resp
     hasMore: matched.length > skip + query.$size,
   };
 }
-

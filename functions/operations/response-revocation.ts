@@ -78,4 +78,3 @@ export async function removeResponse(store: Store, caller: Caller, input: { resp
     throw error;
   }
 }
-

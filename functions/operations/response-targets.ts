@@ -103,4 +103,3 @@ export function validValue(contentSet: ContentSetItem, value: unknown) {
   }
   return result;
 }
-

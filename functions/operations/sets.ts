@@ -111,8 +111,16 @@ export async function lookupContentSets(store: Store, accountId: string, text: s
     text,
     byId: async (id) => (await store.entities.ContentSet.get({ id }).go()).data,
     indexes: [
-      (cursor) => store.entities.ContentSet.query.byName({ accountId }).begins({ nameLower: prefix }).go({ ...LOOKUP_PAGE, cursor }),
-      (cursor) => store.entities.ContentSet.query.byKey({ accountId }).begins({ keyLower: prefix }).go({ ...LOOKUP_PAGE, cursor }),
+      (cursor) =>
+        store.entities.ContentSet.query
+          .byName({ accountId })
+          .begins({ nameLower: prefix })
+          .go({ ...LOOKUP_PAGE, cursor }),
+      (cursor) =>
+        store.entities.ContentSet.query
+          .byKey({ accountId })
+          .begins({ keyLower: prefix })
+          .go({ ...LOOKUP_PAGE, cursor }),
     ],
     matches: (contentSet) =>
       contentSet.accountId === accountId &&

@@ -159,9 +159,7 @@ async function readPeriod(store: Store, subject: AggregateSubject, request: Peri
 export function aggregatedData(subject: AggregateSubject, resolved: ResolvedPeriod, buckets: Map<string, Record<string, unknown>>): AggregatedData {
   const optionCount = subject.shape?.optionCount ?? 1;
   const points = resolved.points.map((key) => counterFromItem(buckets.get(key), optionCount));
-  const data = subject.shape
-    ? buildAggregation(subject.shape.schema, optionCount, resolved.period, points)
-    : buildProjectAggregation(resolved.period, points);
+  const data = subject.shape ? buildAggregation(subject.shape.schema, optionCount, resolved.period, points) : buildProjectAggregation(resolved.period, points);
   const referenceDate = resolved.start.toISOString();
   let createdAt: string | undefined;
   let updatedAt: string | undefined;
@@ -215,4 +213,3 @@ export async function contentItemStats(store: Store, accountId: string, contentI
   const contentSet = await loadContentSet(store, accountId, item.contentSetId);
   return subjectStats(store, contentItemSubject(item, contentSet), request);
 }
-

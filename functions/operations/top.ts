@@ -26,7 +26,10 @@ export async function topContentSets(store: Store, accountId: string, query: Con
   }
   const { ContentSet } = store.entities;
   const ids = ranked.map((item) => String(item.entityId));
-  const raws = await getRawItemsChunked(store, ids.map((id) => keyOf(ContentSet.get({ id }))));
+  const raws = await getRawItemsChunked(
+    store,
+    ids.map((id) => keyOf(ContentSet.get({ id }))),
+  );
   const entries: { view: ContentSetView; subject: AggregateSubject }[] = [];
   for (const raw of raws) {
     const contentSet = raw ? (ContentSet.parse({ Item: raw }).data as ContentSetItem) : null;
@@ -55,10 +58,7 @@ export async function topContentItems(store: Store, accountId: string, query: Co
   const { ContentItem, ContentSet } = store.entities;
   const itemIds = ranked.map((item) => String(item.entityId));
   const setIds = [...new Set(ranked.map((item) => String(item.contentSetId)))].filter((id) => !knownSets.has(id));
-  const raws = await getRawItemsChunked(store, [
-    ...itemIds.map((id) => keyOf(ContentItem.get({ id }))),
-    ...setIds.map((id) => keyOf(ContentSet.get({ id }))),
-  ]);
+  const raws = await getRawItemsChunked(store, [...itemIds.map((id) => keyOf(ContentItem.get({ id }))), ...setIds.map((id) => keyOf(ContentSet.get({ id })))]);
   raws.slice(itemIds.length).forEach((raw) => {
     const contentSet = raw ? (ContentSet.parse({ Item: raw }).data as ContentSetItem) : null;
     if (contentSet) knownSets.set(contentSet.id, contentSet);
@@ -72,4 +72,3 @@ export async function topContentItems(store: Store, accountId: string, query: Co
   }
   return withStats(store, entries, query.period, now);
 }
-

@@ -7,7 +7,6 @@ import type { ContentSetItem, Store } from '../store/entities';
 import { resolveContentKey } from './content-keys';
 import { contentItemSubject, subjectStats, type PeriodRequest } from './stats';
 
-
 /**
  * Who may read a set's aggregates: keyed callers of its account always; anonymous callers
  * (the widgets) only when the set makes them public. Another account's set does not exist.
@@ -56,4 +55,3 @@ export async function targetAggregates(
   if (!itemId) return new Array<number>(subject.shape!.optionCount).fill(0);
   return (await subjectStats(store, subject, request)).data.values;
 }
-

@@ -16,9 +16,7 @@ export async function getRawItems(store: TableClient, keys: ItemKey[]): Promise<
   const id = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
   let pending = keys;
   while (pending.length > 0) {
-    const answer = await store.documentClient.send(
-      new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true } } }),
-    );
+    const answer = await store.documentClient.send(new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true } } }));
     for (const item of answer.Responses?.[store.tableName] ?? []) found.set(id(item), item);
     pending = (answer.UnprocessedKeys?.[store.tableName]?.Keys as ItemKey[] | undefined) ?? [];
   }

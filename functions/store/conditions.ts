@@ -7,8 +7,5 @@ export function isConditionFailure(error: unknown): boolean {
 /** A transaction canceled by another transaction on the same items; safe to retry. */
 export function isTransactionConflict(error: unknown): boolean {
   const cause = (error as { cause?: { name?: string; message?: string } }).cause ?? (error as { name?: string; message?: string });
-  return (
-    cause.name === 'TransactionConflictException' ||
-    (cause.name === 'TransactionCanceledException' && /TransactionConflict/.test(cause.message ?? ''))
-  );
+  return cause.name === 'TransactionConflictException' || (cause.name === 'TransactionCanceledException' && /TransactionConflict/.test(cause.message ?? ''));
 }

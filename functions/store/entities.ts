@@ -109,7 +109,6 @@ export const ApiKey = new Entity({
   },
 });
 
-
 export const Project = new Entity({
   model: { entity: 'project', version: '1', service: SERVICE },
   attributes: {

@@ -130,9 +130,17 @@ export async function countStreamRecords(store: TableClient, records: DynamoDBRe
     try {
       let pending = chunk;
       for (let attempt = 1; pending.length > 0; attempt++) {
-        const outcome = await applyCounted(store, pending.map((change) => change.eventId), counterDeltas(pending, now), now);
+        const outcome = await applyCounted(
+          store,
+          pending.map((change) => change.eventId),
+          counterDeltas(pending, now),
+          now,
+        );
         if (outcome === 'applied') break;
-        const done = await alreadyCounted(store, pending.map((change) => change.eventId));
+        const done = await alreadyCounted(
+          store,
+          pending.map((change) => change.eventId),
+        );
         pending = pending.filter((change) => !done.has(change.eventId));
         if (attempt > 3) throw new Error('stream records could not be marked as counted');
       }

@@ -116,7 +116,18 @@ describeInBrowser('console in Chromium: flows of the operations other branches a
     projectId = (await call('projects/create', [{ name: 'Exports' }])).body.id;
     setId = (await call('sets/create', [{ projectId, key: 'feedback', schema: 'tagged-message', metadata: { name: 'Feedback' } }])).body.id;
     for (const [index, user] of ['bob@example.com', 'bob@example.com', 'carol@example.com', 'bob@example.com'].entries()) {
-      const created = await call('responses/create', [{ contentSetId: setId, key: `https://example.com/${index}`, value: { tag: 'idea', message: `Idea "${index}", with a comma` }, context: { $user: user } }], undefined);
+      const created = await call(
+        'responses/create',
+        [
+          {
+            contentSetId: setId,
+            key: `https://example.com/${index}`,
+            value: { tag: 'idea', message: `Idea "${index}", with a comma` },
+            context: { $user: user },
+          },
+        ],
+        undefined,
+      );
       responseIds.push(created.body.responseId);
     }
     await api.drainStream();
@@ -147,12 +158,20 @@ describeInBrowser('console in Chromium: flows of the operations other branches a
     expect(rows).toHaveLength(1 + responseIds.length);
     const idColumn = rows[0].findIndex((name) => /^(id|responseId)$/.test(name));
     expect(idColumn).toBeGreaterThanOrEqual(0);
-    expect(rows.slice(1).map((row) => row[idColumn]).sort()).toEqual([...responseIds].sort());
+    expect(
+      rows
+        .slice(1)
+        .map((row) => row[idColumn])
+        .sort(),
+    ).toEqual([...responseIds].sort());
     expect(rows.slice(1).some((row) => row.includes('Idea "1", with a comma') || row.join(',').includes('Idea "1", with a comma'))).toBe(true);
     await page.getByRole('status').getByText(`Exported ${responseIds.length} responses as CSV.`).waitFor();
 
     const [ndjsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export NDJSON' }).click()]);
-    const lines = readFileSync((await ndjsonDownload.path())!, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const lines = readFileSync((await ndjsonDownload.path())!, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     expect(lines.map((line) => line.id ?? line.responseId).sort()).toEqual([...responseIds].sort());
     await check(page, 'responses-exported');
     await context.close();
@@ -231,7 +250,10 @@ describeInBrowser('console in Chromium: flows of the operations other branches a
       await page.getByRole('link', { name: 'Team inbox' }).click();
       await page.getByRole('heading', { level: 1, name: 'Team inbox' }).waitFor();
       await page.getByRole('button', { name: 'Send test' }).click();
-      await page.getByTestId('test-result').getByText(/Test succeeded/).waitFor();
+      await page
+        .getByTestId('test-result')
+        .getByText(/Test succeeded/)
+        .waitFor();
       expect(received.length).toBeGreaterThanOrEqual(1);
       const delivery = page.getByTestId('deliveries').locator('tbody tr').first();
       await delivery.getByText('webhook.test').waitFor();

@@ -36,7 +36,8 @@ describeInBrowser('console in Chromium', () => {
     return answer.body;
   }
 
-  const respond = (contentSetId: string, key: string, value: unknown, extra: Record<string, unknown> = {}) => call('responses/create', [{ contentSetId, key, value, ...extra }], undefined);
+  const respond = (contentSetId: string, key: string, value: unknown, extra: Record<string, unknown> = {}) =>
+    call('responses/create', [{ contentSetId, key, value, ...extra }], undefined);
 
   /** A page in a context of its own; its uncaught errors and CSP violations fail the test. */
   async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
@@ -491,7 +492,13 @@ describeInBrowser('console in Chromium', () => {
       const days = Array.from({ length: Math.min(7, 365 - week) }, (_, offset) => week + offset);
       await Promise.all(
         days.map((day) =>
-          createResponse(store, ANONYMOUS, { contentSetId: yearSet, key: `https://docs.example.com/page-${day % 12}`, value: day % 4 === 0 ? 'n' : 'y' }, { headers: {} }, new Date(now - day * 86_400_000)),
+          createResponse(
+            store,
+            ANONYMOUS,
+            { contentSetId: yearSet, key: `https://docs.example.com/page-${day % 12}`, value: day % 4 === 0 ? 'n' : 'y' },
+            { headers: {} },
+            new Date(now - day * 86_400_000),
+          ),
         ),
       );
     }
@@ -501,7 +508,13 @@ describeInBrowser('console in Chromium', () => {
     const { context, page } = await newPage();
     const scripts: Promise<number>[] = [];
     page.on('requestfinished', (request) => {
-      if (request.resourceType() === 'script') scripts.push(request.sizes().then((sizes) => sizes.responseBodySize, () => 0));
+      if (request.resourceType() === 'script')
+        scripts.push(
+          request.sizes().then(
+            (sizes) => sizes.responseBodySize,
+            () => 0,
+          ),
+        );
     });
     await page.goto(`${base}/projects`);
     await page.getByLabel('API key').waitFor();
@@ -534,7 +547,12 @@ describeInBrowser('console in Chromium', () => {
     // load every request here is several times slower, so the hard limit only catches a real
     // regression, and a miss of the budget itself is reported with the load it was measured under.
     if (best >= 1000) {
-      process.stdout.write(`NOTICE: set page render budget (1000 ms) missed: best ${best} ms with load average ${os.loadavg().map((load) => load.toFixed(1)).join(' ')} on ${os.cpus().length} cores\n`);
+      process.stdout.write(
+        `NOTICE: set page render budget (1000 ms) missed: best ${best} ms with load average ${os
+          .loadavg()
+          .map((load) => load.toFixed(1))
+          .join(' ')} on ${os.cpus().length} cores\n`,
+      );
     }
     expect(best).toBeLessThan(5000);
     await context.close();

@@ -56,7 +56,12 @@ function only(type: string): Json {
 
 test('a private, encrypted bucket that refuses plain HTTP and lets only this distribution read (origin access control)', () => {
   const bucket = only('AWS::S3::Bucket');
-  expect(bucket.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+  expect(bucket.PublicAccessBlockConfiguration).toEqual({
+    BlockPublicAcls: true,
+    BlockPublicPolicy: true,
+    IgnorePublicAcls: true,
+    RestrictPublicBuckets: true,
+  });
   expect(bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
   expect(bucket.WebsiteConfiguration).toBeUndefined();
   const statements: Json[] = only('AWS::S3::BucketPolicy').PolicyDocument.Statement;
@@ -64,7 +69,10 @@ test('a private, encrypted bucket that refuses plain HTTP and lets only this dis
   const read = statements.find((statement) => statement.Principal?.Service === 'cloudfront.amazonaws.com');
   expect(read.Action).toBe('s3:GetObject');
   expect(JSON.stringify(read.Condition)).toContain('AWS:SourceArn');
-  expect(only('AWS::CloudFront::OriginAccessControl').OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always' });
+  expect(only('AWS::CloudFront::OriginAccessControl').OriginAccessControlConfig).toMatchObject({
+    OriginAccessControlOriginType: 's3',
+    SigningBehavior: 'always',
+  });
 });
 
 test('default behaviour: the bucket, HTTPS, cached, security headers, client routes rewritten to index.html', () => {
@@ -116,12 +124,15 @@ test('the SPA rewrite: client routes get /index.html, static files keep their pa
   const code = only('AWS::CloudFront::Function').FunctionCode;
   expect(code).toBe(spaRewriteCode());
   const rewrite = (uri: string) => runInNewContext(`${code}\nhandler({ request: { uri: ${JSON.stringify(uri)} } }).uri`);
-  for (const route of ['/', '/projects', '/sets/abc/embed', '/people/ann@example.com', '/items/x.y']) expect([route, rewrite(route)]).toEqual([route, '/index.html']);
+  for (const route of ['/', '/projects', '/sets/abc/embed', '/people/ann@example.com', '/items/x.y'])
+    expect([route, rewrite(route)]).toEqual([route, '/index.html']);
   for (const file of ['/index.html', '/assets/app-ABC.js', '/assets/styles-X.css', '/favicon.svg', '/assets/missing']) expect(rewrite(file)).toBe(file);
 });
 
 test('two deployments: hashed assets immutable, the rest revalidated and invalidated; nothing pruned', () => {
-  const deployments = Object.values(resources).filter((resource) => resource.Type === 'Custom::CDKBucketDeployment').map((resource) => resource.Properties);
+  const deployments = Object.values(resources)
+    .filter((resource) => resource.Type === 'Custom::CDKBucketDeployment')
+    .map((resource) => resource.Properties);
   expect(deployments).toHaveLength(2);
   const assets = deployments.find((deployment) => JSON.stringify(deployment.Include ?? []).includes('assets/*'));
   const pages = deployments.find((deployment) => deployment !== assets);

@@ -153,7 +153,12 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
     args: (f) => [f.first.responseId],
     keep: (body, fixture) => (fixture.firstStored = body),
   },
-  'responses/list': { auth: 'viewer', afterStream: true, args: (f) => [{ contentSetId: f.set.id, state: 'all' }], keep: (body) => expect(body.items).toHaveLength(2) },
+  'responses/list': {
+    auth: 'viewer',
+    afterStream: true,
+    args: (f) => [{ contentSetId: f.set.id, state: 'all' }],
+    keep: (body) => expect(body.items).toHaveLength(2),
+  },
   'projects/getStats': { auth: 'viewer', afterStream: true, args: (f) => [f.project.id], keep: (body) => expect(body.count).toBe(1) },
   'sets/getStats': { auth: 'viewer', afterStream: true, args: (f) => [f.set.id, { period: 'day' }], keep: (body) => expect(body.count).toBe(1) },
   'contents/getStats': {
@@ -260,9 +265,7 @@ beforeAll(async () => {
   bindings = { partition, region, account, tables };
 
   // An account with an admin and a viewer key, in the table the API functions' environments name.
-  const apiTables = new Set(
-    routes.flatMap(({ functionId }) => referencedIds(spec(functionId).environment).filter((id) => bindings.tables.has(id))),
-  );
+  const apiTables = new Set(routes.flatMap(({ functionId }) => referencedIds(spec(functionId).environment).filter((id) => bindings.tables.has(id))));
   if (apiTables.size !== 1) {
     throw new Error(`the rehearsal creates its API keys in the one table the API functions are given; they name [${[...apiTables].join(', ')}]`);
   }
@@ -475,10 +478,13 @@ interface Need extends Permission {
 /** What each function's role must allow: its recorded requests, and what its event source mappings do with the role. */
 function needsOf(functionId: string): Need[] {
   const tableArn = (name: string) =>
-    [...bindings.tables.values()].find((table) => table.name === name)?.arn ?? `arn:${bindings.partition}:dynamodb:${bindings.region}:${bindings.account}:table/${name}`;
+    [...bindings.tables.values()].find((table) => table.name === name)?.arn ??
+    `arn:${bindings.partition}:dynamodb:${bindings.region}:${bindings.account}:table/${name}`;
   const needs: Need[] = invocations
     .filter((record) => record.functionId === functionId)
-    .flatMap((record) => record.calls.flatMap((call) => requiredPermissions(call, tableArn).map((need) => ({ ...need, label: `${record.label}: ${call.action}` }))));
+    .flatMap((record) =>
+      record.calls.flatMap((call) => requiredPermissions(call, tableArn).map((need) => ({ ...need, label: `${record.label}: ${call.action}` }))),
+    );
   for (const mapping of mappings.filter((candidate) => candidate.functionId === functionId)) {
     // Lambda's poller reads the stream with the function's role (AWS Lambda developer guide, DynamoDB event sources).
     const streamArn = bindings.tables.get(mapping.tableId)!.streamArn!;
@@ -541,10 +547,12 @@ describe('deploy rehearsal', () => {
     const mayInvoke = (functionId: string, principal: string) =>
       permissions.some((permission) => permission.functionId === functionId && permission.principal === principal);
     for (const functionId of new Set(routes.map((route) => route.functionId))) {
-      if (!mayInvoke(functionId, 'apigateway.amazonaws.com')) problems.push(`${functionLabel(functionId)}: no AWS::Lambda::Permission for apigateway.amazonaws.com`);
+      if (!mayInvoke(functionId, 'apigateway.amazonaws.com'))
+        problems.push(`${functionLabel(functionId)}: no AWS::Lambda::Permission for apigateway.amazonaws.com`);
     }
     for (const target of schedules) {
-      if (!mayInvoke(target.functionId, 'events.amazonaws.com')) problems.push(`${functionLabel(target.functionId)}: no AWS::Lambda::Permission for events.amazonaws.com`);
+      if (!mayInvoke(target.functionId, 'events.amazonaws.com'))
+        problems.push(`${functionLabel(target.functionId)}: no AWS::Lambda::Permission for events.amazonaws.com`);
     }
     expect(problems).toEqual([]);
   });
@@ -623,11 +631,15 @@ describe('deploy rehearsal', () => {
     print(`deploy rehearsal: granted DynamoDB actions never used in this run${incomplete}:\n  ${lines.join('\n  ') || '(none)'}`);
 
     const used = functions.map((fn) => {
-      const actions = [...new Set(invocations.filter((record) => record.functionId === fn.logicalId).flatMap((record) => record.calls.map((call) => call.action)))];
+      const actions = [
+        ...new Set(invocations.filter((record) => record.functionId === fn.logicalId).flatMap((record) => record.calls.map((call) => call.action))),
+      ];
       return `${functionLabel(fn.logicalId)}: ${actions.join(', ') || '(none)'}`;
     });
     print(`deploy rehearsal: DynamoDB API actions called per function:\n  ${used.join('\n  ')}`);
-    const inits = Object.entries(timings).filter(([name]) => name.startsWith('init ')).map(([, ms]) => ms);
+    const inits = Object.entries(timings)
+      .filter(([name]) => name.startsWith('init '))
+      .map(([, ms]) => ms);
     print(
       `deploy rehearsal timings: synth ${(timings.synth / 1000).toFixed(1)} s, init of ${inits.length} functions ${((timings.init ?? 0) / 1000).toFixed(1)} s ` +
         `(each ${Math.min(...inits)}-${Math.max(...inits)} ms), scenario of ${invocations.length} invocations ${((timings.scenario ?? 0) / 1000).toFixed(1)} s`,

@@ -304,9 +304,7 @@ describe('table', () => {
     expect(props.AttributeDefinitions).toEqual(expect.arrayContaining(local.AttributeDefinitions!));
     expect(props.AttributeDefinitions).toHaveLength(local.AttributeDefinitions!.length);
     expect(props.GlobalSecondaryIndexes).toEqual(local.GlobalSecondaryIndexes);
-    expect(props.GlobalSecondaryIndexes.map((index: Json) => index.IndexName)).toEqual(
-      TABLE_KEYS.globalIndexes.map((index) => index.indexName),
-    );
+    expect(props.GlobalSecondaryIndexes.map((index: Json) => index.IndexName)).toEqual(TABLE_KEYS.globalIndexes.map((index) => index.indexName));
     expect(props.StreamSpecification).toEqual({ StreamViewType: local.StreamSpecification!.StreamViewType });
   });
 
@@ -376,13 +374,7 @@ describe('IAM', () => {
     const consumerId = stack.getLogicalId(stack.streamConsumers.get('counting')!.consumer.function.node.defaultChild as any);
     const statements = roleStatements(functionRoleId(consumerId));
     expect(dynamoActions(statements).sort()).toEqual(
-      [
-        ...TABLE_ACTIONS.counting,
-        'dynamodb:ListStreams',
-        'dynamodb:DescribeStream',
-        'dynamodb:GetRecords',
-        'dynamodb:GetShardIterator',
-      ].sort(),
+      [...TABLE_ACTIONS.counting, 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'].sort(),
     );
     expect(dynamoActions(statements)).not.toContain('dynamodb:DeleteItem');
     const streamRead = statements.find((statement) => asArray(statement.Action).includes('dynamodb:GetRecords'));
@@ -412,9 +404,7 @@ describe('stream consumer', () => {
     template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
     template.hasResourceProperties('AWS::SQS::QueuePolicy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
   });
@@ -429,7 +419,9 @@ describe('stream consumer', () => {
     const statements = ofType('AWS::IAM::Policy')
       .filter(([, policy]) => (policy.Properties.Roles ?? []).some((role: unknown) => refId(role) === roleId))
       .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
-    const actions = statements.flatMap((statement: { Action: string | string[] }) => [statement.Action].flat()).filter((action: string) => action.startsWith('dynamodb:'));
+    const actions = statements
+      .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat())
+      .filter((action: string) => action.startsWith('dynamodb:'));
     expect(actions.sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
   });
 
@@ -455,9 +447,7 @@ describe('stream consumer', () => {
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
     // No e-mail unless configured (context alarmEmail).

@@ -138,7 +138,13 @@ beforeAll(async () => {
       const itemKey = `https://site.example/${set.schema}/page-${itemIndex}?a=1&b=${itemIndex}`;
       const { value, counted } = pick(VALUES[set.schema]);
       const createdAt = instant();
-      const result = await createResponse(store, ANONYMOUS, { contentSetId: set.id, key: itemKey, value: value as ResponseCreateModel['value'], revokable: true }, { headers: {} }, createdAt);
+      const result = await createResponse(
+        store,
+        ANONYMOUS,
+        { contentSetId: set.id, key: itemKey, value: value as ResponseCreateModel['value'], revokable: true },
+        { headers: {} },
+        createdAt,
+      );
       ledger.push({ responseId: result.responseId, token: result.revokable!.token, set, itemKey, createdAt, counted, active: true });
       if (!itemIds.has(itemKey)) {
         const { data } = await store.entities.Response.get({ id: result.responseId }).go();
@@ -350,10 +356,22 @@ describe(`seeded workload (AGG_SEED=${SEED})`, () => {
     const setSubjects = all.filter((subject) => subject.entity === 'contentSet');
     const scopes: { resource: 'contents' | 'sets'; query: Record<string, unknown>; candidates: Subject[] }[] = [
       { resource: 'contents', query: {}, candidates: items },
-      ...projects.map((projectId) => ({ resource: 'contents' as const, query: { projectId }, candidates: items.filter((item) => item.projectId === projectId) })),
-      ...sets.map((set) => ({ resource: 'contents' as const, query: { contentSetId: set.id }, candidates: items.filter((item) => item.contentSetId === set.id) })),
+      ...projects.map((projectId) => ({
+        resource: 'contents' as const,
+        query: { projectId },
+        candidates: items.filter((item) => item.projectId === projectId),
+      })),
+      ...sets.map((set) => ({
+        resource: 'contents' as const,
+        query: { contentSetId: set.id },
+        candidates: items.filter((item) => item.contentSetId === set.id),
+      })),
       { resource: 'sets', query: {}, candidates: setSubjects },
-      ...projects.map((projectId) => ({ resource: 'sets' as const, query: { projectId }, candidates: setSubjects.filter((set) => set.projectId === projectId) })),
+      ...projects.map((projectId) => ({
+        resource: 'sets' as const,
+        query: { projectId },
+        candidates: setSubjects.filter((set) => set.projectId === projectId),
+      })),
     ];
     let compared = 0;
     for (const scope of scopes) {

@@ -56,7 +56,12 @@ describe('request bodies', () => {
     ['an array for the object', 'projects/create', [['Docs']], ['args.0']],
     ['a wrong filter type', 'projects/lookup', ['x', { state: 1 }], ['args.1.state']],
     ['a string for the filters', 'projects/lookup', ['x', 'active'], ['args.1']],
-    ['several wrong fields', 'sets/create', [{ projectId: 1, key: 2, schema: 'nope', metadata: { name: 3 } }], ['args.0.projectId', 'args.0.key', 'args.0.schema', 'args.0.metadata.name']],
+    [
+      'several wrong fields',
+      'sets/create',
+      [{ projectId: 1, key: 2, schema: 'nope', metadata: { name: 3 } }],
+      ['args.0.projectId', 'args.0.key', 'args.0.schema', 'args.0.metadata.name'],
+    ],
   ])('refuses %s with bad-request listing the fields, writing nothing', async (_case, path, args, paths) => {
     const before = await tableSnapshot();
     const answer = await api.call(path, args, { key: owner.admin });
@@ -255,9 +260,7 @@ describe('CORS', () => {
       expect(response.status).toBeLessThan(300);
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
       expect(response.headers.get('access-control-allow-methods')?.split(',')).toEqual(expect.arrayContaining(['GET', 'POST', 'OPTIONS']));
-      expect(response.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(
-        expect.arrayContaining(['content-type', 'authorization']),
-      );
+      expect(response.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(expect.arrayContaining(['content-type', 'authorization']));
       expect(Number(response.headers.get('access-control-max-age'))).toBeGreaterThan(0);
     }
   });

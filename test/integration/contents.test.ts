@@ -13,7 +13,6 @@ let setId: string;
 let secondSetId: string;
 let otherSetId: string;
 
-
 async function createSet(key: string, account: AccountKeys, project: string): Promise<string> {
   const answer = await api.call('sets/create', [{ projectId: project, key, schema: 'pulse', metadata: { name: key } }], { key: account.admin });
   expect(answer.status).toBe(200);
@@ -169,7 +168,7 @@ describe('contents/create', () => {
     expect(await exists(setId, 'Shared')).toBe(false);
   });
 
-  it('answers not-found for an unknown set and for another account\'s set, writing nothing', async () => {
+  it("answers not-found for an unknown set and for another account's set, writing nothing", async () => {
     const before = await tableSnapshot();
     expectError(await api.call('contents/create', [{ contentSetId: 'A'.repeat(22), key: 'x' }], { key: owner.admin }), 404, 'not-found');
     expectError(await api.call('contents/create', [{ contentSetId: otherSetId, key: 'x' }], { key: owner.admin }), 404, 'not-found');
@@ -304,7 +303,7 @@ describe('contents/save', () => {
 });
 
 describe('contents/exists', () => {
-  it('is true only for a key of the caller\'s account', async () => {
+  it("is true only for a key of the caller's account", async () => {
     await createContent(setId, 'exists-key');
     expect(await exists(setId, 'exists-key')).toBe(true);
     expect(await exists(setId, 'exists-key-not')).toBe(false);
@@ -405,7 +404,7 @@ describe('contents/lookup', () => {
     expect(await keys('item-2', undefined, many.viewer)).toEqual(['item-20', 'item-21', 'item-22', 'item-23']);
   });
 
-  it('never shows another account\'s items', async () => {
+  it("never shows another account's items", async () => {
     expect(await keys('page', undefined, other.viewer)).toEqual([]);
     expect(await keys(ids.a, undefined, other.admin)).toEqual([]);
     expect(await keys('page', { contentSetId: s1 }, other.viewer)).toEqual([]);

@@ -7,7 +7,6 @@ let owner: AccountKeys;
 let other: AccountKeys;
 let revokedKey: string;
 
-
 async function createProject(name: string, account: AccountKeys = owner, description?: string) {
   const answer = await api.call('projects/create', [{ name, ...(description === undefined ? {} : { description }) }], { key: account.admin });
   expect(answer.status).toBe(200);
@@ -259,7 +258,7 @@ describe('projects/lookup, more', () => {
     expect((await api.call('projects/lookup', ['shape', null], { key: account.viewer })).body).toEqual([active]);
   });
 
-  it('never shows another account\'s projects', async () => {
+  it("never shows another account's projects", async () => {
     const mine = await createProject('Secret plans');
     for (const key of [other.viewer, other.admin]) {
       expect((await api.call('projects/lookup', ['secret', { state: 'all' }], { key })).body).toEqual([]);

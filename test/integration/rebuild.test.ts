@@ -54,7 +54,6 @@ async function counterItems(project: string): Promise<Record<string, Record<stri
   return items;
 }
 
-
 const isZero = (counter: ReturnType<typeof normalCounter>) =>
   counter.count === 0 &&
   Object.keys(counter.options).length === 0 &&
@@ -86,11 +85,14 @@ async function readSide(itemIds: string[]) {
     Array.isArray(value)
       ? value.map(strip)
       : value && typeof value === 'object'
-        ? Object.fromEntries(Object.entries(value).filter(([name]) => name !== 'createdAt' && name !== 'updatedAt').map(([name, inner]) => [name, strip(inner)]))
+        ? Object.fromEntries(
+            Object.entries(value)
+              .filter(([name]) => name !== 'createdAt' && name !== 'updatedAt')
+              .map(([name, inner]) => [name, strip(inner)]),
+          )
         : value;
   // Entries of equal count may come back in either order (the rank index does not order ties).
-  const byRank = (entries: { id: string; stats: { count: number } }[]) =>
-    [...entries].sort((a, b) => b.stats.count - a.stats.count || (a.id < b.id ? -1 : 1));
+  const byRank = (entries: { id: string; stats: { count: number } }[]) => [...entries].sort((a, b) => b.stats.count - a.stats.count || (a.id < b.id ? -1 : 1));
   const ask = async (operation: string, args: unknown[]) => {
     const { status, body } = await api.call(operation, args, { key: owner.viewer });
     expect(status).toBe(200);
@@ -127,15 +129,34 @@ beforeAll(async () => {
     const when = new Date(now - days * DAY_MS - (n % 5) * 3600 * 1000);
     for (const key of ['home', 'docs/a', 'docs/b']) {
       n++;
-      const created = await createResponse(store, ANONYMOUS, { contentSetId: sets.reactions, key, value: reactions[n % 5], revokable: true }, { headers: {} }, when);
-      if (n % 4 === 0) await editResponse(store, ANONYMOUS, { responseId: created.responseId, revokeToken: created.revokable!.token, value: 'hooray' }, new Date(when.getTime() + 1000));
-      if (n % 7 === 0) await removeResponse(store, ANONYMOUS, { responseId: created.responseId, revokeToken: created.revokable!.token }, new Date(when.getTime() + 2000));
+      const created = await createResponse(
+        store,
+        ANONYMOUS,
+        { contentSetId: sets.reactions, key, value: reactions[n % 5], revokable: true },
+        { headers: {} },
+        when,
+      );
+      if (n % 4 === 0)
+        await editResponse(
+          store,
+          ANONYMOUS,
+          { responseId: created.responseId, revokeToken: created.revokable!.token, value: 'hooray' },
+          new Date(when.getTime() + 1000),
+        );
+      if (n % 7 === 0)
+        await removeResponse(store, ANONYMOUS, { responseId: created.responseId, revokeToken: created.revokable!.token }, new Date(when.getTime() + 2000));
     }
     await createResponse(store, ANONYMOUS, { contentSetId: sets.ratings, key: 'docs/a', value: 1 + (n % 5) }, { headers: {} }, when);
     await createResponse(store, ANONYMOUS, { contentSetId: sets.yesNo, key: 'home', value: n % 3 === 0 ? 'no' : 'yes' }, { headers: {} }, when);
   }
   // A bucket whose only response is revoked: streaming leaves zero items behind.
-  const gone = await createResponse(store, ANONYMOUS, { contentSetId: sets.ratings, key: 'gone', value: 4, revokable: true }, { headers: {} }, new Date(now - 40 * DAY_MS));
+  const gone = await createResponse(
+    store,
+    ANONYMOUS,
+    { contentSetId: sets.ratings, key: 'gone', value: 4, revokable: true },
+    { headers: {} },
+    new Date(now - 40 * DAY_MS),
+  );
   // Counted before it is revoked (in one consumer batch the two would cancel out and write nothing).
   await api.drainStream();
   await removeResponse(store, ANONYMOUS, { responseId: gone.responseId, revokeToken: gone.revokable!.token }, new Date(now - 40 * DAY_MS + 1000));
@@ -145,7 +166,13 @@ beforeAll(async () => {
   await api.drainStream();
 
   streamed = await counterItems(projectId);
-  itemIds = [...new Set(Object.values(streamed).filter((item) => item.entity === 'contentItem').map((item) => String(item.entityId)))];
+  itemIds = [
+    ...new Set(
+      Object.values(streamed)
+        .filter((item) => item.entity === 'contentItem')
+        .map((item) => String(item.entityId)),
+    ),
+  ];
 }, 180000);
 afterAll(() => api.close());
 
@@ -162,52 +189,78 @@ describe('rebuildProject', () => {
     expect(await counterItems(projectId)).toEqual(streamed);
   });
 
-  it(
-    'repairs drifted counters to what the stream made, and the read operations answer as before',
-    async () => {
-      const before = await readSide(itemIds);
-      const other = await counterItems(otherProjectId);
-      const keyOf = (text: string) => ({ pk: text.split(' ')[0], sk: text.split(' ')[1] });
-      const find = (test: (item: Record<string, unknown>) => boolean) => Object.keys(streamed).find((key) => test(streamed[key]))!;
-      const lifetime = find((item) => item.entity === 'contentItem' && item.sk === 'lifetime');
-      const dayBucket = find((item) => item.entity === 'contentSet' && item.granularity === 'day');
-      const rolling = find((item) => item.entity === 'contentItem' && item.sk === 'rolling#rolling7d' && Number(item.count) > 0);
-      const month = find((item) => item.entity === 'contentItem' && item.granularity === 'month' && Number(item.o1) > 0);
-      const ranked = find((item) => item.entity === 'contentSet' && item.granularity === 'week');
-      const projectYear = find((item) => item.entity === 'project' && item.granularity === 'year');
-      // A lost update, a double count, a missed rollover, a lost option, a wrong rank key, a deleted bucket, a bogus bucket.
-      await documentClient.send(new UpdateCommand({ TableName: settings.tableName, Key: keyOf(lifetime), UpdateExpression: 'SET #count = :n', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':n': 999 } }));
-      await documentClient.send(new UpdateCommand({ TableName: settings.tableName, Key: keyOf(rolling), UpdateExpression: 'ADD #count :n, o0 :n', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':n': 3 } }));
-      await documentClient.send(new UpdateCommand({ TableName: settings.tableName, Key: keyOf(month), UpdateExpression: 'REMOVE o1' }));
-      await documentClient.send(new UpdateCommand({ TableName: settings.tableName, Key: keyOf(ranked), UpdateExpression: 'SET rank2pk = :wrong', ExpressionAttributeValues: { ':wrong': 'project#elsewhere#contentSet#week#2000-01-03' } }));
-      await documentClient.send(new UpdateCommand({ TableName: settings.tableName, Key: keyOf(projectYear), UpdateExpression: 'ADD ratingSum :n', ExpressionAttributeValues: { ':n': 7.5 } }));
-      await documentClient.send(new DeleteCommand({ TableName: settings.tableName, Key: keyOf(dayBucket) }));
-      const bogus: Record<string, unknown> = { ...streamed[dayBucket], sk: 'day#1999-01-01', bucket: '1999-01-01', count: 5, o0: 5 };
-      await documentClient.send(new PutCommand({ TableName: settings.tableName, Item: bogus }));
+  it('repairs drifted counters to what the stream made, and the read operations answer as before', async () => {
+    const before = await readSide(itemIds);
+    const other = await counterItems(otherProjectId);
+    const keyOf = (text: string) => ({ pk: text.split(' ')[0], sk: text.split(' ')[1] });
+    const find = (test: (item: Record<string, unknown>) => boolean) => Object.keys(streamed).find((key) => test(streamed[key]))!;
+    const lifetime = find((item) => item.entity === 'contentItem' && item.sk === 'lifetime');
+    const dayBucket = find((item) => item.entity === 'contentSet' && item.granularity === 'day');
+    const rolling = find((item) => item.entity === 'contentItem' && item.sk === 'rolling#rolling7d' && Number(item.count) > 0);
+    const month = find((item) => item.entity === 'contentItem' && item.granularity === 'month' && Number(item.o1) > 0);
+    const ranked = find((item) => item.entity === 'contentSet' && item.granularity === 'week');
+    const projectYear = find((item) => item.entity === 'project' && item.granularity === 'year');
+    // A lost update, a double count, a missed rollover, a lost option, a wrong rank key, a deleted bucket, a bogus bucket.
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: settings.tableName,
+        Key: keyOf(lifetime),
+        UpdateExpression: 'SET #count = :n',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':n': 999 },
+      }),
+    );
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: settings.tableName,
+        Key: keyOf(rolling),
+        UpdateExpression: 'ADD #count :n, o0 :n',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':n': 3 },
+      }),
+    );
+    await documentClient.send(new UpdateCommand({ TableName: settings.tableName, Key: keyOf(month), UpdateExpression: 'REMOVE o1' }));
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: settings.tableName,
+        Key: keyOf(ranked),
+        UpdateExpression: 'SET rank2pk = :wrong',
+        ExpressionAttributeValues: { ':wrong': 'project#elsewhere#contentSet#week#2000-01-03' },
+      }),
+    );
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: settings.tableName,
+        Key: keyOf(projectYear),
+        UpdateExpression: 'ADD ratingSum :n',
+        ExpressionAttributeValues: { ':n': 7.5 },
+      }),
+    );
+    await documentClient.send(new DeleteCommand({ TableName: settings.tableName, Key: keyOf(dayBucket) }));
+    const bogus: Record<string, unknown> = { ...streamed[dayBucket], sk: 'day#1999-01-01', bucket: '1999-01-01', count: 5, o0: 5 };
+    await documentClient.send(new PutCommand({ TableName: settings.tableName, Item: bogus }));
 
-      const result = await rebuildProject(store, projectId, new Date());
-      expect(result.conflicts).toEqual([]);
-      expect(result.rewritten.map((item) => `${item.pk} ${item.sk} ${item.action}`).sort()).toEqual(
-        [
-          `${lifetime} set`,
-          `${rolling} set`,
-          `${month} set`,
-          `${ranked} set`,
-          `${projectYear} set`,
-          `${dayBucket} set`,
-          `${String(bogus.pk)} ${String(bogus.sk)} zeroed`,
-        ].sort(),
-      );
-      const repaired = await counterItems(projectId);
-      expect(countersOf(repaired, false)).toEqual(countersOf(streamed, false));
-      expect(countersOf(repaired)[`${String(bogus.pk)} ${String(bogus.sk)}`]).toEqual(normalCounter(counterFromItem(undefined, 0)));
-      const { [`${String(bogus.pk)} ${String(bogus.sk)}`]: _bogus, ...repairedStatics } = staticOf(repaired);
-      expect(repairedStatics).toEqual(staticOf(streamed));
-      expect(await counterItems(otherProjectId)).toEqual(other);
-      expect(await readSide(itemIds)).toEqual(before);
-    },
-    180000,
-  );
+    const result = await rebuildProject(store, projectId, new Date());
+    expect(result.conflicts).toEqual([]);
+    expect(result.rewritten.map((item) => `${item.pk} ${item.sk} ${item.action}`).sort()).toEqual(
+      [
+        `${lifetime} set`,
+        `${rolling} set`,
+        `${month} set`,
+        `${ranked} set`,
+        `${projectYear} set`,
+        `${dayBucket} set`,
+        `${String(bogus.pk)} ${String(bogus.sk)} zeroed`,
+      ].sort(),
+    );
+    const repaired = await counterItems(projectId);
+    expect(countersOf(repaired, false)).toEqual(countersOf(streamed, false));
+    expect(countersOf(repaired)[`${String(bogus.pk)} ${String(bogus.sk)}`]).toEqual(normalCounter(counterFromItem(undefined, 0)));
+    const { [`${String(bogus.pk)} ${String(bogus.sk)}`]: _bogus, ...repairedStatics } = staticOf(repaired);
+    expect(repairedStatics).toEqual(staticOf(streamed));
+    expect(await counterItems(otherProjectId)).toEqual(other);
+    expect(await readSide(itemIds)).toEqual(before);
+  }, 180000);
 
   it('a second rebuild writes nothing and changes no item', async () => {
     const before = await counterItems(projectId);
@@ -220,7 +273,15 @@ describe('rebuildProject', () => {
   it('a dry run reports what it would rewrite and writes nothing', async () => {
     const key = Object.keys(streamed).find((text) => streamed[text].sk === 'lifetime' && streamed[text].entity === 'project')!;
     const [pk, sk] = key.split(' ');
-    await documentClient.send(new UpdateCommand({ TableName: settings.tableName, Key: { pk, sk }, UpdateExpression: 'ADD #count :n', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':n': 1 } }));
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: settings.tableName,
+        Key: { pk, sk },
+        UpdateExpression: 'ADD #count :n',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':n': 1 },
+      }),
+    );
     const drifted = await counterItems(projectId);
     const dry = await rebuildProject(store, projectId, new Date(), { dryRun: true });
     expect(dry.rewritten).toEqual([{ pk, sk, action: 'set', countBefore: Number(streamed[key].count) + 1, countAfter: Number(streamed[key].count) }]);
@@ -238,7 +299,12 @@ describe('npm run aggregates:rebuild', () => {
         ['tsx', 'bin/rebuild-aggregates.ts', ...args],
         {
           cwd: `${__dirname}/../..`,
-          env: { ...process.env, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT, TABLE_NAME: process.env.TABLE_NAME, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+          env: {
+            ...process.env,
+            DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
+            TABLE_NAME: process.env.TABLE_NAME,
+            AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+          },
           timeout: 60000,
         },
         (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
@@ -247,30 +313,34 @@ describe('npm run aggregates:rebuild', () => {
   }
   const errors = (stderr: string) => stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('npm warn'));
 
-  it(
-    'rewrites what drifted and prints it, as JSON or text; refuses an unknown project and a missing --project',
-    async () => {
-      const key = Object.keys(streamed).find((text) => streamed[text].sk === 'lifetime' && streamed[text].entity === 'contentSet')!;
-      const [pk, sk] = key.split(' ');
-      await documentClient.send(new UpdateCommand({ TableName: settings.tableName, Key: { pk, sk }, UpdateExpression: 'ADD #count :n', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':n': 2 } }));
+  it('rewrites what drifted and prints it, as JSON or text; refuses an unknown project and a missing --project', async () => {
+    const key = Object.keys(streamed).find((text) => streamed[text].sk === 'lifetime' && streamed[text].entity === 'contentSet')!;
+    const [pk, sk] = key.split(' ');
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: settings.tableName,
+        Key: { pk, sk },
+        UpdateExpression: 'ADD #count :n',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':n': 2 },
+      }),
+    );
 
-      const json = await rebuild('--project', projectId, '--json');
-      expect(errors(json.stderr)).toEqual([]);
-      expect(json.code).toBe(0);
-      const result = JSON.parse(json.stdout);
-      expect(result).toMatchObject({ projectId, dryRun: false, conflicts: [], rewritten: [{ pk, sk, action: 'set', countAfter: Number(streamed[key].count) }] });
+    const json = await rebuild('--project', projectId, '--json');
+    expect(errors(json.stderr)).toEqual([]);
+    expect(json.code).toBe(0);
+    const result = JSON.parse(json.stdout);
+    expect(result).toMatchObject({ projectId, dryRun: false, conflicts: [], rewritten: [{ pk, sk, action: 'set', countAfter: Number(streamed[key].count) }] });
 
-      const text = await rebuild('--project', projectId);
-      expect(text.code).toBe(0);
-      expect(text.stdout).toMatch(/Rewrote\s+0 item\(s\)/);
-      expect(text.stdout).toContain(`table "${settings.tableName}" at ${process.env.DYNAMODB_ENDPOINT}`);
+    const text = await rebuild('--project', projectId);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/Rewrote\s+0 item\(s\)/);
+    expect(text.stdout).toContain(`table "${settings.tableName}" at ${process.env.DYNAMODB_ENDPOINT}`);
 
-      const unknown = await rebuild('--project', 'no-such-project');
-      expect([unknown.code, errors(unknown.stderr)]).toEqual([1, [expect.stringContaining('No project with id "no-such-project"')]]);
-      const usage = await rebuild();
-      expect([usage.code, errors(usage.stderr)]).toEqual([2, ['aggregates:rebuild: --project <id> is required (see --help)']]);
-      expect(countersOf(await counterItems(projectId), false)).toEqual(countersOf(streamed, false));
-    },
-    180000,
-  );
+    const unknown = await rebuild('--project', 'no-such-project');
+    expect([unknown.code, errors(unknown.stderr)]).toEqual([1, [expect.stringContaining('No project with id "no-such-project"')]]);
+    const usage = await rebuild();
+    expect([usage.code, errors(usage.stderr)]).toEqual([2, ['aggregates:rebuild: --project <id> is required (see --help)']]);
+    expect(countersOf(await counterItems(projectId), false)).toEqual(countersOf(streamed, false));
+  }, 180000);
 });

@@ -236,7 +236,11 @@ describe('scope', () => {
 
   it('needs a scope, a known one of the caller account, and a key', async () => {
     const noScope = await api.call('responses/list', [{}], { key: owner.viewer });
-    expect([noScope.status, noScope.body.error, noScope.body.data.fields.map((field: { path: string }) => field.path)]).toEqual([400, 'bad-request', ['args.0.projectId']]);
+    expect([noScope.status, noScope.body.error, noScope.body.data.fields.map((field: { path: string }) => field.path)]).toEqual([
+      400,
+      'bad-request',
+      ['args.0.projectId'],
+    ]);
     const noArgs = await api.call('responses/list', [], { key: owner.viewer });
     expect([noArgs.status, noArgs.body.error]).toEqual([400, 'bad-request']);
     const unknownField = await api.call('responses/list', [{ projectId: scopeProject, schema: 'pulse' }], { key: owner.viewer });
@@ -290,7 +294,9 @@ describe('from and to', () => {
     expect(await pageIds({ contentId, to: minute(32).toISOString() })).toEqual(at(0, 1));
     expect(await pageIds({ contentId, to: minute(30).toISOString() })).toEqual([]);
     expect(await pageIds({ contentId, from: new Date(minute(34).getTime() + 1).toISOString() })).toEqual([]);
-    expect(await pageIds({ contentId, from: new Date(minute(32).getTime() - 1).toISOString(), to: new Date(minute(32).getTime() + 1).toISOString() })).toEqual(at(2, 3));
+    expect(await pageIds({ contentId, from: new Date(minute(32).getTime() - 1).toISOString(), to: new Date(minute(32).getTime() + 1).toISOString() })).toEqual(
+      at(2, 3),
+    );
   });
 
   it('reads bounds with a time zone offset as the same instant', async () => {

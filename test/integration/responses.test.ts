@@ -6,18 +6,12 @@ let owner: AccountKeys;
 let other: AccountKeys;
 let projectId: string;
 
-const IPHONE_SAFARI =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const IPHONE_SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const UNKNOWN_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 
 const unique = () => Math.random().toString(36).slice(2, 8);
 
-async function createSet(
-  schema: string,
-  extra: Record<string, unknown> = {},
-  metadata: Record<string, unknown> = {},
-  project: string = projectId,
-) {
+async function createSet(schema: string, extra: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}, project: string = projectId) {
   const { status, body } = await api.call(
     'sets/create',
     [{ projectId: project, key: `${schema}-${unique()}`, schema, metadata: { name: schema, ...metadata }, ...extra }],
@@ -192,9 +186,7 @@ describe('responses/create', () => {
 
   it('makes exactly one content item for fifty concurrent first responses', async () => {
     const set = await createSet('pulse');
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () => api.call('responses/create', [{ contentSetId: set.id, key: 'hot-page', value: '+' }])),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, () => api.call('responses/create', [{ contentSetId: set.id, key: 'hot-page', value: '+' }])));
     expect(results.map((result) => result.status)).toEqual(Array(50).fill(200));
     const items = await api.call('contents/lookup', ['hot-page', { contentSetId: set.id }], { key: owner.viewer });
     expect(items.body).toHaveLength(1);
@@ -324,8 +316,18 @@ describe('context and profiling', () => {
       expect((await stored(responseId)).context).toEqual(context);
     }
     await expectRefusedWithoutWrites([
-      { args: [{ contentSetId, key: 'ctx-size', value: '+', context: { k: 'x'.repeat(2041) } }], status: 400, error: 'bad-request', fields: ['args.0.context'] },
-      { args: [{ contentSetId, key: 'ctx-size', value: '+', context: { k: 'é'.repeat(1021) } }], status: 400, error: 'bad-request', fields: ['args.0.context'] },
+      {
+        args: [{ contentSetId, key: 'ctx-size', value: '+', context: { k: 'x'.repeat(2041) } }],
+        status: 400,
+        error: 'bad-request',
+        fields: ['args.0.context'],
+      },
+      {
+        args: [{ contentSetId, key: 'ctx-size', value: '+', context: { k: 'é'.repeat(1021) } }],
+        status: 400,
+        error: 'bad-request',
+        fields: ['args.0.context'],
+      },
     ]);
   });
 
@@ -346,7 +348,12 @@ describe('context and profiling', () => {
     const { responseId } = await respond({ contentSetId, key: 'prof', value: '+', profiling: { sessionId: 's'.repeat(256), country: 'FR' } });
     expect((await stored(responseId)).profiling).toEqual({ sessionId: 's'.repeat(256), country: 'FR' });
     await expectRefusedWithoutWrites([
-      { args: [{ contentSetId, key: 'prof', value: '+', profiling: { sessionId: 's'.repeat(257) } }], status: 400, error: 'bad-request', fields: ['args.0.profiling.sessionId'] },
+      {
+        args: [{ contentSetId, key: 'prof', value: '+', profiling: { sessionId: 's'.repeat(257) } }],
+        status: 400,
+        error: 'bad-request',
+        fields: ['args.0.profiling.sessionId'],
+      },
       { args: [{ contentSetId, key: 'prof', value: '+', profiling: { ip: '1.2.3.4' } }], status: 400, error: 'bad-request', fields: ['args.0.profiling'] },
       { args: [{ contentSetId, key: 'prof', value: '+', profiling: { os: 7 } }], status: 400, error: 'bad-request', fields: ['args.0.profiling.os'] },
       { args: [{ contentSetId, key: 'prof', value: '+', profiling: 'iOS' }], status: 400, error: 'bad-request', fields: ['args.0.profiling'] },
@@ -381,7 +388,15 @@ describe('context and profiling', () => {
   it('keeps the caller-given fields over the derived ones', async () => {
     const answer = await api.call(
       'responses/create',
-      [{ contentSetId, key: 'derived', value: '+', context: { $user: 'from-context' }, profiling: { os: 'Plan 9', language: 'de', userId: 'given', country: 'NZ' } }],
+      [
+        {
+          contentSetId,
+          key: 'derived',
+          value: '+',
+          context: { $user: 'from-context' },
+          profiling: { os: 'Plan 9', language: 'de', userId: 'given', country: 'NZ' },
+        },
+      ],
       { headers: { 'user-agent': IPHONE_SAFARI, 'accept-language': 'fr-CH', 'cloudfront-viewer-country': 'CH' } },
     );
     expect(answer.status).toBe(200);
@@ -557,7 +572,13 @@ describe('revocation: responses/edit and responses/remove', () => {
       { path: 'responses/edit', args: [{ responseId: UNKNOWN_ID, revokeToken: token, value: '+' }], status: 404, error: 'not-found' },
       { path: 'responses/remove', args: [{ feelbackId: UNKNOWN_ID, revokeToken: token }], status: 404, error: 'not-found' },
       { path: 'responses/remove', args: [{ responseId: created.responseId }], status: 400, error: 'bad-request', fields: ['args.0.revokeToken'] },
-      { path: 'responses/remove', args: [{ responseId: created.responseId, revokeToken: '' }], status: 400, error: 'bad-request', fields: ['args.0.revokeToken'] },
+      {
+        path: 'responses/remove',
+        args: [{ responseId: created.responseId, revokeToken: '' }],
+        status: 400,
+        error: 'bad-request',
+        fields: ['args.0.revokeToken'],
+      },
       { path: 'responses/remove', args: [{ revokeToken: token }], status: 400, error: 'bad-request', fields: ['args.0.responseId'] },
       { path: 'responses/edit', args: [{ responseId: created.responseId, revokeToken: token }], status: 400, error: 'bad-request', fields: ['args.0.value'] },
       {
@@ -574,7 +595,13 @@ describe('revocation: responses/edit and responses/remove', () => {
         error: 'bad-request',
         fields: ['args.0.feelbackId'],
       },
-      { path: 'responses/remove', args: [{ responseId: created.responseId, revokeToken: token, extra: 1 }], status: 400, error: 'bad-request', fields: ['args.0'] },
+      {
+        path: 'responses/remove',
+        args: [{ responseId: created.responseId, revokeToken: token, extra: 1 }],
+        status: 400,
+        error: 'bad-request',
+        fields: ['args.0'],
+      },
     ]);
     const both = await api.call('responses/remove', [{ responseId: created.responseId, feelbackId: created.responseId, revokeToken: token }]);
     expect(both.status).toBe(204);
@@ -586,7 +613,12 @@ describe('revocation: responses/edit and responses/remove', () => {
     expect(Date.parse(created.revokable!.expireAt) - Date.parse((await stored(created.responseId)).createdAt)).toBe(1000);
     await new Promise((wait) => setTimeout(wait, 1100));
     await expectRefusedWithoutWrites([
-      { path: 'responses/edit', args: [{ responseId: created.responseId, revokeToken: created.revokable!.token, value: '+' }], status: 403, error: 'forbidden' },
+      {
+        path: 'responses/edit',
+        args: [{ responseId: created.responseId, revokeToken: created.revokable!.token, value: '+' }],
+        status: 403,
+        error: 'forbidden',
+      },
       { path: 'feelbacks/remove', args: [{ feelbackId: created.responseId, revokeToken: created.revokable!.token }], status: 403, error: 'forbidden' },
     ]);
     expect((await stored(created.responseId)).state).toBe('active');
@@ -679,7 +711,7 @@ describe('another account', () => {
     ]);
   });
 
-  it('cannot read or list this account\'s responses', async () => {
+  it("cannot read or list this account's responses", async () => {
     const set = await createSet('pulse');
     const { responseId } = await respond({ contentSetId: set.id, key: 'page', value: '+' });
     const { contentItemId } = await stored(responseId);

@@ -128,7 +128,12 @@ beforeAll(async () => {
   // An edited response and a revoked one, 6 days ago.
   const sixDaysAgo = new Date(today.getTime() - 6 * DAY_MS);
   const edited = await createResponse(store, ANONYMOUS, { contentSetId: reactions, key: 'page-b', value: '-1', revokable: true }, { headers: {} }, sixDaysAgo);
-  await editResponse(store, ANONYMOUS, { responseId: edited.responseId, revokeToken: edited.revokable!.token, value: 'rocket' }, new Date(sixDaysAgo.getTime() + 1000));
+  await editResponse(
+    store,
+    ANONYMOUS,
+    { responseId: edited.responseId, revokeToken: edited.revokable!.token, value: 'rocket' },
+    new Date(sixDaysAgo.getTime() + 1000),
+  );
   const revoked = await createResponse(store, ANONYMOUS, { contentSetId: ratings, key: 'doc-1', value: 2, revokable: true }, { headers: {} }, sixDaysAgo);
   await removeResponse(store, ANONYMOUS, { responseId: revoked.responseId, revokeToken: revoked.revokable!.token }, new Date(sixDaysAgo.getTime() + 1000));
   await api.drainStream();
@@ -210,27 +215,23 @@ describe('rollOver', () => {
     await expectRollingExact(now);
   });
 
-  it(
-    'keeps every window exact as the days pass: daily runs, a backfill of ten missed days, daily again',
-    async () => {
-      let written = 0;
-      for (let day = 1; day <= 10; day++) {
-        written += (await rollOver(store, later(day))).written;
-        await expectRollingExact(later(day));
-      }
-      expect(written).toBeGreaterThan(0);
-      // The schedule missed days 11..19: day 20 catches up with { days: 10 }.
-      const backfill = await rollOver(store, later(20), { days: 10 });
-      expect(backfill.leaving.length).toBeGreaterThanOrEqual(20);
-      await expectRollingExact(later(20));
-      // Through day 33 there is always a 1st of a month: rolling12m drops the month 11 months back.
-      for (let day = 21; day <= 33; day++) {
-        await rollOver(store, later(day));
-        await expectRollingExact(later(day));
-      }
-    },
-    120000,
-  );
+  it('keeps every window exact as the days pass: daily runs, a backfill of ten missed days, daily again', async () => {
+    let written = 0;
+    for (let day = 1; day <= 10; day++) {
+      written += (await rollOver(store, later(day))).written;
+      await expectRollingExact(later(day));
+    }
+    expect(written).toBeGreaterThan(0);
+    // The schedule missed days 11..19: day 20 catches up with { days: 10 }.
+    const backfill = await rollOver(store, later(20), { days: 10 });
+    expect(backfill.leaving.length).toBeGreaterThanOrEqual(20);
+    await expectRollingExact(later(20));
+    // Through day 33 there is always a 1st of a month: rolling12m drops the month 11 months back.
+    for (let day = 21; day <= 33; day++) {
+      await rollOver(store, later(day));
+      await expectRollingExact(later(day));
+    }
+  }, 120000);
 
   it('is idempotent: a second run writes nothing and changes no item', async () => {
     const day = later(33);

@@ -14,7 +14,6 @@ let projectId: string;
 let secondProjectId: string;
 let otherProjectId: string;
 
-
 function setInput(key: string, overrides: Record<string, unknown> = {}, project = projectId) {
   return { projectId: project, key, schema: 'pulse', metadata: { name: `Set ${key}` }, ...overrides };
 }
@@ -93,7 +92,11 @@ describe('sets/create', () => {
   });
 
   it('defaults reaction to the github preset, in order', async () => {
-    for (const [key, overrides] of [['reaction-omit', {}], ['reaction-null', { schemaConfig: null }], ['reaction-empty', { schemaConfig: {} }]] as const) {
+    for (const [key, overrides] of [
+      ['reaction-omit', {}],
+      ['reaction-null', { schemaConfig: null }],
+      ['reaction-empty', { schemaConfig: {} }],
+    ] as const) {
       const body = await createSet(key, { schema: 'reaction', ...overrides });
       expect(body.schema).toBe('reaction');
       expect(body.schemaConfig.options.map((option: { value: string }) => option.value)).toEqual(GITHUB);
@@ -118,35 +121,81 @@ describe('sets/create', () => {
   });
 
   it('defaults tagged-message to the idea, error, other tags', async () => {
-    for (const [key, overrides] of [['tagged-omit', {}], ['tagged-null', { schemaConfig: null }]] as const) {
+    for (const [key, overrides] of [
+      ['tagged-omit', {}],
+      ['tagged-null', { schemaConfig: null }],
+    ] as const) {
       const body = await createSet(key, { schema: 'tagged-message', ...overrides });
       expect(body.schemaConfig.tags.map((tag: { value: string }) => tag.value)).toEqual(['idea', 'error', 'other']);
     }
-    const tags = [{ value: 'bug', sentiment: -1 }, { value: 'praise', sentiment: 1 }];
+    const tags = [
+      { value: 'bug', sentiment: -1 },
+      { value: 'praise', sentiment: 1 },
+    ];
     expect((await createSet('tagged-custom', { schema: 'tagged-message', schemaConfig: { tags } })).schemaConfig).toEqual({ tags });
   });
 
   it('completes a partial rating config', async () => {
     expect((await createSet('rating-10', { schema: 'rating', schemaConfig: { max: 10 } })).schemaConfig).toEqual({ min: 1, max: 10, step: 1 });
-    expect((await createSet('rating-half', { schema: 'rating', schemaConfig: { min: 0, max: 5, step: 0.5 } })).schemaConfig).toEqual({ min: 0, max: 5, step: 0.5 });
+    expect((await createSet('rating-half', { schema: 'rating', schemaConfig: { min: 0, max: 5, step: 0.5 } })).schemaConfig).toEqual({
+      min: 0,
+      max: 5,
+      step: 0.5,
+    });
   });
 
   it.each([
     ['an unknown schema', { schema: 'stars' }, ['args.0.schema']],
     ['a schema that is not a string', { schema: 1 }, ['args.0.schema']],
-    ['a reaction sentiment above 1', { schema: 'reaction', schemaConfig: { options: [{ value: 'a', sentiment: 1.5, intensity: 0 }] } }, ['args.0.schemaConfig.options.0.sentiment']],
-    ['a reaction sentiment below -1', { schema: 'reaction', schemaConfig: { options: [{ value: 'a', sentiment: -2, intensity: 0 }] } }, ['args.0.schemaConfig.options.0.sentiment']],
+    [
+      'a reaction sentiment above 1',
+      { schema: 'reaction', schemaConfig: { options: [{ value: 'a', sentiment: 1.5, intensity: 0 }] } },
+      ['args.0.schemaConfig.options.0.sentiment'],
+    ],
+    [
+      'a reaction sentiment below -1',
+      { schema: 'reaction', schemaConfig: { options: [{ value: 'a', sentiment: -2, intensity: 0 }] } },
+      ['args.0.schemaConfig.options.0.sentiment'],
+    ],
     [
       'duplicate reaction values',
-      { schema: 'reaction', schemaConfig: { options: [{ value: 'a', sentiment: 1, intensity: 0 }, { value: 'a', sentiment: -1, intensity: 0 }] } },
+      {
+        schema: 'reaction',
+        schemaConfig: {
+          options: [
+            { value: 'a', sentiment: 1, intensity: 0 },
+            { value: 'a', sentiment: -1, intensity: 0 },
+          ],
+        },
+      },
       ['args.0.schemaConfig.options'],
     ],
     ['an unknown reaction preset', { schema: 'reaction', schemaConfig: { preset: 'twitter' } }, ['args.0.schemaConfig.preset']],
-    ['both preset and options', { schema: 'reaction', schemaConfig: { preset: 'github', options: [{ value: 'a', sentiment: 1, intensity: 0 }] } }, ['args.0.schemaConfig']],
+    [
+      'both preset and options',
+      { schema: 'reaction', schemaConfig: { preset: 'github', options: [{ value: 'a', sentiment: 1, intensity: 0 }] } },
+      ['args.0.schemaConfig'],
+    ],
     ['an unknown reaction config field', { schema: 'reaction', schemaConfig: { colour: 'red' } }, ['args.0.schemaConfig']],
-    ['an unknown reaction option field', { schema: 'reaction', schemaConfig: { options: [{ value: 'a', sentiment: 1, intensity: 0, emoji: 'x' }] } }, ['args.0.schemaConfig.options.0']],
+    [
+      'an unknown reaction option field',
+      { schema: 'reaction', schemaConfig: { options: [{ value: 'a', sentiment: 1, intensity: 0, emoji: 'x' }] } },
+      ['args.0.schemaConfig.options.0'],
+    ],
     ['a tag sentiment above 1', { schema: 'tagged-message', schemaConfig: { tags: [{ value: 'a', sentiment: 2 }] } }, ['args.0.schemaConfig.tags.0.sentiment']],
-    ['duplicate tags', { schema: 'tagged-message', schemaConfig: { tags: [{ value: 'a', sentiment: 0 }, { value: 'a', sentiment: 1 }] } }, ['args.0.schemaConfig.tags']],
+    [
+      'duplicate tags',
+      {
+        schema: 'tagged-message',
+        schemaConfig: {
+          tags: [
+            { value: 'a', sentiment: 0 },
+            { value: 'a', sentiment: 1 },
+          ],
+        },
+      },
+      ['args.0.schemaConfig.tags'],
+    ],
     ['an empty tag list', { schema: 'tagged-message', schemaConfig: { tags: [] } }, ['args.0.schemaConfig.tags']],
     ['a rating with max equal to min', { schema: 'rating', schemaConfig: { min: 5, max: 5 } }, ['args.0.schemaConfig']],
     ['a rating with max below min', { schema: 'rating', schemaConfig: { min: 5, max: 1 } }, ['args.0.schemaConfig']],
@@ -208,7 +257,7 @@ describe('sets/create', () => {
     expect((await createSet('EVERYWHERE')).key).toBe('EVERYWHERE');
   });
 
-  it('answers not-found for an unknown project or another account\'s project, writing nothing', async () => {
+  it("answers not-found for an unknown project or another account's project, writing nothing", async () => {
     const before = await tableSnapshot();
     expectError(await api.call('sets/create', [setInput('x', {}, 'A'.repeat(22))], { key: owner.admin }), 404, 'not-found');
     expectError(await api.call('sets/create', [setInput('x', {}, otherProjectId)], { key: owner.admin }), 404, 'not-found');
@@ -362,7 +411,7 @@ describe('sets/save', () => {
 });
 
 describe('sets/exists', () => {
-  it('is true only for a key of the caller\'s account in that project', async () => {
+  it("is true only for a key of the caller's account in that project", async () => {
     await createSet('exists-key');
     expect(await exists(projectId, 'exists-key')).toBe(true);
     expect(await exists(projectId, 'exists-key-not')).toBe(false);
@@ -465,7 +514,7 @@ describe('sets/lookup', () => {
     expect(await keys('', undefined, many.viewer)).toHaveLength(20);
   });
 
-  it('never shows another account\'s sets', async () => {
+  it("never shows another account's sets", async () => {
     expect(await keys('alp', undefined, other.viewer)).toEqual([]);
     expect(await keys(sets.alpha.id, undefined, other.admin)).toEqual([]);
     expect(await keys('', { projectId: p1 }, other.viewer)).toEqual([]);

@@ -31,7 +31,13 @@ async function createSet(schema: string, schemaConfig?: unknown, inProject = pro
 
 /** One response at a chosen instant, through the domain function (the API would use the real clock). */
 async function respond(contentSetId: string, key: string, value: unknown, at: string | Date) {
-  const result = await createResponse(defaultStore().store, ANONYMOUS, { contentSetId, key, value: value as ResponseCreateModel['value'], revokable: true }, { headers: {} }, new Date(at));
+  const result = await createResponse(
+    defaultStore().store,
+    ANONYMOUS,
+    { contentSetId, key, value: value as ResponseCreateModel['value'], revokable: true },
+    { headers: {} },
+    new Date(at),
+  );
   return { ...result, at: new Date(at) };
 }
 
@@ -225,11 +231,7 @@ describe('aggregation of each schema', () => {
 
   it('tagged-message: counts per tag and mean sentiment', async () => {
     // default tags: idea (0.5), error (-1), other (0)
-    const body = await weekOf('tagged-message', [
-      { tag: 'idea', message: 'dark mode' },
-      { tag: 'other' },
-      { tag: 'idea', message: 'search' },
-    ]);
+    const body = await weekOf('tagged-message', [{ tag: 'idea', message: 'dark mode' }, { tag: 'other' }, { tag: 'idea', message: 'search' }]);
     expect(body).toMatchObject({ count: 3, summary: 0.333333 });
     expect(body.data).toEqual({
       schema: 'tagged-message',
@@ -398,7 +400,7 @@ describe('access and validation', () => {
     itemId = await itemOf((await respond(setId, 'x', 'y', '2025-01-01T00:00:00Z')).responseId);
   });
 
-  it('reports another account\'s and unknown entities as not-found', async () => {
+  it("reports another account's and unknown entities as not-found", async () => {
     for (const [resource, id] of [
       ['projects', projectId],
       ['sets', setId],

@@ -53,7 +53,6 @@ async function feed(target: Store, records: DynamoDBRecord[]): Promise<void> {
   expect(await countStreamRecords(target, records, now)).toEqual({ batchItemFailures: [] });
 }
 
-
 async function scan(tableName: string, prefix: string): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
@@ -78,7 +77,10 @@ async function counters(target: Store) {
   const result: Record<string, ReturnType<typeof normalCounter>> = {};
   for (const item of await scan(target.tableName, 'agg#')) {
     const counter = normalCounter(counterFromItem(item, 0));
-    const zero = counter.count === 0 && Object.keys(counter.options).length === 0 && [counter.sentimentSum, counter.sentimentCount, counter.intensitySum, counter.intensityCount, counter.ratingSum].every((value) => value === 0);
+    const zero =
+      counter.count === 0 &&
+      Object.keys(counter.options).length === 0 &&
+      [counter.sentimentSum, counter.sentimentCount, counter.intensitySum, counter.intensityCount, counter.ratingSum].every((value) => value === 0);
     if (!zero) result[`${String(item.pk)} ${String(item.sk)}`] = counter;
   }
   return result;
@@ -173,40 +175,56 @@ describe('the captured workload', () => {
 });
 
 describe('redelivery counts nothing twice', () => {
-  it('every batch delivered twice', async () => {
-    const twice = await freshStore();
-    for (const batch of batches) {
-      await feed(twice, batch);
-      await feed(twice, batch);
-    }
-    expect(await counters(twice)).toEqual(reference.counters);
-    expect(await markers(twice)).toBe(reference.markers);
-  }, FEED_TIMEOUT);
+  it(
+    'every batch delivered twice',
+    async () => {
+      const twice = await freshStore();
+      for (const batch of batches) {
+        await feed(twice, batch);
+        await feed(twice, batch);
+      }
+      expect(await counters(twice)).toEqual(reference.counters);
+      expect(await markers(twice)).toBe(reference.markers);
+    },
+    FEED_TIMEOUT,
+  );
 
-  it('the whole sequence replayed', async () => {
-    const replayed = await freshStore();
-    for (const batch of batches) await feed(replayed, batch);
-    for (const batch of batches) await feed(replayed, batch);
-    expect(await counters(replayed)).toEqual(reference.counters);
-  }, FEED_TIMEOUT);
+  it(
+    'the whole sequence replayed',
+    async () => {
+      const replayed = await freshStore();
+      for (const batch of batches) await feed(replayed, batch);
+      for (const batch of batches) await feed(replayed, batch);
+      expect(await counters(replayed)).toEqual(reference.counters);
+    },
+    FEED_TIMEOUT,
+  );
 
-  it('bisected batches: part of a batch counted, then its halves, then the whole batch again', async () => {
-    const bisected = await freshStore();
-    for (const [index, batch] of batches.entries()) {
-      const half = Math.ceil(batch.length / 2);
-      await feed(bisected, batch.slice(0, index % half));
-      await feed(bisected, batch.slice(0, half));
-      await feed(bisected, batch.slice(half));
-      await feed(bisected, batch);
-    }
-    expect(await counters(bisected)).toEqual(reference.counters);
-  }, FEED_TIMEOUT);
+  it(
+    'bisected batches: part of a batch counted, then its halves, then the whole batch again',
+    async () => {
+      const bisected = await freshStore();
+      for (const [index, batch] of batches.entries()) {
+        const half = Math.ceil(batch.length / 2);
+        await feed(bisected, batch.slice(0, index % half));
+        await feed(bisected, batch.slice(0, half));
+        await feed(bisected, batch.slice(half));
+        await feed(bisected, batch);
+      }
+      expect(await counters(bisected)).toEqual(reference.counters);
+    },
+    FEED_TIMEOUT,
+  );
 
-  it('everything as one batch, in transactions of another grouping', async () => {
-    const merged = await freshStore();
-    await feed(merged, batches.flat());
-    expect(await counters(merged)).toEqual(reference.counters);
-  }, FEED_TIMEOUT);
+  it(
+    'everything as one batch, in transactions of another grouping',
+    async () => {
+      const merged = await freshStore();
+      await feed(merged, batches.flat());
+      expect(await counters(merged)).toEqual(reference.counters);
+    },
+    FEED_TIMEOUT,
+  );
 });
 
 describe('a failure in the middle of a batch', () => {
@@ -232,34 +250,42 @@ describe('a failure in the middle of a batch', () => {
   const all = () => batches.flat();
   const from = (sequenceNumber: string) => all().slice(all().findIndex((record) => record.dynamodb?.SequenceNumber === sequenceNumber));
 
-  it('reports the first uncounted record; redelivery from there counts exactly', async () => {
-    const chunks = chunkChanges(changes, now);
-    expect(chunks.length).toBeGreaterThanOrEqual(3);
-    const failing = await freshStore(failingOn(2, 'before'));
-    const result = await countStreamRecords(failing, all(), now);
-    expect(result.batchItemFailures).toEqual([{ itemIdentifier: chunks[1][0].sequenceNumber }]);
-    // The first transaction's records are counted, nothing after it.
-    expect(await markers(failing)).toBe(chunks[0].length);
-    expect(await counters(failing)).not.toEqual(reference.counters);
+  it(
+    'reports the first uncounted record; redelivery from there counts exactly',
+    async () => {
+      const chunks = chunkChanges(changes, now);
+      expect(chunks.length).toBeGreaterThanOrEqual(3);
+      const failing = await freshStore(failingOn(2, 'before'));
+      const result = await countStreamRecords(failing, all(), now);
+      expect(result.batchItemFailures).toEqual([{ itemIdentifier: chunks[1][0].sequenceNumber }]);
+      // The first transaction's records are counted, nothing after it.
+      expect(await markers(failing)).toBe(chunks[0].length);
+      expect(await counters(failing)).not.toEqual(reference.counters);
 
-    const healthy = storeOn(failing.tableName);
-    await feed(healthy, from(result.batchItemFailures[0].itemIdentifier));
-    expect(await counters(healthy)).toEqual(reference.counters);
-    expect(await markers(healthy)).toBe(reference.markers);
-  }, FEED_TIMEOUT);
+      const healthy = storeOn(failing.tableName);
+      await feed(healthy, from(result.batchItemFailures[0].itemIdentifier));
+      expect(await counters(healthy)).toEqual(reference.counters);
+      expect(await markers(healthy)).toBe(reference.markers);
+    },
+    FEED_TIMEOUT,
+  );
 
-  it('a transaction that committed but whose answer was lost is not counted again on redelivery', async () => {
-    const chunks = chunkChanges(changes, now);
-    const lost = await freshStore(failingOn(2, 'after'));
-    const result = await countStreamRecords(lost, all(), now);
-    expect(result.batchItemFailures).toEqual([{ itemIdentifier: chunks[1][0].sequenceNumber }]);
-    expect(await markers(lost)).toBe(chunks[0].length + chunks[1].length);
+  it(
+    'a transaction that committed but whose answer was lost is not counted again on redelivery',
+    async () => {
+      const chunks = chunkChanges(changes, now);
+      const lost = await freshStore(failingOn(2, 'after'));
+      const result = await countStreamRecords(lost, all(), now);
+      expect(result.batchItemFailures).toEqual([{ itemIdentifier: chunks[1][0].sequenceNumber }]);
+      expect(await markers(lost)).toBe(chunks[0].length + chunks[1].length);
 
-    const healthy = storeOn(lost.tableName);
-    await feed(healthy, from(result.batchItemFailures[0].itemIdentifier));
-    // And the whole batch once more, as a retry without batchItemFailures would deliver it.
-    await feed(healthy, all());
-    expect(await counters(healthy)).toEqual(reference.counters);
-    expect(await markers(healthy)).toBe(reference.markers);
-  }, FEED_TIMEOUT);
+      const healthy = storeOn(lost.tableName);
+      await feed(healthy, from(result.batchItemFailures[0].itemIdentifier));
+      // And the whole batch once more, as a retry without batchItemFailures would deliver it.
+      await feed(healthy, all());
+      expect(await counters(healthy)).toEqual(reference.counters);
+      expect(await markers(healthy)).toBe(reference.markers);
+    },
+    FEED_TIMEOUT,
+  );
 });

@@ -19,9 +19,7 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 async function write(count: number, tag: string): Promise<void> {
   for (let index = 0; index < count; index++) {
-    await documentClient.send(
-      new PutCommand({ TableName: settings.tableName, Item: { pk: `position#${tag}#${index}`, sk: 'test' } }),
-    );
+    await documentClient.send(new PutCommand({ TableName: settings.tableName, Item: { pk: `position#${tag}#${index}`, sk: 'test' } }));
   }
 }
 

@@ -205,7 +205,7 @@ describe('sets/top', () => {
 });
 
 describe('isolation between accounts', () => {
-  it('never ranks another account\'s sets or items', async () => {
+  it("never ranks another account's sets or items", async () => {
     const theirs = await top('contents', {}, stranger.viewer);
     expect(theirs).toHaveLength(1);
     expect(theirs[0]).toMatchObject({ key: 'x', accountId: stranger.accountId, stats: { count: 9 } });
@@ -216,7 +216,7 @@ describe('isolation between accounts', () => {
     }
   });
 
-  it('reports another account\'s project or set as not-found', async () => {
+  it("reports another account's project or set as not-found", async () => {
     for (const [resource, query] of [
       ['contents', { projectId: strangerProject }],
       ['contents', { contentSetId: strangerSet }],

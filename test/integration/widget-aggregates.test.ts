@@ -41,7 +41,15 @@ describe('getFeelbackAggregates on a set with publicAggregates', () => {
     ['reaction', { preset: 'facebook' }, ['angry', 'like'], 'love', 'wow', [1, 0, 0, 1, 0, 1], [1, 0, 0, 0, 0, 1]],
     ['yes-no', undefined, ['y', 'n', 'n'], 'y', 'n', [1, 3], [1, 2]],
     ['pulse', undefined, ['+', '+'], '+', '+', [3], [2]],
-    ['tagged-message', undefined, [{ tag: 'error', message: 'typo' }], { tag: 'idea', message: 'dark mode' }, { tag: 'other', message: 'hi' }, [0, 1, 1], [0, 1, 0]],
+    [
+      'tagged-message',
+      undefined,
+      [{ tag: 'error', message: 'typo' }],
+      { tag: 'idea', message: 'dark mode' },
+      { tag: 'other', message: 'hi' },
+      [0, 1, 1],
+      [0, 1, 0],
+    ],
   ])('%s %j: counts in option order after sends, an edit and a removal', async (schema, config, others, mine, edited, afterEdit, afterRemoval) => {
     const contentSetId = await createSet(schema, true, config);
     // The widgets' default key is the page URL; `?` and `&` reach the server unencoded.

@@ -26,7 +26,13 @@ describe.each([
   ['pulse', '+', '+', '+', '+'],
   ['yes-no', 'y', 'n', 'y', 'n'],
   ['reaction', 'heart', 'rocket', 'heart', 'rocket'],
-  ['tagged-message', { tag: 'idea', message: 'Dark mode?' }, { tag: 'error', message: 'Typo in step 2' }, { tag: 'idea', message: 'Dark mode?' }, { tag: 'error', message: 'Typo in step 2' }],
+  [
+    'tagged-message',
+    { tag: 'idea', message: 'Dark mode?' },
+    { tag: 'error', message: 'Typo in step 2' },
+    { tag: 'idea', message: 'Dark mode?' },
+    { tag: 'error', message: 'Typo in step 2' },
+  ],
 ])('@feelback/js on a %s set', (schema, firstValue, secondValue, storedFirst, storedSecond) => {
   it('sends, changes its mind (an edit) and removes', async () => {
     const contentSet = (await api.call('sets/create', [{ projectId, key: `w-${schema}`, schema, metadata: { name: schema } }], { key: owner.admin })).body;

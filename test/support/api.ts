@@ -17,7 +17,11 @@ export interface ApiAnswer<T = any> {
 export interface TestApi {
   baseUrl: string;
   /** POST /v0/<path> with the JSON array of arguments, optionally with an API key. */
-  call<T = any>(path: string, args?: unknown, options?: { key?: string; method?: 'GET' | 'POST'; rawBody?: string; headers?: Record<string, string> }): Promise<ApiAnswer<T>>;
+  call<T = any>(
+    path: string,
+    args?: unknown,
+    options?: { key?: string; method?: 'GET' | 'POST'; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<ApiAnswer<T>>;
   /** Waits until the stream consumer has counted every write made so far. */
   drainStream(): Promise<void>;
   close(): Promise<void>;
@@ -41,8 +45,7 @@ export async function startTestApi(options: { consoleDir?: string } = {}): Promi
       const method = options.method ?? 'POST';
       const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
       if (options.key) headers.authorization = `API-KEY ${options.key}`;
-      const url =
-        method === 'GET' && args !== undefined ? `${baseUrl}/${path}?$p=${encodeURIComponent(JSON.stringify(args))}` : `${baseUrl}/${path}`;
+      const url = method === 'GET' && args !== undefined ? `${baseUrl}/${path}?$p=${encodeURIComponent(JSON.stringify(args))}` : `${baseUrl}/${path}`;
       const body = method === 'GET' ? undefined : (options.rawBody ?? (args === undefined ? undefined : JSON.stringify(args)));
       const response = await fetch(url, { method, headers, body });
       const text = await response.text();
@@ -120,7 +123,15 @@ export async function createContentSet(
 ): Promise<string> {
   const { status, body } = await api.call(
     'sets/create',
-    [{ projectId, key: `${schema}-${Math.random().toString(36).slice(2, 8)}`, schema, schemaConfig: options.schemaConfig, metadata: { name: schema, ...options.metadata } }],
+    [
+      {
+        projectId,
+        key: `${schema}-${Math.random().toString(36).slice(2, 8)}`,
+        schema,
+        schemaConfig: options.schemaConfig,
+        metadata: { name: schema, ...options.metadata },
+      },
+    ],
     { key: adminKey },
   );
   expect(status).toBe(200);

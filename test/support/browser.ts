@@ -16,7 +16,9 @@ export function findChromium(): string | undefined {
   if (process.env.CHROMIUM_PATH) return existsSync(process.env.CHROMIUM_PATH) ? process.env.CHROMIUM_PATH : undefined;
   for (const name of ['chromium', 'chromium-browser']) {
     try {
-      const found = execSync(`command -v ${name}`, { stdio: ['ignore', 'pipe', 'ignore'], shell: '/bin/sh' }).toString().trim();
+      const found = execSync(`command -v ${name}`, { stdio: ['ignore', 'pipe', 'ignore'], shell: '/bin/sh' })
+        .toString()
+        .trim();
       if (found) return found;
     } catch {
       // not installed under this name

@@ -178,33 +178,35 @@ export function deployTimeFunctions(assembly: LoadedAssembly): Map<string, strin
 
 export function functionSpecs(assembly: LoadedAssembly): FunctionSpec[] {
   const deployTime = deployTimeFunctions(assembly);
-  return ofType(assembly, 'AWS::Lambda::Function').filter(([logicalId]) => !deployTime.has(logicalId)).map(([logicalId, resource]) => {
-    const props = resource.Properties ?? {};
-    const where = `function ${logicalId}`;
-    if (props.PackageType === 'Image' || props.Code?.ImageUri) throw new Error(`${where}: container images are not rehearsed`);
-    if (typeof props.Code?.S3Key !== 'string') throw new Error(`${where}: Code.S3Key is ${JSON.stringify(props.Code?.S3Key)}, not an asset key`);
-    const unsupported = assembly.unsupportedAssets.get(props.Code.S3Key);
-    if (unsupported) throw new Error(`${where}: ${unsupported}; the rehearsal runs code from asset directories`);
-    const codeDir = assembly.assetDirs.get(props.Code.S3Key);
-    if (!codeDir) throw new Error(`${where}: no asset of the cloud assembly is uploaded as ${props.Code.S3Key}`);
-    if (!fs.existsSync(codeDir)) throw new Error(`${where}: ${codeDir} (asset ${props.Code.S3Key}) does not exist`);
-    const roleId = refId(props.Role);
-    if (!roleId || assembly.resources[roleId]?.Type !== 'AWS::IAM::Role') {
-      throw new Error(`${where}: its role ${JSON.stringify(props.Role)} is not an AWS::IAM::Role of this template`);
-    }
-    return {
-      logicalId,
-      runtime: props.Runtime,
-      handler: props.Handler,
-      // CloudFormation's defaults.
-      timeoutSeconds: props.Timeout ?? 3,
-      memorySize: props.MemorySize ?? 128,
-      codeDir,
-      environment: props.Environment?.Variables ?? {},
-      roleId,
-      loggingConfig: props.LoggingConfig,
-    };
-  });
+  return ofType(assembly, 'AWS::Lambda::Function')
+    .filter(([logicalId]) => !deployTime.has(logicalId))
+    .map(([logicalId, resource]) => {
+      const props = resource.Properties ?? {};
+      const where = `function ${logicalId}`;
+      if (props.PackageType === 'Image' || props.Code?.ImageUri) throw new Error(`${where}: container images are not rehearsed`);
+      if (typeof props.Code?.S3Key !== 'string') throw new Error(`${where}: Code.S3Key is ${JSON.stringify(props.Code?.S3Key)}, not an asset key`);
+      const unsupported = assembly.unsupportedAssets.get(props.Code.S3Key);
+      if (unsupported) throw new Error(`${where}: ${unsupported}; the rehearsal runs code from asset directories`);
+      const codeDir = assembly.assetDirs.get(props.Code.S3Key);
+      if (!codeDir) throw new Error(`${where}: no asset of the cloud assembly is uploaded as ${props.Code.S3Key}`);
+      if (!fs.existsSync(codeDir)) throw new Error(`${where}: ${codeDir} (asset ${props.Code.S3Key}) does not exist`);
+      const roleId = refId(props.Role);
+      if (!roleId || assembly.resources[roleId]?.Type !== 'AWS::IAM::Role') {
+        throw new Error(`${where}: its role ${JSON.stringify(props.Role)} is not an AWS::IAM::Role of this template`);
+      }
+      return {
+        logicalId,
+        runtime: props.Runtime,
+        handler: props.Handler,
+        // CloudFormation's defaults.
+        timeoutSeconds: props.Timeout ?? 3,
+        memorySize: props.MemorySize ?? 128,
+        codeDir,
+        environment: props.Environment?.Variables ?? {},
+        roleId,
+        loggingConfig: props.LoggingConfig,
+      };
+    });
 }
 
 /** Variables Lambda sets itself: a function may not set them (CreateFunction refuses the template). */
@@ -399,7 +401,13 @@ export function createTableFromTemplate(
     ...(onDemand ? {} : { ProvisionedThroughput: throughput(props.ProvisionedThroughput) }),
     ...(props.GlobalSecondaryIndexes ? { GlobalSecondaryIndexes: props.GlobalSecondaryIndexes.map(index) } : {}),
     ...(props.LocalSecondaryIndexes
-      ? { LocalSecondaryIndexes: props.LocalSecondaryIndexes.map((definition: Json) => ({ IndexName: definition.IndexName, KeySchema: definition.KeySchema, Projection: definition.Projection })) }
+      ? {
+          LocalSecondaryIndexes: props.LocalSecondaryIndexes.map((definition: Json) => ({
+            IndexName: definition.IndexName,
+            KeySchema: definition.KeySchema,
+            Projection: definition.Projection,
+          })),
+        }
       : {}),
     // In CloudFormation a StreamSpecification means the stream is on.
     ...(props.StreamSpecification ? { StreamSpecification: { StreamEnabled: true, StreamViewType: props.StreamSpecification.StreamViewType } } : {}),
@@ -462,7 +470,10 @@ export function resolveStatements(statements: Json[], bindings: LocalBindings, w
 }
 
 function glob(pattern: string, caseInsensitive: boolean): RegExp {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`, caseInsensitive ? 'i' : '');
 }
 

@@ -105,7 +105,6 @@ export function scheduledEvent(ruleArn: string, region: string, account: string,
 
 // ---------------------------------------------------------------- DynamoDB streams
 
-
 /**
  * Every record of a table's stream, shard by shard from the trim horizon, in the shape of
  * Lambda's DynamoDB event source.
@@ -115,9 +114,8 @@ export async function readStream(streams: DynamoDBStreamsClient, streamArn: stri
   const shards: DynamoDBRecord[][] = [];
   for (const shard of description.StreamDescription?.Shards ?? []) {
     const records: DynamoDBRecord[] = [];
-    let iterator = (
-      await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON' }))
-    ).ShardIterator;
+    let iterator = (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON' })))
+      .ShardIterator;
     for (let page = 0; iterator && page < 10_000; page++) {
       const answer = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
       records.push(...(answer.Records ?? []).map((record) => lambdaRecord(record, streamArn)));

@@ -107,7 +107,11 @@ export class LocalLambda {
         this.pending.delete(id);
         // Lambda ends an execution environment whose invocation timed out.
         this.child.kill('SIGKILL');
-        resolve({ ok: false, error: { name: 'Sandbox.Timedout', message: `Task timed out after ${this.options.timeoutSeconds} seconds` }, ms: Date.now() - started });
+        resolve({
+          ok: false,
+          error: { name: 'Sandbox.Timedout', message: `Task timed out after ${this.options.timeoutSeconds} seconds` },
+          ms: Date.now() - started,
+        });
       }, timeoutMs);
       this.pending.set(id, (message) => {
         clearTimeout(timer);

@@ -4,7 +4,11 @@ import type { DynamoDBRecord } from 'aws-lambda';
 let sequence = 1000;
 
 /** A stream record as Lambda delivers it (NEW_AND_OLD_IMAGES), with a fresh event id and sequence number. */
-export function streamRecord(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', oldImage?: Record<string, unknown>, newImage?: Record<string, unknown>): DynamoDBRecord {
+export function streamRecord(
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
+  oldImage?: Record<string, unknown>,
+  newImage?: Record<string, unknown>,
+): DynamoDBRecord {
   const keys = (newImage ?? oldImage)!;
   sequence++;
   return {

@@ -172,7 +172,11 @@ describe('buildAggregation', () => {
         count: 6,
         counts: [5, 1],
         summary: 0.666667,
-        points: [[2, 1], [0, 0], [3, 0]],
+        points: [
+          [2, 1],
+          [0, 0],
+          [3, 0],
+        ],
       });
     });
 
@@ -193,7 +197,10 @@ describe('buildAggregation', () => {
         count: 0,
         counts: [0, 0],
         summary: 0,
-        points: [[0, 0], [0, 0]],
+        points: [
+          [0, 0],
+          [0, 0],
+        ],
       });
     });
 
@@ -262,7 +269,11 @@ describe('buildAggregation', () => {
         values: [1, 0, 0, 2, 1],
         count: 4,
         summary: 3.5,
-        points: [[3, 4.333333], [0, 0], [1, 1]],
+        points: [
+          [3, 4.333333],
+          [0, 0],
+          [1, 1],
+        ],
       });
     });
 
@@ -321,8 +332,7 @@ describe('buildAggregation', () => {
 
   describe('clamping', () => {
     // A removal replayed before its creation leaves a counter below zero.
-    const removedFirst = (schema: Schema, value: unknown) =>
-      addContribution(emptyCounter(optionCountOf(schema)), contributionOf(schema, value), -1);
+    const removedFirst = (schema: Schema, value: unknown) => addContribution(emptyCounter(optionCountOf(schema)), contributionOf(schema, value), -1);
 
     it('shows no negative count or option in the period or its points', () => {
       const points = [removedFirst('yes-no', 'y'), removedFirst('yes-no', 'y'), counterOf('yes-no', ['n'])];
@@ -333,7 +343,11 @@ describe('buildAggregation', () => {
         count: 0,
         counts: [0, 1],
         summary: -1,
-        points: [[0, 0], [0, 0], [0, 1]],
+        points: [
+          [0, 0],
+          [0, 0],
+          [0, 1],
+        ],
       });
     });
 
@@ -381,11 +395,7 @@ describe('buildAggregation', () => {
 
 describe('buildProjectAggregation', () => {
   it('counts responses of sets of every schema in the pulse shape', () => {
-    const points = [
-      sumCounters([counterOf('rating', [5, 3]), counterOf('yes-no', ['y'])], 1),
-      emptyCounter(1),
-      counterOf('reaction', ['rocket', 'eyes']),
-    ];
+    const points = [sumCounters([counterOf('rating', [5, 3]), counterOf('yes-no', ['y'])], 1), emptyCounter(1), counterOf('reaction', ['rocket', 'eyes'])];
     expect(buildProjectAggregation('month', points)).toEqual({ schema: 'pulse', period: 'month', values: [5], count: 5 });
   });
 

@@ -49,7 +49,11 @@ describe('responseChange', () => {
   });
 
   it('moves the weight of an edit from the old value to the new one', () => {
-    const edited = record('MODIFY', responseImage(), responseImage({ value: 'rocket', contribution: { option: 6, sentiment: 1, intensity: 1 }, updatedAt: 'later' }));
+    const edited = record(
+      'MODIFY',
+      responseImage(),
+      responseImage({ value: 'rocket', contribution: { option: 6, sentiment: 1, intensity: 1 }, updatedAt: 'later' }),
+    );
     expect(responseChange(edited)).toMatchObject({
       removed: { option: 4, sentiment: 1, intensity: 0.9 },
       added: { option: 6, sentiment: 1, intensity: 1 },
@@ -116,7 +120,10 @@ describe('coalesce', () => {
   });
 
   it('keeps items apart and counts shared parents once per item', () => {
-    const deltas = coalesce([change({ contentItemId: 'a' }, { option: 0 }), change({ contentItemId: 'b' }, { option: 0 }), change({ contentItemId: 'b' }, { option: 0 })], NOW);
+    const deltas = coalesce(
+      [change({ contentItemId: 'a' }, { option: 0 }), change({ contentItemId: 'b' }, { option: 0 }), change({ contentItemId: 'b' }, { option: 0 })],
+      NOW,
+    );
     const lifetime = (pk: string) => deltas.find(({ target }) => target.pk === pk && target.sk === 'lifetime')!.delta.count;
     expect([lifetime('agg#contentItem#a'), lifetime('agg#contentItem#b'), lifetime('agg#contentSet#set'), lifetime('agg#project#prj')]).toEqual([1, 2, 3, 3]);
     expect(new Set(deltas.map(({ target }) => `${target.pk} ${target.sk}`)).size).toBe(deltas.length);
@@ -125,7 +132,12 @@ describe('coalesce', () => {
   it('counts an old response in no rolling window it is not inside at `now`', () => {
     const old = coalesce([change({}, { option: 0 }, undefined, new Date('2026-03-01T00:00:00Z'))], NOW);
     const rolling = old.filter(({ target }) => target.sk.startsWith('rolling#')).map(({ target }) => `${target.attributes.entity} ${target.sk}`);
-    expect(rolling.sort()).toEqual(['contentItem rolling#rolling12m', 'contentItem rolling#rolling28d', 'contentSet rolling#rolling12m', 'contentSet rolling#rolling28d']);
+    expect(rolling.sort()).toEqual([
+      'contentItem rolling#rolling12m',
+      'contentItem rolling#rolling28d',
+      'contentSet rolling#rolling12m',
+      'contentSet rolling#rolling28d',
+    ]);
   });
 });
 

@@ -1,7 +1,6 @@
 import { streamRecord } from '../support/stream-records';
 import { eventsOf, matchesKeyPrefixes, RECORD_KEY_PREFIXES } from '../../functions/stream/events';
 
-
 const record = streamRecord;
 
 const response = (overrides: Record<string, unknown> = {}) => ({

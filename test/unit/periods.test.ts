@@ -65,7 +65,18 @@ describe('windowKeys and inWindow', () => {
     expect(windowKeys('rolling28d', NOW)).toHaveLength(28);
     expect(windowKeys('rolling28d', NOW)[0]).toBe('2026-02-19');
     expect(windowKeys('rolling12m', NOW)).toEqual([
-      '2025-04', '2025-05', '2025-06', '2025-07', '2025-08', '2025-09', '2025-10', '2025-11', '2025-12', '2026-01', '2026-02', '2026-03',
+      '2025-04',
+      '2025-05',
+      '2025-06',
+      '2025-07',
+      '2025-08',
+      '2025-09',
+      '2025-10',
+      '2025-11',
+      '2025-12',
+      '2026-01',
+      '2026-02',
+      '2026-03',
     ]);
   });
 
@@ -381,8 +392,18 @@ describe('resolvePeriod', () => {
       expect(iso(resolved.end)).toBe('2027-01-01T00:00:00.000Z');
       expect(resolved.pointGranularity).toBe('month');
       expect(resolved.points).toEqual([
-        '2026-01', '2026-02', '2026-03', '2026-04', '2026-05', '2026-06',
-        '2026-07', '2026-08', '2026-09', '2026-10', '2026-11', '2026-12',
+        '2026-01',
+        '2026-02',
+        '2026-03',
+        '2026-04',
+        '2026-05',
+        '2026-06',
+        '2026-07',
+        '2026-08',
+        '2026-09',
+        '2026-10',
+        '2026-11',
+        '2026-12',
       ]);
     });
 
@@ -423,9 +444,7 @@ describe('resolvePeriod', () => {
     });
 
     it('ignores shift', () => {
-      expect(resolvePeriod('lifetime', { now: NOW, firstBucketYear: 2025, shift: -3 })).toEqual(
-        resolvePeriod('lifetime', { now: NOW, firstBucketYear: 2025 }),
-      );
+      expect(resolvePeriod('lifetime', { now: NOW, firstBucketYear: 2025, shift: -3 })).toEqual(resolvePeriod('lifetime', { now: NOW, firstBucketYear: 2025 }));
     });
   });
 
@@ -485,8 +504,18 @@ describe('resolvePeriod', () => {
       expect(iso(resolved.end)).toBe('2026-04-01T00:00:00.000Z');
       expect(resolved.pointGranularity).toBe('month');
       expect(resolved.points).toEqual([
-        '2025-04', '2025-05', '2025-06', '2025-07', '2025-08', '2025-09',
-        '2025-10', '2025-11', '2025-12', '2026-01', '2026-02', '2026-03',
+        '2025-04',
+        '2025-05',
+        '2025-06',
+        '2025-07',
+        '2025-08',
+        '2025-09',
+        '2025-10',
+        '2025-11',
+        '2025-12',
+        '2026-01',
+        '2026-02',
+        '2026-03',
       ]);
     });
 

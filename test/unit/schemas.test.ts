@@ -75,7 +75,15 @@ describe('parseSchemaConfig', () => {
       ['both preset and options', { preset: 'github', options: [{ value: 'a', sentiment: 0, intensity: 0 }] }],
       ['no options', { options: [] }],
       ['more than 50 options', { options: Array.from({ length: MAX_OPTIONS + 1 }, (_, index) => ({ value: `o${index}`, sentiment: 0, intensity: 0 })) }],
-      ['duplicate values', { options: [{ value: 'a', sentiment: 0, intensity: 0 }, { value: 'a', sentiment: 1, intensity: 1 }] }],
+      [
+        'duplicate values',
+        {
+          options: [
+            { value: 'a', sentiment: 0, intensity: 0 },
+            { value: 'a', sentiment: 1, intensity: 1 },
+          ],
+        },
+      ],
       ['a missing intensity', { options: [{ value: 'a', sentiment: 0 }] }],
       ['a sentiment above 1', { options: [{ value: 'a', sentiment: 1.5, intensity: 0 }] }],
       ['a sentiment below -1', { options: [{ value: 'a', sentiment: -2, intensity: 0 }] }],
@@ -103,7 +111,12 @@ describe('parseSchemaConfig', () => {
       expect(config('tagged-message', { tags })).toEqual({ tags });
       for (const input of [
         { tags: [] },
-        { tags: [{ value: 'a', sentiment: 0 }, { value: 'a', sentiment: 1 }] },
+        {
+          tags: [
+            { value: 'a', sentiment: 0 },
+            { value: 'a', sentiment: 1 },
+          ],
+        },
         { tags: [{ value: 'a' }] },
         { tags: [{ value: 'a', sentiment: 0, intensity: 1 }] },
         { tags: [{ value: 'a', sentiment: 2 }] },
@@ -186,10 +199,16 @@ describe('normalizeValue', () => {
 
   it('yes-no: every spelling of yes and no, stored as "y" and "n"', () => {
     for (const value of ['y', 'Y', 'yes', 'YES', 'Yes', '+1', '1', 'true', 'TRUE', 1, true]) {
-      expect({ value, result: normalizeValue('yes-no', {}, value) }).toEqual({ value, result: { ok: true, value: 'y', contribution: { option: 0, sentiment: 1 } } });
+      expect({ value, result: normalizeValue('yes-no', {}, value) }).toEqual({
+        value,
+        result: { ok: true, value: 'y', contribution: { option: 0, sentiment: 1 } },
+      });
     }
     for (const value of ['n', 'N', 'no', 'NO', '-1', 'false', 'False', -1, false]) {
-      expect({ value, result: normalizeValue('yes-no', {}, value) }).toEqual({ value, result: { ok: true, value: 'n', contribution: { option: 1, sentiment: -1 } } });
+      expect({ value, result: normalizeValue('yes-no', {}, value) }).toEqual({
+        value,
+        result: { ok: true, value: 'n', contribution: { option: 1, sentiment: -1 } },
+      });
     }
     for (const value of ['maybe', '', ' y', 'y ', '0', 0, 2, -2, '+', '-', 'on', 'off', null, undefined, {}, ['y']]) {
       expect({ value, refused: refused('yes-no', value) }).toEqual({ value, refused: true });

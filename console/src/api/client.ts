@@ -21,7 +21,17 @@
  * webhooks/*) are typed by hand from their documented shapes.
  */
 import type * as z from 'zod';
-import type { ContentCreateModel, ContentFilters, ContentSaveModel, ContentSetCreateModel, ContentSetFilters, ContentSetSaveModel, ProjectCreateModel, ProjectFilters, ProjectSaveModel } from '../../../functions/api/models';
+import type {
+  ContentCreateModel,
+  ContentFilters,
+  ContentSaveModel,
+  ContentSetCreateModel,
+  ContentSetFilters,
+  ContentSetSaveModel,
+  ProjectCreateModel,
+  ProjectFilters,
+  ProjectSaveModel,
+} from '../../../functions/api/models';
 import type { ContentSetTopQueryModel, ContentTopQueryModel, StatsFilter } from '../../../functions/api/aggregate-models';
 import type { ResponseCreateModel } from '../../../functions/api/response-models';
 import type { ResponseAggregation } from '../../../functions/domain/aggregation';
@@ -224,7 +234,10 @@ export interface Operations {
   'webhooks/remove': { args: [id: string]; result: void };
   'webhooks/rotateSecret': { args: [id: string]; result: { secret: string } };
   'webhooks/test': { args: [id: string]; result: WebhookTestResult };
-  'webhooks/deliveries': { args: [query: { webhookId: string; status?: DeliveryStatus; $size?: number; cursor?: string }]; result: { items: Delivery[]; cursor?: string } };
+  'webhooks/deliveries': {
+    args: [query: { webhookId: string; status?: DeliveryStatus; $size?: number; cursor?: string }];
+    result: { items: Delivery[]; cursor?: string };
+  };
   'webhooks/redeliver': { args: [deliveryId: string]; result: Delivery };
 }
 
@@ -232,7 +245,9 @@ export type OperationName = keyof Operations;
 type Resource = OperationName extends `${infer R}/${string}` ? R : never;
 
 export type ResourceClient<R extends Resource> = {
-  [Name in OperationName as Name extends `${R}/${infer Operation}` ? Operation : never]: (...args: Operations[Name]['args']) => Promise<Operations[Name]['result']>;
+  [Name in OperationName as Name extends `${R}/${infer Operation}` ? Operation : never]: (
+    ...args: Operations[Name]['args']
+  ) => Promise<Operations[Name]['result']>;
 };
 
 export type FeedbackClient = { readonly [R in Resource]: ResourceClient<R> };
@@ -275,7 +290,12 @@ export class ApiError extends Error {
 }
 
 function isErrorBody(body: unknown): body is { error: ApiErrorCode; message: string; data?: Record<string, unknown> } {
-  return typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string' && typeof (body as { message?: unknown }).message === 'string';
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof (body as { error?: unknown }).error === 'string' &&
+    typeof (body as { message?: unknown }).message === 'string'
+  );
 }
 
 /** A client for one base URL and key: `client.<resource>.<op>(...args)` for every operation. */

@@ -37,7 +37,14 @@ function optionsOf(spec: ChartSpec, width: number): { options: uPlot.Options; da
       running.push(entry.values.map((value, point) => (value === null ? null : value + (index > 0 ? (running[index - 1][point] ?? 0) : 0))));
     });
     for (let index = spec.series.length - 1; index >= 0; index--) {
-      series.push({ label: spec.series[index].label, fill: spec.series[index].color, stroke: spec.series[index].color, width: 0, paths: bars, points: { show: false } });
+      series.push({
+        label: spec.series[index].label,
+        fill: spec.series[index].color,
+        stroke: spec.series[index].color,
+        width: 0,
+        paths: bars,
+        points: { show: false },
+      });
       data.push(running[index]);
     }
   } else {
@@ -47,7 +54,14 @@ function optionsOf(spec: ChartSpec, width: number): { options: uPlot.Options; da
     }
   }
   if (spec.line) {
-    series.push({ label: spec.line.label, stroke: spec.line.color, width: 2, scale: 'line', spanGaps: true, points: { show: true, size: 5, fill: spec.line.color } });
+    series.push({
+      label: spec.line.label,
+      stroke: spec.line.color,
+      width: 2,
+      scale: 'line',
+      spanGaps: true,
+      points: { show: true, size: 5, fill: spec.line.color },
+    });
     data.push(spec.line.values);
   }
   const sparkline = spec.sparkline === true;
@@ -62,10 +76,23 @@ function optionsOf(spec: ChartSpec, width: number): { options: uPlot.Options; da
           space: 40,
           size: 30,
         },
-        { stroke: text, grid: { stroke: grid }, ticks: { stroke: grid }, size: 44, values: (_chart, ticks) => ticks.map((tick) => (Number.isInteger(tick) ? String(tick) : '')) },
+        {
+          stroke: text,
+          grid: { stroke: grid },
+          ticks: { stroke: grid },
+          size: 44,
+          values: (_chart, ticks) => ticks.map((tick) => (Number.isInteger(tick) ? String(tick) : '')),
+        },
       ];
   if (spec.line && !sparkline) {
-    axes.push({ scale: 'line', side: 1, stroke: spec.line.color, grid: { show: false }, size: 40, values: (_chart, ticks) => ticks.map((tick) => tick.toFixed(1)) });
+    axes.push({
+      scale: 'line',
+      side: 1,
+      stroke: spec.line.color,
+      grid: { show: false },
+      size: 40,
+      values: (_chart, ticks) => ticks.map((tick) => tick.toFixed(1)),
+    });
   }
   const options: uPlot.Options = {
     width,

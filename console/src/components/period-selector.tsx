@@ -4,7 +4,17 @@
  */
 import { useId } from 'react';
 import { useSearchParams } from 'wouter';
-import { containsNow, DEFAULT_PERIOD, isPeriod, parseReference, PERIOD_CHOICES, periodLabel, resolveView, shiftReference, type StatPeriod } from '../lib/periods';
+import {
+  containsNow,
+  DEFAULT_PERIOD,
+  isPeriod,
+  parseReference,
+  PERIOD_CHOICES,
+  periodLabel,
+  resolveView,
+  shiftReference,
+  type StatPeriod,
+} from '../lib/periods';
 
 export interface PeriodView {
   period: StatPeriod;
@@ -28,7 +38,11 @@ export function usePeriodView(): [PeriodView, (next: PeriodView) => void] {
   return [{ period, reference }, set];
 }
 
-export function PeriodSelector(props: { view: PeriodView; onChange: (next: PeriodView) => void; /** referenceDate of the lifetime stats: its first year. */ lifetimeStart?: string }) {
+export function PeriodSelector(props: {
+  view: PeriodView;
+  onChange: (next: PeriodView) => void /** referenceDate of the lifetime stats: its first year. */;
+  lifetimeStart?: string;
+}) {
   const { period, reference } = props.view;
   const firstYear = period === 'lifetime' && props.lifetimeStart ? new Date(props.lifetimeStart).getUTCFullYear() : undefined;
   const resolved = resolveView(period, reference, new Date(), firstYear);
@@ -48,13 +62,23 @@ export function PeriodSelector(props: { view: PeriodView; onChange: (next: Perio
         </select>
       </div>
       <div className="period-nav" role="group" aria-label="Move through periods">
-        <button type="button" disabled={isLifetime} onClick={() => props.onChange({ period, reference: shiftReference(period, reference, -1) })} aria-label="Previous period">
+        <button
+          type="button"
+          disabled={isLifetime}
+          onClick={() => props.onChange({ period, reference: shiftReference(period, reference, -1) })}
+          aria-label="Previous period"
+        >
           ‹ Previous
         </button>
         <output className="period-label" aria-live="polite" data-testid="period-label">
           {periodLabel(resolved)}
         </output>
-        <button type="button" disabled={isLifetime || atNow} onClick={() => props.onChange({ period, reference: shiftReference(period, reference, 1) })} aria-label="Next period">
+        <button
+          type="button"
+          disabled={isLifetime || atNow}
+          onClick={() => props.onChange({ period, reference: shiftReference(period, reference, 1) })}
+          aria-label="Next period"
+        >
           Next ›
         </button>
         {!atNow && (

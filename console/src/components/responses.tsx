@@ -236,7 +236,11 @@ export function ResponsesList(props: { scope: ResponseScope; set?: ContentSet; e
     queryKey: ['responses', query],
     initialPageParam: undefined as PageParam,
     queryFn: ({ pageParam }: { pageParam: PageParam }) =>
-      client.responses.list({ ...query, $size: PAGE_SIZE, ...(pageParam && 'cursor' in pageParam ? { cursor: pageParam.cursor } : pageParam ? { $page: pageParam.page } : {}) }),
+      client.responses.list({
+        ...query,
+        $size: PAGE_SIZE,
+        ...(pageParam && 'cursor' in pageParam ? { cursor: pageParam.cursor } : pageParam ? { $page: pageParam.page } : {}),
+      }),
     getNextPageParam: (last: ResponsePage): PageParam => (last.cursor ? { cursor: last.cursor } : last.hasMore ? { page: (last.page ?? 1) + 1 } : undefined),
   });
   const loaded = useMemo(() => responses.data?.pages.flatMap((page) => page.items) ?? [], [responses.data]);
@@ -272,7 +276,9 @@ export function ResponsesList(props: { scope: ResponseScope; set?: ContentSet; e
       ) : (
         <>
           <p className="muted small" role="status">
-            {clientFiltered ? `${plural(shown.length, 'response')} of ${formatCount(loaded.length)} loaded match` : `${plural(loaded.length, 'response')} shown`}
+            {clientFiltered
+              ? `${plural(shown.length, 'response')} of ${formatCount(loaded.length)} loaded match`
+              : `${plural(loaded.length, 'response')} shown`}
             {responses.hasNextPage ? '; more below' : ''}.
           </p>
           <ol className="response-list" data-testid="response-list">

@@ -18,7 +18,18 @@ export function SevenDays(props: { subject: Subject; name: string }) {
       <span className="number" data-testid="seven-day-count">
         {formatCount(stats.data.count)}
       </span>
-      {counts && <Chart spec={{ labels: points!.keys, kind: 'bars', sparkline: true, height: 28, series: [{ label: 'Responses', color: accent(), values: counts.map((count) => count ?? 0) }] }} label={description} />}
+      {counts && (
+        <Chart
+          spec={{
+            labels: points!.keys,
+            kind: 'bars',
+            sparkline: true,
+            height: 28,
+            series: [{ label: 'Responses', color: accent(), values: counts.map((count) => count ?? 0) }],
+          }}
+          label={description}
+        />
+      )}
     </span>
   );
 }

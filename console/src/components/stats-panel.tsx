@@ -69,7 +69,13 @@ interface Table {
   rows: { title: string; cells: string[] }[];
 }
 
-function chartOf(data: ResponseAggregation, set: SetLike | undefined, granularity: Granularity, keys: string[], pointCounts: (number | undefined)[]): { spec: ChartSpec; table: Table } {
+function chartOf(
+  data: ResponseAggregation,
+  set: SetLike | undefined,
+  granularity: Granularity,
+  keys: string[],
+  pointCounts: (number | undefined)[],
+): { spec: ChartSpec; table: Table } {
   const labels = keys.map((key) => pointLabel(granularity, key));
   const titles = keys.map((key) => pointTitle(granularity, key));
   const options = set ? setOptions(set) : [];
@@ -79,7 +85,11 @@ function chartOf(data: ResponseAggregation, set: SetLike | undefined, granularit
     case 'reaction':
     case 'tagged-message': {
       const perPoint: number[][] = data.schema === 'yes-no' ? data.points.map((point) => [...point]) : data.points.map((point) => point[0]);
-      const series = options.map((option, index) => ({ label: optionText(option), color: colors[index], values: perPoint.map((counts) => counts[index] ?? 0) }));
+      const series = options.map((option, index) => ({
+        label: optionText(option),
+        color: colors[index],
+        values: perPoint.map((counts) => counts[index] ?? 0),
+      }));
       return {
         spec: { labels, kind: 'stacked', series },
         table: {
@@ -115,7 +125,11 @@ function chartOf(data: ResponseAggregation, set: SetLike | undefined, granularit
     case 'pulse':
     case 'message':
       return {
-        spec: { labels, kind: 'bars', series: [{ label: data.schema === 'message' ? 'Messages' : 'Responses', color: 'var-bar', values: pointCounts.map((count) => count ?? null) }] },
+        spec: {
+          labels,
+          kind: 'bars',
+          series: [{ label: data.schema === 'message' ? 'Messages' : 'Responses', color: 'var-bar', values: pointCounts.map((count) => count ?? null) }],
+        },
         table: {
           columns: [data.schema === 'message' ? 'Messages' : 'Responses'],
           rows: pointCounts.map((count, point) => ({ title: titles[point], cells: [count === undefined ? '…' : formatCount(count)] })),
@@ -187,7 +201,11 @@ export function PeriodChart(props: { subject: Subject; stats: AggregatedData; se
   if (!points) return null;
   if (points.error) return <ErrorMessage error={points.error} />;
   if (points.unavailable) {
-    return <p className="note">Hourly points are counted only for sets with options; choose a week or longer to see this chart. The day’s total is {formatCount(props.stats.count)}.</p>;
+    return (
+      <p className="note">
+        Hourly points are counted only for sets with options; choose a week or longer to see this chart. The day’s total is {formatCount(props.stats.count)}.
+      </p>
+    );
   }
   if (points.pending) return <Loading what="chart" />;
   const { spec, table } = chartOf(props.stats.data, props.set, points.granularity, points.keys, points.counts);
@@ -250,7 +268,14 @@ export function Distribution(props: { data: ResponseAggregation; set: SetLike })
 }
 
 /** Summary, chart and distribution of one period. */
-export function StatsPanel(props: { subject: Subject; stats: AggregatedData | undefined; error: unknown; set?: SetLike; reference: string | undefined; title: string }) {
+export function StatsPanel(props: {
+  subject: Subject;
+  stats: AggregatedData | undefined;
+  error: unknown;
+  set?: SetLike;
+  reference: string | undefined;
+  title: string;
+}) {
   if (props.error) return <ErrorMessage error={props.error} />;
   if (!props.stats) return <Loading what="statistics" />;
   const { stats } = props;

@@ -18,7 +18,13 @@ const FORMATS: { value: WebhookFormat; label: string }[] = [
 ];
 
 /** URL, description, project, events, format and enabled: for creating and editing a webhook. */
-export function WebhookForm(props: { initial?: Webhook; submitLabel: string; busy: boolean; onSubmit: (input: WebhookInput & { url: string }) => void; onCancel?: () => void }) {
+export function WebhookForm(props: {
+  initial?: Webhook;
+  submitLabel: string;
+  busy: boolean;
+  onSubmit: (input: WebhookInput & { url: string }) => void;
+  onCancel?: () => void;
+}) {
   const { client } = useSession();
   const initial = props.initial;
   const [url, setUrl] = useState(initial?.url ?? '');

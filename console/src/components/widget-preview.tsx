@@ -28,7 +28,11 @@ import { optionsOf, reactionPreset, usesFeedbackTags } from '../lib/options';
 const REACTION_PRESETS = { github: PRESET_GITHUB_EMOJI, facebook: PRESET_FACEBOOK_EMOJI, feeling: PRESET_FEELING, evaluation: PRESET_EVALUATION };
 
 function textPreset(set: ContentSet, format: (value: string, label: string, emoji?: string) => string): FeelbackValueDefinition[] {
-  return optionsOf(set.schema, set.schemaConfig).map((option) => ({ value: option.value, title: option.label, icon: { text: format(option.value, option.label, option.emoji) } }));
+  return optionsOf(set.schema, set.schemaConfig).map((option) => ({
+    value: option.value,
+    title: option.label,
+    icon: { text: format(option.value, option.label, option.emoji) },
+  }));
 }
 
 function Widget(props: { set: ContentSet }) {
@@ -39,13 +43,38 @@ function Widget(props: { set: ContentSet }) {
     case 'pulse':
       return <FeelbackPulse {...target} preset={PRESET_PULSE_HEART} showCount={showCount} revokable={false} />;
     case 'yes-no':
-      return <FeelbackYesNo {...target} preset={PRESET_YESNO_LIKE_DISLIKE} textQuestion="Was this page helpful?" textAnswer="Thanks for your feedback" showCount={showCount} revokable={false} />;
+      return (
+        <FeelbackYesNo
+          {...target}
+          preset={PRESET_YESNO_LIKE_DISLIKE}
+          textQuestion="Was this page helpful?"
+          textAnswer="Thanks for your feedback"
+          showCount={showCount}
+          revokable={false}
+        />
+      );
     case 'reaction': {
       const preset = reactionPreset(set.schemaConfig as SchemaConfig['reaction']);
-      return <FeelbackReaction {...target} preset={preset ? REACTION_PRESETS[preset] : textPreset(set, (_value, label, emoji) => emoji ?? label)} showCount={showCount} revokable={false} />;
+      return (
+        <FeelbackReaction
+          {...target}
+          preset={preset ? REACTION_PRESETS[preset] : textPreset(set, (_value, label, emoji) => emoji ?? label)}
+          showCount={showCount}
+          revokable={false}
+        />
+      );
     }
     case 'rating':
-      return <FeelbackYesNo {...target} preset={textPreset(set, (value) => `${value} ★`)} textQuestion="How would you rate this page?" textAnswer="Thanks for your rating" showCount={showCount} revokable={false} />;
+      return (
+        <FeelbackYesNo
+          {...target}
+          preset={textPreset(set, (value) => `${value} ★`)}
+          textQuestion="How would you rate this page?"
+          textAnswer="Thanks for your rating"
+          showCount={showCount}
+          revokable={false}
+        />
+      );
     case 'message':
       return <FeelbackMessage {...target} layout="inline" title="Send us your feedback" textAnswer="Thanks for your feedback" revokable={false} />;
     case 'tagged-message':
@@ -53,7 +82,9 @@ function Widget(props: { set: ContentSet }) {
         <FeelbackTaggedMessage
           {...target}
           layout="inline"
-          preset={usesFeedbackTags(set.schemaConfig as SchemaConfig['tagged-message']) ? PRESET_FEEDBACK : textPreset(set, (_value, label, emoji) => emoji ?? label)}
+          preset={
+            usesFeedbackTags(set.schemaConfig as SchemaConfig['tagged-message']) ? PRESET_FEEDBACK : textPreset(set, (_value, label, emoji) => emoji ?? label)
+          }
           textAnswer="Thanks for your feedback"
           revokable={false}
         />

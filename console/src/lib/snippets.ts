@@ -14,7 +14,12 @@ export interface Snippets {
   note?: string;
 }
 
-const REACT_REACTION_PRESETS = { github: 'PRESET_GITHUB_EMOJI', facebook: 'PRESET_FACEBOOK_EMOJI', feeling: 'PRESET_FEELING', evaluation: 'PRESET_EVALUATION' } as const;
+const REACT_REACTION_PRESETS = {
+  github: 'PRESET_GITHUB_EMOJI',
+  facebook: 'PRESET_FACEBOOK_EMOJI',
+  feeling: 'PRESET_FEELING',
+  evaluation: 'PRESET_EVALUATION',
+} as const;
 
 function valuesLiteral(values: { value: string; title: string; text?: string }[], indent: string): string {
   return `[\n${values.map((value) => `${indent}  { value: ${JSON.stringify(value.value)}, title: ${JSON.stringify(value.title)}${value.text ? `, icon: { text: ${JSON.stringify(value.text)} }` : ''} },`).join('\n')}\n${indent}]`;
@@ -36,7 +41,10 @@ export function snippetsFor(set: ContentSet, endpoint: string): Snippets {
   let note: string | undefined;
   const buttons = (values: { value: string; label: string; emoji?: string }[]) =>
     `  <div class="feelback-buttons">\n${values
-      .map((option) => `    <button class="feelback-btn" data-feelback-value="${escapeHtml(option.value)}" title="${escapeHtml(option.label)}">${escapeHtml(option.emoji ?? option.label)}</button>`)
+      .map(
+        (option) =>
+          `    <button class="feelback-btn" data-feelback-value="${escapeHtml(option.value)}" title="${escapeHtml(option.label)}">${escapeHtml(option.emoji ?? option.label)}</button>`,
+      )
       .join('\n')}\n  </div>`;
   switch (set.schema) {
     case 'pulse':
@@ -62,7 +70,10 @@ export function snippetsFor(set: ContentSet, endpoint: string): Snippets {
         astroElement = `<FeelbackReaction contentSetId="${id}" preset="${preset}"${count} />`;
       } else {
         reactImports.push('FeelbackReaction');
-        const literal = valuesLiteral(options.map((option) => ({ value: option.value, title: option.label, text: option.emoji ?? option.label })), '');
+        const literal = valuesLiteral(
+          options.map((option) => ({ value: option.value, title: option.label, text: option.emoji ?? option.label })),
+          '',
+        );
         reactElement = `<FeelbackReaction contentSetId="${id}" preset={${literal}}${count} />`;
         astroElement = `<FeelbackReaction contentSetId="${id}" preset={${literal}}${count} />`;
       }
@@ -70,8 +81,12 @@ export function snippetsFor(set: ContentSet, endpoint: string): Snippets {
       break;
     }
     case 'rating': {
-      note = 'The published widgets have no rating component: a button list with one button per rating value (the yes-no widget with your own preset) records ratings.';
-      const literal = valuesLiteral(options.map((option) => ({ value: option.value, title: `${option.value} out of ${options.at(-1)!.value}`, text: `${option.value} ★` })), '');
+      note =
+        'The published widgets have no rating component: a button list with one button per rating value (the yes-no widget with your own preset) records ratings.';
+      const literal = valuesLiteral(
+        options.map((option) => ({ value: option.value, title: `${option.value} out of ${options.at(-1)!.value}`, text: `${option.value} ★` })),
+        '',
+      );
       reactImports.push('FeelbackYesNo');
       reactElement = `<FeelbackYesNo contentSetId="${id}" textQuestion="How would you rate this page?" preset={${literal}}${count} />`;
       astroImport = 'FeelbackYesNo';
@@ -91,15 +106,23 @@ export function snippetsFor(set: ContentSet, endpoint: string): Snippets {
       break;
     case 'tagged-message': {
       const standard = usesFeedbackTags(set.schemaConfig as SchemaConfig['tagged-message']);
-      const literal = valuesLiteral(options.map((option) => ({ value: option.value, title: option.label, text: option.emoji })), '');
+      const literal = valuesLiteral(
+        options.map((option) => ({ value: option.value, title: option.label, text: option.emoji })),
+        '',
+      );
       if (standard) reactImports.push('FeelbackTaggedMessage', 'PRESET_FEEDBACK');
       else reactImports.push('FeelbackTaggedMessage');
       reactElement = `<FeelbackTaggedMessage contentSetId="${id}" layout="inline" preset={${standard ? 'PRESET_FEEDBACK' : literal}} withEmail="optional" />`;
       astroImport = 'FeelbackTaggedMessage';
       astroElement = `<FeelbackTaggedMessage contentSetId="${id}" layout="inline" preset=${standard ? '"feedback"' : `{${literal}}`} withEmail="optional" />`;
       htmlBody = `<div class="feelback-container" data-feelback-set="${id}" data-feelback-component="form">\n  <form class="feelback-form">\n    <fieldset class="feelback-radio-group" data-feelback-field="tag" data-required>\n      <legend>What is it about?</legend>\n${options
-        .map((option) => `      <label><input type="radio" name="tag" value="${escapeHtml(option.value)}"> ${escapeHtml(option.emoji ? `${option.emoji} ${option.label}` : option.label)}</label>`)
-        .join('\n')}\n    </fieldset>\n    <label for="feelback-message">Message</label>\n    <textarea id="feelback-message" data-feelback-field="message"></textarea>\n    <button type="submit" class="feelback-btn">Send</button>\n  </form>\n</div>`;
+        .map(
+          (option) =>
+            `      <label><input type="radio" name="tag" value="${escapeHtml(option.value)}"> ${escapeHtml(option.emoji ? `${option.emoji} ${option.label}` : option.label)}</label>`,
+        )
+        .join(
+          '\n',
+        )}\n    </fieldset>\n    <label for="feelback-message">Message</label>\n    <textarea id="feelback-message" data-feelback-field="message"></textarea>\n    <button type="submit" class="feelback-btn">Send</button>\n  </form>\n</div>`;
       break;
     }
   }

@@ -24,12 +24,25 @@ export function ContentItemPage(props: { itemId: string }) {
   const subject = { kind: 'item' as const, id: props.itemId };
   const stats = useStats(subject, view.period, view.reference);
   const crumbs = [{ label: 'Projects', href: '/projects' }];
-  if (item.error) return <PageState title="Content item" crumbs={crumbs}><ErrorMessage error={item.error} /></PageState>;
-  if (!item.data) return <PageState title="Content item"><Loading what="content item" /></PageState>;
+  if (item.error)
+    return (
+      <PageState title="Content item" crumbs={crumbs}>
+        <ErrorMessage error={item.error} />
+      </PageState>
+    );
+  if (!item.data)
+    return (
+      <PageState title="Content item">
+        <Loading what="content item" />
+      </PageState>
+    );
   const data = item.data;
   const title = data.metadata.title || data.key;
   const href = safeHref(data.metadata.url ?? data.key);
-  crumbs.push({ label: project.data?.name ?? 'Project', href: `/projects/${data.projectId}` }, { label: set.data?.name ?? 'Content set', href: `/sets/${data.contentSetId}` });
+  crumbs.push(
+    { label: project.data?.name ?? 'Project', href: `/projects/${data.projectId}` },
+    { label: set.data?.name ?? 'Content set', href: `/sets/${data.contentSetId}` },
+  );
   return (
     <Page
       title={title}
@@ -56,11 +69,22 @@ export function ContentItemPage(props: { itemId: string }) {
         ) : !set.data ? (
           <Loading what="statistics" />
         ) : (
-          <StatsPanel subject={subject} stats={stats.data} error={stats.error} set={set.data} reference={view.reference} title={`${title}, ${periodChoiceLabel(view.period).toLowerCase()}`} />
+          <StatsPanel
+            subject={subject}
+            stats={stats.data}
+            error={stats.error}
+            set={set.data}
+            reference={view.reference}
+            title={`${title}, ${periodChoiceLabel(view.period).toLowerCase()}`}
+          />
         )}
       </Section>
       <Section title="Responses">
-        {set.data ? <ResponsesList scope={{ contentId: data.id }} set={set.data} showItem={false} embedHref={`/sets/${data.contentSetId}/embed`} /> : <Loading what="responses" />}
+        {set.data ? (
+          <ResponsesList scope={{ contentId: data.id }} set={set.data} showItem={false} embedHref={`/sets/${data.contentSetId}/embed`} />
+        ) : (
+          <Loading what="responses" />
+        )}
       </Section>
     </Page>
   );

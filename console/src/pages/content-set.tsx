@@ -18,8 +18,18 @@ export function ContentSetPage(props: { setId: string }) {
   const stats = useStats(subject, view.period, view.reference);
   // Only asked when the period shown is empty: is the set empty altogether?
   const lifetime = useStats(subject, 'lifetime', undefined, { enabled: stats.data?.count === 0 });
-  if (set.error) return <PageState title="Content set" crumbs={[{ label: 'Projects', href: '/projects' }]}><ErrorMessage error={set.error} /></PageState>;
-  if (!set.data) return <PageState title="Content set"><Loading what="content set" /></PageState>;
+  if (set.error)
+    return (
+      <PageState title="Content set" crumbs={[{ label: 'Projects', href: '/projects' }]}>
+        <ErrorMessage error={set.error} />
+      </PageState>
+    );
+  if (!set.data)
+    return (
+      <PageState title="Content set">
+        <Loading what="content set" />
+      </PageState>
+    );
   const data = set.data;
   const crumbs = [
     { label: 'Projects', href: '/projects' },
@@ -56,11 +66,22 @@ export function ContentSetPage(props: { setId: string }) {
       {lifetime.data?.count === 0 && <NoFeedback embedHref={embedHref} />}
       <Section title="Statistics">
         <PeriodSelector view={view} onChange={setView} lifetimeStart={stats.data?.period === 'lifetime' ? stats.data.referenceDate : undefined} />
-        <StatsPanel subject={subject} stats={stats.data} error={stats.error} set={data} reference={view.reference} title={`${data.name}, ${periodChoiceLabel(view.period).toLowerCase()}`} />
+        <StatsPanel
+          subject={subject}
+          stats={stats.data}
+          error={stats.error}
+          set={data}
+          reference={view.reference}
+          title={`${data.name}, ${periodChoiceLabel(view.period).toLowerCase()}`}
+        />
       </Section>
       <Section title="Top content items">
         {/* After the statistics, so its request does not delay them. */}
-        {stats.data || stats.error ? <TopItems scope={{ contentSetId: data.id }} period={view.period} isCurrent={containsNow(view.period, view.reference)} /> : <Loading what="top items" />}
+        {stats.data || stats.error ? (
+          <TopItems scope={{ contentSetId: data.id }} period={view.period} isCurrent={containsNow(view.period, view.reference)} />
+        ) : (
+          <Loading what="top items" />
+        )}
       </Section>
     </Page>
   );

@@ -51,7 +51,14 @@ function Snippet(props: { set: ContentSet }) {
         ))}
       </div>
       {TABS.map((entry) => (
-        <div key={entry.id} role="tabpanel" id={`${baseId}-${entry.id}-panel`} aria-labelledby={`${baseId}-${entry.id}-tab`} hidden={tab !== entry.id} className="snippet">
+        <div
+          key={entry.id}
+          role="tabpanel"
+          id={`${baseId}-${entry.id}-panel`}
+          aria-labelledby={`${baseId}-${entry.id}-tab`}
+          hidden={tab !== entry.id}
+          className="snippet"
+        >
           <pre tabIndex={0} data-testid={`snippet-${entry.id}`}>
             <code>{snippets[entry.id]}</code>
           </pre>
@@ -77,7 +84,12 @@ function LatestResponses(props: { set: ContentSet }) {
     <ol className="latest" data-testid="latest-responses">
       {latest.data.items.map((response) => {
         const index = optionIndex(props.set, response.value);
-        const value = index >= 0 && props.set.schema !== 'message' ? optionText(options[index]) : typeof response.value === 'object' ? `${response.value.tag}: ${response.value.message ?? ''}` : String(response.value);
+        const value =
+          index >= 0 && props.set.schema !== 'message'
+            ? optionText(options[index])
+            : typeof response.value === 'object'
+              ? `${response.value.tag}: ${response.value.message ?? ''}`
+              : String(response.value);
         return (
           <li key={response.id} data-response={response.id}>
             <time dateTime={response.createdAt}>{formatDateTime(response.createdAt)}</time> <span className="choice">{value}</span>
@@ -91,8 +103,18 @@ function LatestResponses(props: { set: ContentSet }) {
 export default function EmbedPage(props: { setId: string }) {
   const set = useContentSet(props.setId);
   const project = useProject(set.data?.projectId);
-  if (set.error) return <PageState title="Embed"><ErrorMessage error={set.error} /></PageState>;
-  if (!set.data) return <PageState title="Embed"><Loading what="content set" /></PageState>;
+  if (set.error)
+    return (
+      <PageState title="Embed">
+        <ErrorMessage error={set.error} />
+      </PageState>
+    );
+  if (!set.data)
+    return (
+      <PageState title="Embed">
+        <Loading what="content set" />
+      </PageState>
+    );
   const data = set.data;
   const crumbs = [
     { label: 'Projects', href: '/projects' },
@@ -100,16 +122,30 @@ export default function EmbedPage(props: { setId: string }) {
     { label: data.name, href: `/sets/${data.id}` },
   ];
   const previewKey = window.location.href.split('#')[0];
-  const blocked = data.state !== 'active' ? `This set is ${data.state}: it takes no responses until it is active again.` : data.metadata.disallowAutoContentCreation ? `This set does not create content items automatically: create an item with the key “${previewKey}” first, or allow automatic creation in the settings.` : undefined;
+  const blocked =
+    data.state !== 'active'
+      ? `This set is ${data.state}: it takes no responses until it is active again.`
+      : data.metadata.disallowAutoContentCreation
+        ? `This set does not create content items automatically: create an item with the key “${previewKey}” first, or allow automatic creation in the settings.`
+        : undefined;
   return (
-    <Page title={data.name} kicker="Embed a widget" crumbs={crumbs} subtitle={<>Endpoint <code>{API_BASE_URL}</code> · set id <code>{data.id}</code></>}>
+    <Page
+      title={data.name}
+      kicker="Embed a widget"
+      crumbs={crumbs}
+      subtitle={
+        <>
+          Endpoint <code>{API_BASE_URL}</code> · set id <code>{data.id}</code>
+        </>
+      }
+    >
       <Section title="Snippet">
         <Snippet set={data} />
       </Section>
       <Section title="Live preview">
         <p className="muted">
-          The real <code>@feelback/react</code> widget against this server. A click records a real response on the content item of this page’s address (<code>{previewKey}</code>, the widget’s default key); it shows below and in{' '}
-          <Link href={`/sets/${data.id}/responses`}>the responses</Link>.
+          The real <code>@feelback/react</code> widget against this server. A click records a real response on the content item of this page’s address (
+          <code>{previewKey}</code>, the widget’s default key); it shows below and in <Link href={`/sets/${data.id}/responses`}>the responses</Link>.
         </p>
         {blocked && <p className="note">{blocked}</p>}
         <Suspense fallback={<Loading what="widget" />}>

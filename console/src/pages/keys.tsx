@@ -31,9 +31,7 @@ function CreateKeyDialog(props: { open: boolean; onClose: () => void }) {
     <Dialog open={props.open} title={create.data ? 'Your new API key' : 'New API key'} onClose={close}>
       {create.data ? (
         <div className="form">
-          <p>
-            This is the only time the key is shown: copy it now and keep it on your servers. The console stores only its id.
-          </p>
+          <p>This is the only time the key is shown: copy it now and keep it on your servers. The console stores only its id.</p>
           <label htmlFor={ids.key}>API key ({create.data.level})</label>
           <input id={ids.key} className="secret" readOnly value={create.data.key} onFocus={(event) => event.target.select()} data-testid="new-key" />
           <CopyButton text={create.data.key} what="the API key" />
@@ -131,7 +129,13 @@ export default function KeysPage() {
                   </td>
                   <td>{formatDateTime(key.createdAt)}</td>
                   <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : '–'}</td>
-                  <td>{key.revokedAt ? <span className="state state-revoked">revoked {formatDateTime(key.revokedAt)}</span> : <span className="state state-active">active</span>}</td>
+                  <td>
+                    {key.revokedAt ? (
+                      <span className="state state-revoked">revoked {formatDateTime(key.revokedAt)}</span>
+                    ) : (
+                      <span className="state state-active">active</span>
+                    )}
+                  </td>
                   <td>
                     {!key.revokedAt && (
                       <button type="button" className="danger small" onClick={() => setRevoking(key)} aria-label={`Revoke key ${key.label ?? key.id}`}>

@@ -102,8 +102,8 @@ function EraseButton(props: { userId: string }) {
         onClose={() => setCount(undefined)}
       >
         <p>
-          This deletes <strong>{formatCount(count ?? 0)}</strong> {count === 1 ? 'response' : 'responses'} of <strong>{props.userId}</strong> for good, in every project, and
-          corrects the statistics. It cannot be undone.
+          This deletes <strong>{formatCount(count ?? 0)}</strong> {count === 1 ? 'response' : 'responses'} of <strong>{props.userId}</strong> for good, in every
+          project, and corrects the statistics. It cannot be undone.
         </p>
       </ConfirmDialog>
     </>

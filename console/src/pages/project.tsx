@@ -80,7 +80,15 @@ function NewSetDialog(props: { projectId: string; open: boolean; onClose: () => 
     mutationFn: () =>
       client.sets.create({
         projectId: props.projectId,
-        key: key.trim() || name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 30) || 'set',
+        key:
+          key.trim() ||
+          name
+            .trim()
+            .toLowerCase()
+            .replace(/[^a-z0-9]+/g, '-')
+            .replace(/^-|-$/g, '')
+            .slice(0, 30) ||
+          'set',
         schema,
         schemaConfig: schema === 'reaction' ? { preset } : schema === 'rating' ? { min: 1, max: ratingMax, step: 1 } : undefined,
         metadata: { name: name.trim() },
@@ -239,8 +247,18 @@ export function ProjectPage(props: { projectId: string }) {
     },
   });
   const crumbs = [{ label: 'Projects', href: '/projects' }];
-  if (project.error) return <PageState title="Project" crumbs={crumbs}><ErrorMessage error={project.error} /></PageState>;
-  if (!project.data) return <PageState title="Project" crumbs={crumbs}><Loading what="project" /></PageState>;
+  if (project.error)
+    return (
+      <PageState title="Project" crumbs={crumbs}>
+        <ErrorMessage error={project.error} />
+      </PageState>
+    );
+  if (!project.data)
+    return (
+      <PageState title="Project" crumbs={crumbs}>
+        <Loading what="project" />
+      </PageState>
+    );
   const data = project.data;
   const archived = data.state === 'archived';
   return (
@@ -250,7 +268,8 @@ export function ProjectPage(props: { projectId: string }) {
       crumbs={crumbs}
       subtitle={
         <>
-          <span className={`state state-${data.state}`}>{data.state}</span> {data.metadata.description && <span className="muted">{data.metadata.description}</span>}
+          <span className={`state state-${data.state}`}>{data.state}</span>{' '}
+          {data.metadata.description && <span className="muted">{data.metadata.description}</span>}
         </>
       }
       actions={
@@ -277,13 +296,24 @@ export function ProjectPage(props: { projectId: string }) {
       {archive.error && <ErrorMessage error={archive.error} />}
       <Section title="Responses over time">
         <PeriodSelector view={view} onChange={setView} lifetimeStart={stats.data?.period === 'lifetime' ? stats.data.referenceDate : undefined} />
-        <StatsPanel subject={subject} stats={stats.data} error={stats.error} reference={view.reference} title={`Responses to ${data.name}, ${periodChoiceLabel(view.period).toLowerCase()}`} />
+        <StatsPanel
+          subject={subject}
+          stats={stats.data}
+          error={stats.error}
+          reference={view.reference}
+          title={`Responses to ${data.name}, ${periodChoiceLabel(view.period).toLowerCase()}`}
+        />
       </Section>
       <Section title="Content sets">
         <SetsTable projectId={data.id} isAdmin={isAdmin} onCreate={() => setCreatingSet(true)} />
       </Section>
       <Section title="Top content items">
-        <TopItems scope={{ projectId: data.id }} period={view.period} isCurrent={containsNow(view.period, view.reference)} empty={<NoFeedback what="No content item has responses in this period yet." />} />
+        <TopItems
+          scope={{ projectId: data.id }}
+          period={view.period}
+          isCurrent={containsNow(view.period, view.reference)}
+          empty={<NoFeedback what="No content item has responses in this period yet." />}
+        />
       </Section>
       {isAdmin && (
         <>

@@ -105,7 +105,13 @@ export function ProjectsPage() {
       ) : projects.data.length === 0 ? (
         <div className="empty">
           <p className="empty-title">{search ? 'No project matches' : 'No projects yet'}</p>
-          <p>{search ? 'Try another name.' : isAdmin ? 'Create a project, add a content set, then embed its widget on your pages.' : 'An admin of your account creates projects.'}</p>
+          <p>
+            {search
+              ? 'Try another name.'
+              : isAdmin
+                ? 'Create a project, add a content set, then embed its widget on your pages.'
+                : 'An admin of your account creates projects.'}
+          </p>
         </div>
       ) : (
         <>

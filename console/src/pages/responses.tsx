@@ -11,8 +11,18 @@ export function ResponsesPage(props: { scope: { projectId: string } | { contentS
   const project = useProject(projectId);
   const owner = setId ? set : project;
   const crumbs = [{ label: 'Projects', href: '/projects' }];
-  if (owner.error) return <PageState title="Responses" crumbs={crumbs}><ErrorMessage error={owner.error} /></PageState>;
-  if (!owner.data || (setId && !set.data)) return <PageState title="Responses"><Loading what="responses" /></PageState>;
+  if (owner.error)
+    return (
+      <PageState title="Responses" crumbs={crumbs}>
+        <ErrorMessage error={owner.error} />
+      </PageState>
+    );
+  if (!owner.data || (setId && !set.data))
+    return (
+      <PageState title="Responses">
+        <Loading what="responses" />
+      </PageState>
+    );
   if (projectId) crumbs.push({ label: project.data?.name ?? 'Project', href: `/projects/${projectId}` });
   if (set.data) crumbs.push({ label: set.data.name, href: `/sets/${set.data.id}` });
   return (

@@ -107,8 +107,18 @@ export function SetSettingsPage(props: { setId: string }) {
   const { isAdmin } = useSession();
   const set = useContentSet(props.setId);
   const project = useProject(set.data?.projectId);
-  if (set.error) return <PageState title="Settings"><ErrorMessage error={set.error} /></PageState>;
-  if (!set.data) return <PageState title="Settings"><Loading what="settings" /></PageState>;
+  if (set.error)
+    return (
+      <PageState title="Settings">
+        <ErrorMessage error={set.error} />
+      </PageState>
+    );
+  if (!set.data)
+    return (
+      <PageState title="Settings">
+        <Loading what="settings" />
+      </PageState>
+    );
   const crumbs = [
     { label: 'Projects', href: '/projects' },
     { label: project.data?.name ?? 'Project', href: `/projects/${set.data.projectId}` },

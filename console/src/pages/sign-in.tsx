@@ -54,8 +54,8 @@ export function SignInPage(props: { onSignedIn: (key: string, level: KeyLevel) =
             required
           />
           <p id={hintId} className="hint">
-            An admin or viewer key of your account (<code>fbk_…</code>). <code>npm start</code> prints the local ones; <code>npm run keys -- create</code> issues more.
-            It is kept in this browser tab only until you sign out or close it.
+            An admin or viewer key of your account (<code>fbk_…</code>). <code>npm start</code> prints the local ones; <code>npm run keys -- create</code>{' '}
+            issues more. It is kept in this browser tab only until you sign out or close it.
           </p>
           {error && (
             <p className="error" role="alert">

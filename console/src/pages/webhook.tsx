@@ -18,7 +18,8 @@ function Deliveries(props: { webhookId: string }) {
   const deliveries = useInfiniteQuery({
     queryKey: ['deliveries', props.webhookId, status],
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => client.webhooks.deliveries({ webhookId: props.webhookId, $size: 25, ...(status ? { status } : {}), ...(pageParam ? { cursor: pageParam } : {}) }),
+    queryFn: ({ pageParam }) =>
+      client.webhooks.deliveries({ webhookId: props.webhookId, $size: 25, ...(status ? { status } : {}), ...(pageParam ? { cursor: pageParam } : {}) }),
     getNextPageParam: (last) => last.cursor,
     refetchInterval: 5000,
   });
@@ -78,7 +79,8 @@ function Deliveries(props: { webhookId: string }) {
                   </td>
                   <td className="number">{delivery.attempts}</td>
                   <td>
-                    {delivery.lastStatusCode !== undefined && <code>HTTP {delivery.lastStatusCode}</code>} {delivery.lastError && <span className="muted">{delivery.lastError}</span>}
+                    {delivery.lastStatusCode !== undefined && <code>HTTP {delivery.lastStatusCode}</code>}{' '}
+                    {delivery.lastError && <span className="muted">{delivery.lastError}</span>}
                   </td>
                   <td>
                     {delivery.status !== 'pending' && (
@@ -131,8 +133,18 @@ export default function WebhookPage(props: { webhookId: string }) {
     },
   });
   const crumbs = [{ label: 'Webhooks', href: '/webhooks' }];
-  if (webhook.error) return <PageState title="Webhook" crumbs={crumbs}><OperationError error={webhook.error} feature="Webhooks" /></PageState>;
-  if (!webhook.data) return <PageState title="Webhook" crumbs={crumbs}><Loading what="webhook" /></PageState>;
+  if (webhook.error)
+    return (
+      <PageState title="Webhook" crumbs={crumbs}>
+        <OperationError error={webhook.error} feature="Webhooks" />
+      </PageState>
+    );
+  if (!webhook.data)
+    return (
+      <PageState title="Webhook" crumbs={crumbs}>
+        <Loading what="webhook" />
+      </PageState>
+    );
   const data = webhook.data;
   return (
     <Page
@@ -141,7 +153,8 @@ export default function WebhookPage(props: { webhookId: string }) {
       crumbs={crumbs}
       subtitle={
         <>
-          <span className={`state ${data.enabled ? 'state-active' : 'state-inactive'}`}>{data.enabled ? 'enabled' : 'disabled'}</span> <code className="break">{data.url}</code>
+          <span className={`state ${data.enabled ? 'state-active' : 'state-inactive'}`}>{data.enabled ? 'enabled' : 'disabled'}</span>{' '}
+          <code className="break">{data.url}</code>
           {data.disabledReason && <span className="muted"> {data.disabledReason}</span>}
         </>
       }
@@ -178,7 +191,9 @@ export default function WebhookPage(props: { webhookId: string }) {
         <Deliveries webhookId={data.id} />
       </Section>
       <Dialog open={editing} title="Edit webhook" onClose={() => setEditing(false)}>
-        {editing && <WebhookForm initial={data} submitLabel="Save" busy={save.isPending} onSubmit={(input) => save.mutate(input)} onCancel={() => setEditing(false)} />}
+        {editing && (
+          <WebhookForm initial={data} submitLabel="Save" busy={save.isPending} onSubmit={(input) => save.mutate(input)} onCancel={() => setEditing(false)} />
+        )}
         {save.error && editing && (
           <p className="error" role="alert">
             {errorMessage(save.error)}
@@ -203,7 +218,10 @@ export default function WebhookPage(props: { webhookId: string }) {
           />
         ) : (
           <>
-            <p>A new secret signs deliveries from now on; for 24 hours they also carry a signature with the current one, so you can switch your receiver without losing any.</p>
+            <p>
+              A new secret signs deliveries from now on; for 24 hours they also carry a signature with the current one, so you can switch your receiver without
+              losing any.
+            </p>
             {rotate.error && (
               <p className="error" role="alert">
                 {errorMessage(rotate.error)}
@@ -220,7 +238,15 @@ export default function WebhookPage(props: { webhookId: string }) {
           </>
         )}
       </Dialog>
-      <ConfirmDialog open={removing} title={`Remove ${webhookName(data)}?`} confirmLabel="Remove webhook" danger busy={remove.isPending} onConfirm={() => remove.mutate()} onClose={() => setRemoving(false)}>
+      <ConfirmDialog
+        open={removing}
+        title={`Remove ${webhookName(data)}?`}
+        confirmLabel="Remove webhook"
+        danger
+        busy={remove.isPending}
+        onConfirm={() => remove.mutate()}
+        onClose={() => setRemoving(false)}
+      >
         <p>Its pending deliveries are dropped and nothing more is sent to {data.url}.</p>
         {remove.error && (
           <p className="error" role="alert">

@@ -67,7 +67,13 @@ function EnabledToggle(props: { webhook: Webhook }) {
   });
   return (
     <>
-      <button type="button" className="small" onClick={() => toggle.mutate()} disabled={toggle.isPending} aria-label={`${props.webhook.enabled ? 'Disable' : 'Enable'} ${webhookName(props.webhook)}`}>
+      <button
+        type="button"
+        className="small"
+        onClick={() => toggle.mutate()}
+        disabled={toggle.isPending}
+        aria-label={`${props.webhook.enabled ? 'Disable' : 'Enable'} ${webhookName(props.webhook)}`}
+      >
         {props.webhook.enabled ? 'Disable' : 'Enable'}
       </button>
       {toggle.error && (

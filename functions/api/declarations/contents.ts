@@ -42,8 +42,7 @@ export const contentsGet = declareOperation({
 export const contentsGetStats = declareOperation({
   resource: 'contents',
   name: 'getStats',
-  summary:
-    'Aggregated responses of a content item over one period (default lifetime), with one data point per hour, day, month or year of the period.',
+  summary: 'Aggregated responses of a content item over one period (default lifetime), with one data point per hour, day, month or year of the period.',
   args: z.tuple([id, StatsFilter.nullish()]),
   signature: 'id: string, filter?: StatsFilter',
   result: 'AggregatedData',

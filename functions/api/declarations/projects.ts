@@ -30,8 +30,7 @@ export const projectsGet = declareOperation({
 export const projectsGetStats = declareOperation({
   resource: 'projects',
   name: 'getStats',
-  summary:
-    'Aggregated responses of a project over one period (default lifetime), with one data point per hour, day, month or year of the period.',
+  summary: 'Aggregated responses of a project over one period (default lifetime), with one data point per hour, day, month or year of the period.',
   args: z.tuple([id, StatsFilter.nullish()]),
   signature: 'id: string, filter?: StatsFilter',
   result: 'AggregatedData',

@@ -1,6 +1,14 @@
 import * as z from 'zod';
 import { declareOperation } from '../operation';
-import { AggregatesTarget, POSITIONAL_CREATE_FIELDS, ResponseCreateModel, ResponseEditModel, ResponseQueryModel, ResponseRemoveModel, StatPeriodModel } from '../response-models';
+import {
+  AggregatesTarget,
+  POSITIONAL_CREATE_FIELDS,
+  ResponseCreateModel,
+  ResponseEditModel,
+  ResponseQueryModel,
+  ResponseRemoveModel,
+  StatPeriodModel,
+} from '../response-models';
 import { id } from '../models';
 
 /**

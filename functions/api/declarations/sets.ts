@@ -42,8 +42,7 @@ export const setsGet = declareOperation({
 export const setsGetStats = declareOperation({
   resource: 'sets',
   name: 'getStats',
-  summary:
-    'Aggregated responses of a content set over one period (default lifetime), with one data point per hour, day, month or year of the period.',
+  summary: 'Aggregated responses of a content set over one period (default lifetime), with one data point per hour, day, month or year of the period.',
   args: z.tuple([id, StatsFilter.nullish()]),
   signature: 'id: string, filter?: StatsFilter',
   result: 'AggregatedData',

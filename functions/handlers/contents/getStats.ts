@@ -4,6 +4,8 @@ import { lambdaHandler } from '../../api/lambda';
 import { callerAccount } from '../../api/auth';
 import { contentItemStats } from '../../operations/stats';
 
-export const operation = implement(contentsGetStats, ([entityId, filter], { store, caller, now }) => contentItemStats(store, callerAccount(caller), entityId, filter, now));
+export const operation = implement(contentsGetStats, ([entityId, filter], { store, caller, now }) =>
+  contentItemStats(store, callerAccount(caller), entityId, filter, now),
+);
 
 export const handler = lambdaHandler(operation);

@@ -4,6 +4,8 @@ import { lambdaHandler } from '../../api/lambda';
 import { callerAccount } from '../../api/auth';
 import { saveContentItem } from '../../operations/contents';
 
-export const operation = implement(contentsSave, ([contentId, input], { store, caller, now }) => saveContentItem(store, callerAccount(caller), contentId, input, now));
+export const operation = implement(contentsSave, ([contentId, input], { store, caller, now }) =>
+  saveContentItem(store, callerAccount(caller), contentId, input, now),
+);
 
 export const handler = lambdaHandler(operation);

@@ -5,6 +5,8 @@ import { ContentTopQueryModel } from '../../api/aggregate-models';
 import { callerAccount } from '../../api/auth';
 import { topContentItems } from '../../operations/top';
 
-export const operation = implement(contentsTop, ([query], { store, caller, now }) => topContentItems(store, callerAccount(caller), ContentTopQueryModel.parse(query ?? {}), now));
+export const operation = implement(contentsTop, ([query], { store, caller, now }) =>
+  topContentItems(store, callerAccount(caller), ContentTopQueryModel.parse(query ?? {}), now),
+);
 
 export const handler = lambdaHandler(operation);

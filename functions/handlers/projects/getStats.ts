@@ -4,6 +4,8 @@ import { lambdaHandler } from '../../api/lambda';
 import { callerAccount } from '../../api/auth';
 import { projectStats } from '../../operations/stats';
 
-export const operation = implement(projectsGetStats, ([entityId, filter], { store, caller, now }) => projectStats(store, callerAccount(caller), entityId, filter, now));
+export const operation = implement(projectsGetStats, ([entityId, filter], { store, caller, now }) =>
+  projectStats(store, callerAccount(caller), entityId, filter, now),
+);
 
 export const handler = lambdaHandler(operation);

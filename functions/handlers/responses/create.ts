@@ -17,11 +17,11 @@ function atPositions(error: unknown): unknown {
 }
 
 export const operation = implement(responsesCreate, async ([input, form], { store, caller, request, now }) => {
-    try {
-      return await createResponse(store, caller, input, request, now);
-    } catch (error) {
-      throw form === 'positional' ? atPositions(error) : error;
-    }
-  });
+  try {
+    return await createResponse(store, caller, input, request, now);
+  } catch (error) {
+    throw form === 'positional' ? atPositions(error) : error;
+  }
+});
 
 export const handler = lambdaHandler(operation);

@@ -4,6 +4,8 @@ import { lambdaHandler } from '../../api/lambda';
 import { callerAccount } from '../../api/auth';
 import { contentSetStats } from '../../operations/stats';
 
-export const operation = implement(setsGetStats, ([entityId, filter], { store, caller, now }) => contentSetStats(store, callerAccount(caller), entityId, filter, now));
+export const operation = implement(setsGetStats, ([entityId, filter], { store, caller, now }) =>
+  contentSetStats(store, callerAccount(caller), entityId, filter, now),
+);
 
 export const handler = lambdaHandler(operation);
