@@ -84,6 +84,7 @@ function printJson(value: unknown): void {
 
 /** User text in a terminal table: control characters (newlines, escapes) become spaces. */
 function plain(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }
 
@@ -91,6 +92,7 @@ function accountName(value: string | undefined): string {
   const name = (value ?? '').trim();
   if (name === '') throw new UsageError('--account needs a non-empty name');
   if (name.length > MAX_ACCOUNT_NAME) throw new UsageError(`--account must be at most ${MAX_ACCOUNT_NAME} characters`);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   if (/[\u0000-\u001f\u007f]/.test(name)) throw new UsageError('--account must not contain control characters');
   return name;
 }

@@ -6,9 +6,12 @@
  *   npm start -- --in-memory    throwaway data
  *
  * Environment: PORT, HOST, DATA_DIR, DYNAMODB_ENDPOINT (use a running DynamoDB instead),
- * DYNAMODB_LOCAL_PORT, TABLE_NAME, FEEDBACK_ADMIN_KEY, FEEDBACK_VIEWER_KEY, CORS_ALLOWED_ORIGINS.
+ * DYNAMODB_LOCAL_PORT, TABLE_NAME, FEEDBACK_ADMIN_KEY, FEEDBACK_VIEWER_KEY, CORS_ALLOWED_ORIGINS,
+ * CURSOR_SECRET (default: generated once into DATA_DIR/cursor-secret).
  */
-import { resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { buildConsole } from '../console/build';
 import { parseArgs } from 'node:util';
 import { logger } from '../functions/api/logger';
@@ -17,17 +20,28 @@ import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+/** The secret sealing paging cursors, kept next to the data so cursors survive restarts. */
+function ensureCursorSecret(dataDir: string | undefined): void {
+  if (process.env.CURSOR_SECRET || !dataDir) return;
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'cursor-secret');
+  if (!existsSync(file)) writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
+  process.env.CURSOR_SECRET = readFileSync(file, 'utf8').trim();
+}
+
 async function main() {
   const { values } = parseArgs({
     options: { 'in-memory': { type: 'boolean', default: false }, port: { type: 'string' } },
   });
   const env = process.env;
+  const dataDir = values['in-memory'] ? undefined : resolve(env.DATA_DIR ?? '.data');
+  ensureCursorSecret(dataDir);
   // The console is rebuilt on every start (esbuild, about a second), so it always matches the code.
   const consoleBuild = await buildConsole();
   const runtime = await startLocalRuntime({
     port: Number(values.port ?? env.PORT ?? 3000),
     host: env.HOST,
-    dataDir: values['in-memory'] ? undefined : resolve(env.DATA_DIR ?? '.data'),
+    dataDir,
     dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     dynamoPort: env.DYNAMODB_LOCAL_PORT ? Number(env.DYNAMODB_LOCAL_PORT) : 8000,
     tableName: env.TABLE_NAME || DEFAULT_TABLE_NAME,

@@ -32,6 +32,10 @@ export const NAG_REASONS = {
   listStreams:
     'dynamodb:ListStreams (added by the DynamoDB event source) does not support resource-level permissions, so it can only ' +
     'be granted on "*"; the stream read actions themselves are scoped to this table\'s stream ARN.',
+  cursorSecretRotation:
+    'The secret only seals paging cursors (AES-256-GCM); nothing is stored under it. Rotating it invalidates the cursors of ' +
+    'lists being paged at that moment, so it is rotated by hand (put a new random value) rather than on a schedule with a ' +
+    'rotation Lambda function.',
   dlqHasNoDlq:
     'This queue is itself the on-failure destination (dead-letter queue) of the stream consumer; a queue behind it would ' +
     'only move the same failed-batch records one hop further. An alarm fires on its first message.',

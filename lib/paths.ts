@@ -10,3 +10,6 @@ export function repoPath(relativePath: string): string {
 
 /** Entry of the daily rollover job of the rolling windows (exports `handler`). */
 export const ROLLOVER_ENTRY = 'functions/jobs/rollover-handler.ts';
+
+/** Entry of the function serving /openapi.json and the /docs reference page (exports `handler`). */
+export const DOCS_ENTRY = 'functions/docs/handler.ts';

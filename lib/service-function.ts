@@ -2,7 +2,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { BUNDLE_EXTERNALS, BUNDLE_TARGET } from './bundling';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { acknowledgeNag } from './nag';
@@ -18,6 +18,8 @@ export interface ServiceFunctionProps {
   readonly memorySize?: number;
   /** @default 10 seconds */
   readonly timeout?: Duration;
+  /** Shell commands around the local esbuild bundling (e.g. copying files into the bundle). */
+  readonly commandHooks?: ICommandHooks;
 }
 
 export const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
@@ -80,6 +82,7 @@ export class ServiceFunction extends Construct {
         sourcesContent: false,
         externalModules: BUNDLE_EXTERNALS,
         logLevel: LogLevel.ERROR,
+        commandHooks: props.commandHooks,
       },
     });
 

@@ -33,6 +33,35 @@ export function operationAccess(operation: Pick<OperationDeclaration, 'readOnly'
   return operation.readOnly ? 'readOnly' : 'write';
 }
 
+/** The one write of read-only functions: an API key's lastUsedAt (functions/api/auth.ts, refreshLastUsed). */
+export const KEY_USAGE = {
+  actions: ['dynamodb:UpdateItem'],
+  /** Partition keys of API key items (functions/store/entities.ts). */
+  leadingKeys: ['apikey#*'],
+  /** The key attributes and lastUsedAt: nothing else of the item may be named. */
+  attributes: ['pk', 'sk', 'lastUsedAt'],
+} as const;
+
+/**
+ * Lets a read-only function refresh the lastUsedAt of API keys and nothing more: UpdateItem
+ * only on items whose partition key is an API key's, naming no attribute but the key and
+ * lastUsedAt, and returning nothing.
+ */
+export function grantKeyUsage(role: IRole, table: ITable): void {
+  role.addToPrincipalPolicy(
+    new PolicyStatement({
+      sid: 'KeyUsage',
+      actions: [...KEY_USAGE.actions],
+      resources: [table.tableArn],
+      conditions: {
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...KEY_USAGE.leadingKeys] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...KEY_USAGE.attributes] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+      },
+    }),
+  );
+}
+
 /** Grants `access` on the table and its indexes (and nothing else) to a function's role. */
 export function grantTableAccess(role: IRole, table: ITable, access: TableAccess): void {
   role.addToPrincipalPolicy(

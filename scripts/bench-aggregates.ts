@@ -119,7 +119,7 @@ async function main(): Promise<number> {
 
 async function run(settings: { responses: number; iterations: number; small: number; large: number }): Promise<string[]> {
   const { defaultStore } = await import('../functions/store/client');
-  const { roundTrips } = await import('../functions/store/dynamo');
+  const { meterClient } = await import('./dynamo-meter');
   const { ensureTable } = await import('../functions/store/setup');
   const { ensureAccount } = await import('../functions/operations/accounts');
   const { createProject } = await import('../functions/operations/projects');
@@ -139,6 +139,7 @@ async function run(settings: { responses: number; iterations: number; small: num
 
   const { store, client } = defaultStore();
   await ensureTable(client, TABLE_NAME);
+  const meter = meterClient(client);
 
   /** Transactions and their items, counted on every request the store's client sends. */
   const transactions = { count: 0, updates: 0, puts: 0 };
@@ -155,7 +156,7 @@ async function run(settings: { responses: number; iterations: number; small: num
     { step: 'initialize', name: 'benchCountTransactions' },
   );
   const measure = async <T>(work: () => Promise<T>) => {
-    const before = { ...transactions, requests: roundTrips.count };
+    const before = { ...transactions, requests: meter.snapshot().requests };
     const start = performance.now();
     const result = await work();
     return {
@@ -163,7 +164,7 @@ async function run(settings: { responses: number; iterations: number; small: num
       ms: performance.now() - start,
       transactions: transactions.count - before.count,
       updates: transactions.updates - before.updates,
-      requests: roundTrips.count - before.requests,
+      requests: meter.snapshot().requests - before.requests,
     };
   };
 
@@ -344,13 +345,13 @@ async function run(settings: { responses: number; iterations: number; small: num
     let reads = 0;
     let count = 0;
     for (let i = 0; i < 5 + settings.iterations; i++) {
-      const before = roundTrips.count;
+      const before = meter.snapshot().requests;
       const start = performance.now();
       const stats = await contentSetStats(store, accountId, historySet.id, { period }, new Date());
       const elapsed = performance.now() - start;
       if (i >= 5) {
         samples.push(elapsed);
-        reads += roundTrips.count - before;
+        reads += meter.snapshot().requests - before;
         count = stats.count;
       }
     }
@@ -403,14 +404,14 @@ async function run(settings: { responses: number; iterations: number; small: num
   const topReads = topSets.map(() => 0);
   for (let i = 0; i < 5 + settings.iterations; i++) {
     for (const [index, topSet] of topSets.entries()) {
-      const before = roundTrips.count;
+      const before = meter.snapshot().requests;
       const start = performance.now();
       const top = await topContentItems(store, accountId, { contentSetId: topSet.id, period: 'rolling7d', $size: 10 }, new Date());
       const elapsed = performance.now() - start;
       if (top.length !== 10) throw new Error(`top returned ${top.length} items, expected 10`);
       if (i >= 5) {
         topSamples[index].push(elapsed);
-        topReads[index] += roundTrips.count - before;
+        topReads[index] += meter.snapshot().requests - before;
       }
     }
   }

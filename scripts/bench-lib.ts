@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import type { KeyLevel } from '../functions/api/auth';
-import { roundTrips } from '../functions/store/dynamo';
+import type { DynamoMeter } from './dynamo-meter';
 
 export type Caller = KeyLevel | 'anonymous';
 
@@ -66,6 +66,8 @@ export interface Timings {
 export interface CaseResult {
   name: string;
   roundTripsPerCall: number;
+  /** DynamoDB capacity units per call, as DynamoDB reports them (ReturnConsumedCapacity, summed). */
+  capacityPerCall: number;
   ours: Timings;
   baseline: BenchCase['baseline'];
   raw: Timings;
@@ -161,6 +163,7 @@ export async function runCase(
   raw: RawBaseline,
   settings: BenchSettings,
   rawCounter: { next: number },
+  meter: DynamoMeter,
 ): Promise<CaseResult> {
   const operation = definition.operation ?? definition.name;
   const send = apiClient(context.baseUrl, context.keys);
@@ -175,15 +178,19 @@ export async function runCase(
   const ours: number[] = [];
   const rawSamples: number[] = [];
   let requests = 0;
+  let capacity = 0;
   for (let i = settings.warmup; i < settings.warmup + settings.iterations; i++) {
-    const before = roundTrips.count;
+    const before = meter.snapshot();
     ours.push(await time(call(i)));
-    requests += roundTrips.count - before;
+    const spent = meter.since(before);
+    requests += spent.requests;
+    capacity += spent.capacity.total;
     rawSamples.push(await time(rawCall));
   }
   return {
     name: definition.name,
     roundTripsPerCall: requests / settings.iterations,
+    capacityPerCall: capacity / settings.iterations,
     ours: summarize(ours),
     baseline: definition.baseline,
     raw: summarize(rawSamples),
@@ -209,16 +216,17 @@ export function markdownTable(header: string[], rows: string[][], rightAligned: 
 
 export function resultTable(results: readonly CaseResult[]): string {
   return markdownTable(
-    ['operation', 'round trips/call', 'median ms', 'p90 ms', 'raw baseline median ms', 'ratio'],
+    ['operation', 'round trips/call', 'capacity units/call', 'median ms', 'p90 ms', 'raw baseline median ms', 'ratio'],
     results.map((result) => [
       result.name,
       formatRoundTrips(result.roundTripsPerCall),
+      formatRoundTrips(result.capacityPerCall),
       formatMs(result.ours.median),
       formatMs(result.ours.p90),
       `${formatMs(result.raw.median)} (${result.baseline === 'get' ? 'GetItem' : 'PutItem'})`,
       `${(result.ours.median / result.raw.median).toFixed(1)}x`,
     ]),
-    [false, true, true, true, true, true],
+    [false, true, true, true, true, true, true],
   );
 }
 

@@ -6,9 +6,10 @@
  *   npm run bench -- --iterations 500 --warmup 100 --only projects/get,contents/create
  *
  * Per operation it reports:
- * - DynamoDB round trips per call: requests counted by the store client's middleware
- *   (functions/store/client.ts) over the measured calls, divided by their number. The
- *   server runs in this process, so the count is exact; it includes the auth GetItem.
+ * - DynamoDB round trips per call: requests counted by a middleware the benchmark adds to
+ *   the server's DynamoDB client (scripts/dynamo-meter.ts) over the measured calls,
+ *   divided by their number. The server runs in this process, so the count is exact; it
+ *   includes the auth GetItem.
  * - Latency: median and p90 of sequential HTTP calls through the local server, next to
  *   the median of as many raw GetItem (reads) or PutItem (writes) calls made with the
  *   AWS SDK straight to DynamoDB Local, interleaved with ours, and the ratio of the two
@@ -181,6 +182,8 @@ async function main(): Promise<number> {
   const { startLocalRuntime } = await import('../functions/local/runtime');
   const { DYNAMODB_LOCAL_HOME } = await import('../functions/local/dynamodb-local');
   const { createDynamoClient } = await import('../functions/store/dynamo');
+  const { defaultStore } = await import('../functions/store/client');
+  const { meterClient } = await import('./dynamo-meter');
 
   const started = performance.now();
   process.stderr.write('Starting DynamoDB Local (in memory) and the local API...\n');
@@ -198,6 +201,8 @@ async function main(): Promise<number> {
   process.once('SIGTERM', interrupted);
 
   const rawClient = createDynamoClient({ endpoint: runtime.dynamoEndpoint, tableName: TABLE_NAME });
+  // The server runs in this process: its one DynamoDB client is the one measured.
+  const meter = meterClient(defaultStore().client);
   const results: CaseResult[] = [];
   let throughputResult: { ours: number; raw: number; total: number } | undefined;
   try {
@@ -227,7 +232,7 @@ async function main(): Promise<number> {
     const rawCounter = { next: 0 };
     for (const definition of cases) {
       process.stderr.write(`Measuring ${definition.name}...\n`);
-      results.push(await runCase(definition, context, raw, settings, rawCounter));
+      results.push(await runCase(definition, context, raw, settings, rawCounter, meter));
     }
 
     process.stderr.write(`Measuring throughput at concurrency ${CONCURRENCY}...\n`);

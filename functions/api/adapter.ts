@@ -5,11 +5,11 @@ import type { Store } from '../store/entities';
 import { authenticate, authorize } from './auth';
 import { corsHeaders } from './cors';
 import { ApiError, badRequest, invalidFields } from './errors';
+import { MAX_BODY_BYTES } from './limits';
 import { logger } from './logger';
-import { operationPath, type OperationDefinition, type RequestInfo } from './operation';
+import { answersNoContent, operationPath, type OperationDefinition, type RequestInfo } from './operation';
 
-/** Requests larger than this are refused before they are parsed. */
-export const MAX_BODY_BYTES = 64 * 1024;
+export { MAX_BODY_BYTES };
 
 export interface AdapterDependencies {
   store: Store;
@@ -73,7 +73,7 @@ function queryArguments(event: APIGatewayProxyEvent): string | undefined {
   const parameters =
     event.multiValueQueryStringParameters ??
     Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).map(([name, value]) => [name, [value ?? '']]));
-  const first = parameters['$p']?.[0];
+  const first = parameters.$p?.[0];
   if (first === undefined) return first;
   const direct = asArguments(first);
   if (direct !== undefined) return direct;
@@ -142,7 +142,8 @@ export async function handleApiEvent(
   try {
     checkSize(event);
     const raw = rawArguments(event, operation);
-    const caller = await authenticate(dependencies.store, headers.authorization);
+    const now = dependencies.now?.() ?? new Date();
+    const caller = await authenticate(dependencies.store, headers.authorization, now);
     authorize(caller, operation.level);
     const parsed = operation.args.safeParse(parseArguments(raw));
     if (!parsed.success) {
@@ -151,10 +152,10 @@ export async function handleApiEvent(
     const value = await operation.handler(parsed.data, {
       caller,
       store: dependencies.store,
-      now: dependencies.now?.() ?? new Date(),
+      now,
       request,
     });
-    result = operation.result === 'void' ? { statusCode: 204, headers: cors, body: '' } : json(200, value ?? null, cors);
+    result = answersNoContent(operation) ? { statusCode: 204, headers: cors, body: '' } : json(200, value ?? null, cors);
   } catch (error) {
     if (error instanceof ApiError) {
       errorCode = error.code;

@@ -28,17 +28,22 @@ export const referenceDate = z.union([z.iso.datetime({ offset: true }), z.iso.da
   error: 'reference must be an ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset',
 });
 
-export const StatsFilter = z.strictObject({
-  /** Default `lifetime` (DEFAULT_STAT_PERIOD). */
-  period: StatPeriodModel.optional(),
-  /** Picks the period containing this instant; default now. */
-  reference: referenceDate.optional(),
-  /** Whole periods to move by, negative = earlier; default 0. Lifetime ignores it. */
-  shift: z.number().int().min(-MAX_SHIFT).max(MAX_SHIFT).optional(),
-});
+export const StatsFilter = z
+  .strictObject({
+    /** Default `lifetime` (DEFAULT_STAT_PERIOD). */
+    period: StatPeriodModel.optional(),
+    /** Picks the period containing this instant; default now. */
+    reference: referenceDate.optional(),
+    /** Whole periods to move by, negative = earlier; default 0. Lifetime ignores it. */
+    shift: z.number().int().min(-MAX_SHIFT).max(MAX_SHIFT).optional(),
+  })
+  .meta({
+    id: 'StatsFilter',
+    description: 'The period of getStats: its kind (default lifetime), an instant in it (default now) and a shift in whole periods.',
+  });
 export type StatsFilter = z.infer<typeof StatsFilter>;
 
-export const TopPeriodModel = z.enum(TOP_PERIODS);
+export const TopPeriodModel = z.enum(TOP_PERIODS).meta({ id: 'TopPeriod', description: 'The periods rankings are kept for.' });
 
 const topQuery = {
   $size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
@@ -46,7 +51,11 @@ const topQuery = {
   period: TopPeriodModel.default(DEFAULT_TOP_PERIOD),
 };
 
-export const ContentSetTopQueryModel = z.strictObject(topQuery);
-export const ContentTopQueryModel = z.strictObject({ ...topQuery, contentSetId: id.optional() });
+export const ContentSetTopQueryModel = z
+  .strictObject(topQuery)
+  .meta({ id: 'ContentSetTopQueryModel', description: 'Which content sets sets/top ranks: the account or one project, over one period.' });
+export const ContentTopQueryModel = z
+  .strictObject({ ...topQuery, contentSetId: id.optional() })
+  .meta({ id: 'ContentTopQueryModel', description: 'Which content items contents/top ranks: the account, a project or a set, over one period.' });
 export type ContentSetTopQueryModel = z.infer<typeof ContentSetTopQueryModel>;
 export type ContentTopQueryModel = z.infer<typeof ContentTopQueryModel>;

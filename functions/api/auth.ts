@@ -1,6 +1,10 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Store } from '../store/entities';
+import { keyOf } from '../store/batch';
+import { isConditionFailure } from '../store/conditions';
+import type { ApiKeyItem, Store } from '../store/entities';
 import { ApiError } from './errors';
+import { logger } from './logger';
 
 export const LEVELS = ['anonymous', 'viewer', 'admin'] as const;
 export type Level = (typeof LEVELS)[number];
@@ -33,15 +37,47 @@ export function rank(level: Level): number {
   return LEVELS.indexOf(level);
 }
 
-/** Resolves the `Authorization` header to a caller; a header that is present but not a live key is an error. */
-export async function authenticate(store: Store, authorization: string | undefined): Promise<Caller> {
+/** A key's lastUsedAt is written at most this often (not once per request). */
+export const LAST_USED_REFRESH_MS = 60_000;
+
+/**
+ * Sets lastUsedAt when the stored one is older than a minute. The write is conditional on
+ * that age, so concurrent requests of one key write it once. It names only the key and
+ * lastUsedAt: read-only functions may make exactly this update (lib/table-access.ts).
+ * A failure is logged, never the request's failure.
+ */
+async function refreshLastUsed(store: Store, key: ApiKeyItem, now: Date): Promise<void> {
+  if (key.lastUsedAt && now.getTime() - Date.parse(key.lastUsedAt) < LAST_USED_REFRESH_MS) return;
+  try {
+    await store.documentClient.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: keyOf(store.entities.ApiKey.get({ keyHash: key.keyHash })),
+        UpdateExpression: 'SET #lastUsedAt = :now',
+        ConditionExpression: 'attribute_exists(#pk) AND (attribute_not_exists(#lastUsedAt) OR #lastUsedAt < :stale)',
+        ExpressionAttributeNames: { '#pk': 'pk', '#lastUsedAt': 'lastUsedAt' },
+        ExpressionAttributeValues: { ':now': now.toISOString(), ':stale': new Date(now.getTime() - LAST_USED_REFRESH_MS).toISOString() },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) logger.warn('lastUsedAt not refreshed', { keyId: key.id, error: error as Error });
+  }
+}
+
+/**
+ * Resolves the `Authorization` header to a caller; a header that is present but not a live
+ * key is an error. The key is read strongly consistent, so a revocation holds from the
+ * very next request.
+ */
+export async function authenticate(store: Store, authorization: string | undefined, now: Date = new Date()): Promise<Caller> {
   if (authorization === undefined || authorization.trim() === '') return ANONYMOUS;
   const match = AUTH_SCHEME.exec(authorization);
   if (!match) {
     throw new ApiError('unauthorized', 'The Authorization header must be "API-KEY <key>"');
   }
-  const { data: key } = await store.entities.ApiKey.get({ keyHash: hashSecret(match[1]) }).go();
+  const { data: key } = await store.entities.ApiKey.get({ keyHash: hashSecret(match[1]) }).go({ consistent: true });
   if (!key || key.revokedAt) throw new ApiError('unauthorized', 'Unknown or revoked API key');
+  await refreshLastUsed(store, key, now);
   return { level: key.level, accountId: key.accountId, keyId: key.id };
 }
 

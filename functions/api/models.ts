@@ -4,7 +4,8 @@ import { SCHEMAS } from '../domain/schemas';
 
 /**
  * Argument models of SPEC part 2, as zod schemas. Objects are strict: an unknown field
- * is a mistake worth reporting rather than silently ignoring.
+ * is a mistake worth reporting rather than silently ignoring. Models named with
+ * `.meta({ id })` are components of the OpenAPI document and types of the client.
  */
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 10;
@@ -20,18 +21,14 @@ export const projectName = z.string().trim().min(1).max(50);
 export const description = z.string().max(255);
 /**
  * Keys are stored (and content keys hashed) as UTF-8, where a lone surrogate becomes U+FFFD:
- * two different keys would then be one. Such strings are not text; they are refused.
+ * two different keys would then be one. Such strings are not text; they are refused. A
+ * pattern rather than a refinement, so that the OpenAPI document carries the rule; it reads
+ * the same with and without the regular expression's `u` flag.
  */
-const LONE_SURROGATE = /\p{Cs}/u;
-const wellFormed = (text: string) => !LONE_SURROGATE.test(text);
+const WELL_FORMED_PATTERN = /^(?:[^\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
 const WELL_FORMED = 'must be well-formed Unicode (no lone surrogates)';
-export const setKey = z.string().min(1).max(30).refine(wellFormed, WELL_FORMED);
-export const contentKey = z
-  .string()
-  .min(1)
-  .max(1024)
-  .refine((key) => Array.from(key).length <= 1024)
-  .refine(wellFormed, WELL_FORMED);
+export const setKey = z.string().min(1).max(30).regex(WELL_FORMED_PATTERN, WELL_FORMED);
+export const contentKey = z.string().min(1).max(1024).regex(WELL_FORMED_PATTERN, WELL_FORMED);
 export const setName = z.string().trim().min(1).max(100);
 export const title = z.string().max(1024);
 export const url = z.string().max(2048);
@@ -39,70 +36,96 @@ export const revokeWindow = z.number().int().min(0).max(MAX_REVOKE_WINDOW_SECOND
 
 export const projectStateFilter = z.enum(['all', ...PROJECT_STATES]);
 export const contentStateFilter = z.enum(['all', ...CONTENT_STATES]);
-export const schemaName = z.enum(SCHEMAS);
+export const schemaName = z.enum(SCHEMAS).meta({ id: 'SchemaName', description: "A content set's feedback schema." });
 
-export const ProjectFilters = z.strictObject({ state: projectStateFilter.optional() });
-export const ContentSetFilters = z.strictObject({
-  state: contentStateFilter.optional(),
-  projectId: id.optional(),
-  schema: z.union([schemaName, z.array(schemaName).min(1).max(SCHEMAS.length)]).optional(),
-});
-export const ContentFilters = z.strictObject({
-  state: contentStateFilter.optional(),
-  projectId: id.optional(),
-  contentSetId: id.optional(),
-});
+export const ProjectFilters = z
+  .strictObject({ state: projectStateFilter.optional() })
+  .meta({ id: 'ProjectFilters', description: 'Filters of projects/lookup.' });
+export const ContentSetFilters = z
+  .strictObject({
+    state: contentStateFilter.optional(),
+    projectId: id.optional(),
+    schema: z.union([schemaName, z.array(schemaName).min(1).max(SCHEMAS.length)]).optional(),
+  })
+  .meta({ id: 'ContentSetFilters', description: 'Filters of sets/lookup.' });
+export const ContentFilters = z
+  .strictObject({
+    state: contentStateFilter.optional(),
+    projectId: id.optional(),
+    contentSetId: id.optional(),
+  })
+  .meta({ id: 'ContentFilters', description: 'Filters of contents/lookup.' });
 
-export const ProjectCreateModel = z.strictObject({ name: projectName, description: description.optional() });
-export const ProjectSaveModel = z.strictObject({
-  name: projectName.optional(),
-  description: description.optional(),
-  state: z.enum(PROJECT_STATES).optional(),
-});
+export const ProjectCreateModel = z
+  .strictObject({ name: projectName, description: description.optional() })
+  .meta({ id: 'ProjectCreateModel', description: 'A new project.' });
+export const ProjectSaveModel = z
+  .strictObject({
+    name: projectName.optional(),
+    description: description.optional(),
+    state: z.enum(PROJECT_STATES).optional(),
+  })
+  .meta({ id: 'ProjectSaveModel', description: 'The fields of a project to change.' });
 
-export const ContentSetMetadataModel = z.strictObject({
-  name: setName,
-  description: description.optional(),
-  disallowAutoContentCreation: z.boolean().optional(),
-  publicAggregates: z.boolean().optional(),
-  revokeWindow: revokeWindow.optional(),
-});
-export const ContentSetCreateModel = z.strictObject({
-  projectId: id,
-  key: setKey,
-  schema: schemaName,
-  schemaConfig: z.unknown().optional(),
-  metadata: ContentSetMetadataModel,
-});
-export const ContentSetSaveModel = z.strictObject({
-  name: setName.optional(),
-  description: description.optional(),
-  key: setKey.optional(),
-  disallowAutoContentCreation: z.boolean().optional(),
-  publicAggregates: z.boolean().optional(),
-  revokeWindow: revokeWindow.optional(),
-  state: z.enum(CONTENT_STATES).optional(),
-});
-export const ContentSetKeyModel = z.strictObject({ projectId: id, key: setKey });
+export const ContentSetMetadataModel = z
+  .strictObject({
+    name: setName,
+    description: description.optional(),
+    disallowAutoContentCreation: z.boolean().optional(),
+    publicAggregates: z.boolean().optional(),
+    revokeWindow: revokeWindow.optional(),
+  })
+  .meta({ id: 'ContentSetMetadataModel', description: "A new content set's name, description and flags." });
+export const ContentSetCreateModel = z
+  .strictObject({
+    projectId: id,
+    key: setKey,
+    schema: schemaName,
+    schemaConfig: z.unknown().optional(),
+    metadata: ContentSetMetadataModel,
+  })
+  .meta({ id: 'ContentSetCreateModel', description: 'A new content set; schemaConfig is checked against the schema.' });
+export const ContentSetSaveModel = z
+  .strictObject({
+    name: setName.optional(),
+    description: description.optional(),
+    key: setKey.optional(),
+    disallowAutoContentCreation: z.boolean().optional(),
+    publicAggregates: z.boolean().optional(),
+    revokeWindow: revokeWindow.optional(),
+    state: z.enum(CONTENT_STATES).optional(),
+  })
+  .meta({ id: 'ContentSetSaveModel', description: 'The fields of a content set to change.' });
+export const ContentSetKeyModel = z
+  .strictObject({ projectId: id, key: setKey })
+  .meta({ id: 'ContentSetKey', description: 'A content set named by its project and key.' });
 
-export const ContentMetadataModel = z.strictObject({
-  title: title.optional(),
-  description: description.optional(),
-  url: url.optional(),
-});
-export const ContentCreateModel = z.strictObject({
-  contentSetId: id,
-  key: contentKey,
-  metadata: ContentMetadataModel.optional(),
-});
-export const ContentSaveModel = z.strictObject({
-  title: title.optional(),
-  description: description.optional(),
-  url: url.optional(),
-  key: contentKey.optional(),
-  state: z.enum(CONTENT_STATES).optional(),
-});
-export const ContentKeyModel = z.strictObject({ contentSetId: id, key: contentKey });
+export const ContentMetadataModel = z
+  .strictObject({
+    title: title.optional(),
+    description: description.optional(),
+    url: url.optional(),
+  })
+  .meta({ id: 'ContentMetadataModel', description: "A content item's title, description and url." });
+export const ContentCreateModel = z
+  .strictObject({
+    contentSetId: id,
+    key: contentKey,
+    metadata: ContentMetadataModel.optional(),
+  })
+  .meta({ id: 'ContentCreateModel', description: 'A new content item.' });
+export const ContentSaveModel = z
+  .strictObject({
+    title: title.optional(),
+    description: description.optional(),
+    url: url.optional(),
+    key: contentKey.optional(),
+    state: z.enum(CONTENT_STATES).optional(),
+  })
+  .meta({ id: 'ContentSaveModel', description: 'The fields of a content item to change.' });
+export const ContentKeyModel = z
+  .strictObject({ contentSetId: id, key: contentKey })
+  .meta({ id: 'ContentKey', description: 'A content item named by its set and key.' });
 
 export type ProjectFilters = z.infer<typeof ProjectFilters>;
 export type ContentSetFilters = z.infer<typeof ContentSetFilters>;

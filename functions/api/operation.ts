@@ -1,9 +1,9 @@
-import type { z } from 'zod';
+import * as z from 'zod';
 import type { Store } from '../store/entities';
 import type { Caller, Level } from './auth';
 import type { ErrorCode } from './errors';
 
-export const RESOURCES = ['projects', 'sets', 'contents', 'responses'] as const;
+export const RESOURCES = ['projects', 'sets', 'contents', 'responses', 'keys'] as const;
 export type Resource = (typeof RESOURCES)[number];
 
 /** Path aliases kept for the published widgets, which call responses "feelbacks". */
@@ -24,6 +24,7 @@ export interface OperationContext {
 }
 
 type ArgumentsSchema = z.ZodType<unknown[], unknown>;
+type ResultSchema = z.ZodType;
 
 /**
  * What an operation is, without how it runs: the registry, the docs, the CDK stack and the
@@ -31,37 +32,80 @@ type ArgumentsSchema = z.ZodType<unknown[], unknown>;
  * (middy, Powertools, ElectroDB). The implementation lives in the operation's handler
  * module (`functions/handlers/<resource>/<name>.ts`).
  */
-export interface OperationDeclaration<Args extends ArgumentsSchema = ArgumentsSchema> {
+export interface OperationDeclaration<
+  Args extends ArgumentsSchema = ArgumentsSchema,
+  Result extends ResultSchema = ResultSchema,
+  Input extends ArgumentsSchema = ArgumentsSchema,
+> {
   resource: Resource;
   name: string;
   summary: string;
   /** The JSON array of arguments, as a zod tuple. */
   args: Args;
+  /**
+   * The arguments as callers write them, for the OpenAPI document and the client's types,
+   * when `args` parses them with a transform that JSON Schema cannot describe
+   * (responses/create). The OpenAPI agreement test checks that both accept the same arrays.
+   */
+  input?: Input;
   /** How the arguments read in the docs, e.g. `id: string, filters?: ProjectFilters`. */
   signature: string;
-  /** The result type in the docs; `void` answers 204 with no body. */
-  result: string;
+  /**
+   * The result model (functions/api/result-models.ts); `z.void()` answers 204 with no body.
+   * The integration tests parse every successful answer with it.
+   */
+  result: Result;
   level: Level;
   /** Read-only operations are also served on GET with `?$p=<JSON array>`, and get read-only table access. */
   readOnly: boolean;
   /** Error codes this operation can answer with besides the ones every operation has. */
   errors: ErrorCode[];
+  /** Pages by cursor: its function seals and opens cursors, so it may read the cursor secret. */
+  pagesByCursor?: boolean;
 }
 
-export type OperationHandler<Args extends ArgumentsSchema = ArgumentsSchema> = (args: z.output<Args>, context: OperationContext) => Promise<unknown>;
+/**
+ * The handler's result is typed by the declaration's result model. A handler returning
+ * more fields than the model still compiles (TypeScript allows extra fields); the
+ * integration tests' result check refuses such an answer.
+ */
+export type OperationHandler<Args extends ArgumentsSchema = ArgumentsSchema, Result extends ResultSchema = ResultSchema> = (
+  args: z.output<Args>,
+  context: OperationContext,
+) => Promise<z.input<Result>>;
 
 /** A declared operation with its implementation: what the adapter runs. */
-export interface OperationDefinition<Args extends ArgumentsSchema = ArgumentsSchema> extends OperationDeclaration<Args> {
-  handler: OperationHandler<Args>;
+export interface OperationDefinition<
+  Args extends ArgumentsSchema = ArgumentsSchema,
+  Result extends ResultSchema = ResultSchema,
+  Input extends ArgumentsSchema = ArgumentsSchema,
+> extends OperationDeclaration<Args, Result, Input> {
+  handler: OperationHandler<Args, Result>;
 }
 
-export function declareOperation<Args extends ArgumentsSchema>(declaration: OperationDeclaration<Args>): OperationDeclaration<Args> {
+export function declareOperation<Args extends ArgumentsSchema, Result extends ResultSchema, Input extends ArgumentsSchema = Args>(
+  declaration: OperationDeclaration<Args, Result, Input>,
+): OperationDeclaration<Args, Result, Input> {
   return declaration;
 }
 
-/** The declaration with its handler; the handler's arguments are typed by the declaration's schema. */
-export function implement<Args extends ArgumentsSchema>(declaration: OperationDeclaration<Args>, handler: OperationHandler<Args>): OperationDefinition<Args> {
+/** The declaration with its handler; the handler's arguments and result are typed by the declaration's schemas. */
+export function implement<Args extends ArgumentsSchema, Result extends ResultSchema, Input extends ArgumentsSchema>(
+  declaration: OperationDeclaration<Args, Result, Input>,
+  handler: OperationHandler<Args, Result>,
+): OperationDefinition<Args, Result, Input> {
   return { ...declaration, handler };
+}
+
+/** The argument array as callers write it (`input` when declared, else `args`), as a TypeScript type. */
+export type CallerArguments<Declaration> = Declaration extends OperationDeclaration<ArgumentsSchema, ResultSchema, infer Input> ? z.input<Input> : never;
+
+/** The result of an operation as callers receive it. */
+export type OperationResult<Declaration> = Declaration extends OperationDeclaration<ArgumentsSchema, infer Result> ? z.output<Result> : never;
+
+/** Operations whose result is `void` answer 204 with no body. */
+export function answersNoContent(operation: Pick<OperationDeclaration, 'result'>): boolean {
+  return operation.result instanceof z.ZodVoid;
 }
 
 export function operationPath(operation: Pick<OperationDeclaration, 'resource' | 'name'>): string {

@@ -1,7 +1,17 @@
 import type { OperationDeclaration } from './operation';
 import { contentsCreate, contentsExists, contentsGet, contentsGetStats, contentsLookup, contentsSave, contentsTop } from './declarations/contents';
 import { projectsCreate, projectsGet, projectsGetStats, projectsLookup, projectsSave } from './declarations/projects';
-import { responsesCreate, responsesEdit, responsesGet, responsesGetAggregates, responsesList, responsesRemove } from './declarations/responses';
+import { keysCreate, keysList, keysRevoke } from './declarations/keys';
+import {
+  responsesCreate,
+  responsesEdit,
+  responsesErase,
+  responsesExport,
+  responsesGet,
+  responsesGetAggregates,
+  responsesList,
+  responsesRemove,
+} from './declarations/responses';
 import { setsCreate, setsExists, setsGet, setsGetStats, setsLookup, setsSave, setsTop } from './declarations/sets';
 
 /**
@@ -39,6 +49,11 @@ export const operations = {
   'responses/edit': responsesEdit,
   'responses/remove': responsesRemove,
   'responses/getAggregates': responsesGetAggregates,
+  'responses/export': responsesExport,
+  'responses/erase': responsesErase,
+  'keys/list': keysList,
+  'keys/create': keysCreate,
+  'keys/revoke': keysRevoke,
 } as const satisfies Record<string, OperationDeclaration>;
 
 export type OperationName = keyof typeof operations;

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { PROFILING_FIELDS, PROFILING_VALUE_MAX_LENGTH, type ProfilingField } from '../domain/profiling';
 import { STAT_PERIODS } from '../domain/periods';
-import { contentKey, DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE } from './models';
+import { MAX_CURSOR_LENGTH } from '../domain/cursor';
+import { contentKey, ContentKeyModel, DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE } from './models';
 
 /** Bounds the bytes a single anonymous response can add to the table. */
 export const CONTEXT_MAX_BYTES = 2048;
@@ -13,26 +14,39 @@ export const ResponseContext = z
   .record(z.string().min(1).max(CONTEXT_KEY_MAX_LENGTH), z.union([z.string(), z.number().finite(), z.boolean()]))
   .refine((context) => Buffer.byteLength(JSON.stringify(context)) <= CONTEXT_MAX_BYTES, {
     message: `context must be at most ${CONTEXT_MAX_BYTES} bytes as JSON`,
-  });
+  })
+  .meta({ id: 'ResponseContext', description: `A flat object of string, number or boolean values; at most ${CONTEXT_MAX_BYTES} bytes as JSON.` });
 
-export const ProfilingModel = z.strictObject(
-  Object.fromEntries(PROFILING_FIELDS.map((field) => [field, z.string().max(PROFILING_VALUE_MAX_LENGTH).optional()])) as Record<
-    ProfilingField,
-    z.ZodOptional<z.ZodString>
-  >,
-);
+export const ProfilingModel = z
+  .strictObject(
+    Object.fromEntries(PROFILING_FIELDS.map((field) => [field, z.string().max(PROFILING_VALUE_MAX_LENGTH).optional()])) as Record<
+      ProfilingField,
+      z.ZodOptional<z.ZodString>
+    >,
+  )
+  .meta({ id: 'ProfilingData', description: 'Who answered, as far as the caller knows; missing fields are derived from the request headers.' });
 
 const present = (value: unknown) => value !== undefined;
 
-export const ResponseCreateModel = z.strictObject({
-  contentSetId: id.nullish(),
-  key: contentKey.nullish(),
-  contentId: id.nullish(),
-  value: z.unknown().refine(present, 'value is required'),
-  context: ResponseContext.nullish(),
-  revokable: z.boolean().nullish(),
-  profiling: ProfilingModel.nullish(),
-});
+export const ResponseCreateModel = z
+  .strictObject({
+    contentSetId: id.nullish(),
+    key: contentKey.nullish(),
+    contentId: id.nullish(),
+    value: z.unknown().refine(present, 'value is required'),
+    context: ResponseContext.nullish(),
+    revokable: z.boolean().nullish(),
+    profiling: ProfilingModel.nullish(),
+  })
+  .meta({
+    id: 'ResponseCreateModel',
+    description: 'One response, on the item named by contentId, or by contentSetId and key.',
+    // The target check of the handler (which runs before any read), for the OpenAPI document.
+    anyOf: [
+      { required: ['contentId'], properties: { contentId: { type: 'string' } } },
+      { required: ['contentSetId', 'key'], properties: { contentSetId: { type: 'string' }, key: { type: 'string' } } },
+    ],
+  });
 export type ResponseCreateModel = z.infer<typeof ResponseCreateModel>;
 
 /** SPEC's positional form of responses/create, in argument order. */
@@ -52,40 +66,113 @@ function oneId(reference: { responseId?: string; feelbackId?: string }, context:
   }
 }
 
+/** oneId, for the OpenAPI document (JSON Schema cannot say that both ids, when given, agree). */
+const ONE_ID = { anyOf: [{ required: ['responseId'] }, { required: ['feelbackId'] }] };
+
 export const ResponseEditModel = z
   .strictObject({ ...responseReference, value: z.unknown().refine(present, 'value is required') })
   .superRefine(oneId)
-  .transform(({ responseId, feelbackId, ...rest }) => ({ ...rest, responseId: (responseId ?? feelbackId)! }));
+  .transform(({ responseId, feelbackId, ...rest }) => ({ ...rest, responseId: (responseId ?? feelbackId)! }))
+  .meta({ id: 'ResponseEditModel', description: 'A new value for a response, with its revoke token.', ...ONE_ID });
 
 export const ResponseRemoveModel = z
   .strictObject(responseReference)
   .superRefine(oneId)
-  .transform(({ responseId, feelbackId, ...rest }) => ({ ...rest, responseId: (responseId ?? feelbackId)! }));
+  .transform(({ responseId, feelbackId, ...rest }) => ({ ...rest, responseId: (responseId ?? feelbackId)! }))
+  .meta({ id: 'ResponseRemoveModel', description: 'A response to revoke, with its revoke token.', ...ONE_ID });
 
 const isoDate = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
+
+/** A person as responses name them: profiling.userId (or context.$user), matched exactly. */
+export const userId = z.string().min(1).max(PROFILING_VALUE_MAX_LENGTH);
+export const cursor = z.string().min(1).max(MAX_CURSOR_LENGTH);
+
+/** What a list or an export reads: one scope (project, set or item, which must agree; or a person), state and time bounds. */
+const responseSelection = {
+  projectId: id.optional(),
+  contentSetId: id.optional(),
+  contentId: id.optional(),
+  userId: userId.optional(),
+  state: z.enum(['active', 'revoked', 'all']).default('active'),
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+  cursor: cursor.optional(),
+};
+
+type Selection = { projectId?: string; contentSetId?: string; contentId?: string; userId?: string; from?: string; to?: string };
+
+function checkSelection(query: Selection, context: z.RefinementCtx) {
+  if (!query.projectId && !query.contentSetId && !query.contentId && !query.userId) {
+    context.addIssue({ code: 'custom', path: ['projectId'], message: 'give projectId, contentSetId, contentId or userId' });
+  }
+  if (query.userId && (query.projectId || query.contentSetId || query.contentId)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['userId'],
+      message: 'userId lists a person across the account: give it without projectId, contentSetId or contentId',
+    });
+  }
+  if (query.from && query.to && query.from >= query.to) context.addIssue({ code: 'custom', path: ['to'], message: 'from must be before to' });
+}
+
+/** checkSelection, for the OpenAPI document: one scope, and a person only on its own. */
+const SELECTION_SCHEMA = {
+  anyOf: [{ required: ['projectId'] }, { required: ['contentSetId'] }, { required: ['contentId'] }, { required: ['userId'] }],
+  allOf: ['projectId', 'contentSetId', 'contentId'].map((scope) => ({ not: { required: ['userId', scope] } })),
+};
 
 export const ResponseQueryModel = z
   .strictObject({
     $size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-    $page: z.number().int().min(1).default(1),
-    projectId: id.optional(),
-    contentSetId: id.optional(),
-    contentId: id.optional(),
-    state: z.enum(['active', 'revoked', 'all']).default('active'),
-    from: isoDate.optional(),
-    to: isoDate.optional(),
+    $page: z.number().int().min(1).optional(),
+    ...responseSelection,
   })
-  .refine((query) => query.projectId || query.contentSetId || query.contentId, {
-    message: 'give projectId, contentSetId or contentId',
-    path: ['projectId'],
-  })
-  .refine((query) => query.$page * query.$size <= MAX_LIST_DEPTH, {
-    message: `$page * $size must be at most ${MAX_LIST_DEPTH}; narrow the list with from/to`,
+  .superRefine(checkSelection)
+  .refine((query) => (query.$page ?? 1) * query.$size <= MAX_LIST_DEPTH, {
+    message: `$page * $size must be at most ${MAX_LIST_DEPTH}; page on with the cursor instead`,
     path: ['$page'],
   })
-  .refine((query) => !query.from || !query.to || query.from < query.to, { message: 'from must be before to', path: ['to'] });
+  .refine((query) => query.$page === undefined || query.cursor === undefined, {
+    message: 'give either $page or cursor',
+    path: ['cursor'],
+  })
+  .meta({
+    id: 'ResponseQueryModel',
+    description: `Which responses responses/list pages through: one scope (a project, set or item, or a person across the account), state and time bounds; $page * $size at most ${MAX_LIST_DEPTH}, or page on by cursor; from before to.`,
+    ...SELECTION_SCHEMA,
+    not: { required: ['$page', 'cursor'] },
+  });
 export type ResponseQueryModel = z.infer<typeof ResponseQueryModel>;
 
+export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
+
+export const ResponseExportModel = z
+  .strictObject({ ...responseSelection, format: z.enum(EXPORT_FORMATS) })
+  .superRefine(checkSelection)
+  .meta({ id: 'ResponseExportModel', description: 'Which responses responses/export writes, and in which format (see responses/list).', ...SELECTION_SCHEMA });
+export type ResponseExportModel = z.infer<typeof ResponseExportModel>;
+
+/** Ids erased by one call at most. */
+export const MAX_ERASE_IDS = 100;
+/** A person's responses erased by one call at most (it answers `more: true` while some remain). */
+export const ERASE_BATCH = 1000;
+
+export const ResponseEraseModel = z
+  .strictObject({
+    userId: userId.optional(),
+    responseIds: z.array(id).min(1).max(MAX_ERASE_IDS).optional(),
+  })
+  .refine((input) => (input.userId === undefined) !== (input.responseIds === undefined), {
+    message: 'give either userId or responseIds',
+    path: ['userId'],
+  })
+  .meta({
+    id: 'ResponseEraseModel',
+    description: 'Whose responses to erase: a person, or up to 100 responses by id.',
+    oneOf: [{ required: ['userId'] }, { required: ['responseIds'] }],
+  });
+export type ResponseEraseModel = z.infer<typeof ResponseEraseModel>;
+
 /** What the widgets send to getAggregates: a content id, or the set and the page key. */
-export const AggregatesTarget = z.union([id, z.strictObject({ contentSetId: id, key: contentKey })]);
-export const StatPeriodModel = z.enum(STAT_PERIODS);
+export const AggregatesTarget = z.union([id, ContentKeyModel]);
+export const StatPeriodModel = z.enum(STAT_PERIODS).meta({ id: 'StatPeriod', description: 'The periods statistics are kept for.' });

@@ -61,7 +61,7 @@ function decodeHeader(value: string | undefined): string | undefined {
 export function deriveProfiling(given: Profiling | undefined, sources: ProfilingSources): Profiling {
   const { headers } = sources;
   const agent = headers['user-agent'] ? new UAParser(headers['user-agent']).getResult() : undefined;
-  const user = sources.context?.['$user'];
+  const user = sources.context?.$user;
   const derived: Profiling = {
     userId: typeof user === 'string' || typeof user === 'number' ? clip(String(user)) : undefined,
     os: clip(agent?.os.name),

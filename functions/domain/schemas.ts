@@ -81,7 +81,8 @@ const ratingConfig = z
 
 const emptyConfig = z.strictObject({}).transform(() => ({}));
 
-const configParsers: { [S in Schema]: z.ZodType<SchemaConfig[S], unknown> } = {
+/** The schemaConfig parser of each schema (the OpenAPI document describes their input). */
+export const configParsers: { [S in Schema]: z.ZodType<SchemaConfig[S], unknown> } = {
   pulse: emptyConfig as z.ZodType<Record<string, never>, unknown>,
   'yes-no': emptyConfig as z.ZodType<Record<string, never>, unknown>,
   reaction: reactionConfig,

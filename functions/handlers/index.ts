@@ -7,6 +7,9 @@ import { operation as contentsGetStats } from './contents/getStats';
 import { operation as contentsLookup } from './contents/lookup';
 import { operation as contentsSave } from './contents/save';
 import { operation as contentsTop } from './contents/top';
+import { operation as keysCreate } from './keys/create';
+import { operation as keysList } from './keys/list';
+import { operation as keysRevoke } from './keys/revoke';
 import { operation as projectsCreate } from './projects/create';
 import { operation as projectsGet } from './projects/get';
 import { operation as projectsGetStats } from './projects/getStats';
@@ -14,6 +17,8 @@ import { operation as projectsLookup } from './projects/lookup';
 import { operation as projectsSave } from './projects/save';
 import { operation as responsesCreate } from './responses/create';
 import { operation as responsesEdit } from './responses/edit';
+import { operation as responsesErase } from './responses/erase';
+import { operation as responsesExport } from './responses/export';
 import { operation as responsesGet } from './responses/get';
 import { operation as responsesGetAggregates } from './responses/getAggregates';
 import { operation as responsesList } from './responses/list';
@@ -57,4 +62,9 @@ export const implementations: { readonly [Name in OperationName]: OperationDefin
   'responses/edit': responsesEdit,
   'responses/remove': responsesRemove,
   'responses/getAggregates': responsesGetAggregates,
+  'responses/export': responsesExport,
+  'responses/erase': responsesErase,
+  'keys/list': keysList,
+  'keys/create': keysCreate,
+  'keys/revoke': keysRevoke,
 };

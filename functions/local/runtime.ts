@@ -62,7 +62,7 @@ async function ensureDevKeys(wanted: Partial<Record<KeyLevel, string>>, dataDir:
       keys[level] = issued.key;
     }
   }
-  if (keyFile) writeFileSync(keyFile, JSON.stringify(keys, null, 2) + '\n', { mode: 0o600 });
+  if (keyFile) writeFileSync(keyFile, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
   return keys;
 }
 
@@ -73,12 +73,10 @@ async function ensureDevKeys(wanted: Partial<Record<KeyLevel, string>>, dataDir:
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   let dynamo: DynamoDbLocal | undefined;
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const dynamoEndpoint =
-    options.dynamoEndpoint ??
-    (dynamo = await startDynamoDbLocal({
-      port: options.dynamoPort,
-      dbPath: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined,
-    })).endpoint;
+  if (!options.dynamoEndpoint) {
+    dynamo = await startDynamoDbLocal({ port: options.dynamoPort, dbPath: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined });
+  }
+  const dynamoEndpoint = options.dynamoEndpoint ?? dynamo!.endpoint;
   process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
   process.env.TABLE_NAME = options.tableName;
   try {

@@ -12,6 +12,8 @@ import { RESOURCE_ALIASES, type OperationDefinition } from '../api/operation';
 import { OPERATION_NAMES } from '../api/registry';
 import { implementations } from '../handlers';
 import { defaultStore } from '../store/client';
+import { docsPath, docsResponse, isDocsPath } from '../docs/pages';
+import { localDocsPages } from '../docs/local';
 import { serveConsoleFile } from './console-files';
 
 export const BASE_PATH = '/v0';
@@ -76,7 +78,10 @@ function proxyEvent(request: IncomingMessage, url: URL, body: string, requestId:
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
   const query: Record<string, string[]> = {};
-  for (const [name, value] of queryParameters(url.search)) (query[name] ??= []).push(value);
+  for (const [name, value] of queryParameters(url.search)) {
+    query[name] ??= [];
+    query[name].push(value);
+  }
   return {
     resource: url.pathname,
     path: url.pathname,
@@ -148,6 +153,13 @@ export function createApiServer(options: ApiServerOptions = {}): Server {
       if (url.pathname === `${BASE_PATH}/health`) {
         const { status, body } = await health();
         send(response, { statusCode: status, headers: { 'Content-Type': 'application/json', ...corsHeaders(origin) }, body: JSON.stringify(body) }, requestId);
+        return;
+      }
+      if (url.pathname.startsWith(`${BASE_PATH}/`) && isDocsPath(docsPath(url.pathname, BASE_PATH))) {
+        // The OpenAPI document and the reference page, as the stack's docs function serves them.
+        request.resume();
+        const headers = { origin, 'if-none-match': request.headers['if-none-match'] };
+        send(response, docsResponse(localDocsPages(), { method: request.method ?? 'GET', path: docsPath(url.pathname, BASE_PATH), headers }), requestId);
         return;
       }
       const route = routes.get(url.pathname);

@@ -7,7 +7,7 @@ import { matchesKeyPrefixes } from '../stream/events';
 import { localLambdaContext } from './lambda-context';
 import { LocalStreamReader } from './stream-reader';
 
-type StreamHandler = (event: DynamoDBStreamEvent, context: ReturnType<typeof localLambdaContext>) => Promise<DynamoDBBatchResponse | void>;
+type StreamHandler = (event: DynamoDBStreamEvent, context: ReturnType<typeof localLambdaContext>) => Promise<DynamoDBBatchResponse | undefined>;
 
 /** Each consumer's Lambda handler; the mapped type makes the compiler reject a declared consumer without one. */
 const HANDLERS: { readonly [Name in StreamConsumerName]: StreamHandler } = {

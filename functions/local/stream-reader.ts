@@ -14,13 +14,22 @@ export interface StreamReaderOptions {
   client: DynamoDBClient;
   tableName: string;
   /** The Lambda handler to feed, exactly as the event source mapping would. */
-  handle(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse | void>;
+  handle(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse | undefined>;
   /** The event source's filter: records it refuses are passed over, as Lambda drops filtered-out records. */
   accepts?(record: DynamoDBRecord): boolean;
   /** Where the position in the stream is kept across restarts; omitted = in memory. */
   positionFile?: string;
   batchSize?: number;
   pollIntervalMs?: number;
+  /** How long the table's stream and its shards, once described, are taken as current (default 5 s). */
+  describeEveryMs?: number;
+}
+
+/** The table's current stream and its shards, as last described. */
+interface DescribedStream {
+  streamArn: string;
+  shardIds: string[];
+  describedAt: number;
 }
 
 interface Position {
@@ -66,7 +75,10 @@ export class LocalStreamReader {
   /** Its own client: polling is the event source's work, not the handlers' (benchmarks count the handlers' requests). */
   private readonly tables: DynamoDBClient;
   private position: Position | undefined;
+  private described: DescribedStream | undefined;
   private iterators = new Map<string, string | undefined>();
+  /** Closed shards read to their end: nothing more can come from them. */
+  private finished = new Set<string>();
   private running: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -82,8 +94,9 @@ export class LocalStreamReader {
     const loop = async () => {
       if (this.stopped) return;
       try {
-        await this.exclusive(() => this.pollOnce());
+        await this.exclusive(() => this.pollOnce(false));
       } catch (error) {
+        this.described = undefined;
         logger.error('reading the local stream failed', { error: error as Error });
       }
       if (!this.stopped) this.timer = setTimeout(loop, this.options.pollIntervalMs ?? 250);
@@ -102,7 +115,8 @@ export class LocalStreamReader {
   /** Reads until the stream has nothing more: every write made before the call is counted. */
   async drain(): Promise<void> {
     for (let pass = 0; pass < 1000; pass++) {
-      if ((await this.exclusive(() => this.pollOnce())) === 0) return;
+      // The first pass describes the stream afresh, so that no shard that existed at the call is missed.
+      if ((await this.exclusive(() => this.pollOnce(pass === 0))) === 0) return;
     }
     throw new Error('the local stream did not drain');
   }
@@ -122,6 +136,7 @@ export class LocalStreamReader {
     if (this.position?.streamArn !== streamArn) {
       this.position = { streamArn, shards: {} };
       this.iterators.clear();
+      this.finished.clear();
     }
     return this.position;
   }
@@ -133,16 +148,33 @@ export class LocalStreamReader {
     renameSync(`${file}.tmp`, file);
   }
 
+  /**
+   * The table's current stream and shards. Described again after `describeEveryMs` (a table
+   * deleted and created again has a new stream; shards are added over time), after an
+   * error or a closed shard, or when `fresh`; in between, a poll is one GetRecords per shard.
+   */
+  private async currentStream(fresh: boolean): Promise<DescribedStream | undefined> {
+    const now = Date.now();
+    if (fresh || !this.described || now - this.described.describedAt >= (this.options.describeEveryMs ?? 5000)) {
+      this.described = undefined;
+      const table = await this.tables.send(new DescribeTableCommand({ TableName: this.options.tableName }));
+      const streamArn = table.Table?.LatestStreamArn;
+      if (!streamArn) return undefined;
+      const stream = await this.streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+      this.described = { streamArn, shardIds: (stream.StreamDescription?.Shards ?? []).map((shard) => shard.ShardId!), describedAt: now };
+    }
+    return this.described;
+  }
+
   /** One pass over every shard; returns how many records were handled. */
-  private async pollOnce(): Promise<number> {
-    const table = await this.tables.send(new DescribeTableCommand({ TableName: this.options.tableName }));
-    const streamArn = table.Table?.LatestStreamArn;
-    if (!streamArn) return 0;
+  private async pollOnce(fresh: boolean): Promise<number> {
+    const described = await this.currentStream(fresh);
+    if (!described) return 0;
+    const { streamArn } = described;
     const position = this.loadPosition(streamArn);
-    const stream = await this.streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
     let handled = 0;
-    for (const shard of stream.StreamDescription?.Shards ?? []) {
-      const shardId = shard.ShardId!;
+    for (const shardId of described.shardIds) {
+      if (this.finished.has(shardId)) continue;
       let iterator = this.iterators.get(shardId);
       if (!iterator) {
         const last = position.shards[shardId];
@@ -160,6 +192,11 @@ export class LocalStreamReader {
       if (!iterator) continue;
       const page = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: this.options.batchSize ?? 100 }));
       const records = page.Records ?? [];
+      // A closed shard (no next iterator): its successor is found by describing the stream again.
+      if (!page.NextShardIterator) {
+        this.described = undefined;
+        if (records.length === 0) this.finished.add(shardId);
+      }
       if (records.length === 0) {
         this.iterators.set(shardId, page.NextShardIterator);
         continue;

@@ -5,7 +5,7 @@ import { ApiError } from '../api/errors';
 import type { ResponseCreateModel } from '../api/response-models';
 import { deriveProfiling, type Profiling } from '../domain/profiling';
 import { newId } from '../domain/text';
-import type { ContentSetItem, Store } from '../store/entities';
+import { userIndexAttributes, type ContentSetItem, type Store } from '../store/entities';
 import { autoMetadata, insertContentItem, newContentItem } from './contents';
 import { refuseInactive, resolveTarget, targetBySetKey, validValue } from './response-targets';
 
@@ -39,8 +39,8 @@ export async function createResponse(
   const context = input.context ?? undefined;
   const profiling: Profiling = deriveProfiling(input.profiling ?? undefined, { headers: request.headers, context });
   const timestamp = now.toISOString();
-  const record = (contentItemId: string) => ({
-    id: newId(),
+  const record = (contentItemId: string, id = newId()) => ({
+    id,
     accountId: target.contentSet.accountId,
     projectId: target.contentSet.projectId,
     contentSetId: target.contentSet.id,
@@ -55,6 +55,8 @@ export async function createResponse(
     revokeExpiresAt: revokable?.expireAt,
     createdAt: timestamp,
     updatedAt: timestamp,
+    // The person the response is about, when the caller named one: found and erased by it.
+    ...userIndexAttributes({ accountId: target.contentSet.accountId, userId: profiling.userId || undefined, createdAt: timestamp, id }),
   });
 
   let response: ReturnType<typeof record> | undefined;

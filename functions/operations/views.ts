@@ -1,3 +1,4 @@
+import type { Schema } from '../domain/schemas';
 import type { ContentItemItem, ContentSetItem, ProjectItem } from '../store/entities';
 
 /** API shapes of SPEC part 2, built from stored items (internal fields never leave here). */
@@ -23,7 +24,7 @@ export function contentSetView(contentSet: ContentSetItem) {
     createdAt: contentSet.createdAt,
     updatedAt: contentSet.updatedAt,
     state: contentSet.state,
-    schema: contentSet.schema,
+    schema: contentSet.schema as Schema,
     schemaConfig: contentSet.schemaConfig,
     metadata: {
       ...(contentSet.description === undefined ? {} : { description: contentSet.description }),

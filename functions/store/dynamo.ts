@@ -18,9 +18,6 @@ export function storeSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Stor
   };
 }
 
-/** Counts requests sent to DynamoDB, so benchmarks can report round trips per call. */
-export const roundTrips = { count: 0 };
-
 export function createDynamoClient(settings: StoreSettings): DynamoDBClient {
   const local = settings.endpoint !== undefined;
   const client = new DynamoDBClient({
@@ -30,13 +27,6 @@ export function createDynamoClient(settings: StoreSettings): DynamoDBClient {
     credentials: local && !process.env.AWS_ACCESS_KEY_ID ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
     maxAttempts: 4,
   });
-  client.middlewareStack.add(
-    (next) => async (args) => {
-      roundTrips.count++;
-      return next(args);
-    },
-    { step: 'finalizeRequest', name: 'countRoundTrips' },
-  );
   return client;
 }
 

@@ -9,7 +9,7 @@
  * | Account by id                                   | table | account#<id>                           | account                          |
  * | Account by name (key CLI, dev bootstrap)        | gsi1  | account-name#<name>                    | account                          |
  * | API key by secret hash (every authenticated call)| table | apikey#<keyHash>                      | apikey                           |
- * | API keys, all, by account (key CLI `list`)      | gsi1  | apikeys                                | <accountId>#<createdAt>          |
+ * | API keys, all, by account (key CLI, keys/list)  | gsi1  | apikeys                                | <accountId>#<createdAt>          |
  * | API key by public id (key CLI `revoke`)         | gsi2  | apikey-id#<id>                         | apikey                           |
  * | Project by id                                   | table | project#<id>                           | project                          |
  * | Projects of an account by name prefix (lookup)  | gsi1  | account#<accountId>#projects           | <lowercase name>#<id>            |
@@ -26,6 +26,11 @@
  * | Responses of a content item, newest first       | gsi1  | content#<contentItemId>#responses      | <createdAt>#<id>                 |
  * | Responses of a content set, newest first        | gsi2  | set#<contentSetId>#responses           | <createdAt>#<id>                 |
  * | Responses of a project, newest first            | gsi3  | project#<projectId>#responses          | <createdAt>#<id>                 |
+ * | Responses of a person (userId), newest first    | gsi4  | user#<accountId>#<userId>              | <createdAt>#<id>                 |
+ *
+ * gsi4 is sparse: only responses that carry a user id (profiling.userId, given or taken
+ * from context.$user) have its keys. `keys/list` reads one account's keys from gsi1 with a
+ * begins_with on `<accountId>#` (account ids have a fixed length, so the prefix is exact).
  *
  * Keys are unique within their parent through a second, small item written in the same
  * transaction as the entity (`setkey`, `contentkey`), whose creation is conditional on its
@@ -92,6 +97,8 @@ export const ApiKey = new Entity({
     level: { type: ['viewer', 'admin'] as const, required: true, readOnly: true },
     label: { type: 'string' },
     revokedAt: { type: 'string' },
+    /** Refreshed by authentication at most once a minute (functions/api/auth.ts). */
+    lastUsedAt: { type: 'string' },
     ...timestamps,
   },
   indexes: {
@@ -261,6 +268,11 @@ export const Response = new Entity({
     contribution: { type: 'any', required: true },
     context: { type: 'any' },
     profiling: { type: 'any' },
+    /** profiling.userId, as a key of the byUser index (absent when the response names no user). */
+    userId: { type: 'string', readOnly: true },
+    /** `<accountId>#<userId>` and `<createdAt>#<id>`: the byUser index's key composites, set with userId only. */
+    userKey: { type: 'string', readOnly: true },
+    userSort: { type: 'string', readOnly: true },
     revokeTokenHash: { type: 'string', hidden: true },
     revokeExpiresAt: { type: 'string' },
     ...timestamps,
@@ -282,8 +294,23 @@ export const Response = new Entity({
       pk: key('gsi3pk', 'project#${projectId}#responses', ['projectId']),
       sk: key('gsi3sk', '${createdAt}#${id}', ['createdAt', 'id']),
     },
+    byUser: {
+      index: 'gsi4',
+      // Sparse: keys only for responses that name a user. ElectroDB checks an index with a
+      // condition strictly (all of its composites or none), hence the two derived attributes.
+      condition: (attributes: { userKey?: string }) => attributes.userKey !== undefined,
+      pk: key('gsi4pk', 'user#${userKey}', ['userKey']),
+      sk: key('gsi4sk', '${userSort}', ['userSort']),
+    },
   },
 });
+
+/** The byUser index attributes of a response that names a user (none otherwise: the index is sparse). */
+export function userIndexAttributes(response: { accountId: string; userId?: string; createdAt: string; id: string }) {
+  return response.userId === undefined
+    ? {}
+    : { userId: response.userId, userKey: `${response.accountId}#${response.userId}`, userSort: `${response.createdAt}#${response.id}` };
+}
 
 const entities = { Account, ApiKey, Project, ContentSet, ContentSetKey, ContentKey, ContentKeyAlias, ContentItem, Response };
 

@@ -20,6 +20,9 @@ export const TABLE_KEYS = {
     { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', sortKeyType: 'S', projection: 'ALL' },
     { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', sortKeyType: 'S', projection: 'ALL' },
     { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', sortKeyType: 'S', projection: 'ALL' },
+    // Sparse: a person's responses (only those with a user id), for data access and erasure.
+    // CloudFormation adds one GSI per stack update: deploy a new index on its own.
+    { indexName: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk', sortKeyType: 'S', projection: 'ALL' },
     // Rankings: aggregate items sorted by their own `count`, so a counter update re-ranks it in the same write.
     { indexName: 'rank1', partitionKey: 'rank1pk', sortKey: 'count', sortKeyType: 'N', projection: 'ALL' },
     { indexName: 'rank2', partitionKey: 'rank2pk', sortKey: 'count', sortKeyType: 'N', projection: 'ALL' },

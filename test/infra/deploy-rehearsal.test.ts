@@ -18,23 +18,25 @@
  * per operation, keyed by route path. A function no call, mapping or schedule reaches
  * fails the coverage test, so a new operation cannot go unrehearsed.
  *
+ * The assembly is the run's shared one (test/support/shared-assembly.ts: synthesized once
+ * per run, with cdk.json's context as `cdk deploy` does, for this file and stack.test.ts).
  * To rehearse an assembly the CLI made (or to iterate without the ~60-100 s synthesis):
  * `npx cdk synth -o .tmp/assembly`, then REHEARSAL_ASSEMBLY=.tmp/assembly npx jest
  * test/infra/deploy-rehearsal.test.ts. The directory must be inside the repository: the
  * bundles leave @aws-sdk/* to the runtime (Lambda's nodejs runtime provides it) and
  * resolve it here from node_modules.
  */
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { operationPath } from '../../functions/api/operation';
 import { operationList } from '../../functions/api/registry';
 import { ensureAccount, issueApiKey } from '../../functions/operations/accounts';
 import { createDocumentClient } from '../../functions/store/dynamo';
 import { createStore } from '../../functions/store/entities';
-import { createFeedbackApp } from '../../lib/app';
-import { REPO_ROOT } from '../../lib/paths';
 import {
   actionMatches,
   apiRoutes,
@@ -65,6 +67,7 @@ import {
 import { RecordingProxy, requiredPermissions, type RecordedCall } from '../support/dynamo-recorder';
 import { apiGatewayProxyEvent, passesFilters, readStream, scheduledEvent } from '../support/event-sources';
 import { LocalLambda, type Invocation } from '../support/local-lambda';
+import { sharedCloudAssembly } from '../support/shared-assembly';
 
 // Answers and template fragments are untyped JSON.
 type Json = any;
@@ -80,6 +83,8 @@ interface Fixture {
   set: Json;
   content: Json;
   /** Created through responses/create on a new key (the item is created with it), then edited. */
+  /** Made by keys/create, revoked by keys/revoke. */
+  createdKey: Json;
   first: Json;
   /** Created through the widgets' alias path in SPEC's positional form, then removed. */
   second: Json;
@@ -178,12 +183,30 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
     args: (f) => [{ contentSetId: f.set.id, key: FIRST_KEY }],
     keep: (body) => expect(body.reduce((sum: number, count: number) => sum + count, 0)).toBe(1),
   },
+  'responses/export': {
+    auth: 'viewer',
+    afterStream: true,
+    args: (f) => [{ contentSetId: f.set.id, format: 'csv', state: 'all' }],
+    keep: (body) => expect(body.rows).toBe(2),
+  },
+  // The docs function (GET /openapi.json, /docs): it reads no table.
+  'openapi.json': { auth: 'anonymous', method: 'GET', args: () => [] },
+  'keys/list': { auth: 'admin', args: () => [{ $size: 10 }], keep: (body) => expect(body.items.length).toBeGreaterThan(0) },
+  'keys/create': { auth: 'admin', args: () => [{ level: 'viewer', label: 'rehearsal' }], keep: (body, fixture) => (fixture.createdKey = body) },
+  'keys/revoke': { auth: 'admin', args: (f) => [f.createdKey.id] },
+  'responses/erase': {
+    auth: 'admin',
+    afterStream: true,
+    args: () => [{ responseIds: ['AAAAAAAAAAAAAAAAAAAAAA'] }],
+    keep: (body) => expect(body.erased).toBe(0),
+  },
 };
 
 // ---------------------------------------------------------------- the local deployment
 
 /** DynamoDB Local keeps one namespace per access key and region: the functions must use the test's. */
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** The file's own DynamoDB Local database (test/support/env.ts), for the rehearsal's clients and the functions alike. */
+const LOCAL_CREDENTIALS = { accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'local' };
 const LOCAL_REGION = 'local';
 /** Lambda refuses environments larger than this (names and values). */
 const MAX_ENVIRONMENT_BYTES = 4096;
@@ -192,7 +215,6 @@ const DAY_MS = 24 * 3600 * 1000;
 /** The second run of each schedule: a week later (see runSchedules). */
 const SCHEDULE_CLOCK_AHEAD_DAYS = 7;
 
-let synthesizedDir: string | undefined;
 let assembly: LoadedAssembly;
 let bindings: LocalBindings;
 let functions: FunctionSpec[];
@@ -226,16 +248,7 @@ const invocations: InvocationRecord[] = [];
 
 beforeAll(async () => {
   const started = Date.now();
-  let dir = process.env.REHEARSAL_ASSEMBLY;
-  if (!dir) {
-    // Inside the repository (.tmp/ is git-ignored): the bundles resolve @aws-sdk/* from node_modules.
-    fs.mkdirSync(path.join(REPO_ROOT, '.tmp'), { recursive: true });
-    synthesizedDir = fs.mkdtempSync(path.join(REPO_ROOT, '.tmp', 'rehearsal-'));
-    // With cdk.json's context (feature flags), as `cdk deploy` synthesizes the app.
-    const { context } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8'));
-    createFeedbackApp({ outdir: synthesizedDir, context }).app.synth();
-    dir = synthesizedDir;
-  }
+  const dir = process.env.REHEARSAL_ASSEMBLY ?? (await sharedCloudAssembly());
   timings.synth = Date.now() - started;
   assembly = loadCloudAssembly(path.resolve(dir));
   functions = functionSpecs(assembly);
@@ -262,7 +275,15 @@ beforeAll(async () => {
   }
   // Local ARNs read arn:aws:dynamodb:ddblocal:000000000000:table/<name>; hand-written ARNs in policies resolve alike.
   const [, partition, , region, account] = (tables.values().next().value?.arn ?? 'arn:aws:dynamodb:ddblocal:000000000000:').split(':');
-  bindings = { partition, region, account, tables };
+  // Secrets: a stand-in ARN each, served by a local Secrets Manager endpoint (secretsEndpoint) with a random value.
+  const secrets: LocalBindings['secrets'] = new Map(
+    ofType(assembly, 'AWS::SecretsManager::Secret').map(([logicalId]) => [
+      logicalId,
+      `arn:${partition}:secretsmanager:${region}:${account}:secret:${logicalId}`,
+    ]),
+  );
+  bindings = { partition, region, account, tables, secrets };
+  secretsEndpoint = await startLocalSecrets();
 
   // An account with an admin and a viewer key, in the table the API functions' environments name.
   const apiTables = new Set(routes.flatMap(({ functionId }) => referencedIds(spec(functionId).environment).filter((id) => bindings.tables.has(id))));
@@ -282,9 +303,9 @@ afterAll(async () => {
     environment.lambda?.stop();
     await environment.proxy.close();
   }
+  secretsServer?.close();
   dynamo?.destroy();
   streams?.destroy();
-  if (synthesizedDir) fs.rmSync(synthesizedDir, { recursive: true, force: true });
 });
 
 function spec(functionId: string): FunctionSpec {
@@ -334,7 +355,31 @@ function lambdaEnvironment(fn: FunctionSpec, dynamoEndpoint: string): Record<str
     AWS_SESSION_TOKEN: 'rehearsal',
     ...variables,
     DYNAMODB_ENDPOINT: dynamoEndpoint,
+    // The SDK's per-service endpoint variable: GetSecretValue goes to the local stand-in.
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsEndpoint,
   };
+}
+
+let secretsEndpoint = '';
+let secretsServer: Server | undefined;
+
+/** Answers GetSecretValue for any secret with one random value per secret (what CloudFormation would generate). */
+async function startLocalSecrets(): Promise<string> {
+  const values = new Map<string, string>();
+  secretsServer = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      const { SecretId } = JSON.parse(body || '{}') as { SecretId?: string };
+      if (!values.has(String(SecretId))) values.set(String(SecretId), randomBytes(32).toString('hex'));
+      response.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+      response.end(JSON.stringify({ ARN: SecretId, Name: SecretId, SecretString: values.get(String(SecretId)), VersionId: 'rehearsal' }));
+    });
+  });
+  await new Promise<void>((listening) => secretsServer!.listen(0, '127.0.0.1', () => listening()));
+  return `http://127.0.0.1:${(secretsServer.address() as AddressInfo).port}`;
 }
 
 /** A function's execution environment, started (its init phase run) on first use. */
@@ -387,7 +432,7 @@ function failure(record: InvocationRecord, what: string): Error {
 // ---------------------------------------------------------------- the triggers
 
 function routeFor(routePath: string, method: string): ApiRoute | undefined {
-  return routes.find((route) => route.path === routePath && route.httpMethod === method);
+  return routes.find((route) => route.path === routePath && (route.httpMethod === method || route.httpMethod === 'ANY'));
 }
 
 async function callOperation(routePath: string, call: OperationCall): Promise<void> {

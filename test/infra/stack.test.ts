@@ -1,6 +1,9 @@
 /**
- * The CDK stack (lib/feedback-stack.ts), synthesized ONCE with real esbuild bundling of
- * every function; all tests below read that one template.
+ * The CDK stack (lib/feedback-stack.ts), built ONCE here with cdk.json's context and its
+ * bundling skipped; all tests below read that one construct tree and template. The bundles
+ * are checked in the run's shared cloud assembly (test/support/shared-assembly.ts): the
+ * same app with real esbuild bundling of every function, synthesized once for this file
+ * and the deploy rehearsal, whose template is this one but for the code's object keys.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -12,11 +15,17 @@ import { CORS_ALLOWED_HEADERS } from '../../functions/api/cors';
 import { operationPath, RESOURCE_ALIASES, type OperationDeclaration } from '../../functions/api/operation';
 import { operationList } from '../../functions/api/registry';
 import { createTableInput, TABLE_KEYS } from '../../functions/store/table';
+import { openApiJson } from '../../functions/api/openapi';
+import { localDocsAssets, swaggerUiDirectory } from '../../functions/docs/local';
+import { DOCS_FILES, docsPages } from '../../functions/docs/pages';
 import { createFeedbackApp } from '../../lib/app';
+import { DOCS_ROUTES } from '../../lib/feedback-api';
 import { FeedbackStack } from '../../lib/feedback-stack';
 import { NAG_REASONS } from '../../lib/nag';
 import { REPO_ROOT } from '../../lib/paths';
-import { TABLE_ACTIONS } from '../../lib/table-access';
+import { KEY_USAGE, TABLE_ACTIONS } from '../../lib/table-access';
+import { loadCloudAssembly, type LoadedAssembly } from '../support/cloud-assembly';
+import { cdkJsonContext, sharedCloudAssembly } from '../support/shared-assembly';
 
 type Json = any;
 type Resources = Record<string, Json>;
@@ -26,21 +35,24 @@ let stack: FeedbackStack;
 let template: Template;
 let resources: Resources;
 let outdir: string;
+/** The run's shared assembly, with the bundles. */
+let bundled: LoadedAssembly;
 
-beforeAll(() => {
-  // Inside the repository (.tmp/ is git-ignored) so that the bundles, which leave
-  // @aws-sdk/* to the Lambda runtime, can resolve it from node_modules when loaded below.
+beforeAll(async () => {
   fs.mkdirSync(path.join(REPO_ROOT, '.tmp'), { recursive: true });
   outdir = fs.mkdtempSync(path.join(REPO_ROOT, '.tmp', 'infra-test-'));
   const started = Date.now();
-  ({ app, stack } = createFeedbackApp({ outdir }));
+  ({ app, stack } = createFeedbackApp({ outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } }));
   const constructed = Date.now();
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
+  const synthesized = Date.now();
+  bundled = loadCloudAssembly(await sharedCloudAssembly());
   process.stdout.write(
-    `synth: construct+bundle ${((constructed - started) / 1000).toFixed(1)} s, synth+nag ${((Date.now() - constructed) / 1000).toFixed(1)} s\n`,
+    `synth: construct ${((constructed - started) / 1000).toFixed(1)} s, synth+nag ${((synthesized - constructed) / 1000).toFixed(1)} s, ` +
+      `shared assembly (bundled) ready after ${((Date.now() - synthesized) / 1000).toFixed(1)} s more\n`,
   );
-}, 240_000);
+}, 300_000);
 
 afterAll(() => {
   if (outdir) fs.rmSync(outdir, { recursive: true, force: true });
@@ -67,6 +79,13 @@ function refId(value: Json): string | undefined {
   if (value?.Ref) return value.Ref;
   if (value?.['Fn::GetAtt']) return value['Fn::GetAtt'][0];
   return undefined;
+}
+
+/** The directory of a function's bundle in the shared assembly (the same logical ids as this template). */
+function bundleDir(functionId: string): string {
+  const dir = bundled.assetDirs.get(String(bundled.resources[functionId]?.Properties.Code.S3Key));
+  if (!dir) throw new Error(`no bundle for ${functionId} in ${bundled.dir}`);
+  return dir;
 }
 
 /** Every logical id `{Fn::GetAtt: [id, 'Arn']}` found anywhere in a value. */
@@ -156,8 +175,32 @@ describe('API routes', () => {
     expect(gets.map((route) => route.path).sort()).toEqual(readOnlyOperations.flatMap(expectedPaths).sort());
   });
 
-  test('only POST, GET and OPTIONS methods exist', () => {
-    expect(new Set(routes().map((route) => route.method))).toEqual(new Set(['POST', 'GET', 'OPTIONS']));
+  test('only POST, GET and OPTIONS methods exist, besides ANY on the docs routes', () => {
+    const docs = new Set<string>(DOCS_ROUTES);
+    expect(
+      new Set(
+        routes()
+          .filter((route) => !docs.has(route.path))
+          .map((route) => route.method),
+      ),
+    ).toEqual(new Set(['POST', 'GET', 'OPTIONS']));
+    expect(
+      new Set(
+        routes()
+          .filter((route) => docs.has(route.path))
+          .map((route) => route.method),
+      ),
+    ).toEqual(new Set(['ANY', 'OPTIONS']));
+  });
+
+  test('/openapi.json, /docs and /docs/{file} are proxy integrations of the docs function (ANY: it answers other methods with method-not-allowed)', () => {
+    const docsId = stack.getLogicalId(stack.api.docsFunction.function.node.defaultChild as any);
+    const served = routes().filter((route) => route.method === 'ANY');
+    expect(served.map((route) => route.path).sort()).toEqual([...DOCS_ROUTES].sort());
+    for (const route of served) {
+      expect(route.functionId).toBe(docsId);
+      expect(route.integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
+    }
   });
 
   test('each operation has its own function; every route of it (alias included) is a Lambda proxy integration of that function', () => {
@@ -191,12 +234,13 @@ describe('API routes', () => {
 
   test('the functions are invoked through one API-scoped permission each', () => {
     const permissions = ofType('AWS::Lambda::Permission').filter(([, permission]) => permission.Properties.Principal !== 'events.amazonaws.com');
-    expect(permissions).toHaveLength(operationList.length);
+    // One per operation, one for the docs function.
+    expect(permissions).toHaveLength(operationList.length + 1);
     for (const [, permission] of permissions) {
       expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
     }
     // The only other invoker: the daily schedule of the rollover job.
-    expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 1);
+    expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 2);
   });
 });
 
@@ -235,23 +279,26 @@ describe('stage', () => {
 // ---------------------------------------------------------------- functions
 
 describe('functions', () => {
-  test('one per operation plus the stream consumer and the rollover job, and no other but the console deployment provider', () => {
-    expect(serviceFunctions()).toHaveLength(operationList.length + 2);
+  test('one per operation plus the docs function, the stream consumer and the rollover job, and no other but the console deployment provider', () => {
+    expect(serviceFunctions()).toHaveLength(operationList.length + 3);
     // The console's two BucketDeployments share aws-cdk-lib's one singleton provider.
     template.resourceCountIs('Custom::CDKBucketDeployment', 2);
-    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 3);
+    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 4);
   });
 
   test('all are Node 22 on arm64 with source maps, a log group with retention and the common environment', () => {
     const tableId = ofType('AWS::DynamoDB::Table')[0][0];
-    for (const [, fn] of serviceFunctions()) {
+    const docsId = stack.getLogicalId(stack.api.docsFunction.function.node.defaultChild as any);
+    for (const [functionId, fn] of serviceFunctions()) {
       const props = fn.Properties;
       expect(props.Runtime).toBe('nodejs22.x');
       expect(props.Architectures).toEqual(['arm64']);
       expect(props.Handler).toBe('index.handler');
       expect(props.MemorySize).toBe(256);
+      // The docs function reads no table.
+      if (functionId === docsId) expect(props.Environment.Variables.TABLE_NAME).toBeUndefined();
       expect(props.Environment.Variables).toMatchObject({
-        TABLE_NAME: { Ref: tableId },
+        ...(functionId === docsId ? {} : { TABLE_NAME: { Ref: tableId } }),
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'feedback',
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -271,14 +318,19 @@ describe('functions', () => {
     }
   });
 
+  test('the bundled assembly has this template, but for the code of the functions', () => {
+    const withoutCode = (all: Resources) =>
+      JSON.parse(JSON.stringify(all), (key, value) => (key === 'Code' && value?.S3Key !== undefined ? { ...value, S3Key: '(bundle)' } : value));
+    expect(withoutCode(bundled.resources)).toEqual(withoutCode(resources));
+  });
+
   test('every function has a bundle with a source map; one bundle per resource (and the consumer) loads and exports handler()', () => {
-    const bundleOf = (functionId: string) =>
-      path.join(outdir, `asset.${String(resources[functionId].Properties.Code.S3Key).replace(/\.zip$/, '')}`, 'index.js');
+    const bundleOf = (functionId: string) => path.join(bundleDir(functionId), 'index.js');
     for (const [functionId] of serviceFunctions()) {
       expect(fs.existsSync(bundleOf(functionId))).toBe(true);
       expect(fs.existsSync(`${bundleOf(functionId)}.map`)).toBe(true);
     }
-    // Loading all 26 bundles (~0.7 MB each) costs ~10 s; they differ only by entry module.
+    // Loading every bundle (~0.4 MB each) would cost ~10 s; they differ only by entry module.
     const sample = [
       ...new Map(operationList.map((operation) => [operation.resource, functionLogicalId(operation)])).values(),
       stack.getLogicalId(stack.streamConsumers.get('counting')!.consumer.function.node.defaultChild as any),
@@ -290,6 +342,33 @@ describe('functions', () => {
     });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
+  });
+});
+
+describe('docs function', () => {
+  test('its bundle holds the OpenAPI document generated at synth and Swagger UI, and serves them like the local server', () => {
+    const docsId = stack.getLogicalId(stack.api.docsFunction.function.node.defaultChild as any);
+    const bundle = bundleDir(docsId);
+    const swaggerUi = swaggerUiDirectory();
+    expect(fs.readFileSync(path.join(bundle, DOCS_FILES.openapi), 'utf8')).toBe(openApiJson());
+    for (const file of [DOCS_FILES.script, DOCS_FILES.style]) {
+      expect(fs.readFileSync(path.join(bundle, file)).equals(fs.readFileSync(path.join(swaggerUi, file)))).toBe(true);
+    }
+    // The bundled handler answers exactly what the local server answers.
+    const script = `
+      const { handler } = require(process.argv[1]);
+      const call = (httpMethod, path) => handler({ httpMethod, path, headers: {} });
+      Promise.all([call('GET', '/openapi.json'), call('GET', '/docs'), call('POST', '/docs'), call('GET', '/docs/swagger-ui.css')]).then((answers) =>
+        console.log(JSON.stringify(answers.map((answer) => ({ status: answer.statusCode, type: answer.headers['Content-Type'], length: answer.body.length, body: answer.statusCode === 405 ? JSON.parse(answer.body) : undefined })))));`;
+    const run = spawnSync(process.execPath, ['-e', script, path.join(bundle, 'index.js')], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    const local = docsPages(localDocsAssets());
+    expect(JSON.parse(run.stdout)).toEqual([
+      { status: 200, type: 'application/json; charset=utf-8', length: local.get('/openapi.json')!.body.length },
+      { status: 200, type: 'text/html; charset=utf-8', length: local.get('/docs')!.body.length },
+      { status: 405, type: 'application/json', length: expect.any(Number), body: expect.objectContaining({ error: 'method-not-allowed' }) },
+      { status: 200, type: 'text/css; charset=utf-8', length: local.get('/docs/swagger-ui.css')!.body.length },
+    ]);
   });
 });
 
@@ -345,7 +424,8 @@ describe('IAM', () => {
   test.each(operationList.map((operation) => [operationPath(operation), operation] as const))(
     '%s: exactly the table actions of its access level, on the table and its indexes',
     (_path, operation) => {
-      const statements = roleStatements(functionRoleId(functionLogicalId(operation)));
+      const all = roleStatements(functionRoleId(functionLogicalId(operation)));
+      const statements = all.filter((statement) => statement.Sid !== 'KeyUsage');
       const expected = operation.readOnly ? TABLE_ACTIONS.readOnly : TABLE_ACTIONS.write;
       expect(dynamoActions(statements).sort()).toEqual([...expected].sort());
       const tableStatements = statements.filter((statement) => dynamoActions([statement]).length > 0);
@@ -356,8 +436,48 @@ describe('IAM', () => {
         expect(dynamoActions(statements)).not.toContain('dynamodb:UpdateItem');
         expect(dynamoActions(statements)).not.toContain('dynamodb:DeleteItem');
       }
+      // Read-only functions may refresh an API key's lastUsedAt, and write nothing else.
+      const keyUsage = all.filter((statement) => statement.Sid === 'KeyUsage');
+      expect(keyUsage).toHaveLength(operation.readOnly ? 1 : 0);
+      if (operation.readOnly) {
+        expect(keyUsage[0]).toEqual({
+          Sid: 'KeyUsage',
+          Effect: 'Allow',
+          Action: 'dynamodb:UpdateItem',
+          Resource: tableArn(),
+          Condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...KEY_USAGE.leadingKeys] },
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...KEY_USAGE.attributes] },
+            StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+          },
+        });
+      }
     },
   );
+
+  test('the lists that page by cursor, and only they, read the cursor secret (by ARN in their environment)', () => {
+    const [secretId] = ofType('AWS::SecretsManager::Secret')[0];
+    expect(ofType('AWS::SecretsManager::Secret')).toHaveLength(1);
+    expect(resources[secretId].Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
+    const paged = operationList.filter((operation) => operation.pagesByCursor);
+    expect(paged.length).toBeGreaterThan(0);
+    for (const operation of operationList) {
+      const functionId = functionLogicalId(operation);
+      const environment = resources[functionId].Properties.Environment.Variables;
+      const reads = roleStatements(functionRoleId(functionId)).filter((statement) =>
+        asArray<string>(statement.Action).some((action) => action.startsWith('secretsmanager:')),
+      );
+      if (operation.pagesByCursor) {
+        expect(environment.CURSOR_SECRET_ARN).toEqual({ Ref: secretId });
+        expect(reads).toHaveLength(1);
+        expect(asArray<string>(reads[0].Action).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+        expect(reads[0].Resource).toEqual({ Ref: secretId });
+      } else {
+        expect(environment.CURSOR_SECRET_ARN).toBeUndefined();
+        expect(reads).toEqual([]);
+      }
+    }
+  });
 
   test('function roles carry no managed policy and may only write to their own log group', () => {
     for (const [, fn] of serviceFunctions()) {

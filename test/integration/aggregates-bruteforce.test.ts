@@ -3,16 +3,18 @@ import { resolvePeriod, STAT_PERIODS, TOP_PERIODS, type StatPeriod, type TopPeri
 import { parseBucketKey } from '../support/bucket-keys';
 import type { ResponseCreateModel } from '../../functions/api/response-models';
 import { createResponse } from '../../functions/operations/response-collection';
+import { eraseResponses } from '../../functions/operations/response-erasure';
 import { editResponse, removeResponse } from '../../functions/operations/response-revocation';
 import { defaultStore } from '../../functions/store/client';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 
 /**
- * A seeded random workload (creates, edits, removals over ~10 days of the last three
- * weeks, 4 sets of different schemas in 2 projects, 15 content items), counted by the real
- * stream consumer; then getStats of every entity, for every period and several
- * references and shifts, and the top queries, are compared with a brute-force
- * recomputation from a ledger of what was done. Equality is exact.
+ * A seeded random workload (creates, edits, removals and erasures, by ids and by person,
+ * over ~10 days of the last three weeks, 4 sets of different schemas in 2 projects, 15
+ * content items), counted by the real stream consumer; then getStats of every entity, for
+ * every period and several references and shifts, the top queries and getAggregates are
+ * compared with a brute-force recomputation from a ledger of what was done. Equality is
+ * exact.
  *
  * AGG_SEED=<n> replays another workload; a failure prints the seed.
  */
@@ -87,7 +89,13 @@ interface LedgerEntry {
   createdAt: Date;
   counted: Counted;
   active: boolean;
+  /** The person the response names (profiling.userId), if any. */
+  userId?: string;
+  /** Deleted by responses/erase: counted nowhere, like a removed one, and gone from the table. */
+  erased: boolean;
 }
+
+const USERS = ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'];
 
 let api: TestApi;
 let owner: AccountKeys;
@@ -97,7 +105,7 @@ const itemIds = new Map<string, string>();
 const ledger: LedgerEntry[] = [];
 const now = new Date();
 const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-const tally = { create: 0, edit: 0, remove: 0 };
+const tally = { create: 0, edit: 0, remove: 0, eraseIds: 0, eraseUser: 0, erased: 0 };
 
 beforeAll(async () => {
   api = await startTestApi();
@@ -131,37 +139,58 @@ beforeAll(async () => {
   const store = defaultStore().store;
   for (let step = 0; step < OPERATIONS; step++) {
     const live = ledger.filter((entry) => entry.active);
+    const stored = ledger.filter((entry) => !entry.erased);
     const roll = random();
-    if (live.length === 0 || roll < 0.6) {
+    if (live.length === 0 || roll < 0.55) {
       const itemIndex = Math.floor(random() * ITEM_COUNT);
       const set = sets[itemIndex % sets.length];
       const itemKey = `https://site.example/${set.schema}/page-${itemIndex}?a=1&b=${itemIndex}`;
       const { value, counted } = pick(VALUES[set.schema]);
       const createdAt = instant();
-      const result = await createResponse(
-        store,
-        ANONYMOUS,
-        { contentSetId: set.id, key: itemKey, value: value as ResponseCreateModel['value'], revokable: true },
-        { headers: {} },
-        createdAt,
-      );
-      ledger.push({ responseId: result.responseId, token: result.revokable!.token, set, itemKey, createdAt, counted, active: true });
+      const userId = random() < 0.4 ? pick(USERS) : undefined;
+      const input = {
+        contentSetId: set.id,
+        key: itemKey,
+        value: value as ResponseCreateModel['value'],
+        revokable: true,
+        ...(userId ? { profiling: { userId } } : {}),
+      };
+      const result = await createResponse(store, ANONYMOUS, input, { headers: {} }, createdAt);
+      ledger.push({ responseId: result.responseId, token: result.revokable!.token, set, itemKey, createdAt, counted, active: true, userId, erased: false });
       if (!itemIds.has(itemKey)) {
         const { data } = await store.entities.Response.get({ id: result.responseId }).go();
         itemIds.set(itemKey, data!.contentItemId);
       }
       tally.create++;
-    } else if (roll < 0.85) {
+    } else if (roll < 0.77) {
       const entry = pick(live);
       const { value, counted } = pick(VALUES[entry.set.schema]);
       await editResponse(store, ANONYMOUS, { responseId: entry.responseId, revokeToken: entry.token, value }, new Date(entry.createdAt.getTime() + 30_000));
       entry.counted = counted;
       tally.edit++;
-    } else {
+    } else if (roll < 0.9) {
       const entry = pick(live);
       await removeResponse(store, ANONYMOUS, { responseId: entry.responseId, revokeToken: entry.token }, new Date(entry.createdAt.getTime() + 60_000));
       entry.active = false;
       tally.remove++;
+    } else if (roll < 0.96) {
+      // Erase one to three stored responses (active or removed) by id, with an id erased before among them.
+      const chosen = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(stored));
+      const gone = ledger.filter((entry) => entry.erased);
+      const ids = [...chosen.map((entry) => entry.responseId), ...(gone.length > 0 ? [pick(gone).responseId] : [])];
+      const { erased } = await eraseResponses(store, owner.accountId, { responseIds: ids });
+      expect(erased).toBe(new Set(chosen).size);
+      for (const entry of chosen) Object.assign(entry, { active: false, erased: true });
+      tally.eraseIds++;
+      tally.erased += erased;
+    } else {
+      const userId = pick(USERS);
+      const theirs = ledger.filter((entry) => entry.userId === userId && !entry.erased);
+      const { erased, more } = await eraseResponses(store, owner.accountId, { userId });
+      expect([erased, more]).toEqual([theirs.length, false]);
+      for (const entry of theirs) Object.assign(entry, { active: false, erased: true });
+      tally.eraseUser++;
+      tally.erased += erased;
     }
   }
   await api.drainStream();
@@ -310,9 +339,12 @@ const RESOURCE = { project: 'projects', contentSet: 'sets', contentItem: 'conten
 
 describe(`seeded workload (AGG_SEED=${SEED})`, () => {
   it('did what it was meant to', () => {
-    expect(tally.create + tally.edit + tally.remove).toBe(OPERATIONS);
+    expect(tally.create + tally.edit + tally.remove + tally.eraseIds + tally.eraseUser).toBe(OPERATIONS);
     expect(tally.edit).toBeGreaterThan(30);
     expect(tally.remove).toBeGreaterThan(15);
+    expect(tally.eraseIds).toBeGreaterThan(5);
+    expect(tally.eraseUser).toBeGreaterThan(3);
+    expect(tally.erased).toBeGreaterThan(20);
     expect(itemIds.size).toBeGreaterThanOrEqual(12);
     const days = new Set(ledger.map((entry) => entry.createdAt.toISOString().slice(0, 10)));
     expect(days.size).toBeGreaterThanOrEqual(8);
@@ -396,4 +428,40 @@ describe(`seeded workload (AGG_SEED=${SEED})`, () => {
     }
     expect(compared).toBeGreaterThan(200);
   }, 600_000);
+
+  it('getAggregates of every item equals its brute-force lifetime counts', async () => {
+    const items = subjects().filter((subject) => subject.entity === 'contentItem');
+    for (const item of items) {
+      const expected = expectedStats(item, 'lifetime', {});
+      const answer = await api.call('responses/getAggregates', [item.entityId], { key: owner.viewer });
+      expect({ item: item.entityId, values: answer.body }).toEqual({ item: item.entityId, values: (expected.data as { values: number[] }).values });
+    }
+  });
+
+  it('erased responses are gone from the table, the others stored', async () => {
+    const stored = new Set<string>();
+    for (const projectId of projects) {
+      let cursor: string | undefined;
+      do {
+        const { body } = await api.call('responses/list', [{ projectId, state: 'all', $size: 100, ...(cursor ? { cursor } : {}) }], { key: owner.viewer });
+        for (const item of body.items) stored.add(item.id);
+        cursor = body.cursor;
+      } while (cursor);
+    }
+    expect([...stored].sort()).toEqual(
+      ledger
+        .filter((entry) => !entry.erased)
+        .map((entry) => entry.responseId)
+        .sort(),
+    );
+    for (const userId of USERS) {
+      const { body } = await api.call('responses/list', [{ userId, state: 'all', $size: 100 }], { key: owner.viewer });
+      expect(body.items.map((item: { id: string }) => item.id).sort()).toEqual(
+        ledger
+          .filter((entry) => entry.userId === userId && !entry.erased)
+          .map((entry) => entry.responseId)
+          .sort(),
+      );
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { ANONYMOUS } from '../../functions/api/auth';
@@ -7,7 +8,7 @@ import { editResponse } from '../../functions/operations/response-revocation';
 import { counterFromItem, type ResponseChange } from '../../functions/store/counters';
 import { defaultStore } from '../../functions/store/client';
 import type { Store } from '../../functions/store/entities';
-import { ensureTable } from '../../functions/store/setup';
+import { createTableInput } from '../../functions/store/table';
 import { chunkChanges, countedChanges, countStreamRecords } from '../../functions/stream/counting';
 import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 import { normalCounter } from '../support/counters';
@@ -33,14 +34,19 @@ const { client, documentClient, settings, store } = defaultStore();
 let api: TestApi;
 let owner: AccountKeys;
 /** The batches the recording reader got, as Lambda would get them (20 records at most). */
-let batches: DynamoDBRecord[][] = [];
+const batches: DynamoDBRecord[][] = [];
 /** The clock of every feed: the day the live consumer counted the workload. */
 let now: Date;
 let tables = 0;
 
+/**
+ * A new table to feed records to. Without a stream: nothing reads these tables, and
+ * DynamoDB Local makes every write to a table with a stream pay for all the stream records
+ * of its database, which the feeds below would multiply.
+ */
 async function freshStore(documentClientOf: (real: DynamoDBDocumentClient) => DynamoDBDocumentClient = (real) => real): Promise<Store> {
   const tableName = `${settings.tableName}_feed${++tables}`;
-  await ensureTable(client, tableName);
+  await client.send(new CreateTableCommand({ ...createTableInput(tableName), StreamSpecification: undefined }));
   return storeOn(tableName, documentClientOf(documentClient));
 }
 

@@ -7,6 +7,7 @@ import { BASE_PATH, createApiServer } from '../../functions/local/server';
 import { ensureAccount, issueApiKey, revokeApiKey } from '../../functions/operations/accounts';
 import { defaultStore } from '../../functions/store/client';
 import { ensureTable } from '../../functions/store/setup';
+import { checkResult, watchResults } from './result-check';
 
 export interface ApiAnswer<T = any> {
   status: number;
@@ -16,7 +17,11 @@ export interface ApiAnswer<T = any> {
 
 export interface TestApi {
   baseUrl: string;
-  /** POST /v0/<path> with the JSON array of arguments, optionally with an API key. */
+  /**
+   * POST /v0/<path> with the JSON array of arguments, optionally with an API key. A
+   * successful answer of an operation is checked against its result model: a mismatch
+   * throws (test/support/result-check.ts).
+   */
   call<T = any>(
     path: string,
     args?: unknown,
@@ -24,6 +29,9 @@ export interface TestApi {
   ): Promise<ApiAnswer<T>>;
   /** Waits until the stream consumer has counted every write made so far. */
   drainStream(): Promise<void>;
+  /** Answers seen by the server that disagreed with their result model (close() fails on any). */
+  resultMismatches: string[];
+  /** Stops the server; fails when any answer (also to other clients, e.g. the widgets) disagreed with its result model. */
   close(): Promise<void>;
 }
 
@@ -37,6 +45,12 @@ export async function startTestApi(options: { consoleDir?: string } = {}): Promi
   await ensureTable(client, settings.tableName);
   const streamConsumers = startStreamConsumers(client, settings.tableName);
   const server: Server = createApiServer({ consoleDir: options.consoleDir });
+  // fetch keeps connections for the server's keep-alive time less one second; on a loaded
+  // machine that margin is too thin and a reused connection can be reset. A long keep-alive
+  // leaves the client's own idle timeout to close them first.
+  server.keepAliveTimeout = 60_000;
+  // Every successful answer must match its operation's result model (see result-check.ts).
+  const results = watchResults(server);
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', () => listening()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE_PATH}`;
   return {
@@ -49,15 +63,19 @@ export async function startTestApi(options: { consoleDir?: string } = {}): Promi
       const body = method === 'GET' ? undefined : (options.rawBody ?? (args === undefined ? undefined : JSON.stringify(args)));
       const response = await fetch(url, { method, headers, body });
       const text = await response.text();
-      return { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
+      const answer = { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
+      checkResult(path, answer.status, answer.body);
+      return answer;
     },
     drainStream: () => streamConsumers.drain(),
+    resultMismatches: results.mismatches,
     async close() {
       await new Promise<void>((closed) => {
         server.close(() => closed());
         server.closeIdleConnections();
       });
       await streamConsumers.stop();
+      if (results.mismatches.length > 0) throw new Error(`Result check failed:\n${results.mismatches.join('\n')}`);
     },
   };
 }
@@ -82,9 +100,22 @@ export async function revokedAdminKey(accountId: string): Promise<string> {
   return revoked.key;
 }
 
+/** A value with the keys of every object in name order, so equal items print equally. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((name) => [name, canonical((value as Record<string, unknown>)[name])]),
+  );
+}
+
 /**
  * Every item of this file's table, read with Scan. Only tests do this: it lets them check
- * that a refused request wrote nothing.
+ * that a refused request wrote nothing. An API key's `lastUsedAt` is left out: any
+ * authenticated request may refresh it (at most once a minute), refused or not. Attributes
+ * are listed in name order, whatever order the store keeps them in.
  */
 export async function tableSnapshot(): Promise<string[]> {
   const { client, settings } = defaultStore();
@@ -92,7 +123,7 @@ export async function tableSnapshot(): Promise<string[]> {
   let start: Record<string, any> | undefined;
   do {
     const page = await client.send(new ScanCommand({ TableName: settings.tableName, ExclusiveStartKey: start, ConsistentRead: true }));
-    for (const item of page.Items ?? []) items.push(JSON.stringify(item));
+    for (const { lastUsedAt, ...item } of page.Items ?? []) items.push(JSON.stringify(canonical(item)));
     start = page.LastEvaluatedKey;
   } while (start);
   return items.sort();

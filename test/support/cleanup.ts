@@ -1,8 +1,8 @@
 import { DeleteTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 
 /**
- * After each test file: drop the file's tables (its own and any it derived from the name),
- * so the one DynamoDB Local of the run does not slow down under hundreds of tables.
+ * After each test file: drop the file's tables (its own and any it derived from the name)
+ * in the file's database (see env.ts), so that DynamoDB Local's memory does not keep them.
  */
 afterAll(async () => {
   const prefix = process.env.TABLE_NAME;
@@ -10,7 +10,7 @@ afterAll(async () => {
   const client = new DynamoDBClient({
     endpoint: process.env.DYNAMODB_ENDPOINT,
     region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'local' },
   });
   try {
     let start: string | undefined;

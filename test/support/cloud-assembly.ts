@@ -91,6 +91,8 @@ export interface LocalBindings {
   account: string;
   /** Table logical id -> the local table made from its definition. */
   tables: Map<string, { name: string; arn: string; streamArn?: string }>;
+  /** Secrets Manager secret logical id -> the ARN of its local stand-in. */
+  secrets: Map<string, string>;
 }
 
 /**
@@ -114,6 +116,7 @@ export function resolveValue(value: Json, bindings: LocalBindings, mode: 'strict
     if (table && name === undefined) return table.name;
     if (table && name === 'Arn') return table.arn;
     if (table && name === 'StreamArn' && table.streamArn) return table.streamArn;
+    if (name === undefined && bindings.secrets.has(id)) return bindings.secrets.get(id)!;
     if (name === undefined && pseudo[id]) return pseudo[id];
     if (mode === 'symbolic') return `cfn:${id}.${name ?? 'Ref'}`;
     return fail();
@@ -446,6 +449,8 @@ export function roleStatements(assembly: LoadedAssembly, roleId: string): RoleSt
 export interface Permission {
   action: string;
   resource: string;
+  /** The request's values of IAM condition keys (`dynamodb:LeadingKeys`, ...), where known. */
+  context?: Record<string, string[]>;
 }
 
 export interface ResolvedStatement {
@@ -454,7 +459,8 @@ export interface ResolvedStatement {
   notActions: string[];
   resources: string[];
   notResources: string[];
-  conditional: boolean;
+  /** `{ operator: { conditionKey: values } }`, as written in the policy. */
+  conditions?: Record<string, Record<string, string[]>>;
 }
 
 export function resolveStatements(statements: Json[], bindings: LocalBindings, where: string): ResolvedStatement[] {
@@ -465,7 +471,15 @@ export function resolveStatements(statements: Json[], bindings: LocalBindings, w
     notActions: strings(statement.NotAction),
     resources: strings(statement.Resource),
     notResources: strings(statement.NotResource),
-    conditional: statement.Condition !== undefined,
+    conditions:
+      statement.Condition === undefined
+        ? undefined
+        : Object.fromEntries(
+            Object.entries<Json>(statement.Condition).map(([operator, tests]) => [
+              operator,
+              Object.fromEntries(Object.entries<Json>(tests).map(([conditionKey, values]) => [conditionKey, strings(values)])),
+            ]),
+          ),
   }));
 }
 
@@ -490,13 +504,51 @@ function statementCovers(statement: ResolvedStatement, { action, resource }: Per
 }
 
 /**
+ * IAM's reading of the condition operators our policies use. A condition key the request's
+ * context does not list is unknown here, and an unknown key or operator makes the condition
+ * unknown (undefined), so the caller can read it cautiously.
+ */
+function conditionHolds(operator: string, conditionKey: string, allowed: string[], context: Record<string, string[]> | undefined): boolean | undefined {
+  const values = context?.[conditionKey];
+  const equals = (value: string) => allowed.includes(value);
+  const like = (value: string) => allowed.some((pattern) => glob(pattern, false).test(value));
+  switch (operator) {
+    case 'ForAllValues:StringEquals':
+      return values === undefined ? undefined : values.every(equals);
+    case 'ForAllValues:StringLike':
+      return values === undefined ? undefined : values.every(like);
+    case 'StringEqualsIfExists':
+      // Known absent (an empty list) passes, as IAM's IfExists does.
+      return values === undefined ? undefined : values.length === 0 || values.some(equals);
+    default:
+      return undefined;
+  }
+}
+
+/** Whether all conditions of a statement hold for the request: true, false, or undefined when not decidable here. */
+function conditionsHold(statement: ResolvedStatement, permission: Permission): boolean | undefined {
+  let decided: boolean | undefined = true;
+  for (const [operator, tests] of Object.entries(statement.conditions ?? {})) {
+    for (const [conditionKey, allowed] of Object.entries(tests)) {
+      const holds = conditionHolds(operator, conditionKey, allowed, permission.context);
+      if (holds === false) return false;
+      if (holds === undefined) decided = undefined;
+    }
+  }
+  return decided;
+}
+
+/**
  * IAM's identity-policy evaluation for one request: an explicit Deny wins, else an Allow is
- * needed. Statements with a Condition are not evaluated: a conditional Allow is not counted
- * as a grant, a conditional Deny as a denial (the cautious reading of both).
+ * needed. Conditions are evaluated where the request's context decides them; an undecidable
+ * conditional Allow is not counted as a grant, an undecidable conditional Deny is counted as
+ * a denial (the cautious reading of both).
  */
 export function isAllowed(statements: ResolvedStatement[], permission: Permission): boolean {
-  if (statements.some((statement) => statement.effect === 'Deny' && statementCovers(statement, permission))) return false;
-  return statements.some((statement) => statement.effect === 'Allow' && !statement.conditional && statementCovers(statement, permission));
+  const applies = (statement: ResolvedStatement) => statementCovers(statement, permission) && conditionsHold(statement, permission);
+  if (statements.some((statement) => statement.effect === 'Deny' && statementCovers(statement, permission) && conditionsHold(statement, permission) !== false))
+    return false;
+  return statements.some((statement) => statement.effect === 'Allow' && applies(statement) === true);
 }
 
 /** Actions of a service (`dynamodb:`) that Allow statements name, as written (patterns included). */

@@ -112,6 +112,49 @@ const TRANSACT_WRITE_ACTIONS: Record<string, string> = {
   ConditionCheck: 'dynamodb:ConditionCheckItem',
 };
 
+/** Words of DynamoDB expressions that are not attribute names. */
+const EXPRESSION_WORDS = new Set(
+  ['SET', 'REMOVE', 'ADD', 'DELETE', 'AND', 'OR', 'NOT', 'BETWEEN', 'IN']
+    .concat(['attribute_exists', 'attribute_not_exists', 'attribute_type', 'begins_with', 'contains', 'size', 'if_not_exists', 'list_append'])
+    .map((word) => word.toLowerCase()),
+);
+
+/** The top-level attribute names an expression mentions, `#aliases` resolved. */
+function expressionAttributes(expression: string | undefined, names: Record<string, string> | undefined): string[] {
+  if (!expression) return [];
+  const attributes: string[] = [];
+  // Drop `:values` first so their names are not read as attributes.
+  for (const [token] of expression.replace(/:[A-Za-z0-9_]+/g, ' ').matchAll(/#?[A-Za-z_][A-Za-z0-9_]*/g)) {
+    if (token.startsWith('#')) attributes.push(names?.[token] ?? token);
+    else if (!EXPRESSION_WORDS.has(token.toLowerCase())) attributes.push(token);
+  }
+  return attributes;
+}
+
+/**
+ * The values of the IAM condition keys DynamoDB sets for a one-item request
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html):
+ * the partition key (`dynamodb:LeadingKeys`), the attributes it names or writes
+ * (`dynamodb:Attributes`, key attributes included) and `dynamodb:ReturnValues` (an empty
+ * list when the request sets none).
+ */
+function itemContext(request: Json): Record<string, string[]> {
+  const key = request.Key ?? request.Item ?? {};
+  const leading = Object.values<Json>(key)[0];
+  const names: Record<string, string> | undefined = request.ExpressionAttributeNames;
+  const attributes = new Set<string>([
+    ...Object.keys(key),
+    ...expressionAttributes(request.UpdateExpression, names),
+    ...expressionAttributes(request.ConditionExpression, names),
+    ...expressionAttributes(request.ProjectionExpression, names),
+  ]);
+  return {
+    'dynamodb:LeadingKeys': leading?.S !== undefined ? [leading.S] : [],
+    'dynamodb:Attributes': [...attributes],
+    'dynamodb:ReturnValues': request.ReturnValues ? [request.ReturnValues] : [],
+  };
+}
+
 /**
  * The IAM permissions (action on resource) one DynamoDB request needs. Transactions have
  * no IAM action of their own: TransactWriteItems is authorized item by item by PutItem /
@@ -128,7 +171,7 @@ export function requiredPermissions(call: RecordedCall, tableArn: (tableName: st
         const [kind, request] = Object.entries<Json>(item)[0];
         const iamAction = TRANSACT_WRITE_ACTIONS[kind];
         if (!iamAction) throw new Error(`TransactWriteItems item of unknown kind ${kind}`);
-        return { action: iamAction, resource: table(request.TableName) };
+        return { action: iamAction, resource: table(request.TableName), context: itemContext(request) };
       });
     case 'TransactGetItems':
       return (input.TransactItems ?? []).map((item: Json) => ({ action: 'dynamodb:GetItem', resource: table(item.Get.TableName) }));
@@ -141,7 +184,8 @@ export function requiredPermissions(call: RecordedCall, tableArn: (tableName: st
         return [{ action: `dynamodb:${action}`, resource: '*' }];
       }
       const resource = input.IndexName ? `${table(input.TableName)}/index/${input.IndexName}` : table(input.TableName);
-      return [{ action: `dynamodb:${action}`, resource }];
+      const oneItem = input.Key !== undefined || input.Item !== undefined;
+      return [{ action: `dynamodb:${action}`, resource, ...(oneItem ? { context: itemContext(input) } : {}) }];
     }
   }
 }

@@ -3,7 +3,7 @@
  * EventBridge scheduled events, and DynamoDB stream batches read from DynamoDB Local's
  * real stream, filtered the way Lambda's event filtering does.
  */
-import { DynamoDBStreamsClient, DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
+import { type DynamoDBStreamsClient, DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { APIGatewayProxyEvent, DynamoDBRecord, ScheduledEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { lambdaRecord } from '../../functions/local/stream-reader';

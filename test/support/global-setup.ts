@@ -1,11 +1,18 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { startDynamoDbLocal } from '../../functions/local/dynamodb-local';
+import { REPO_ROOT } from '../../lib/paths';
 
 /**
- * One DynamoDB Local (in memory) for the whole run; each test file works in a table of
- * its own (see table.ts), so files can run in parallel without seeing each other.
+ * One DynamoDB Local (in memory) for the whole run, shared by the jest workers: each test
+ * file works in a database of its own (see env.ts), so files run in parallel without seeing
+ * or slowing each other. And the run's folder (TEST_RUN_DIR, in the git-ignored .tmp/) for
+ * what files share, such as the synthesized app (shared-assembly.ts).
  */
 export default async function globalSetup(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  fs.mkdirSync(path.join(REPO_ROOT, '.tmp'), { recursive: true });
+  process.env.TEST_RUN_DIR = fs.mkdtempSync(path.join(REPO_ROOT, '.tmp', 'test-run-'));
   const dynamo = await startDynamoDbLocal();
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   (globalThis as { __dynamoLocal__?: typeof dynamo }).__dynamoLocal__ = dynamo;

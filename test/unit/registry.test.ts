@@ -24,7 +24,7 @@ describe('operation registry', () => {
     expect(JSON.parse(run.stdout.trim().split('\n').at(-1)!)).toEqual([]);
   });
 
-  it('holds every operation of SPEC part 4, plus sets/get and contents/get', () => {
+  it('holds every operation of SPEC part 4, plus sets/get, contents/get, the data-rights operations and keys', () => {
     expect([...OPERATION_NAMES].sort()).toEqual(
       [
         'projects/get',
@@ -52,15 +52,25 @@ describe('operation registry', () => {
         'responses/edit',
         'responses/remove',
         'responses/getAggregates',
+        'responses/export',
+        'responses/erase',
+        'keys/list',
+        'keys/create',
+        'keys/revoke',
       ].sort(),
     );
   });
 
-  it('only the widget operations are anonymous, and only create/save need admin', () => {
+  it('only the widget operations are anonymous, and only create/save, erasure and keys need admin', () => {
     const anonymous = OPERATION_NAMES.filter((name) => operations[name].level === 'anonymous');
     expect(anonymous.sort()).toEqual(['responses/create', 'responses/edit', 'responses/getAggregates', 'responses/remove']);
     const admin = OPERATION_NAMES.filter((name) => operations[name].level === 'admin');
-    expect(admin.every((name) => /\/(create|save)$/.test(name))).toBe(true);
+    expect(admin.every((name) => /\/(create|save)$/.test(name) || name === 'responses/erase' || name.startsWith('keys/'))).toBe(true);
+    expect(OPERATION_NAMES.filter((name) => name.startsWith('keys/')).every((name) => operations[name].level === 'admin')).toBe(true);
+  });
+
+  it('the lists that page by cursor say so (their functions may read the cursor secret)', () => {
+    expect(OPERATION_NAMES.filter((name) => operations[name].pagesByCursor).sort()).toEqual(['keys/list', 'responses/export', 'responses/list']);
   });
 });
 

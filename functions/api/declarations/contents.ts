@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { declareOperation } from '../operation';
+import { AggregatedDataModel, ContentItemLookupEntryModel, ContentItemModel, ContentItemTopEntryModel } from '../result-models';
 import { ContentCreateModel, ContentFilters, ContentKeyModel, ContentSaveModel, id, lookupText } from '../models';
 import { ContentTopQueryModel, StatsFilter } from '../aggregate-models';
 
@@ -9,7 +10,7 @@ export const contentsCreate = declareOperation({
   summary: 'Creates an active content item in a set; the key is unique within the set.',
   args: z.tuple([ContentCreateModel]),
   signature: '{ contentSetId, key, metadata?: ContentMetadataModel }',
-  result: 'ContentItem',
+  result: ContentItemModel,
   level: 'admin',
   readOnly: false,
   errors: ['not-found', 'conflict'],
@@ -21,7 +22,7 @@ export const contentsExists = declareOperation({
   summary: 'Whether the account has a content item with this key in this set.',
   args: z.tuple([ContentKeyModel]),
   signature: '{ contentSetId, key }: ContentKey',
-  result: 'boolean',
+  result: z.boolean(),
   level: 'viewer',
   readOnly: true,
   errors: [],
@@ -33,7 +34,7 @@ export const contentsGet = declareOperation({
   summary: 'A content item by id (extension: SPEC has no contents/get).',
   args: z.tuple([id]),
   signature: 'id: string',
-  result: 'ContentItem',
+  result: ContentItemModel,
   level: 'viewer',
   readOnly: true,
   errors: ['not-found'],
@@ -45,7 +46,7 @@ export const contentsGetStats = declareOperation({
   summary: 'Aggregated responses of a content item over one period (default lifetime), with one data point per hour, day, month or year of the period.',
   args: z.tuple([id, StatsFilter.nullish()]),
   signature: 'id: string, filter?: StatsFilter',
-  result: 'AggregatedData',
+  result: AggregatedDataModel,
   level: 'viewer',
   readOnly: true,
   errors: ['not-found'],
@@ -57,7 +58,7 @@ export const contentsLookup = declareOperation({
   summary: 'Content items whose key or title starts with the text (case-insensitive), or whose id is the text; at most 20.',
   args: z.tuple([lookupText, ContentFilters.nullish()]),
   signature: 'text: string, filters?: ContentFilters',
-  result: 'ContentItemLookupEntry[]',
+  result: z.array(ContentItemLookupEntryModel),
   level: 'viewer',
   readOnly: true,
   errors: [],
@@ -69,7 +70,7 @@ export const contentsSave = declareOperation({
   summary: 'Changes the given fields of a content item (title, description, url, key, state).',
   args: z.tuple([id, ContentSaveModel]),
   signature: 'id: string, ContentSaveModel',
-  result: 'ContentItem',
+  result: ContentItemModel,
   level: 'admin',
   readOnly: false,
   errors: ['not-found', 'conflict'],
@@ -82,7 +83,7 @@ export const contentsTop = declareOperation({
     'Content items of the account, a project or a content set with the most responses in a period (default rolling7d), highest first, each with its stats for that period.',
   args: z.tuple([ContentTopQueryModel.nullish()]),
   signature: 'query?: ContentTopQueryModel',
-  result: '(ContentItem & { stats: AggregatedData })[]',
+  result: z.array(ContentItemTopEntryModel),
   level: 'viewer',
   readOnly: true,
   errors: ['not-found'],

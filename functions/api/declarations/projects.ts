@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { declareOperation } from '../operation';
+import { AggregatedDataModel, ProjectModel } from '../result-models';
 import { ProjectCreateModel, ProjectFilters, ProjectSaveModel, id, lookupText } from '../models';
 import { StatsFilter } from '../aggregate-models';
 
@@ -9,7 +10,7 @@ export const projectsCreate = declareOperation({
   summary: 'Creates an active project.',
   args: z.tuple([ProjectCreateModel]),
   signature: '{ name, description? }',
-  result: 'Project',
+  result: ProjectModel,
   level: 'admin',
   readOnly: false,
   errors: [],
@@ -21,7 +22,7 @@ export const projectsGet = declareOperation({
   summary: 'A project by id.',
   args: z.tuple([id]),
   signature: 'id: string',
-  result: 'Project',
+  result: ProjectModel,
   level: 'viewer',
   readOnly: true,
   errors: ['not-found'],
@@ -33,7 +34,7 @@ export const projectsGetStats = declareOperation({
   summary: 'Aggregated responses of a project over one period (default lifetime), with one data point per hour, day, month or year of the period.',
   args: z.tuple([id, StatsFilter.nullish()]),
   signature: 'id: string, filter?: StatsFilter',
-  result: 'AggregatedData',
+  result: AggregatedDataModel,
   level: 'viewer',
   readOnly: true,
   errors: ['not-found'],
@@ -45,7 +46,7 @@ export const projectsLookup = declareOperation({
   summary: 'Projects whose name starts with the text (case-insensitive), or whose id is the text; at most 20, by name.',
   args: z.tuple([lookupText, ProjectFilters.nullish()]),
   signature: 'text: string, filters?: ProjectFilters',
-  result: 'Project[]',
+  result: z.array(ProjectModel),
   level: 'viewer',
   readOnly: true,
   errors: [],
@@ -57,7 +58,7 @@ export const projectsSave = declareOperation({
   summary: 'Changes the given fields of a project (name, description, state).',
   args: z.tuple([id, ProjectSaveModel]),
   signature: 'id: string, { name?, description?, state? }',
-  result: 'Project',
+  result: ProjectModel,
   level: 'admin',
   readOnly: false,
   errors: ['not-found'],

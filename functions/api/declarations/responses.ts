@@ -1,15 +1,22 @@
 import * as z from 'zod';
 import { declareOperation } from '../operation';
+import { EraseResultModel, ExportChunkModel, NoContent, OptionCountsModel, ResponseModel, ResponsePageModel, ResponseWriteResultModel } from '../result-models';
 import {
   AggregatesTarget,
+  ERASE_BATCH,
+  MAX_ERASE_IDS,
   POSITIONAL_CREATE_FIELDS,
+  ProfilingModel,
+  ResponseContext,
   ResponseCreateModel,
   ResponseEditModel,
+  ResponseEraseModel,
+  ResponseExportModel,
   ResponseQueryModel,
   ResponseRemoveModel,
   StatPeriodModel,
 } from '../response-models';
-import { id } from '../models';
+import { contentKey, id } from '../models';
 
 /**
  * Accepts the widgets' single object and SPEC's seven positional arguments. Positional
@@ -38,15 +45,40 @@ const createArguments = z.array(z.unknown()).transform((args, context) => {
   return z.NEVER;
 });
 
+/**
+ * How callers write responses/create's arguments, for the OpenAPI document and the client:
+ * one object, or the positional form (null for unused arguments; the value is required and
+ * not null, since a null there reads as absent). `createArguments` accepts exactly these
+ * arrays (the OpenAPI agreement test checks it); it differs in how it reports errors.
+ */
+const positionalCreate = z
+  .tuple([
+    // Required positions: null, not undefined (which JSON cannot carry), when unused.
+    id.nullable(),
+    contentKey.nullable(),
+    z.unknown().meta({ not: { type: 'null' } }),
+    ResponseContext.nullish(),
+    id.nullish(),
+    z.boolean().nullish(),
+    ProfilingModel.nullish(),
+  ])
+  .meta({
+    description: "SPEC's positional form: contentSetId, key, value, context, contentId, revokable, profiling.",
+    // The target: contentId (position 4), or contentSetId and key (positions 0 and 1).
+    anyOf: [{ prefixItems: [{}, {}, {}, {}, { type: 'string' }], minItems: 5 }, { prefixItems: [{ type: 'string' }, { type: 'string' }] }],
+  });
+const createInput = z.union([z.tuple([ResponseCreateModel]), positionalCreate]);
+
 export const responsesCreate = declareOperation({
   resource: 'responses',
   name: 'create',
   summary:
     'Records one response on a content item, named by contentId or by contentSetId + key (the item is created on first use unless the set disallows it).',
   args: createArguments,
+  input: createInput,
   signature:
     '{ contentSetId?, key?, contentId?, value, context?, revokable?, profiling? }, or contentSetId, key, value, context, contentId, revokable, profiling',
-  result: 'ResponseWriteResult',
+  result: ResponseWriteResultModel,
   level: 'anonymous',
   readOnly: false,
   errors: ['not-found', 'conflict'],
@@ -58,7 +90,7 @@ export const responsesEdit = declareOperation({
   summary: 'Replaces the value of a response while its revocation window is open.',
   args: z.tuple([ResponseEditModel]),
   signature: '{ responseId (or feelbackId), revokeToken, value }',
-  result: 'ResponseWriteResult',
+  result: ResponseWriteResultModel,
   level: 'anonymous',
   readOnly: false,
   errors: ['not-found', 'forbidden', 'conflict'],
@@ -70,7 +102,7 @@ export const responsesGet = declareOperation({
   summary: 'A response by id (revoke tokens are never returned).',
   args: z.tuple([id]),
   signature: 'id: string',
-  result: 'Response',
+  result: ResponseModel,
   level: 'viewer',
   readOnly: true,
   errors: ['not-found'],
@@ -89,7 +121,7 @@ export const responsesGetAggregates = declareOperation({
     "Counts per option of a content item (by id, or by contentSetId + key) over a period (default lifetime), in the set's option order; zeros for a key nobody answered yet.",
   args: z.tuple([AggregatesTarget, StatPeriodModel.nullish()]),
   signature: 'target: string | ContentKey, period?: StatPeriod',
-  result: 'number[]',
+  result: OptionCountsModel,
   level: 'anonymous',
   readOnly: true,
   errors: ['not-found', 'unauthorized'],
@@ -98,13 +130,40 @@ export const responsesGetAggregates = declareOperation({
 export const responsesList = declareOperation({
   resource: 'responses',
   name: 'list',
-  summary: 'Responses of a project, content set or content item, newest first, in 1-based pages.',
+  summary:
+    'Responses of a project, content set or content item, or of a person (userId) across the account, newest first; page on with the returned cursor (or 1-based $page).',
   args: z.tuple([ResponseQueryModel]),
-  signature: '{ $size?, $page?, projectId?, contentSetId?, contentId?, state?, from?, to? }',
-  result: '{ items: Response[], page, size, hasMore }',
+  signature: '{ $size?, $page? | cursor?, projectId?, contentSetId?, contentId?, userId?, state?, from?, to? }',
+  result: ResponsePageModel,
   level: 'viewer',
   readOnly: true,
   errors: ['not-found'],
+  pagesByCursor: true,
+});
+
+export const responsesExport = declareOperation({
+  resource: 'responses',
+  name: 'export',
+  summary: 'Responses of a project, set, item or person as CSV or NDJSON, in chunks of up to 5,000 rows or about 4 MB; page on with the returned cursor.',
+  args: z.tuple([ResponseExportModel]),
+  signature: "{ projectId? | contentSetId? | contentId? | userId?, from?, to?, state?, format: 'csv' | 'ndjson', cursor? }",
+  result: ExportChunkModel,
+  level: 'viewer',
+  readOnly: true,
+  errors: ['not-found'],
+  pagesByCursor: true,
+});
+
+export const responsesErase = declareOperation({
+  resource: 'responses',
+  name: 'erase',
+  summary: `Deletes responses of the account for good (a person's by userId, up to ${ERASE_BATCH.toLocaleString('en')} per call, or up to ${MAX_ERASE_IDS} by id); aggregates are corrected. Idempotent.`,
+  args: z.tuple([ResponseEraseModel]),
+  signature: '{ userId } | { responseIds: string[] }',
+  result: EraseResultModel,
+  level: 'admin',
+  readOnly: false,
+  errors: [],
 });
 
 export const responsesRemove = declareOperation({
@@ -113,7 +172,7 @@ export const responsesRemove = declareOperation({
   summary: 'Revokes a response (state becomes revoked) while its revocation window is open.',
   args: z.tuple([ResponseRemoveModel]),
   signature: '{ responseId (or feelbackId), revokeToken }',
-  result: 'void',
+  result: NoContent,
   level: 'anonymous',
   readOnly: false,
   errors: ['not-found', 'forbidden', 'conflict'],

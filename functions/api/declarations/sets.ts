@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { declareOperation } from '../operation';
+import { AggregatedDataModel, ContentSetModel, ContentSetTopEntryModel } from '../result-models';
 import { ContentSetCreateModel, ContentSetFilters, ContentSetKeyModel, ContentSetSaveModel, id, lookupText } from '../models';
 import { ContentSetTopQueryModel, StatsFilter } from '../aggregate-models';
 
@@ -9,7 +10,7 @@ export const setsCreate = declareOperation({
   summary: 'Creates an active content set in a project; the key is unique within the project.',
   args: z.tuple([ContentSetCreateModel]),
   signature: '{ projectId, key, schema, schemaConfig?, metadata: ContentSetMetadataModel }',
-  result: 'ContentSet',
+  result: ContentSetModel,
   level: 'admin',
   readOnly: false,
   errors: ['not-found', 'conflict'],
@@ -21,7 +22,7 @@ export const setsExists = declareOperation({
   summary: 'Whether the account has a content set with this key in this project.',
   args: z.tuple([ContentSetKeyModel]),
   signature: '{ projectId, key }: ContentSetKey',
-  result: 'boolean',
+  result: z.boolean(),
   level: 'viewer',
   readOnly: true,
   errors: [],
@@ -33,7 +34,7 @@ export const setsGet = declareOperation({
   summary: 'A content set by id (extension: SPEC has no sets/get).',
   args: z.tuple([id]),
   signature: 'id: string',
-  result: 'ContentSet',
+  result: ContentSetModel,
   level: 'viewer',
   readOnly: true,
   errors: ['not-found'],
@@ -45,7 +46,7 @@ export const setsGetStats = declareOperation({
   summary: 'Aggregated responses of a content set over one period (default lifetime), with one data point per hour, day, month or year of the period.',
   args: z.tuple([id, StatsFilter.nullish()]),
   signature: 'id: string, filter?: StatsFilter',
-  result: 'AggregatedData',
+  result: AggregatedDataModel,
   level: 'viewer',
   readOnly: true,
   errors: ['not-found'],
@@ -57,7 +58,7 @@ export const setsLookup = declareOperation({
   summary: 'Content sets whose name or key starts with the text (case-insensitive), or whose id is the text; at most 20.',
   args: z.tuple([lookupText, ContentSetFilters.nullish()]),
   signature: 'text: string, filters?: ContentSetFilters',
-  result: 'ContentSet[]',
+  result: z.array(ContentSetModel),
   level: 'viewer',
   readOnly: true,
   errors: [],
@@ -69,7 +70,7 @@ export const setsSave = declareOperation({
   summary: 'Changes the given fields of a content set (name, description, key, flags, revokeWindow, state).',
   args: z.tuple([id, ContentSetSaveModel]),
   signature: 'id: string, ContentSetSaveModel',
-  result: 'ContentSet',
+  result: ContentSetModel,
   level: 'admin',
   readOnly: false,
   errors: ['not-found', 'conflict'],
@@ -82,7 +83,7 @@ export const setsTop = declareOperation({
     'Content sets of the account (or of a project) with the most responses in a period (default rolling7d), highest first, each with its stats for that period.',
   args: z.tuple([ContentSetTopQueryModel.nullish()]),
   signature: 'query?: ContentSetTopQueryModel',
-  result: '(ContentSet & { stats: AggregatedData })[]',
+  result: z.array(ContentSetTopEntryModel),
   level: 'viewer',
   readOnly: true,
   errors: ['not-found'],

@@ -1,0 +1,269 @@
+import * as z from 'zod';
+import { STAT_PERIODS } from '../domain/periods';
+import { PROFILING_FIELDS, type ProfilingField } from '../domain/profiling';
+import { SCHEMAS } from '../domain/schemas';
+import { CONTENT_STATES, PROJECT_STATES, RESPONSE_STATES } from '../domain/states';
+import { ERROR_STATUS, type ErrorCode } from './errors';
+
+/**
+ * Result models: what each operation answers, as zod schemas. Every declaration names
+ * one (`OperationDeclaration.result`); the OpenAPI document, the docs tables and the
+ * TypeScript client are generated from them, and the integration tests parse every
+ * successful answer with its operation's model (test/support/result-check.ts).
+ *
+ * Objects are `z.object`: parsing strips unknown fields, which is how the tests notice a
+ * handler leaking one (the parsed value differs from the answer). Named models carry
+ * `.meta({ id })`: they become `components.schemas` of the OpenAPI document and named
+ * types of the client. Like the argument models, this module loads no runtime code.
+ */
+
+/** Every date of the API: ISO 8601 in UTC with milliseconds, e.g. `2026-11-22T09:16:58.534Z`. */
+const timestamp = z.iso.datetime().meta({ id: 'Timestamp', description: 'ISO 8601 in UTC with milliseconds, e.g. 2026-11-22T09:16:58.534Z.' });
+const entityId = z.string().min(1);
+
+export const ProjectModel = z
+  .object({
+    id: entityId,
+    name: z.string(),
+    accountId: entityId,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    state: z.enum(PROJECT_STATES),
+    metadata: z.object({ description: z.string().optional() }),
+  })
+  .meta({ id: 'Project', description: 'A project: the top of the hierarchy, holding content sets.' });
+
+const sentiment = z.number().min(-1).max(1);
+
+export const ReactionConfigModel = z
+  .strictObject({
+    options: z.array(z.strictObject({ value: z.string(), sentiment, intensity: z.number().min(0).max(1) })),
+  })
+  .meta({ id: 'ReactionConfig', description: 'schemaConfig of a reaction set, complete (a preset is stored as its options).' });
+export const RatingConfigModel = z
+  .strictObject({ min: z.number(), max: z.number(), step: z.number() })
+  .meta({ id: 'RatingConfig', description: 'schemaConfig of a rating set, complete.' });
+export const TaggedMessageConfigModel = z
+  .strictObject({ tags: z.array(z.strictObject({ value: z.string(), sentiment })) })
+  .meta({ id: 'TaggedMessageConfig', description: 'schemaConfig of a tagged-message set, complete.' });
+/** pulse, yes-no and message have nothing to configure. */
+const EmptyConfigModel = z.strictObject({});
+
+export const SchemaConfigModel = z
+  .union([ReactionConfigModel, RatingConfigModel, TaggedMessageConfigModel, EmptyConfigModel])
+  .meta({ id: 'SchemaConfig', description: "A content set's complete schemaConfig; its shape follows the set's schema." });
+
+export const ContentSetModel = z
+  .object({
+    id: entityId,
+    name: z.string(),
+    key: z.string(),
+    accountId: entityId,
+    projectId: entityId,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    state: z.enum(CONTENT_STATES),
+    schema: z.enum(SCHEMAS),
+    schemaConfig: SchemaConfigModel,
+    metadata: z.object({
+      description: z.string().optional(),
+      disallowAutoContentCreation: z.boolean(),
+      publicAggregates: z.boolean(),
+      /** Seconds; 0 = responses are never revocable. */
+      revokeWindow: z.number().int().min(0),
+    }),
+  })
+  .meta({ id: 'ContentSet', description: 'A content set: content items sharing one feedback schema.' });
+
+const contentMetadata = z.object({ title: z.string().optional(), description: z.string().optional(), url: z.string().optional() });
+
+export const ContentItemModel = z
+  .object({
+    id: entityId,
+    key: z.string(),
+    accountId: entityId,
+    projectId: entityId,
+    contentSetId: entityId,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    state: z.enum(CONTENT_STATES),
+    metadata: contentMetadata,
+  })
+  .meta({ id: 'ContentItem', description: 'A content item: one page, article or product that receives responses.' });
+
+export const ContentItemLookupEntryModel = z
+  .object({ id: entityId, key: z.string(), projectId: entityId, contentSetId: entityId, metadata: contentMetadata })
+  .meta({ id: 'ContentItemLookupEntry', description: 'A content item as contents/lookup lists it.' });
+
+/** The stored value of a response, in its canonical form (see "Response values per schema"). */
+export const ResponseValueModel = z
+  .union([z.string(), z.number(), z.object({ tag: z.string(), message: z.string().optional() })])
+  .meta({ id: 'ResponseValue', description: 'A string (pulse, yes-no, reaction, message), a number (rating) or { tag, message? } (tagged-message).' });
+
+export const ResponseModel = z
+  .object({
+    id: entityId,
+    accountId: entityId,
+    projectId: entityId,
+    contentSetId: entityId,
+    contentItemId: entityId,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    state: z.enum(RESPONSE_STATES),
+    value: ResponseValueModel,
+    context: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+    profiling: z
+      .object(Object.fromEntries(PROFILING_FIELDS.map((field) => [field, z.string().optional()])) as Record<ProfilingField, z.ZodOptional<z.ZodString>>)
+      .optional(),
+  })
+  .meta({ id: 'Response', description: 'One response (revoke tokens are never returned).' });
+
+/** An opaque, sealed position in a list: pass it back to read the next page. */
+const pageCursor = z.string().min(1).meta({ id: 'Cursor', description: 'Opaque and tamper-proof: pass it back unchanged to read on.' });
+
+export const ResponsePageModel = z
+  .object({
+    items: z.array(ResponseModel),
+    page: z.number().int().min(1).optional(),
+    size: z.number().int().min(1),
+    hasMore: z.boolean(),
+    cursor: pageCursor.optional(),
+  })
+  .meta({ id: 'ResponsePage', description: 'One page of responses/list, newest first; `cursor` while more remain, `page` when paging by $page.' });
+
+export const ExportChunkModel = z
+  .object({ format: z.enum(['csv', 'ndjson']), data: z.string(), rows: z.number().int().min(0), cursor: pageCursor.optional() })
+  .meta({ id: 'ExportChunk', description: 'One chunk of responses/export: CSV (header row in the first chunk only) or NDJSON; `cursor` while more remain.' });
+
+export const EraseResultModel = z
+  .object({ erased: z.number().int().min(0), more: z.boolean().optional() })
+  .meta({ id: 'EraseResult', description: 'Responses deleted by this call; `more` when a person has responses left for another call.' });
+
+const keyLevel = z.enum(['viewer', 'admin']);
+
+export const ApiKeyInfoModel = z
+  .object({
+    id: entityId,
+    level: keyLevel,
+    label: z.string().optional(),
+    createdAt: timestamp,
+    lastUsedAt: timestamp.optional(),
+    revokedAt: timestamp.optional(),
+  })
+  .meta({ id: 'ApiKeyInfo', description: 'An API key as listed: never the key or its hash.' });
+
+export const ApiKeyPageModel = z
+  .object({ items: z.array(ApiKeyInfoModel), cursor: pageCursor.optional() })
+  .meta({ id: 'ApiKeyPage', description: 'One page of keys/list, newest first.' });
+
+export const CreatedApiKeyModel = z
+  .object({ id: entityId, key: z.string().min(1), level: keyLevel, label: z.string().optional(), createdAt: timestamp })
+  .meta({ id: 'CreatedApiKey', description: 'A new API key: `key` is shown only in this answer.' });
+
+export const ResponseWriteResultModel = z
+  .object({
+    responseId: entityId,
+    /** The same id under the name the published widgets read. */
+    feelbackId: entityId,
+    revokable: z.object({ token: z.string(), expireAt: timestamp }).optional(),
+  })
+  .meta({ id: 'ResponseWriteResult', description: 'What responses/create and responses/edit answer; feelbackId repeats responseId for the widgets.' });
+
+/* ResponseAggregation: SPEC's union of per-schema aggregations, told apart by `schema`. */
+
+const count = z.number().int().min(0);
+const aggregationBase = { period: z.string(), values: z.array(count), count };
+
+export const ResponseAggregationModel = z
+  .discriminatedUnion('schema', [
+    z.object({ schema: z.literal('pulse'), ...aggregationBase }),
+    z.object({
+      schema: z.literal('yes-no'),
+      ...aggregationBase,
+      points: z.array(z.tuple([count, count])),
+      counts: z.tuple([count, count]),
+      summary: z.number(),
+    }),
+    z.object({
+      schema: z.literal('reaction'),
+      ...aggregationBase,
+      points: z.array(z.tuple([z.array(count), z.number(), z.number()])),
+      counts: z.array(count),
+      summary: z.number().optional(),
+      intensity: z.number().optional(),
+    }),
+    z.object({ schema: z.literal('rating'), ...aggregationBase, points: z.array(z.tuple([count, z.number()])), summary: z.number() }),
+    z.object({ schema: z.literal('message'), ...aggregationBase }),
+    z.object({
+      schema: z.literal('tagged-message'),
+      ...aggregationBase,
+      points: z.array(z.tuple([z.array(count), z.number()])),
+      counts: z.array(count),
+      summary: z.number().optional(),
+    }),
+  ])
+  .meta({ id: 'ResponseAggregation', description: 'The counts of one period, shaped by the schema (projects use the pulse shape).' });
+
+export const AggregatedDataModel = z
+  .object({
+    /** `<entity>:<entityId>:<period>:<YYYY-MM-DD of referenceDate>`. */
+    id: z.string(),
+    accountId: entityId,
+    projectId: entityId,
+    contentSetId: entityId.optional(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    entity: z.enum(['project', 'contentSet', 'contentItem']),
+    entityId,
+    period: z.enum(STAT_PERIODS),
+    referenceDate: timestamp,
+    data: ResponseAggregationModel,
+    count,
+    summary: z.number().optional(),
+  })
+  .meta({ id: 'AggregatedData', description: 'The aggregated responses of one project, content set or content item over one period.' });
+
+export const ContentSetTopEntryModel = ContentSetModel.extend({ stats: AggregatedDataModel }).meta({
+  id: 'ContentSetTopEntry',
+  description: 'A content set of sets/top with its stats for the period.',
+});
+export const ContentItemTopEntryModel = ContentItemModel.extend({ stats: AggregatedDataModel }).meta({
+  id: 'ContentItemTopEntry',
+  description: 'A content item of contents/top with its stats for the period.',
+});
+
+/** `responses/getAggregates`: one count per option, in the set's option order. */
+export const OptionCountsModel = z.array(count);
+
+/** Results of `void` operations: answered as 204 with no body. */
+export const NoContent = z.void();
+
+export const ApiErrorModel = z
+  .object({
+    error: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    data: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({
+    id: 'ApiError',
+    description: 'Every failure: `error` identifies it; bad-request lists the offending arguments in data.fields as { path, message }.',
+  });
+
+export type ProjectModel = z.infer<typeof ProjectModel>;
+export type ContentSetModel = z.infer<typeof ContentSetModel>;
+export type ContentItemModel = z.infer<typeof ContentItemModel>;
+export type ResponseModel = z.infer<typeof ResponseModel>;
+export type AggregatedDataModel = z.infer<typeof AggregatedDataModel>;
+export type ApiErrorModel = z.infer<typeof ApiErrorModel>;
+
+/** How a model reads in the docs tables: its id (`Project`), `Project[]`, or the JSON type. */
+export function modelName(schema: z.ZodType): string {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (typeof id === 'string') return id;
+  if (schema instanceof z.ZodArray) return `${modelName(schema.element as z.ZodType)}[]`;
+  if (schema instanceof z.ZodVoid) return 'void';
+  if (schema instanceof z.ZodBoolean) return 'boolean';
+  if (schema instanceof z.ZodNumber) return 'number';
+  if (schema instanceof z.ZodString) return 'string';
+  throw new Error('Name the model with .meta({ id }) to show it in the docs');
+}

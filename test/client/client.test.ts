@@ -1,0 +1,169 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiError, createClient, type FeedbackClient, type OperationName } from '../../clients/typescript/src';
+import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { resultMismatch, operationAt } from '../support/result-check';
+
+/**
+ * The TypeScript client against the local server: every operation once (the `calls` map
+ * must name every operation, or this file does not compile), its results checked against
+ * the registry's result models, failures as ApiError, GET for read-only calls, the timeout.
+ */
+
+let api: TestApi;
+let owner: AccountKeys;
+let admin: FeedbackClient;
+let viewer: FeedbackClient;
+let anonymous: FeedbackClient;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  owner = await createAccount('client');
+  admin = createClient({ baseUrl: api.baseUrl, apiKey: owner.admin });
+  viewer = createClient({ baseUrl: api.baseUrl, apiKey: owner.viewer, readMethod: 'GET' });
+  anonymous = createClient({ baseUrl: api.baseUrl });
+});
+afterAll(() => api.close());
+
+/** A result as the registry's model requires it (the server-side watch of TestApi checks the same). */
+function expectDeclared(name: OperationName, result: unknown) {
+  expect(resultMismatch(operationAt(name)!, result === undefined ? 204 : 200, result)).toBeUndefined();
+}
+
+describe('every operation through the client', () => {
+  it('runs each operation of the registry and gets its declared result', async () => {
+    const project = await admin.projects.create({ name: 'Client docs', description: 'via the client' });
+    const set = await admin.sets.create({
+      projectId: project.id,
+      key: 'reactions',
+      schema: 'reaction',
+      metadata: { name: 'Reactions', publicAggregates: true },
+    });
+    const item = await admin.contents.create({ contentSetId: set.id, key: 'https://example.com/guide', metadata: { title: 'Guide' } });
+    const written = await anonymous.responses.create({ contentSetId: set.id, key: item.key, value: 'heart', revokable: true });
+    const positional = await anonymous.responses.create(set.id, 'https://example.com/other', '+1');
+    await api.drainStream();
+
+    // The compiler requires one entry per operation of the registry.
+    const calls: { [Name in OperationName]: () => Promise<unknown> } = {
+      'projects/get': () => viewer.projects.get(project.id),
+      'projects/lookup': () => viewer.projects.lookup('Client', { state: 'all' }),
+      'projects/create': async () => project,
+      'projects/save': () => admin.projects.save(project.id, { description: 'saved' }),
+      'projects/getStats': () => viewer.projects.getStats(project.id, { period: 'week' }),
+      'sets/get': () => viewer.sets.get(set.id),
+      'sets/lookup': () => viewer.sets.lookup('', { projectId: project.id, schema: 'reaction' }),
+      'sets/create': async () => set,
+      'sets/save': () => admin.sets.save(set.id, { description: 'saved' }),
+      'sets/exists': () => viewer.sets.exists({ projectId: project.id, key: 'reactions' }),
+      'sets/top': () => viewer.sets.top({ projectId: project.id }),
+      'sets/getStats': () => viewer.sets.getStats(set.id),
+      'contents/get': () => viewer.contents.get(item.id),
+      'contents/lookup': () => viewer.contents.lookup('https://example.com/', { contentSetId: set.id }),
+      'contents/create': async () => item,
+      'contents/save': () => admin.contents.save(item.id, { title: 'The guide' }),
+      'contents/exists': () => viewer.contents.exists({ contentSetId: set.id, key: item.key }),
+      'contents/top': () => viewer.contents.top({ contentSetId: set.id, period: 'rolling7d' }),
+      'contents/getStats': () => viewer.contents.getStats(item.id, { period: 'day' }),
+      'responses/get': () => viewer.responses.get(written.responseId),
+      'responses/list': () => viewer.responses.list({ contentSetId: set.id, $size: 5 }),
+      'responses/create': async () => written,
+      'responses/edit': () => anonymous.responses.edit({ feelbackId: written.feelbackId, revokeToken: written.revokable!.token, value: 'rocket' }),
+      'responses/remove': () => anonymous.responses.remove({ responseId: written.responseId, revokeToken: written.revokable!.token }),
+      'responses/getAggregates': () => anonymous.responses.getAggregates({ contentSetId: set.id, key: item.key }),
+      'responses/export': () => viewer.responses.export({ contentSetId: set.id, state: 'all', format: 'csv' }),
+      'responses/erase': () => admin.responses.erase({ responseIds: [positional.responseId] }),
+      'keys/list': () => admin.keys.list({ $size: 5 }),
+      'keys/create': () => admin.keys.create({ level: 'viewer', label: 'client test' }),
+      'keys/revoke': async () => admin.keys.revoke((await admin.keys.create({ level: 'viewer' })).id),
+    };
+    const results: Partial<Record<OperationName, unknown>> = {};
+    for (const name of Object.keys(calls) as OperationName[]) {
+      results[name] = await calls[name]();
+      expectDeclared(name, results[name]);
+    }
+
+    expect(results['projects/get']).toMatchObject({ id: project.id, name: 'Client docs' });
+    expect(results['projects/save']).toMatchObject({ metadata: { description: 'saved' } });
+    expect(results['sets/exists']).toBe(true);
+    expect(results['contents/exists']).toBe(true);
+    expect(results['sets/top']).toEqual([expect.objectContaining({ id: set.id, stats: expect.objectContaining({ count: 2 }) })]);
+    expect(results['contents/top']).toEqual(expect.arrayContaining([expect.objectContaining({ id: item.id })]));
+    expect(results['responses/get']).toMatchObject({ id: written.responseId, value: 'heart' });
+    expect(results['responses/list']).toMatchObject({ size: 5, hasMore: false });
+    expect(results['responses/export']).toMatchObject({ format: 'csv', rows: 2 });
+    expect(results['responses/erase']).toEqual({ erased: 1 });
+    expect(results['keys/create']).toMatchObject({ level: 'viewer', label: 'client test', key: expect.any(String) });
+    expect(results['responses/edit']).toMatchObject({ responseId: written.responseId });
+    expect(results['responses/remove']).toBeUndefined();
+    expect(Array.isArray(results['responses/getAggregates'])).toBe(true);
+    expect(positional.feelbackId).toBe(positional.responseId);
+  });
+
+  it('sends read-only calls as GET ?$p= when asked to, with the same results', async () => {
+    const requests: { method: string; url: string }[] = [];
+    const recording: typeof fetch = (input, init) => {
+      requests.push({ method: init?.method ?? 'GET', url: String(input) });
+      return fetch(input, init);
+    };
+    const project = await admin.projects.create({ name: 'Via GET' });
+    const get = createClient({ baseUrl: `${api.baseUrl}/`, apiKey: owner.admin, readMethod: 'GET', fetch: recording });
+    const post = createClient({ baseUrl: api.baseUrl, apiKey: owner.admin, fetch: recording });
+    expect(await get.projects.lookup('Via GET')).toEqual(await post.projects.lookup('Via GET'));
+    await get.projects.save(project.id, { name: 'Via GET, saved' });
+    expect(requests.map(({ method, url }) => `${method} ${url.replace(api.baseUrl, '')}`)).toEqual([
+      `GET /projects/lookup?$p=${encodeURIComponent('["Via GET"]')}`,
+      'POST /projects/lookup',
+      'POST /projects/save',
+    ]);
+  });
+});
+
+describe('failures', () => {
+  it('throw ApiError with error, message, data and status', async () => {
+    const failure = await viewer.projects.create({ name: 'not allowed' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(failure).toMatchObject({ error: 'forbidden', status: 403, data: { required: 'admin', level: 'viewer' } });
+    expect((failure as ApiError).message).toMatch(/admin/);
+
+    const invalid = await admin.projects.create({ name: '' }).catch((error: unknown) => error as ApiError);
+    expect(invalid).toMatchObject({ error: 'bad-request', status: 400, data: { fields: [{ path: 'args.0.name', message: expect.any(String) }] } });
+
+    await expect(viewer.projects.get('AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({ name: 'ApiError', error: 'not-found', status: 404 });
+    await expect(anonymous.projects.get('x')).rejects.toMatchObject({ error: 'unauthorized', status: 401 });
+    const revoked = createClient({ baseUrl: api.baseUrl, apiKey: 'fbk_unknown' });
+    await expect(revoked.responses.getAggregates('x')).rejects.toMatchObject({ error: 'unauthorized', status: 401 });
+  });
+
+  it('give up after the timeout with error timeout', async () => {
+    const silent: Server = createServer(() => undefined);
+    await new Promise<void>((listening) => silent.listen(0, '127.0.0.1', () => listening()));
+    try {
+      const client = createClient({ baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v0`, timeout: 200 });
+      const started = Date.now();
+      const failure = (await client.sets.get('x').catch((error: unknown) => error)) as ApiError;
+      expect(failure).toBeInstanceOf(ApiError);
+      expect(failure).toMatchObject({ error: 'timeout', status: 0, data: { timeout: 200 } });
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((closed) => silent.close(closed));
+    }
+  });
+
+  it('report answers that are not the API as unexpected-response, and no answer as network-error', async () => {
+    const gateway: typeof fetch = async () => new Response('<html>Bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } });
+    await expect(createClient({ baseUrl: 'http://gateway/v0', fetch: gateway }).projects.get('x')).rejects.toMatchObject({
+      error: 'unexpected-response',
+      status: 502,
+    });
+    const throttled: typeof fetch = async () => Response.json({ message: 'Too Many Requests' }, { status: 429 });
+    await expect(createClient({ baseUrl: 'http://gateway/v0', fetch: throttled }).projects.get('x')).rejects.toMatchObject({
+      error: 'unexpected-response',
+      status: 429,
+      data: { body: { message: 'Too Many Requests' } },
+    });
+    const closed = createClient({ baseUrl: 'http://127.0.0.1:9/v0', timeout: 2000 });
+    await expect(closed.projects.get('x')).rejects.toMatchObject({ error: 'network-error', status: 0 });
+  });
+});
