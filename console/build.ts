@@ -63,6 +63,11 @@ function prepare(options: ConsoleBuildOptions): { outdir: string; esbuildOptions
       chunkNames: '[name]-[hash]',
       assetNames: '[name]-[hash]',
       jsx: 'automatic',
+      // The typed client (@feedback-service/client, linked from clients/typescript by the root
+      // package.json) is bundled from its TypeScript source, the export condition tsc reads too:
+      // the console then always matches this checkout's registry, and building it (npm start,
+      // the tests, cdk synth) needs no earlier `npm run client:build`.
+      conditions: ['@feedback-service/source'],
       minify: options.minify ?? true,
       sourcemap: false,
       legalComments: 'none',

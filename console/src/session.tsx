@@ -5,7 +5,9 @@
  */
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
-import { ApiError, createClient, type FeedbackClient, type KeyLevel } from './api/client';
+import { ApiError, createClient, type ApiKeyInfo, type FeedbackClient } from '@feedback-service/client';
+
+export type KeyLevel = ApiKeyInfo['level'];
 
 const KEY_ITEM = 'feedback-console.key';
 const LEVEL_ITEM = 'feedback-console.level';

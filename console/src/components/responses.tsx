@@ -1,12 +1,12 @@
 /**
  * Responses, newest first, for a project, set, item or person: filters (dates, state, and
- * for sets with options the tag or value), `Load more` by cursor (or page, on servers
- * without cursors), messages in full, profiling in one line, and the exports.
+ * for sets with options the tag or value), `Load more` by cursor, messages in full,
+ * profiling in one line, and the exports.
  */
 import { useInfiniteQuery, useQueries } from '@tanstack/react-query';
 import { useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import type { ContentSet, ExportFormat, FeedbackResponse, ResponseListQuery, ResponsePage } from '../api/client';
+import type { ContentSet, ExportChunk, Response as FeedbackResponse, ResponseQueryModel } from '@feedback-service/client';
 import { exportAll, saveFile, type ExportProgress } from '../lib/export';
 import { formatCount, formatDateTime, plural } from '../lib/format';
 import { optionIndex, optionText, setOptions } from '../lib/options';
@@ -35,7 +35,7 @@ function dayStart(day: string, plusDays = 0): string {
   return new Date(year, month - 1, date + plusDays).toISOString();
 }
 
-function serverQuery(scope: ResponseScope, filters: Filters): Omit<ResponseListQuery, '$size' | '$page' | 'cursor'> {
+function serverQuery(scope: ResponseScope, filters: Filters): Omit<ResponseQueryModel, '$size' | '$page' | 'cursor'> {
   return {
     ...scope,
     state: filters.state,
@@ -44,8 +44,6 @@ function serverQuery(scope: ResponseScope, filters: Filters): Omit<ResponseListQ
     ...(filters.to ? { to: dayStart(filters.to, 1) } : {}),
   };
 }
-
-type PageParam = { cursor: string } | { page: number } | undefined;
 
 function valueText(response: FeedbackResponse): string {
   const value = response.value;
@@ -120,11 +118,11 @@ function Profiling(props: { response: FeedbackResponse }) {
 
 function ExportButtons(props: { scope: ResponseScope; filters: Filters; clientFiltered: boolean }) {
   const { client } = useSession();
-  const [progress, setProgress] = useState<(ExportProgress & { format: ExportFormat }) | undefined>();
+  const [progress, setProgress] = useState<(ExportProgress & { format: ExportChunk['format'] }) | undefined>();
   const [error, setError] = useState<unknown>();
   const [done, setDone] = useState<string | undefined>();
   const signal = useRef({ cancelled: false });
-  const start = async (format: ExportFormat) => {
+  const start = async (format: ExportChunk['format']) => {
     signal.current = { cancelled: false };
     setError(undefined);
     setDone(undefined);
@@ -234,14 +232,10 @@ export function ResponsesList(props: { scope: ResponseScope; set?: ContentSet; e
   const query = serverQuery(props.scope, filters);
   const responses = useInfiniteQuery({
     queryKey: ['responses', query],
-    initialPageParam: undefined as PageParam,
-    queryFn: ({ pageParam }: { pageParam: PageParam }) =>
-      client.responses.list({
-        ...query,
-        $size: PAGE_SIZE,
-        ...(pageParam && 'cursor' in pageParam ? { cursor: pageParam.cursor } : pageParam ? { $page: pageParam.page } : {}),
-      }),
-    getNextPageParam: (last: ResponsePage): PageParam => (last.cursor ? { cursor: last.cursor } : last.hasMore ? { page: (last.page ?? 1) + 1 } : undefined),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => client.responses.list({ ...query, $size: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) }),
+    // The cursor is there while more responses remain.
+    getNextPageParam: (last) => last.cursor,
   });
   const loaded = useMemo(() => responses.data?.pages.flatMap((page) => page.items) ?? [], [responses.data]);
 

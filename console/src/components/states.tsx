@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { ApiError } from '../api/client';
+import { ApiError } from '@feedback-service/client';
 
 export function Loading(props: { what?: string }) {
   return (

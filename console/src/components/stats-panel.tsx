@@ -3,7 +3,7 @@
  * chart of the period's points (with its data as a table beside it), and for sets and
  * items the distribution per option.
  */
-import type { AggregatedData, ResponseAggregation } from '../api/client';
+import type { AggregatedData, ResponseAggregation } from '@feedback-service/client';
 import { formatCount, formatDecimal, formatPercent, formatScore, percentOf, plural } from '../lib/format';
 import { optionColors, optionText, setOptions, type OptionDisplay } from '../lib/options';
 import { pointLabel, pointTitle, type Granularity } from '../lib/periods';

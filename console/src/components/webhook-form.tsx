@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import type { Webhook, WebhookEventType, WebhookFormat, WebhookInput } from '../api/client';
+import type { Webhook, WebhookEventType, WebhookFormat, WebhookInput } from '../api/webhooks';
 import { useSession } from '../session';
 
 export const EVENT_TYPES: { value: WebhookEventType; label: string }[] = [

@@ -22,7 +22,7 @@ import {
   type FeelbackValueDefinition,
 } from '@feelback/react';
 import type { SchemaConfig } from '../../../functions/domain/schema-options';
-import type { ContentSet } from '../api/client';
+import type { ContentSet } from '@feedback-service/client';
 import { optionsOf, reactionPreset, usesFeedbackTags } from '../lib/options';
 
 const REACTION_PRESETS = { github: PRESET_GITHUB_EMOJI, facebook: PRESET_FACEBOOK_EMOJI, feeling: PRESET_FEELING, evaluation: PRESET_EVALUATION };

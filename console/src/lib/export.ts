@@ -1,5 +1,5 @@
 /** Downloads through responses/export: pages through its cursor, then saves one file. */
-import type { ExportFormat, FeedbackClient, ResponseExportQuery } from '../api/client';
+import type { ExportChunk, FeedbackClient, ResponseExportModel } from '@feedback-service/client';
 
 export interface ExportProgress {
   rows: number;
@@ -8,8 +8,8 @@ export interface ExportProgress {
 
 export async function exportAll(
   client: FeedbackClient,
-  query: Omit<ResponseExportQuery, 'format' | 'cursor'>,
-  format: ExportFormat,
+  query: Omit<ResponseExportModel, 'format' | 'cursor'>,
+  format: ExportChunk['format'],
   onProgress: (progress: ExportProgress) => void,
   signal: { cancelled: boolean },
 ): Promise<{ parts: string[]; rows: number } | undefined> {

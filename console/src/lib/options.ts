@@ -4,7 +4,7 @@
  * order); the emoji and titles are those of the published widgets' presets.
  */
 import { optionLabels, REACTION_PRESETS, type AnySchemaConfig, type Schema, type SchemaConfig } from '../../../functions/domain/schema-options';
-import type { ContentSet, ResponseValue } from '../api/client';
+import type { ContentSet, ResponseValue } from '@feedback-service/client';
 
 export interface OptionDisplay {
   /** The stored value (yes-no: 'y' / 'n'; rating: the number as text). */

@@ -6,7 +6,7 @@
 import { UTCDate } from '@date-fns/utc';
 import { format } from 'date-fns';
 import { addBuckets, PERIODS, resolvePeriod, type Granularity, type PeriodRule, type ResolvedPeriod, type StatPeriod } from '../../../functions/domain/periods';
-import type { AggregatedData } from '../api/client';
+import type { AggregatedData } from '@feedback-service/client';
 
 export type { Granularity, ResolvedPeriod, StatPeriod };
 

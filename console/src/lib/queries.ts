@@ -1,6 +1,6 @@
 /** Data hooks: every read of the console, through the client, cached by TanStack Query. */
 import { useQueries, useQuery } from '@tanstack/react-query';
-import type { AggregatedData, ContentSet } from '../api/client';
+import type { AggregatedData, ContentSet } from '@feedback-service/client';
 import { prefetchChart } from '../components/chart';
 import { useSession } from '../session';
 import { pointPeriod, resolvedOf, type StatPeriod } from './periods';

@@ -3,7 +3,7 @@
  * id filled in, and the widget and preset that match the set's schema.
  */
 import type { SchemaConfig } from '../../../functions/domain/schema-options';
-import type { ContentSet } from '../api/client';
+import type { ContentSet } from '@feedback-service/client';
 import { optionsOf, reactionPreset, usesFeedbackTags } from './options';
 
 export interface Snippets {

@@ -9,7 +9,7 @@ import { optionIndex, optionText, setOptions } from '../lib/options';
 import { useContentSet, useProject } from '../lib/queries';
 import { snippetsFor } from '../lib/snippets';
 import { API_BASE_URL, useSession } from '../session';
-import type { ContentSet } from '../api/client';
+import type { ContentSet } from '@feedback-service/client';
 
 const WidgetPreview = lazy(() => import('../components/widget-preview'));
 

@@ -1,12 +1,12 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import type { ApiKeyInfo, KeyLevel } from '../api/client';
+import type { ApiKeyInfo } from '@feedback-service/client';
 import { CopyButton } from '../components/copy-button';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { Page } from '../components/page';
 import { errorMessage, Loading, OperationError } from '../components/states';
 import { formatDateTime } from '../lib/format';
-import { useSession } from '../session';
+import { type KeyLevel, useSession } from '../session';
 
 function CreateKeyDialog(props: { open: boolean; onClose: () => void }) {
   const { client } = useSession();

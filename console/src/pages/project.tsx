@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import type { ContentSet, Project, Schema } from '../api/client';
+import type { ContentSet, Project, SchemaName as Schema } from '@feedback-service/client';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { Page, PageState, Section } from '../components/page';
 import { PeriodSelector, usePeriodView } from '../components/period-selector';

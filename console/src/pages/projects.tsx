@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import type { Project } from '../api/client';
+import type { Project } from '@feedback-service/client';
 import { Dialog } from '../components/dialog';
 import { Page } from '../components/page';
 import { ErrorMessage, errorMessage, Loading } from '../components/states';

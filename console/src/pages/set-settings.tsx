@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import type { ContentSet, ContentState } from '../api/client';
+import type { ContentSet } from '@feedback-service/client';
 import { Page, PageState } from '../components/page';
 import { ErrorMessage, errorMessage, Loading } from '../components/states';
 import { useContentSet, useProject } from '../lib/queries';
@@ -18,7 +18,7 @@ function SettingsForm(props: { set: ContentSet }) {
   const [publicAggregates, setPublicAggregates] = useState(set.metadata.publicAggregates);
   const [autoCreate, setAutoCreate] = useState(!set.metadata.disallowAutoContentCreation);
   const [revokeMinutes, setRevokeMinutes] = useState(String(Math.round(set.metadata.revokeWindow / 60)));
-  const [state, setState] = useState<ContentState>(set.state);
+  const [state, setState] = useState<ContentSet['state']>(set.state);
   const [saved, setSaved] = useState(false);
   const ids = { name: useId(), description: useId(), revoke: useId(), state: useId(), revokeHint: useId() };
   const save = useMutation({
@@ -76,7 +76,7 @@ function SettingsForm(props: { set: ContentSet }) {
         How long a visitor can change or take back an answer; 0 turns it off (at most 30 days).
       </p>
       <label htmlFor={ids.state}>State</label>
-      <select id={ids.state} value={state} onChange={(event) => setState(event.target.value as ContentState)}>
+      <select id={ids.state} value={state} onChange={(event) => setState(event.target.value as ContentSet['state'])}>
         <option value="active">Active: takes responses</option>
         <option value="inactive">Inactive: paused, keeps its data</option>
         <option value="archived">Archived: retired</option>

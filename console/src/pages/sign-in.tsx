@@ -1,7 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import type { KeyLevel } from '../api/client';
 import { errorMessage } from '../components/states';
-import { checkKey } from '../session';
+import { checkKey, type KeyLevel } from '../session';
 
 /** Sign in with an API key; the key stays in this tab's sessionStorage. */
 export function SignInPage(props: { onSignedIn: (key: string, level: KeyLevel) => void; message?: string }) {

@@ -1,17 +1,16 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useLocation } from 'wouter';
-import type { DeliveryStatus } from '../api/client';
+import { type DeliveryStatus, useWebhooks } from '../api/webhooks';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { Page, PageState, Section } from '../components/page';
 import { errorMessage, Loading, OperationError } from '../components/states';
 import { WebhookForm, webhookName } from '../components/webhook-form';
 import { formatDateTime } from '../lib/format';
-import { useSession } from '../session';
 import { SecretOnce } from './webhooks';
 
 function Deliveries(props: { webhookId: string }) {
-  const { client } = useSession();
+  const webhooks = useWebhooks();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<DeliveryStatus | ''>('');
   const statusId = useId();
@@ -19,12 +18,12 @@ function Deliveries(props: { webhookId: string }) {
     queryKey: ['deliveries', props.webhookId, status],
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
-      client.webhooks.deliveries({ webhookId: props.webhookId, $size: 25, ...(status ? { status } : {}), ...(pageParam ? { cursor: pageParam } : {}) }),
+      webhooks.deliveries({ webhookId: props.webhookId, $size: 25, ...(status ? { status } : {}), ...(pageParam ? { cursor: pageParam } : {}) }),
     getNextPageParam: (last) => last.cursor,
     refetchInterval: 5000,
   });
   const redeliver = useMutation({
-    mutationFn: (deliveryId: string) => client.webhooks.redeliver(deliveryId),
+    mutationFn: (deliveryId: string) => webhooks.redeliver(deliveryId),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['deliveries', props.webhookId] }),
   });
   const items = deliveries.data?.pages.flatMap((page) => page.items) ?? [];
@@ -105,15 +104,15 @@ function Deliveries(props: { webhookId: string }) {
 }
 
 export default function WebhookPage(props: { webhookId: string }) {
-  const { client } = useSession();
+  const webhooks = useWebhooks();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const [editing, setEditing] = useState(false);
   const [removing, setRemoving] = useState(false);
   const [rotating, setRotating] = useState(false);
-  const webhook = useQuery({ queryKey: ['webhook', props.webhookId], queryFn: () => client.webhooks.get(props.webhookId) });
+  const webhook = useQuery({ queryKey: ['webhook', props.webhookId], queryFn: () => webhooks.get(props.webhookId) });
   const save = useMutation({
-    mutationFn: (input: Parameters<typeof client.webhooks.save>[1]) => client.webhooks.save(props.webhookId, input),
+    mutationFn: (input: Parameters<typeof webhooks.save>[1]) => webhooks.save(props.webhookId, input),
     onSuccess: (saved) => {
       queryClient.setQueryData(['webhook', saved.id], saved);
       void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
@@ -121,12 +120,12 @@ export default function WebhookPage(props: { webhookId: string }) {
     },
   });
   const test = useMutation({
-    mutationFn: () => client.webhooks.test(props.webhookId),
+    mutationFn: () => webhooks.test(props.webhookId),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: ['deliveries', props.webhookId] }),
   });
-  const rotate = useMutation({ mutationFn: () => client.webhooks.rotateSecret(props.webhookId) });
+  const rotate = useMutation({ mutationFn: () => webhooks.rotateSecret(props.webhookId) });
   const remove = useMutation({
-    mutationFn: () => client.webhooks.remove(props.webhookId),
+    mutationFn: () => webhooks.remove(props.webhookId),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
       navigate('/webhooks');

@@ -1,13 +1,12 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import type { Webhook } from '../api/client';
+import { type Webhook, useWebhooks } from '../api/webhooks';
 import { CopyButton } from '../components/copy-button';
 import { Dialog } from '../components/dialog';
 import { Page } from '../components/page';
 import { errorMessage, Loading, OperationError } from '../components/states';
 import { WebhookForm, webhookName } from '../components/webhook-form';
-import { useSession } from '../session';
 
 /** A secret shown once, with a copy button. */
 export function SecretOnce(props: { secret: string; onDone: () => void }) {
@@ -27,10 +26,10 @@ export function SecretOnce(props: { secret: string; onDone: () => void }) {
 }
 
 function CreateWebhookDialog(props: { open: boolean; onClose: () => void }) {
-  const { client } = useSession();
+  const webhooks = useWebhooks();
   const queryClient = useQueryClient();
   const create = useMutation({
-    mutationFn: (input: Parameters<typeof client.webhooks.create>[0]) => client.webhooks.create(input),
+    mutationFn: (input: Parameters<typeof webhooks.create>[0]) => webhooks.create(input),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['webhooks'] }),
   });
   const close = () => {
@@ -56,10 +55,10 @@ function CreateWebhookDialog(props: { open: boolean; onClose: () => void }) {
 }
 
 function EnabledToggle(props: { webhook: Webhook }) {
-  const { client } = useSession();
+  const webhooks = useWebhooks();
   const queryClient = useQueryClient();
   const toggle = useMutation({
-    mutationFn: () => client.webhooks.save(props.webhook.id, { enabled: !props.webhook.enabled }),
+    mutationFn: () => webhooks.save(props.webhook.id, { enabled: !props.webhook.enabled }),
     onSuccess: (saved) => {
       queryClient.setQueryData(['webhook', saved.id], saved);
       void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
@@ -86,12 +85,12 @@ function EnabledToggle(props: { webhook: Webhook }) {
 }
 
 export default function WebhooksPage() {
-  const { client } = useSession();
+  const resource = useWebhooks();
   const [creating, setCreating] = useState(false);
   const webhooks = useInfiniteQuery({
     queryKey: ['webhooks'],
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => client.webhooks.list({ $size: 50, ...(pageParam ? { cursor: pageParam } : {}) }),
+    queryFn: ({ pageParam }) => resource.list({ $size: 50, ...(pageParam ? { cursor: pageParam } : {}) }),
     getNextPageParam: (last) => last.cursor,
   });
   const items = webhooks.data?.pages.flatMap((page) => page.items) ?? [];
