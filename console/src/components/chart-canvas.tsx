@@ -118,6 +118,7 @@ export default function ChartCanvas(props: { spec: ChartSpec; label: string; onH
   const onHover = useRef(props.onHover);
   onHover.current = props.onHover;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scheme is not read here, but the chart takes its colours from the page's CSS when built, so a change of the OS scheme rebuilds it.
   useEffect(() => {
     const element = container.current;
     if (!element) return;

@@ -61,7 +61,7 @@ export function PeriodSelector(props: {
           ))}
         </select>
       </div>
-      <div className="period-nav" role="group" aria-label="Move through periods">
+      <fieldset className="period-nav" aria-label="Move through periods">
         <button
           type="button"
           disabled={isLifetime}
@@ -86,7 +86,7 @@ export function PeriodSelector(props: {
             Current
           </button>
         )}
-      </div>
+      </fieldset>
     </div>
   );
 }

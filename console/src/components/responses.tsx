@@ -246,7 +246,7 @@ export function ResponsesList(props: { scope: ResponseScope; set?: ContentSet; e
   const items = useQueries({ queries: itemIds.map((id) => ({ queryKey: ['item', id], queryFn: () => client.contents.get(id) })) });
   const setById = new Map<string, ContentSet>();
   if (props.set) setById.set(props.set.id, props.set);
-  sets.forEach((result, index) => result.data && setById.set(setIds[index], result.data));
+  for (const [index, result] of sets.entries()) if (result.data) setById.set(setIds[index], result.data);
   const itemById = new Map(items.flatMap((result, index) => (result.data ? [[itemIds[index], result.data] as const] : [])));
 
   const clientFiltered = Boolean(filters.option || filters.text);

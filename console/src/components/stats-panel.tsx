@@ -184,7 +184,7 @@ export function DataTable(props: { table: Table; caption: string }) {
               <tr key={row.title}>
                 <th scope="row">{row.title}</th>
                 {row.cells.map((cell, index) => (
-                  <td key={index}>{cell}</td>
+                  <td key={props.table.columns[index]}>{cell}</td>
                 ))}
               </tr>
             ))}
