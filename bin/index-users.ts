@@ -16,7 +16,8 @@ import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createConversions } from 'electrodb';
 import { defaultStore } from '../functions/store/client';
 import { isConditionFailure } from '../functions/store/conditions';
-import { Response, userIndexAttributes } from '../functions/store/entities';
+import { Response } from '../functions/store/entities';
+import { userIndexAttributes } from '../functions/store/items';
 import { describeError, print, runCli, where } from './cli';
 
 const USAGE = `Usage: npm run responses:index-users

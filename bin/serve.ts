@@ -7,6 +7,7 @@
  *
  * Environment: PORT, HOST, DATA_DIR, DYNAMODB_ENDPOINT (use a running DynamoDB instead),
  * DYNAMODB_LOCAL_PORT, TABLE_NAME, FEEDBACK_ADMIN_KEY, FEEDBACK_VIEWER_KEY, CORS_ALLOWED_ORIGINS,
+ * ANONYMOUS_RATE_LIMIT, ANONYMOUS_RATE_WINDOW_SECONDS, TRUST_PROXY, AGGREGATES_MAX_AGE_SECONDS,
  * CURSOR_SECRET (default: generated once into DATA_DIR/cursor-secret).
  */
 import { randomBytes } from 'node:crypto';
@@ -15,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { buildConsole } from '../console/build';
 import { parseArgs } from 'node:util';
 import { logger } from '../functions/api/logger';
+import { rateLimitSettingsFromEnv } from '../functions/local/rate-limiter';
 import { startLocalRuntime } from '../functions/local/runtime';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 
@@ -34,11 +36,13 @@ async function main() {
     options: { 'in-memory': { type: 'boolean', default: false }, port: { type: 'string' } },
   });
   const env = process.env;
+  const rateLimit = rateLimitSettingsFromEnv(env);
   const dataDir = values['in-memory'] ? undefined : resolve(env.DATA_DIR ?? '.data');
   ensureCursorSecret(dataDir);
   // The console is rebuilt on every start (esbuild, about a second), so it always matches the code.
   const consoleBuild = await buildConsole();
   const runtime = await startLocalRuntime({
+    anonymousRateLimit: rateLimit,
     port: Number(values.port ?? env.PORT ?? 3000),
     host: env.HOST,
     dataDir,
@@ -56,6 +60,11 @@ async function main() {
       `DynamoDB          ${runtime.dynamoEndpoint}${values['in-memory'] ? ' (in memory)' : ''}`,
       `Admin key         ${runtime.keys.admin}`,
       `Viewer key        ${runtime.keys.viewer}`,
+      `Anonymous writes  ${
+        rateLimit.limit === 0
+          ? 'not limited (ANONYMOUS_RATE_LIMIT=0)'
+          : `${rateLimit.limit} per ${rateLimit.windowSeconds} s per ${rateLimit.trustedProxies === 0 ? 'socket address' : `address from X-Forwarded-For (${rateLimit.trustedProxies} trusted prox${rateLimit.trustedProxies === 1 ? 'y' : 'ies'})`}`
+      }`,
       '',
       `Try: curl -s -X POST ${runtime.baseUrl}/projects/create -H 'Authorization: API-KEY ${runtime.keys.admin}' \\`,
       `       -H 'content-type: application/json' -d '[{"name":"My site"}]'`,

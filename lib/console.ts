@@ -1,23 +1,18 @@
-import { Duration, Fn, Stack, Token } from 'aws-cdk-lib';
-import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { Duration, Stack, Token } from 'aws-cdk-lib';
 import {
-  AllowedMethods,
+  type BehaviorOptions,
   CachePolicy,
-  Distribution,
   Function as CloudFrontFunction,
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
   HeadersFrameOption,
   HeadersReferrerPolicy,
-  HttpVersion,
-  OriginProtocolPolicy,
-  OriginRequestPolicy,
-  PriceClass,
+  type IDistribution,
   ResponseHeadersPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
@@ -26,12 +21,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildConsoleSync } from '../console/build';
 import { CONTENT_SECURITY_POLICY, HSTS_MAX_AGE_SECONDS, IMMUTABLE_CACHE, NO_CACHE, STATIC_FILE_TYPES } from '../console/serving';
-import { API_STAGE_NAME } from './feedback-api';
 import { acknowledgeNag } from './nag';
 
 export interface FeedbackConsoleProps {
-  /** The API, served on the same domain under /v0/* (so the console is same-origin). */
-  readonly api: RestApi;
   /**
    * A built console (console/build.ts output). Default: built now, at synth time, with
    * esbuild (offline, no Docker) into a temporary folder.
@@ -40,26 +32,27 @@ export interface FeedbackConsoleProps {
 }
 
 /**
- * The console on AWS: its static files in a private S3 bucket, served through CloudFront
- * with origin access control; the API on the same distribution under `/v0/*` (not cached,
- * every viewer header but Host and every query string forwarded); one response headers
- * policy with the console's CSP, HSTS, frame-ancestors/X-Frame-Options and nosniff for both.
- * Client routes are rewritten to /index.html by a CloudFront Function (not by error
- * responses, which would also rewrite the API's 403 and 404 answers).
+ * The console on AWS: its static files in a private S3 bucket, read by CloudFront through
+ * origin access control. It has no distribution of its own: `behavior` is the default
+ * behaviour of the public door's distribution (lib/edge.ts), which serves the API under
+ * `/v0/*`, so the console is same-origin with the API. The behaviour carries the console's
+ * response headers policy (CSP without inline scripts, HSTS, frame-ancestors/X-Frame-Options,
+ * nosniff) and rewrites client routes to /index.html with a CloudFront Function (not with
+ * error responses, which would also rewrite the API's 403 and 404 answers).
  *
- * `distribution` is exposed so other constructs can attach behaviours (e.g. a cache for
- * public getAggregates GETs) or a WAF.
+ * The distribution needs `behavior` when it is created and the deployments need the
+ * distribution (to invalidate index.html), hence two steps: construct, then `deployTo`.
  */
 export class FeedbackConsole extends Construct {
   readonly bucket: Bucket;
-  readonly distribution: Distribution;
   readonly responseHeadersPolicy: ResponseHeadersPolicy;
-  /** `https://<distribution domain>/` */
-  readonly url: string;
+  /** The distribution's default behaviour: everything outside the API's path. */
+  readonly behavior: BehaviorOptions;
+  private readonly consoleDir: string;
 
-  constructor(scope: Construct, id: string, props: FeedbackConsoleProps) {
+  constructor(scope: Construct, id: string, props: FeedbackConsoleProps = {}) {
     super(scope, id);
-    const consoleDir = props.consoleDir ?? buildConsoleSync({ outdir: join(mkdtempSync(join(tmpdir(), 'feedback-console-')), 'dist') }).outdir;
+    this.consoleDir = props.consoleDir ?? buildConsoleSync({ outdir: join(mkdtempSync(join(tmpdir(), 'feedback-console-')), 'dist') }).outdir;
 
     this.bucket = new Bucket(this, 'Files', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -70,8 +63,10 @@ export class FeedbackConsole extends Construct {
     });
     acknowledgeNag(this.bucket, 'AwsSolutions-S1', 'consoleBucketLogs');
 
+    // On the console's files only: the API's answers keep their own headers (the API
+    // reference page under /v0 has a CSP of its own, which this one would replace).
     this.responseHeadersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
-      comment: 'Feedback console and API: CSP without inline scripts, HSTS, no framing, nosniff',
+      comment: 'Feedback console: CSP without inline scripts, HSTS, no framing, nosniff',
       securityHeadersBehavior: {
         contentSecurityPolicy: { contentSecurityPolicy: CONTENT_SECURITY_POLICY, override: true },
         strictTransportSecurity: { accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS), includeSubdomains: true, override: true },
@@ -87,45 +82,22 @@ export class FeedbackConsole extends Construct {
       code: FunctionCode.fromInline(spaRewriteCode()),
     });
 
-    // The stage URL is https://<id>.execute-api.<region>.<suffix>/v0/: CloudFront keeps the
-    // /v0 of the viewer's path, which is the stage's.
-    const apiDomain = Fn.select(2, Fn.split('/', props.api.url));
-    const apiOrigin = new HttpOrigin(apiDomain, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY });
+    this.behavior = {
+      origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+      responseHeadersPolicy: this.responseHeadersPolicy,
+      compress: true,
+      functionAssociations: [{ function: spaRewrite, eventType: FunctionEventType.VIEWER_REQUEST }],
+    };
+  }
 
-    this.distribution = new Distribution(this, 'Distribution', {
-      comment: 'Feedback console (S3) and API (/v0/*)',
-      defaultRootObject: 'index.html',
-      httpVersion: HttpVersion.HTTP2_AND_3,
-      priceClass: PriceClass.PRICE_CLASS_100,
-      defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
-        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: this.responseHeadersPolicy,
-        compress: true,
-        functionAssociations: [{ function: spaRewrite, eventType: FunctionEventType.VIEWER_REQUEST }],
-      },
-      additionalBehaviors: {
-        [`/${API_STAGE_NAME}/*`]: {
-          origin: apiOrigin,
-          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
-          allowedMethods: AllowedMethods.ALLOW_ALL,
-          cachePolicy: CachePolicy.CACHING_DISABLED,
-          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-          responseHeadersPolicy: this.responseHeadersPolicy,
-          compress: true,
-        },
-      },
-    });
-    acknowledgeNag(this.distribution, 'AwsSolutions-CFR1', 'consoleGeo');
-    acknowledgeNag(this.distribution, 'AwsSolutions-CFR2', 'consoleWaf');
-    acknowledgeNag(this.distribution, 'AwsSolutions-CFR3', 'consoleDistributionLogs');
-    acknowledgeNag(this.distribution, 'AwsSolutions-CFR4', 'consoleDefaultCertificate');
-
+  /** Copies the built console into the bucket, and invalidates index.html on `distribution` (whose default behaviour is `behavior`). */
+  deployTo(distribution: IDistribution): void {
     // Hashed assets first, cached for a year; then index.html and the other files, always
     // revalidated. Nothing is pruned, so a browser still holding an older index.html finds its assets.
     const assets = new BucketDeployment(this, 'DeployAssets', {
-      sources: [Source.asset(consoleDir)],
+      sources: [Source.asset(this.consoleDir)],
       destinationBucket: this.bucket,
       include: ['assets/*'],
       exclude: ['*'],
@@ -134,12 +106,12 @@ export class FeedbackConsole extends Construct {
       memoryLimit: 512,
     });
     const pages = new BucketDeployment(this, 'DeployPages', {
-      sources: [Source.asset(consoleDir)],
+      sources: [Source.asset(this.consoleDir)],
       destinationBucket: this.bucket,
       exclude: ['assets/*'],
       prune: false,
       cacheControl: [CacheControl.fromString(NO_CACHE)],
-      distribution: this.distribution,
+      distribution,
       distributionPaths: ['/index.html'],
       memoryLimit: 512,
     });
@@ -164,8 +136,6 @@ export class FeedbackConsole extends Construct {
     ]) {
       acknowledgeNag(role, `AwsSolutions-IAM5[${finding}]`, 'bucketDeploymentRole');
     }
-
-    this.url = `https://${this.distribution.distributionDomainName}/`;
   }
 }
 

@@ -161,7 +161,6 @@ export class FeedbackApi extends Construct {
     acknowledgeNag(this.restApi, 'AwsSolutions-APIG4', 'publicApi');
     acknowledgeNag(this.restApi, 'AwsSolutions-COG4', 'publicApiNoCognito');
     acknowledgeNag(this.restApi, 'AwsSolutions-APIG2', 'requestValidation');
-    acknowledgeNag(this.restApi, 'AwsSolutions-APIG3', 'waf');
     acknowledgeNag(
       this.restApi,
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',

@@ -4,11 +4,14 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
+import { DEFAULT_AGGREGATES_MAX_AGE_SECONDS } from '../functions/api/cache-control';
 import { allowedOrigins } from '../functions/api/cors';
+import { anonymousRateLimit, type AnonymousRateLimit } from '../functions/api/rate-limits';
 import type { OperationDeclaration } from '../functions/api/operation';
 import { operationList } from '../functions/api/registry';
 import { FeedbackConsole } from './console';
-import { FeedbackApi, type ApiThrottling } from './feedback-api';
+import { MANAGED_RULE_MODES, PublicEdge, type ManagedRuleMode } from './edge';
+import { API_STAGE_NAME, FeedbackApi, type ApiThrottling } from './feedback-api';
 import { FeedbackTable } from './feedback-table';
 import { STREAM_CONSUMERS } from '../functions/stream/consumers';
 import { RolloverJob } from './rollover-job';
@@ -31,11 +34,20 @@ export interface FeedbackStackProps extends StackProps {
   /** @default every operation of functions/api/registry.ts */
   readonly operations?: readonly OperationDeclaration[];
   /**
-   * The web console on CloudFront (with the API under /v0/* of the same domain); `false` leaves it
-   * out. A string is a folder holding a built console. @default context `console` (`false` leaves
-   * it out), else built at synth time
+   * The web console, the default behaviour of the API's CloudFront distribution (so it is
+   * same-origin with the API under /v0/*); `false` leaves it out. A string is a folder holding a
+   * built console. @default context `console` (`false` leaves it out), else built at synth time
    */
   readonly console?: boolean | string;
+  /**
+   * Per-visitor limit on the anonymous writes (WAF rate-based rule); limit 0 turns it off.
+   * @default context `anonymousRateLimit` / `anonymousRateWindowSeconds`, else 300 per 300 s
+   */
+  readonly anonymousRateLimit?: Partial<AnonymousRateLimit>;
+  /** The AWS managed rule groups of the web ACL. @default context `wafManagedRules`, else `block` */
+  readonly wafManagedRules?: ManagedRuleMode;
+  /** Seconds the edge and browsers may keep a public set's counts (0: not cached). @default context `aggregatesMaxAge`, else 10 */
+  readonly aggregatesMaxAge?: number;
 }
 
 /** Value POWERTOOLS_SERVICE_NAME; the same name the shared logger uses. */
@@ -44,11 +56,13 @@ export const SERVICE_NAME = 'feedback';
 export class FeedbackStack extends Stack {
   readonly table: FeedbackTable;
   readonly api: FeedbackApi;
+  /** CloudFront in front of the API and the console, and the API's web ACL. */
+  readonly edge: PublicEdge;
   /** One per entry of functions/stream/consumers.ts, by name. */
   readonly streamConsumers: ReadonlyMap<string, StreamConsumer>;
   readonly rolloverJob: RolloverJob;
   readonly alarmTopic: Topic;
-  /** The console and its CloudFront distribution, unless left out. */
+  /** The console's bucket and its behaviour on the edge's distribution, unless left out. */
   readonly console?: FeedbackConsole;
 
   constructor(scope: Construct, id: string, props: FeedbackStackProps = {}) {
@@ -63,14 +77,41 @@ export class FeedbackStack extends Stack {
 
     this.table = new FeedbackTable(this, 'Data');
 
+    const operations = props.operations ?? operationList;
     this.api = new FeedbackApi(this, 'Api', {
-      operations: props.operations ?? operationList,
+      operations,
       table: this.table.table,
       corsAllowedOrigins,
       throttling,
       logRetention,
       serviceName: SERVICE_NAME,
     });
+
+    const rateLimit = anonymousRateLimit(
+      props.anonymousRateLimit?.limit ?? this.node.tryGetContext('anonymousRateLimit'),
+      props.anonymousRateLimit?.windowSeconds ?? this.node.tryGetContext('anonymousRateWindowSeconds'),
+      { names: { limit: 'Context anonymousRateLimit', window: 'Context anonymousRateWindowSeconds' }, waf: true },
+    );
+    const managedRules = props.wafManagedRules ?? this.node.tryGetContext('wafManagedRules') ?? 'block';
+    if (!(MANAGED_RULE_MODES as readonly string[]).includes(managedRules)) {
+      throw new Error(`Context wafManagedRules must be one of ${MANAGED_RULE_MODES.join(', ')}, got ${String(managedRules)}`);
+    }
+    const consoleOption = props.console ?? String(this.node.tryGetContext('console') ?? 'true') !== 'false';
+    if (consoleOption !== false) {
+      this.console = new FeedbackConsole(this, 'Console', { consoleDir: typeof consoleOption === 'string' ? consoleOption : undefined });
+    }
+    this.edge = new PublicEdge(this, 'Edge', {
+      restApi: this.api.restApi,
+      stageName: API_STAGE_NAME,
+      operations,
+      corsAllowedOrigins,
+      anonymousRateLimit: rateLimit,
+      managedRules: managedRules as ManagedRuleMode,
+      defaultBehavior: this.console?.behavior,
+    });
+    this.console?.deployTo(this.edge.distribution);
+    const maxAge = props.aggregatesMaxAge ?? seconds(this.node.tryGetContext('aggregatesMaxAge'), 'aggregatesMaxAge') ?? DEFAULT_AGGREGATES_MAX_AGE_SECONDS;
+    this.api.functions.get('responses/getAggregates')?.function.addEnvironment('AGGREGATES_MAX_AGE_SECONDS', String(maxAge));
 
     this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: 'Feedback service alarms', enforceSSL: true });
     if (alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(alarmEmail));
@@ -90,13 +131,17 @@ export class FeedbackStack extends Stack {
     );
     this.rolloverJob = new RolloverJob(this, 'Aggregates', { table: this.table.table, logRetention, serviceName: SERVICE_NAME, alarmAction });
 
-    const consoleOption = props.console ?? String(this.node.tryGetContext('console') ?? 'true') !== 'false';
-    if (consoleOption !== false) {
-      this.console = new FeedbackConsole(this, 'Console', { api: this.api.restApi, consoleDir: typeof consoleOption === 'string' ? consoleOption : undefined });
-      new CfnOutput(this, 'ConsoleUrl', { value: this.console.url, description: 'The web console (the API is also served at <ConsoleUrl>v0)' });
+    if (this.console) {
+      new CfnOutput(this, 'ConsoleUrl', {
+        value: `https://${this.edge.distribution.distributionDomainName}/`,
+        description: 'The web console (the API is under <ConsoleUrl>v0)',
+      });
     }
-
-    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (ends in /v0)' });
+    new CfnOutput(this, 'ApiUrl', { value: this.edge.url, description: 'Base URL of the API, through CloudFront (ends in /v0)' });
+    new CfnOutput(this, 'DistributionId', {
+      value: this.edge.distribution.distributionId,
+      description: this.console ? 'The CloudFront distribution (the console, and the API under /v0/*)' : 'The CloudFront distribution (API under /v0/*)',
+    });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });
   }
 }
@@ -106,6 +151,13 @@ function normalizeOrigins(value: unknown): string[] {
   const raw = Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : undefined;
   const origins = allowedOrigins({ CORS_ALLOWED_ORIGINS: raw });
   return origins.includes('*') ? ['*'] : origins;
+}
+
+function seconds(value: unknown, name: string): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new Error(`Context ${name} must be a whole number of seconds (0 or more), got ${String(value)}`);
+  return number;
 }
 
 function positiveNumber(value: unknown, name: string): number | undefined {

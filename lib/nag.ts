@@ -17,9 +17,23 @@ export const NAG_REASONS = {
   requestValidation:
     'Every handler validates its JSON argument array with the zod tuple declared in the operation registry and enforces a ' +
     '64 KiB body limit; API Gateway models would duplicate those schemas and drift from them.',
-  waf:
-    "No WAF by default: a WebACL costs a fixed monthly fee per self-hosted deployment. Stage throttling and the handlers' " +
-    'body-size limit bound abuse; operators can associate a WebACL with the v0 stage.',
+  originVerifyRotation:
+    'The origin-verify secret is resolved into the CloudFront origin header and the web ACL rule at deploy time, so a ' +
+    'rotation Lambda could not update them; it is rotated by redeploying after a new value is put in the secret (docs/scaling.md).',
+  edgeGeo:
+    'Widgets are embedded on sites whose visitors come from anywhere, and the console serves site owners anywhere; restricting ' +
+    'countries would silently drop feedback. Abuse is bounded per visitor address by the web ACL on the API stage instead.',
+  edgeWaf:
+    'The web ACL is REGIONAL, on the API Gateway stage behind this distribution, so the stack needs no us-east-1 resources ' +
+    'or custom resources; every request that reaches the API passes it, and the only answers served from the edge cache are ' +
+    "public widget counts (docs/scaling.md). The default behaviour serves the console's static build, which holds no data.",
+  edgeLogging:
+    'Every request that reaches the API is in the stage access log and the web ACL metrics; edge-cache hits are public widget ' +
+    "counts or the console's static files. Standard logs would add an ACL-enabled S3 bucket per deployment; operators who " +
+    'need them can enable them.',
+  edgeTls:
+    'The distribution serves the default *.cloudfront.net certificate, whose viewer policy CloudFront fixes; a custom domain ' +
+    'with an ACM certificate (us-east-1) lets operators set TLSv1.2_2021, documented in docs/scaling.md.',
   apiGatewayLogsRole:
     'API Gateway needs the account-level CloudWatch role to write the access and execution logs of the v0 stage; ' +
     'AmazonAPIGatewayPushToCloudWatchLogs is the AWS managed policy made for exactly that role.',
@@ -42,16 +56,6 @@ export const NAG_REASONS = {
   consoleBucketLogs:
     'The console bucket holds only the public build of the console (no user data) and is read only by CloudFront through ' +
     'origin access control; S3 server access logs would record nothing but CloudFront fetching those files.',
-  consoleGeo: 'The console and the API serve site owners and their visitors anywhere; the service has no country restrictions to enforce.',
-  consoleWaf:
-    'No WAF by default (a WebACL has a fixed monthly fee per self-hosted deployment); the distribution is exposed by ' +
-    'FeedbackConsole so operators can attach a WebACL, and the API behind /v0 keeps its stage throttling.',
-  consoleDistributionLogs:
-    'CloudFront standard logs need a log bucket with ACLs; API requests are already access-logged by the v0 stage, and ' +
-    'the console files are public static assets.',
-  consoleDefaultCertificate:
-    'The distribution uses its default *.cloudfront.net certificate (no custom domain is configured), for which CloudFront ' +
-    'fixes the minimum protocol; a custom domain with its own certificate and TLSv1.2_2021 is an operator choice.',
   bucketDeploymentRuntime:
     'The BucketDeployment custom resource of aws-cdk-lib ships its own Lambda runtime (with the AWS CLI layer); its ' +
     'runtime is chosen by aws-cdk-lib and moves with CDK upgrades.',

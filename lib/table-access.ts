@@ -15,8 +15,11 @@ const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Que
 export const TABLE_ACTIONS = {
   /** Operations declared `readOnly` (also served on GET). */
   readOnly: READ_ACTIONS,
-  /** Every other operation. */
-  write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+  /**
+   * Every other operation. ConditionCheckItem: responses/create and /edit commit with
+   * ConditionChecks that the project, set and item are active (operations/response-targets.ts).
+   */
+  write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
   /**
    * The counting consumer (functions/stream/counting.ts): BatchGetItem of its markers, and
    * TransactWriteItems of marker Puts and counter Updates (stream reads come from the event source).

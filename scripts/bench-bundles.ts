@@ -7,23 +7,16 @@
 import { build } from 'esbuild';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { BUNDLE_EXTERNALS, BUNDLE_TARGET } from '../lib/bundling';
+import { BUNDLE_BUILD_OPTIONS, BUNDLE_EXTERNALS, BUNDLE_TARGET } from '../lib/bundling';
 import { ROLLOVER_ENTRY } from '../lib/paths';
 import { STREAM_CONSUMERS } from '../functions/stream/consumers';
 import { handlerModule, operationList } from '../functions/api/registry';
 
 async function bundleSize(entry: string) {
   const result = await build({
+    ...BUNDLE_BUILD_OPTIONS,
     entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: BUNDLE_TARGET,
-    minify: true,
-    external: BUNDLE_EXTERNALS,
     write: false,
-    metafile: true,
-    logLevel: 'error',
   });
   const code = result.outputFiles[0].contents;
   const inputs = Object.keys(result.metafile.inputs);
@@ -34,6 +27,10 @@ async function bundleSize(entry: string) {
   };
 }
 
+/** The widgets' functions, started on every traffic peak: their bundles must stay small (docs/scaling.md). */
+const HOT_PATH = ['responses/create', 'responses/getAggregates'];
+const HOT_PATH_BUDGET_BYTES = 250 * 1024;
+
 async function main() {
   const root = resolve(__dirname, '..');
   const entries = [
@@ -42,10 +39,12 @@ async function main() {
     { name: 'rollover job', entry: ROLLOVER_ENTRY },
   ];
   const rows: string[] = [];
+  const overBudget: string[] = [];
   let total = 0;
   for (const { name, entry } of entries) {
     const size = await bundleSize(entry);
     total += size.bytes;
+    if (HOT_PATH.includes(name) && size.bytes > HOT_PATH_BUDGET_BYTES) overBudget.push(name);
     rows.push(`| ${name} | ${(size.bytes / 1024).toFixed(1)} | ${(size.gzip / 1024).toFixed(1)} | ${size.handlerModules} |`);
   }
   console.log(
@@ -57,8 +56,10 @@ async function main() {
       ...rows,
       '',
       `${entries.length} bundles, ${(total / 1024).toFixed(0)} KiB in all. "handler modules inside" is 1 when a bundle carries only its own operation.`,
+      `Hot path (${HOT_PATH.join(', ')}): budget ${HOT_PATH_BUDGET_BYTES / 1024} KiB each; ${overBudget.length === 0 ? 'within it' : `OVER: ${overBudget.join(', ')}`}.`,
     ].join('\n'),
   );
+  if (overBudget.length > 0) process.exitCode = 1;
 }
 
 main().catch((error) => {

@@ -109,7 +109,7 @@ async function main(): Promise<number> {
     const { newContentItem } = await import('../functions/operations/contents');
     const { normalizeValue } = await import('../functions/domain/schemas');
     const { newId } = await import('../functions/domain/text');
-    const { userIndexAttributes } = await import('../functions/store/entities');
+    const { userIndexAttributes } = await import('../functions/store/items');
     const { store, client } = defaultStore();
     await ensureTable(client, TABLE_NAME);
 

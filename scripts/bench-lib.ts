@@ -5,13 +5,13 @@
  * Imports of the service's modules stay type-only or free of the logger, so the caller
  * can silence logs (POWERTOOLS_LOG_LEVEL) before the server's modules load.
  */
-import { GetItemCommand, PutItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand, PutItemCommand, TransactWriteItemsCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import type { KeyLevel } from '../functions/api/auth';
-import type { DynamoMeter } from './dynamo-meter';
+import type { Capacity, DynamoMeter, MeterSnapshot } from './dynamo-meter';
 
 export type Caller = KeyLevel | 'anonymous';
 
@@ -27,6 +27,8 @@ export interface BenchRequest {
 export interface BenchContext {
   baseUrl: string;
   keys: Record<KeyLevel, string>;
+  /** Calls each case makes: warm-up, measured, and one cold call (cases that use up state prepare this many). */
+  calls: number;
   /** An API call for preparing data (not measured); throws unless it answers 2xx; returns the body. */
   api<T = any>(operation: string, args: unknown[], caller: Caller): Promise<T>;
 }
@@ -55,6 +57,8 @@ export function benchCase<State>(definition: BenchCase<State>): BenchCase<any> {
 export interface BenchSettings {
   iterations: number;
   warmup: number;
+  /** Empties what the server's function instance remembers (a new Lambda container), before the cold call. */
+  coldStart?: () => void;
 }
 
 export interface Timings {
@@ -65,9 +69,17 @@ export interface Timings {
 
 export interface CaseResult {
   name: string;
+  /** The operation path measured. */
+  operation: string;
   roundTripsPerCall: number;
-  /** DynamoDB capacity units per call, as DynamoDB reports them (ReturnConsumedCapacity, summed). */
+  /** DynamoDB capacity units per call, as DynamoDB Local reports them (ReturnConsumedCapacity, summed). */
   capacityPerCall: number;
+  /** Per call, by the published rules (dynamo-meter.ts `estimated`): read/write, table/indexes. */
+  estimatedPerCall: Capacity;
+  /** Requests per command over the measured calls, divided by their number. */
+  commandsPerCall: Record<string, number>;
+  /** One call right after a cold start (nothing remembered): its exact requests and capacity. */
+  cold: { requests: number; commands: Record<string, number>; capacity: number; estimated: Capacity };
   ours: Timings;
   baseline: BenchCase['baseline'];
   raw: Timings;
@@ -130,9 +142,31 @@ export function rawBaseline(client: DynamoDBClient, tableName: string) {
     updatedAt: { S: new Date().toISOString() },
   });
   const readKey = 'bench-raw#get';
+  /** Stand-ins for a project, set and item: what responses/create's transaction checks. */
+  const checked = ['bench-raw#check#project', 'bench-raw#check#set', 'bench-raw#check#item'];
   return {
     async prepare(): Promise<void> {
       await client.send(new PutItemCommand({ TableName: tableName, Item: item(readKey) }));
+      for (const pk of checked) await client.send(new PutItemCommand({ TableName: tableName, Item: item(pk) }));
+    },
+    /** The shape of responses/create's write, sent raw: a Put and three ConditionChecks of shared items. */
+    async transaction(i: number): Promise<void> {
+      await client.send(
+        new TransactWriteItemsCommand({
+          TransactItems: [
+            { Put: { TableName: tableName, Item: item(`bench-raw#tx#${i}`), ConditionExpression: 'attribute_not_exists(pk)' } },
+            ...checked.map((pk) => ({
+              ConditionCheck: {
+                TableName: tableName,
+                Key: { pk: { S: pk }, sk: { S: 'bench' } },
+                ConditionExpression: '#state = :active',
+                ExpressionAttributeNames: { '#state': 'state' },
+                ExpressionAttributeValues: { ':active': { S: 'active' } },
+              },
+            })),
+          ],
+        }),
+      );
     },
     async get(): Promise<void> {
       const { Item } = await client.send(new GetItemCommand({ TableName: tableName, Key: { pk: { S: readKey }, sk: { S: 'bench' } } }));
@@ -171,26 +205,41 @@ export async function runCase(
   const call = (i: number) => async () => checkAnswer(operation, await send(operation, definition.call(state, i)));
   const rawCall = definition.baseline === 'get' ? () => raw.get() : () => raw.put(rawCounter.next++);
 
+  // The cold call: index warmup + iterations, which no other call uses.
+  settings.coldStart?.();
+  const beforeCold = meter.snapshot();
+  await call(settings.warmup + settings.iterations)();
+  const cold = meter.since(beforeCold);
+
   for (let i = 0; i < settings.warmup; i++) {
     await call(i)();
     await rawCall();
   }
   const ours: number[] = [];
   const rawSamples: number[] = [];
-  let requests = 0;
-  let capacity = 0;
+  const spentInAll: MeterSnapshot[] = [];
   for (let i = settings.warmup; i < settings.warmup + settings.iterations; i++) {
     const before = meter.snapshot();
     ours.push(await time(call(i)));
-    const spent = meter.since(before);
-    requests += spent.requests;
-    capacity += spent.capacity.total;
+    spentInAll.push(meter.since(before));
     rawSamples.push(await time(rawCall));
   }
+  const perCall = (value: (spent: MeterSnapshot) => number) => spentInAll.reduce((sum, spent) => sum + value(spent), 0) / settings.iterations;
+  const commands = [...new Set(spentInAll.flatMap((spent) => Object.keys(spent.commands)))];
   return {
     name: definition.name,
-    roundTripsPerCall: requests / settings.iterations,
-    capacityPerCall: capacity / settings.iterations,
+    operation,
+    roundTripsPerCall: perCall((spent) => spent.requests),
+    capacityPerCall: perCall((spent) => spent.capacity.total),
+    estimatedPerCall: {
+      total: perCall((spent) => spent.estimated.total),
+      read: perCall((spent) => spent.estimated.read),
+      write: perCall((spent) => spent.estimated.write),
+      table: perCall((spent) => spent.estimated.table),
+      indexes: perCall((spent) => spent.estimated.indexes),
+    },
+    commandsPerCall: Object.fromEntries(commands.map((command) => [command, perCall((spent) => spent.commands[command] ?? 0)])),
+    cold: { requests: cold.requests, commands: cold.commands, capacity: cold.capacity.total, estimated: cold.estimated },
     ours: summarize(ours),
     baseline: definition.baseline,
     raw: summarize(rawSamples),
@@ -216,17 +265,29 @@ export function markdownTable(header: string[], rows: string[][], rightAligned: 
 
 export function resultTable(results: readonly CaseResult[]): string {
   return markdownTable(
-    ['operation', 'round trips/call', 'capacity units/call', 'median ms', 'p90 ms', 'raw baseline median ms', 'ratio'],
+    [
+      'operation',
+      'round trips warm',
+      'cold',
+      'CU/call (DynamoDB Local)',
+      'CU/call (published rules) R + W',
+      'median ms',
+      'p90 ms',
+      'raw baseline median ms',
+      'ratio',
+    ],
     results.map((result) => [
       result.name,
       formatRoundTrips(result.roundTripsPerCall),
+      String(result.cold.requests),
       formatRoundTrips(result.capacityPerCall),
+      `${formatRoundTrips(result.estimatedPerCall.read)} + ${formatRoundTrips(result.estimatedPerCall.write)}`,
       formatMs(result.ours.median),
       formatMs(result.ours.p90),
       `${formatMs(result.raw.median)} (${result.baseline === 'get' ? 'GetItem' : 'PutItem'})`,
       `${(result.ours.median / result.raw.median).toFixed(1)}x`,
     ]),
-    [false, true, true, true, true, true, true],
+    [false, true, true, true, true, true, true, true, true],
   );
 }
 

@@ -4,27 +4,45 @@
  *
  *   npm run bench
  *   npm run bench -- --iterations 500 --warmup 100 --only projects/get,contents/create
+ *   npm run bench -- --json docs/bench-results.json   (where the cost model reads it; the default)
  *
  * Per operation it reports:
- * - DynamoDB round trips per call: requests counted by a middleware the benchmark adds to
- *   the server's DynamoDB client (scripts/dynamo-meter.ts) over the measured calls,
- *   divided by their number. The server runs in this process, so the count is exact; it
- *   includes the auth GetItem.
+ * - DynamoDB round trips per call, warm (the measured calls, averaged) and cold (one call
+ *   right after the server's function instance forgot what it remembers, as a new Lambda
+ *   container would): requests counted by a middleware the benchmark adds to the server's
+ *   DynamoDB client (scripts/dynamo-meter.ts). The server runs in this process, so the
+ *   counts are exact; keyed calls include the auth GetItem.
+ * - Capacity units per call: as DynamoDB Local reports them (ReturnConsumedCapacity,
+ *   summed), and by AWS's published rules (DynamoDB Local's figures for transactions do
+ *   not follow them; the meter computes those from the request).
  * - Latency: median and p90 of sequential HTTP calls through the local server, next to
  *   the median of as many raw GetItem (reads) or PutItem (writes) calls made with the
  *   AWS SDK straight to DynamoDB Local, interleaved with ours, and the ratio of the two
  *   medians.
+ * Then: responses/create throughput at concurrency 16 against raw PutItem in the same
+ * run; the stream consumer's capacity per response; the sizes of stored items; the hot
+ * path's bundle bytes and cold start beside a bare-SDK handler sending the same requests.
+ * Everything measured is also written as JSON (--json), which `npm run cost` reads.
  *
  * Adding an operation: append a `benchCase({ name, baseline, prepare, call })` to CASES.
  * Nothing is asserted; numbers depend on the machine.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { bareHandler, bundle, measureInit, type InitTimings } from './bench-init';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { itemBytes, transactionWriteUnits, type MeterSnapshot } from './dynamo-meter';
 import {
   benchCase,
   checkAnswer,
   apiClient,
   killLeftoverDynamoLocal,
   machineDescription,
+  markdownTable,
   rawBaseline,
   resultTable,
   runCase,
@@ -131,6 +149,64 @@ const CASES: BenchCase<any>[] = [
       caller: 'anonymous',
     }),
   }),
+  benchCase({
+    name: 'responses/create (contentId)',
+    operation: 'responses/create',
+    baseline: 'put',
+    prepare: async (context) => {
+      const contentSetId = await contentSet(context, await project(context, 'Responses by id'), 'by-id', 'reaction');
+      return (await context.api<{ id: string }>('contents/create', [{ contentSetId, key: 'https://example.com/by-id' }], 'admin')).id;
+    },
+    call: (contentId) => ({ args: [{ contentId, value: 'heart' }], caller: 'anonymous' }),
+  }),
+  benchCase({
+    name: 'responses/edit',
+    baseline: 'put',
+    prepare: async (context) => {
+      const contentSetId = await contentSet(context, await project(context, 'Edits'), 'edits', 'reaction');
+      return context.api<{ responseId: string; revokable: { token: string } }>(
+        'responses/create',
+        [{ contentSetId, key: 'https://example.com/edited', value: 'heart', revokable: true }],
+        'anonymous',
+      );
+    },
+    call: (created, i) => ({
+      args: [{ responseId: created.responseId, revokeToken: created.revokable.token, value: i % 2 === 0 ? 'rocket' : 'heart' }],
+      caller: 'anonymous',
+    }),
+  }),
+  benchCase({
+    name: 'responses/remove',
+    baseline: 'put',
+    // One response per call (warm-up, measured and the cold call).
+    prepare: async (context) => {
+      const contentSetId = await contentSet(context, await project(context, 'Removals'), 'removals', 'reaction');
+      const created: { responseId: string; revokable: { token: string } }[] = [];
+      for (let j = 0; j < context.calls; j++) {
+        created.push(
+          await context.api('responses/create', [{ contentSetId, key: 'https://example.com/removed', value: 'heart', revokable: true }], 'anonymous'),
+        );
+      }
+      return created;
+    },
+    call: (created, i) => ({ args: [{ responseId: created[i].responseId, revokeToken: created[i].revokable.token }], caller: 'anonymous' }),
+  }),
+  benchCase({
+    name: 'responses/getAggregates (GET, public set)',
+    operation: 'feelbacks/getAggregates',
+    baseline: 'get',
+    prepare: async (context) => {
+      const projectId = await project(context, 'Widget counts');
+      const { id: contentSetId } = await context.api<{ id: string }>(
+        'sets/create',
+        [{ projectId, key: 'counts', schema: 'reaction', metadata: { name: 'Counts', publicAggregates: true } }],
+        'admin',
+      );
+      await context.api('responses/create', [{ contentSetId, key: 'https://example.com/counted', value: 'heart' }], 'anonymous');
+      return contentSetId;
+    },
+    call: (contentSetId) => ({ args: [{ contentSetId, key: 'https://example.com/counted' }], caller: 'anonymous', method: 'GET' }),
+  }),
 ];
 
 /** Concurrent callers for the throughput comparison (the issue asks for 16). */
@@ -155,21 +231,35 @@ function positiveInteger(name: string, value: string | undefined, fallback: numb
   return number;
 }
 
+/** Responses created for the stream consumer's measurement, over this many items of one set. */
+const CONSUMER_RESPONSES = 200;
+const CONSUMER_ITEMS = 20;
+/** Fresh processes per function for the cold-start measurement. */
+const INIT_RUNS = 5;
+
+interface ThroughputRound {
+  ours: number;
+  /** Raw PutItem: the goal's baseline. */
+  raw: number;
+  /** Raw TransactWriteItems of create's shape (a Put and three ConditionChecks): what DynamoDB Local allows such a write. */
+  rawTransaction: number;
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       iterations: { type: 'string' },
       warmup: { type: 'string' },
       only: { type: 'string' },
+      json: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
-    console.log('Usage: npm run bench -- [--iterations N (200)] [--warmup N (50)] [--only name,name]');
+    console.log('Usage: npm run bench -- [--iterations N (200)] [--warmup N (50)] [--only name,name] [--json file (docs/bench-results.json)]');
     console.log(`Cases: ${CASES.map((definition) => definition.name).join(', ')}`);
     return 0;
   }
-  const settings = { iterations: positiveInteger('iterations', values.iterations, 200), warmup: positiveInteger('warmup', values.warmup, 50) };
   const only = values.only
     ?.split(',')
     .map((name) => name.trim())
@@ -177,19 +267,35 @@ async function main(): Promise<number> {
   const unknown = only?.filter((name) => !CASES.some((definition) => definition.name === name)) ?? [];
   if (unknown.length > 0) throw new Error(`Unknown case ${unknown.join(', ')}; cases: ${CASES.map((definition) => definition.name).join(', ')}`);
   const cases = only ? CASES.filter((definition) => only.includes(definition.name)) : CASES;
+  const jsonFile = resolve(values.json ?? resolve(__dirname, '../docs/bench-results.json'));
 
   // Loaded only now, so the logger reads POWERTOOLS_LOG_LEVEL set above.
   const { startLocalRuntime } = await import('../functions/local/runtime');
   const { DYNAMODB_LOCAL_HOME } = await import('../functions/local/dynamodb-local');
   const { createDynamoClient } = await import('../functions/store/dynamo');
   const { defaultStore } = await import('../functions/store/client');
+  const { clearTargetCache } = await import('../functions/operations/target-cache');
+  const { startStreamConsumers } = await import('../functions/local/stream-consumers');
   const { meterClient } = await import('./dynamo-meter');
+  const settings = {
+    iterations: positiveInteger('iterations', values.iterations, 200),
+    warmup: positiveInteger('warmup', values.warmup, 50),
+    coldStart: clearTargetCache,
+  };
 
   const started = performance.now();
   process.stderr.write('Starting DynamoDB Local (in memory) and the local API...\n');
   // dynamoEndpoint unset: the runtime starts its own DynamoDB Local; port 0: a free port.
   // The stream consumer stays off: its requests would be counted with the operations'.
-  const runtime = await startLocalRuntime({ port: 0, host: '127.0.0.1', tableName: TABLE_NAME, devKeys: {}, consumeStream: false });
+  // The per-visitor limit stays off: the benchmark is one visitor making thousands of writes.
+  const runtime = await startLocalRuntime({
+    port: 0,
+    host: '127.0.0.1',
+    tableName: TABLE_NAME,
+    devKeys: {},
+    consumeStream: false,
+    anonymousRateLimit: { limit: 0, windowSeconds: 300, trustedProxies: 0 },
+  });
   const dynamoPort = Number(new URL(runtime.dynamoEndpoint).port);
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= runtime.stop());
@@ -204,12 +310,19 @@ async function main(): Promise<number> {
   // The server runs in this process: its one DynamoDB client is the one measured.
   const meter = meterClient(defaultStore().client);
   const results: CaseResult[] = [];
-  let throughputResult: { ours: number; raw: number; total: number } | undefined;
+  const rounds: ThroughputRound[] = [];
+  let total = 0;
+  let consumer: (MeterSnapshot & { responses: number; items: number }) | undefined;
+  let consumerShapes: ConsumerShape[] = [];
+  let itemSizes: Record<string, { count: number; median: number; max: number }> = {};
+  const hotPath: { name: string; bytes: number; packages: string[]; init: { ours: InitTimings; bare: InitTimings } }[] = [];
+  const stateDir = mkdtempSync(join(tmpdir(), 'bench-stream-'));
   try {
     const send = apiClient(runtime.baseUrl, runtime.keys);
     const context: BenchContext = {
       baseUrl: runtime.baseUrl,
       keys: runtime.keys,
+      calls: settings.warmup + settings.iterations + 1,
       async api(operation, args, caller) {
         const answer = await send(operation, { args, caller });
         checkAnswer(operation, answer);
@@ -237,50 +350,178 @@ async function main(): Promise<number> {
 
     process.stderr.write(`Measuring throughput at concurrency ${CONCURRENCY}...\n`);
     const pages = await contentSet(context, await project(context, 'Throughput'), 'throughput', 'reaction');
-    const total = settings.iterations * 4;
-    // Alternated twice, so both see the same machine load; the better run of each counts.
-    for (let round = 0; round < 2; round++) {
+    total = settings.iterations * 4;
+    // Alternated, so both see the same machine load; every round is reported.
+    for (let round = 0; round < 3; round++) {
       const ours = await throughput(total, CONCURRENCY, async (i) => {
         await context.api('responses/create', [{ contentSetId: pages, key: `https://example.com/t/${i % 50}`, value: 'heart' }], 'anonymous');
       });
       const rawPuts = await throughput(total, CONCURRENCY, (i) => raw.put(1_000_000 + round * total + i));
-      throughputResult = {
-        ours: Math.max(throughputResult?.ours ?? 0, ours),
-        raw: Math.max(throughputResult?.raw ?? 0, rawPuts),
-        total,
-      };
+      const rawTransactions = await throughput(total, CONCURRENCY, (i) => raw.transaction(round * total + i));
+      rounds.push({ ours, raw: rawPuts, rawTransaction: rawTransactions });
+    }
+
+    process.stderr.write('Measuring the stream consumer...\n');
+    // Everything written so far is counted first (unmetered); then CONSUMER_RESPONSES new
+    // responses are written with the readers stopped, and their counting alone is metered.
+    const { client } = defaultStore();
+    let consumers = startStreamConsumers(client, TABLE_NAME, stateDir);
+    await consumers.drain();
+    await consumers.stop();
+    const counted = await contentSet(context, await project(context, 'Counted'), 'counted', 'reaction');
+    for (let i = 0; i < CONSUMER_RESPONSES; i++) {
+      await context.api('responses/create', [{ contentSetId: counted, key: `https://example.com/counted/${i % CONSUMER_ITEMS}`, value: 'heart' }], 'anonymous');
+    }
+    const beforeConsumer = meter.snapshot();
+    consumers = startStreamConsumers(client, TABLE_NAME, stateDir);
+    await consumers.drain();
+    await consumers.stop();
+    consumer = { ...meter.since(beforeConsumer), responses: CONSUMER_RESPONSES, items: CONSUMER_ITEMS };
+    consumerShapes = await consumerBatchShapes(counted);
+
+    process.stderr.write('Reading the sizes of stored items...\n');
+    itemSizes = await storedItemSizes(rawClient, TABLE_NAME);
+
+    process.stderr.write('Bundling the hot path and timing cold starts...\n');
+    const initEnv = {
+      ...process.env,
+      TABLE_NAME,
+      DYNAMODB_ENDPOINT: runtime.dynamoEndpoint,
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    };
+    for (const target of await hotPathTargets(context, meter, settings)) {
+      const built = await bundle(target.name, target.entry);
+      const bare = bareHandler(`${target.name}-bare`, target.requests);
+      const init = await measureInit(target.name, built.file, bare, target.event, initEnv, INIT_RUNS);
+      hotPath.push({ name: target.operation, bytes: built.bytes, packages: built.packages, init });
     }
   } finally {
     rawClient.destroy();
+    rmSync(stateDir, { recursive: true, force: true });
     await stop();
   }
 
   const left = killLeftoverDynamoLocal(dynamoPort);
+  const sum = (key: keyof ThroughputRound) => rounds.reduce((all, round) => all + round[key], 0);
+  const measured = {
+    date: new Date().toISOString(),
+    machine: machineDescription(DYNAMODB_LOCAL_HOME),
+    settings: { iterations: settings.iterations, warmup: settings.warmup },
+    operations: results,
+    throughput: {
+      concurrency: CONCURRENCY,
+      calls: total,
+      items: 50,
+      rounds,
+      ratio: rounds.length ? sum('ours') / sum('raw') : undefined,
+      ratioToRawTransaction: rounds.length ? sum('ours') / sum('rawTransaction') : undefined,
+    },
+    consumer: consumer && {
+      responses: consumer.responses,
+      items: consumer.items,
+      perResponse: {
+        requests: consumer.requests / consumer.responses,
+        capacity: consumer.capacity.total / consumer.responses,
+        estimated: Object.fromEntries(Object.entries(consumer.estimated).map(([key, value]) => [key, value / consumer!.responses])),
+        transactions: consumer.transactions / consumer.responses,
+        counterUpdates: consumer.transactionItems.update / consumer.responses,
+      },
+      commands: consumer.commands,
+      batchShapes: consumerShapes,
+    },
+    itemSizes,
+    hotPath,
+  };
+  writeFileSync(jsonFile, `${JSON.stringify(measured, null, 2)}\n`);
 
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
   console.log(
     [
       '',
       '# Operation cost on the local runtime',
       '',
       ...machineDescription(DYNAMODB_LOCAL_HOME),
-      `Calls:     ${settings.iterations} measured per operation after ${settings.warmup} warm-up calls, sequential, HTTP keep-alive, with an API key`,
+      `Calls:     ${settings.iterations} measured per operation after ${settings.warmup} warm-up calls and 1 cold call, sequential, HTTP keep-alive`,
       '',
       resultTable(results),
       '',
-      'round trips/call: DynamoDB requests per call (exact count, including the auth GetItem on the key).',
+      'round trips: DynamoDB requests per call, exact: warm = measured calls averaged; cold = one call right after the',
+      '  function instance forgot what it remembers (a new Lambda container). Keyed calls include the auth GetItem.',
+      'CU/call (DynamoDB Local): ReturnConsumedCapacity summed; DynamoDB Local does not apply the transaction rules.',
+      'CU/call (published rules): reads and single-item writes as DynamoDB Local reports them, transactions computed from',
+      '  the request (2 WCU per KB per item, condition checks included; 1 WCU per KB per index entry written).',
       'median/p90: HTTP call through the local server (Lambda handler included), client side.',
       'raw baseline: one GetItem (reads) or PutItem (writes) with the AWS SDK straight to DynamoDB Local, made after each of',
       '  our calls (same load for both); ratio = median / raw median.',
       'DynamoDB Local is not DynamoDB: compare operations with each other and over time, not with production latency.',
       '',
-      ...(throughputResult
+      ...(rounds.length
         ? [
-            `## responses/create throughput at concurrency ${CONCURRENCY} (${throughputResult.total} calls, 50 existing items)`,
+            `## responses/create throughput at concurrency ${CONCURRENCY} (${total} calls per round, 50 existing items), against raw PutItem and a raw transaction`,
             '',
-            `ours: ${throughputResult.ours.toFixed(0)} responses/s; raw PutItem: ${throughputResult.raw.toFixed(0)} puts/s; ratio ${(throughputResult.ours / throughputResult.raw).toFixed(2)}`,
+            ...rounds.map(
+              (round, index) =>
+                `round ${index + 1}: ours ${round.ours.toFixed(0)} responses/s; raw PutItem ${round.raw.toFixed(0)}/s (ratio ${(round.ours / round.raw).toFixed(2)}); ` +
+                `raw TransactWriteItems of the same shape ${round.rawTransaction.toFixed(0)}/s (ratio ${(round.ours / round.rawTransaction).toFixed(2)})`,
+            ),
+            `all rounds: ours / raw PutItem ${(sum('ours') / sum('raw')).toFixed(2)}; ours / raw transaction ${(sum('ours') / sum('rawTransaction')).toFixed(2)}; raw transaction / raw PutItem ${(sum('rawTransaction') / sum('raw')).toFixed(2)} (sums over the rounds)`,
             '',
           ]
         : []),
+      ...(measured.consumer
+        ? [
+            `## Stream consumer, per response (${measured.consumer.responses} new responses on ${measured.consumer.items} items of one set)`,
+            '',
+            `requests ${measured.consumer.perResponse.requests.toFixed(2)}; transactions ${measured.consumer.perResponse.transactions.toFixed(2)}; counter updates ${measured.consumer.perResponse.counterUpdates.toFixed(2)}`,
+            `CU (DynamoDB Local) ${measured.consumer.perResponse.capacity.toFixed(2)}; CU (published rules) read ${(measured.consumer.perResponse.estimated.read ?? 0).toFixed(2)} + write ${(measured.consumer.perResponse.estimated.write ?? 0).toFixed(2)} (table ${(measured.consumer.perResponse.estimated.table ?? 0).toFixed(2)}, indexes ${(measured.consumer.perResponse.estimated.indexes ?? 0).toFixed(2)})`,
+            'The same consumer on stream batches of a given shape (its transactions counted and priced by the published rules, not sent):',
+            '',
+            markdownTable(
+              ['batch shape', 'responses', 'counter updates/response', 'WRU/response (table + indexes)'],
+              consumerShapes.map((shape) => [
+                shape.name,
+                String(shape.responses),
+                shape.counterUpdates.toFixed(2),
+                `${shape.table.toFixed(2)} + ${shape.indexes.toFixed(2)}`,
+              ]),
+              [false, true, true, true],
+            ),
+            '',
+          ]
+        : []),
+      '## Stored item sizes (bytes, DynamoDB item size rules)',
+      '',
+      markdownTable(
+        ['item', 'count', 'median', 'max'],
+        Object.entries(itemSizes).map(([kind, size]) => [kind, String(size.count), String(size.median), String(size.max)]),
+        [false, true, true, true],
+      ),
+      '',
+      ...(hotPath.length
+        ? [
+            `## Hot-path bundles and cold start (median of ${INIT_RUNS} fresh processes; bare = AWS SDK alone, sending the same requests)`,
+            '',
+            markdownTable(
+              ['function', 'bundle', 'load ms (init)', 'first call ms', 'second call ms', 'bare load ms', 'bare first ms', 'bare second ms'],
+              hotPath.map((entry) => [
+                entry.name,
+                kib(entry.bytes),
+                entry.init.ours.load.toFixed(1),
+                entry.init.ours.first.toFixed(1),
+                entry.init.ours.second.toFixed(1),
+                entry.init.bare.load.toFixed(1),
+                entry.init.bare.first.toFixed(1),
+                entry.init.bare.second.toFixed(1),
+              ]),
+              [false, true, true, true, true, true, true, true],
+            ),
+            '',
+            `packages inside: ${hotPath.map((entry) => `${entry.name}: ${entry.packages.join(', ')}`).join('; ')}`,
+            '',
+          ]
+        : []),
+      `Written to ${jsonFile}.`,
       `Total time ${((performance.now() - started) / 1000).toFixed(1)} s. ${
         left.length === 0
           ? `DynamoDB Local stopped: no process left on port ${dynamoPort}.`
@@ -289,6 +530,196 @@ async function main(): Promise<number> {
     ].join('\n'),
   );
   return left.length === 0 ? 0 : 1;
+}
+
+interface ConsumerShape {
+  name: string;
+  responses: number;
+  batchSize: number;
+  items: number;
+  counterUpdates: number;
+  /** Write units per response by the published rules. */
+  table: number;
+  indexes: number;
+}
+
+/**
+ * The counting consumer's writes per response for stream batches of a given shape: its
+ * Lambda logic (countStreamRecords) fed synthetic INSERT records of `contentSetId`, with a
+ * client that takes each transaction without sending it. What it would write is a
+ * property of its coalescing (one update per counter item per batch) and chunking.
+ */
+async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[]> {
+  const { defaultStore } = await import('../functions/store/client');
+  const { countStreamRecords } = await import('../functions/stream/counting');
+  const { contentSetOf, keys } = await import('../functions/store/items');
+  const { getRawItem } = await import('../functions/store/batch');
+  const { newId } = await import('../functions/domain/text');
+  const { store } = defaultStore();
+  const set = contentSetOf(await getRawItem(store, keys.contentSet(contentSetId)))!;
+  const now = new Date();
+  let sequence = 0;
+  const record = (contentItemId: string): DynamoDBRecord => {
+    const id = newId();
+    sequence++;
+    const image = {
+      pk: `response#${id}`,
+      sk: 'response',
+      id,
+      accountId: set.accountId,
+      projectId: set.projectId,
+      contentSetId,
+      contentItemId,
+      state: 'active',
+      contribution: { option: sequence % 8, sentiment: 1, intensity: 0.5 },
+      createdAt: now.toISOString(),
+      __edb_e__: 'response',
+      __edb_v__: '1',
+    };
+    return {
+      eventID: `bench-shape-${sequence}-${id}`,
+      eventName: 'INSERT',
+      dynamodb: {
+        Keys: marshall({ pk: image.pk, sk: image.sk }) as never,
+        SequenceNumber: String(sequence).padStart(21, '0'),
+        NewImage: marshall(image) as never,
+      },
+    };
+  };
+  const shapes: ConsumerShape[] = [];
+  for (const shape of [
+    { name: 'quiet site: one response per batch', responses: 100, batchSize: 1, items: 100 },
+    { name: 'busy site: batches of 100 over 20 pages of one set', responses: 1000, batchSize: 100, items: 20 },
+    { name: 'popular page: batches of 100 on one page', responses: 1000, batchSize: 100, items: 1 },
+  ]) {
+    const recorded = { updates: 0, table: 0, indexes: 0 };
+    const client = new Proxy(store.documentClient, {
+      get(target, property, receiver) {
+        if (property !== 'send') return Reflect.get(target, property, receiver);
+        return async (command: {
+          input?: {
+            TransactItems?: {
+              Put?: { Item: Record<string, unknown> };
+              Update?: { Key: Record<string, unknown>; ExpressionAttributeNames?: Record<string, string> };
+            }[];
+          };
+          constructor: { name: string };
+        }) => {
+          const items = command.input?.TransactItems;
+          if (!items) return { Responses: {} };
+          recorded.updates += items.filter((item) => item.Update).length;
+          const wire = items.map((item) =>
+            item.Put
+              ? { Put: { Item: marshall(item.Put.Item, { removeUndefinedValues: true }) } }
+              : item.Update
+                ? { Update: { Key: marshall(item.Update.Key), ExpressionAttributeNames: item.Update.ExpressionAttributeNames } }
+                : { ConditionCheck: {} },
+          );
+          const units = transactionWriteUnits(wire as never);
+          recorded.table += units.table;
+          recorded.indexes += units.indexes;
+          return {};
+        };
+      },
+    });
+    const counting = Object.assign(Object.create(store), { documentClient: client });
+    const ids = Array.from({ length: shape.items }, () => newId());
+    const records = Array.from({ length: shape.responses }, (_, index) => record(ids[index % ids.length]));
+    for (let start = 0; start < records.length; start += shape.batchSize) {
+      const result = await countStreamRecords(counting, records.slice(start, start + shape.batchSize), now);
+      if (result.batchItemFailures.length > 0) throw new Error('the consumer reported a failure');
+    }
+    shapes.push({
+      ...shape,
+      counterUpdates: recorded.updates / shape.responses,
+      table: recorded.table / shape.responses,
+      indexes: recorded.indexes / shape.responses,
+    });
+  }
+  return shapes;
+}
+
+/** Median and largest size per kind of stored item (entity, or counter / marker), from a Scan of the benchmark's table. */
+async function storedItemSizes(client: ReturnType<typeof import('../functions/store/dynamo').createDynamoClient>, tableName: string) {
+  const sizes = new Map<string, number[]>();
+  let start: Record<string, any> | undefined;
+  do {
+    const page = await client.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start }));
+    for (const item of page.Items ?? []) {
+      const kind = item.__edb_e__?.S ?? (item.pk?.S?.startsWith('agg#') ? 'counter' : (item.pk?.S?.split('#')[0] ?? 'other'));
+      (sizes.get(kind) ?? sizes.set(kind, []).get(kind)!).push(itemBytes(item));
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return Object.fromEntries(
+    [...sizes]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([kind, list]) => {
+        list.sort((a, b) => a - b);
+        return [kind, { count: list.length, median: list[Math.floor(list.length / 2)], max: list[list.length - 1] }];
+      }),
+  );
+}
+
+/**
+ * The two functions the widgets call on every page: their entry, an API Gateway event of
+ * a call they answer 200, and the DynamoDB requests that call makes cold (recorded from
+ * one real call through the local server, after forgetting what it remembers).
+ */
+async function hotPathTargets(context: BenchContext, meter: ReturnType<typeof import('./dynamo-meter').meterClient>, settings: { coldStart: () => void }) {
+  const contentSetId = (
+    await context.api<{ id: string }>(
+      'sets/create',
+      [{ projectId: await project(context, 'Cold starts'), key: 'cold', schema: 'reaction', metadata: { name: 'Cold', publicAggregates: true } }],
+      'admin',
+    )
+  ).id;
+  const key = 'https://example.com/cold';
+  await context.api('responses/create', [{ contentSetId, key, value: 'heart' }], 'anonymous');
+  const send = apiClient(context.baseUrl, context.keys);
+  const requestsOf = async (operation: string, args: unknown[], method: 'GET' | 'POST') => {
+    settings.coldStart();
+    const before = meter.snapshot().requests;
+    checkAnswer(operation, await send(operation, { args, caller: 'anonymous', method }));
+    const count = meter.snapshot().requests - before;
+    return meter.recent.slice(-count).map(({ command, input }) => {
+      // Without the meter's parameter and the SDK's idempotency token (each replay is a new transaction).
+      const { ReturnConsumedCapacity: _capacity, ClientRequestToken: _token, ...rest } = input;
+      return { command, input: rest };
+    });
+  };
+  const createArgs = [{ contentSetId, key, value: 'heart' }];
+  const aggregatesArgs = [{ contentSetId, key }];
+  const event = (path: string, method: 'GET' | 'POST', args: unknown[]) => ({
+    resource: path,
+    path,
+    httpMethod: method,
+    headers: { 'content-type': 'application/json', 'user-agent': 'bench' },
+    multiValueHeaders: {},
+    queryStringParameters: method === 'GET' ? { $p: JSON.stringify(args) } : null,
+    multiValueQueryStringParameters: method === 'GET' ? { $p: [JSON.stringify(args)] } : null,
+    pathParameters: null,
+    stageVariables: null,
+    body: method === 'POST' ? JSON.stringify(args) : null,
+    isBase64Encoded: false,
+    requestContext: { requestId: 'bench', identity: { sourceIp: '127.0.0.1' } },
+  });
+  return [
+    {
+      name: 'responses-create',
+      operation: 'responses/create',
+      entry: 'functions/handlers/responses/create.ts',
+      event: event('/v0/feelbacks/create', 'POST', createArgs),
+      requests: await requestsOf('feelbacks/create', createArgs, 'POST'),
+    },
+    {
+      name: 'responses-getAggregates',
+      operation: 'responses/getAggregates',
+      entry: 'functions/handlers/responses/getAggregates.ts',
+      event: event('/v0/feelbacks/getAggregates', 'GET', aggregatesArgs),
+      requests: await requestsOf('feelbacks/getAggregates', aggregatesArgs, 'GET'),
+    },
+  ];
 }
 
 main().then(

@@ -8,10 +8,16 @@
  *   (`ReturnConsumedCapacity: INDEXES`) on every command that takes the parameter, so the
  *   figures include the table and each global secondary index (DynamoDB Local reports it);
  * - transactions: TransactWriteItems requests and their Put / Update / ConditionCheck items.
+ * - estimated: capacity by AWS's published rules. DynamoDB Local reports reads and
+ *   single-item writes by those rules, but not transactions (a transaction of two 1 KB
+ *   Puts reports what one does, 4 WCU); so for TransactWriteItems the meter computes the
+ *   units from the request itself (transactionWriteUnits below) and uses DynamoDB Local's
+ *   figures for everything else.
  *
  * Read a difference of two `snapshot()`s around the work measured.
  */
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { TABLE_KEYS } from '../functions/store/table';
 
 export interface Capacity {
   /** Total capacity units (read + write, table + indexes). */
@@ -25,7 +31,10 @@ export interface Capacity {
 
 export interface MeterSnapshot {
   requests: number;
+  /** As DynamoDB Local reports it. */
   capacity: Capacity;
+  /** By the published rules: DynamoDB Local's figures, except TransactWriteItems computed from the request. */
+  estimated: Capacity;
   transactions: number;
   transactionItems: { put: number; update: number; delete: number; conditionCheck: number };
   /** Requests per command name, e.g. `TransactWriteItemsCommand`. */
@@ -59,18 +68,105 @@ function emptySnapshot(): MeterSnapshot {
   return {
     requests: 0,
     capacity: { total: 0, read: 0, write: 0, table: 0, indexes: 0 },
+    estimated: { total: 0, read: 0, write: 0, table: 0, indexes: 0 },
     transactions: 0,
     transactionItems: { put: 0, update: 0, delete: 0, conditionCheck: 0 },
     commands: {},
   };
 }
 
+/** DynamoDB's item size: attribute names plus values (strings and binaries by their bytes, numbers about 1 byte per 2 digits + 1). */
+export function itemBytes(item: Record<string, AttributeValue>): number {
+  return Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + valueBytes(value), 0);
+}
+
+function valueBytes(value: AttributeValue): number {
+  if (value.S !== undefined) return Buffer.byteLength(value.S);
+  if (value.N !== undefined) return Math.ceil(value.N.replace(/^-|\.|e.*$/gi, '').replace(/^0+/, '').length / 2) + 1;
+  if (value.B !== undefined) return value.B.length;
+  if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
+  if (value.SS) return value.SS.reduce((sum, entry) => sum + Buffer.byteLength(entry), 0);
+  if (value.NS) return value.NS.reduce((sum, entry) => sum + valueBytes({ N: entry }), 0);
+  if (value.L) return 3 + value.L.reduce((sum, entry) => sum + 1 + valueBytes(entry), 0);
+  if (value.M) return 3 + Object.entries(value.M).reduce((sum, [name, entry]) => sum + 1 + Buffer.byteLength(name) + valueBytes(entry), 0);
+  return 0;
+}
+
+const KB = 1024;
+const indexKeys = TABLE_KEYS.globalIndexes.map((index) => [index.partitionKey, index.sortKey] as const);
+
+/**
+ * Write units of one TransactWriteItems by the published rules: every item of the
+ * transaction costs 2 WCU per KB (prepare and commit); a ConditionCheck is counted as such
+ * an item too (assumed: AWS documents transactional writes at 2 WCU per KB per item and
+ * does not exempt checks); a Put costs 1 WCU per KB in each global secondary index whose
+ * keys it holds, an Update as updateIndexUnits says. Items that are updated or checked
+ * are taken to be at most 1 KB (projects, sets, content items, responses, counters and
+ * markers are: the benchmark reports the sizes it saw).
+ */
+export function transactionWriteUnits(items: TransactItemInput[]): { table: number; indexes: number } {
+  let table = 0;
+  let indexes = 0;
+  for (const item of items) {
+    if (item.Put) {
+      const units = Math.max(1, Math.ceil(itemBytes(item.Put.Item) / KB));
+      table += 2 * units;
+      indexes += indexKeys.filter(([pk, sk]) => item.Put!.Item[pk] !== undefined && item.Put!.Item[sk] !== undefined).length * units;
+    } else if (item.Update) {
+      table += 2;
+      indexes += updateIndexUnits(item.Update);
+    } else {
+      table += 2;
+    }
+  }
+  return { table, indexes };
+}
+
+/**
+ * Index writes of an Update, from the table's key design: an item is in an index when the
+ * update names the index's partition key (counters re-set theirs) or, for responses, in
+ * gsi1-3 (responses always are). Its entry moves (delete + put, 2 WCU) when the update
+ * names the index's sort key (a counter's `count`), is rewritten (1 WCU) in an index that
+ * projects all attributes, and is unchanged in a keys-only index.
+ */
+function updateIndexUnits(update: NonNullable<TransactItemInput['Update']>): number {
+  const names = new Set(Object.values(update.ExpressionAttributeNames ?? {}));
+  const isResponse = update.Key?.pk?.S?.startsWith('response#') ?? false;
+  let units = 0;
+  for (const index of TABLE_KEYS.globalIndexes) {
+    const member = names.has(index.partitionKey) || (isResponse && /^gsi[123]$/.test(index.indexName));
+    if (!member) continue;
+    if (index.sortKey !== TABLE_KEYS.sortKey && names.has(index.sortKey)) units += 2;
+    else if (index.projection === 'ALL') units += 1;
+  }
+  return units;
+}
+
+interface TransactItemInput {
+  Put?: { Item: Record<string, AttributeValue> };
+  Update?: { Key?: Record<string, { S?: string }>; ExpressionAttributeNames?: Record<string, string> };
+  Delete?: unknown;
+  ConditionCheck?: unknown;
+}
+
 const WRITE_COMMANDS = /^(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems)Command$/;
 
 export interface DynamoMeter {
+  /** The last requests sent (command name and input as sent, AttributeValue form), newest last. */
+  readonly recent: { command: string; input: Record<string, unknown> }[];
   snapshot(): MeterSnapshot;
   /** What happened between `before` (a snapshot) and now. */
   since(before: MeterSnapshot): MeterSnapshot;
+}
+
+function difference(now: Capacity, before: Capacity): Capacity {
+  return {
+    total: now.total - before.total,
+    read: now.read - before.read,
+    write: now.write - before.write,
+    table: now.table - before.table,
+    indexes: now.indexes - before.indexes,
+  };
 }
 
 /** Adds the meter's middleware to `client` (once per client) and returns its counters. */
@@ -78,33 +174,29 @@ export function meterClient(client: DynamoDBClient): DynamoMeter {
   const existing = (client as unknown as { __benchMeter?: DynamoMeter }).__benchMeter;
   if (existing) return existing;
   const totals = emptySnapshot();
+  const recent: DynamoMeter['recent'] = [];
 
+  // Asks for the consumed capacity (a top-level parameter, whatever form the items are in) and adds it up.
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const command = context.commandName ?? 'unknown';
       const input = args.input as Record<string, unknown>;
       if (CAPACITY_COMMANDS.has(command)) input.ReturnConsumedCapacity = 'INDEXES';
-      const items = input.TransactItems as { Put?: unknown; Update?: unknown; Delete?: unknown; ConditionCheck?: unknown }[] | undefined;
-      if (command === 'TransactWriteItemsCommand' && items) {
-        totals.transactions++;
-        for (const item of items) {
-          if (item.Put) totals.transactionItems.put++;
-          if (item.Update) totals.transactionItems.update++;
-          if (item.Delete) totals.transactionItems.delete++;
-          if (item.ConditionCheck) totals.transactionItems.conditionCheck++;
-        }
-      }
       const add = (consumed: ConsumedCapacity[] | ConsumedCapacity | undefined) => {
+        // Transactions' estimates are computed from the request (below), not taken from DynamoDB Local.
+        const targets = command === 'TransactWriteItemsCommand' ? [totals.capacity] : [totals.capacity, totals.estimated];
         for (const entry of [consumed ?? []].flat()) {
           const units = entry.CapacityUnits ?? 0;
-          totals.capacity.total += units;
           const read = entry.ReadCapacityUnits ?? (WRITE_COMMANDS.test(command) ? 0 : units);
           const write = entry.WriteCapacityUnits ?? (WRITE_COMMANDS.test(command) ? units : 0);
-          totals.capacity.read += read;
-          totals.capacity.write += write;
           const table = entry.Table?.CapacityUnits ?? units;
-          totals.capacity.table += table;
-          totals.capacity.indexes += units - table;
+          for (const target of targets) {
+            target.total += units;
+            target.read += read;
+            target.write += write;
+            target.table += table;
+            target.indexes += units - table;
+          }
         }
       };
       try {
@@ -119,17 +211,42 @@ export function meterClient(client: DynamoDBClient): DynamoMeter {
     },
     { step: 'initialize', name: 'benchMeterCapacity' },
   );
+  // Counts each request as sent, reading its wire form (the JSON body: AttributeValues,
+  // whether it came from the document client or not).
   client.middlewareStack.add(
     (next, context) => async (args) => {
       totals.requests++;
       const command = context.commandName ?? 'unknown';
       totals.commands[command] = (totals.commands[command] ?? 0) + 1;
+      const body = (args.request as { body?: unknown }).body;
+      const text = typeof body === 'string' ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : undefined;
+      if (text === undefined) throw new Error(`dynamo-meter: cannot read the body of ${command} (${typeof body})`);
+      const input = JSON.parse(text) as Record<string, unknown>;
+      recent.push({ command, input });
+      if (recent.length > 20) recent.shift();
+      const items = input.TransactItems as TransactItemInput[] | undefined;
+      if (command === 'TransactWriteItemsCommand' && items) {
+        totals.transactions++;
+        for (const item of items) {
+          if (item.Put) totals.transactionItems.put++;
+          if (item.Update) totals.transactionItems.update++;
+          if (item.Delete) totals.transactionItems.delete++;
+          if (item.ConditionCheck) totals.transactionItems.conditionCheck++;
+        }
+        // Billed when sent, committed or canceled.
+        const { table, indexes } = transactionWriteUnits(items);
+        totals.estimated.total += table + indexes;
+        totals.estimated.write += table + indexes;
+        totals.estimated.table += table;
+        totals.estimated.indexes += indexes;
+      }
       return next(args);
     },
     { step: 'finalizeRequest', name: 'benchMeterRequests' },
   );
 
   const meter: DynamoMeter = {
+    recent,
     snapshot: () => structuredClone(totals),
     since(before) {
       const now = structuredClone(totals);
@@ -140,13 +257,8 @@ export function meterClient(client: DynamoDBClient): DynamoMeter {
       }
       return {
         requests: now.requests - before.requests,
-        capacity: {
-          total: now.capacity.total - before.capacity.total,
-          read: now.capacity.read - before.capacity.read,
-          write: now.capacity.write - before.capacity.write,
-          table: now.capacity.table - before.capacity.table,
-          indexes: now.capacity.indexes - before.capacity.indexes,
-        },
+        capacity: difference(now.capacity, before.capacity),
+        estimated: difference(now.estimated, before.estimated),
         transactions: now.transactions - before.transactions,
         transactionItems: {
           put: now.transactionItems.put - before.transactionItems.put,

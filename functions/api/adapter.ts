@@ -1,20 +1,24 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { restoreWidgetTarget } from '../domain/widget-query';
+import type { TableClient } from '../store/dynamo';
 import type { Store } from '../store/entities';
 import { authenticate, authorize } from './auth';
 import { corsHeaders } from './cors';
 import { ApiError, badRequest, invalidFields } from './errors';
 import { MAX_BODY_BYTES } from './limits';
 import { logger } from './logger';
-import { answersNoContent, operationPath, type OperationDefinition, type RequestInfo } from './operation';
+import { answersNoContent, type OperationDeclaration, operationPath, type RequestInfo, type RunnableOperation } from './operation';
 
 export { MAX_BODY_BYTES };
 
-export interface AdapterDependencies {
-  store: Store;
+export interface AdapterDependencies<S extends TableClient = Store> {
+  store: S;
   now?: () => Date;
 }
+
+/** API answers are not cached unless the operation says otherwise (responseHeaders). */
+const NOT_CACHED = { 'Cache-Control': 'no-store' };
 
 function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers'] | null): Record<string, string | undefined> {
   const lowered: Record<string, string | undefined> = {};
@@ -22,7 +26,7 @@ function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers'] | null): Reco
   return lowered;
 }
 
-function rawArguments(event: APIGatewayProxyEvent, operation: OperationDefinition): string | undefined {
+function rawArguments(event: APIGatewayProxyEvent, operation: Pick<OperationDeclaration, 'readOnly' | 'resource' | 'name'>): string | undefined {
   if (event.httpMethod === 'GET') {
     if (!operation.readOnly) {
       throw new ApiError('method-not-allowed', `${operationPath(operation)} changes data and is only served on POST`);
@@ -124,19 +128,21 @@ function json(status: number, body: unknown, headers: Record<string, string>): A
  * argument parsing and validation, authorization, then the operation's handler.
  * Identical on Lambda, in the local server and in tests.
  */
-export async function handleApiEvent(
-  operation: OperationDefinition,
+export async function handleApiEvent<S extends TableClient>(
+  operation: RunnableOperation<S>,
   event: APIGatewayProxyEvent,
-  dependencies: AdapterDependencies,
+  dependencies: AdapterDependencies<S>,
 ): Promise<APIGatewayProxyResult> {
   const started = performance.now();
   const headers = lowerCaseHeaders(event.headers);
   const request: RequestInfo = {
     requestId: event.requestContext?.requestId ?? randomUUID(),
+    method: event.httpMethod,
     headers,
     sourceIp: event.requestContext?.identity?.sourceIp ?? undefined,
   };
-  const cors = corsHeaders(headers.origin);
+  const cors = { ...corsHeaders(headers.origin), ...NOT_CACHED };
+  const responseHeaders: Record<string, string> = {};
   let result: APIGatewayProxyResult;
   let errorCode: string | undefined;
   try {
@@ -154,8 +160,11 @@ export async function handleApiEvent(
       store: dependencies.store,
       now,
       request,
+      responseHeaders,
     });
-    result = answersNoContent(operation) ? { statusCode: 204, headers: cors, body: '' } : json(200, value ?? null, cors);
+    result = answersNoContent(operation)
+      ? { statusCode: 204, headers: { ...cors, ...responseHeaders }, body: '' }
+      : json(200, value ?? null, { ...cors, ...responseHeaders });
   } catch (error) {
     if (error instanceof ApiError) {
       errorCode = error.code;

@@ -1,8 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { keyOf } from '../store/batch';
+import { getRawItem } from '../store/batch';
 import { isConditionFailure } from '../store/conditions';
-import type { ApiKeyItem, Store } from '../store/entities';
+import type { TableClient } from '../store/dynamo';
+import { type ApiKeyRecord, apiKeyOf, keys } from '../store/items';
 import { ApiError } from './errors';
 import { logger } from './logger';
 
@@ -46,13 +47,13 @@ export const LAST_USED_REFRESH_MS = 60_000;
  * lastUsedAt: read-only functions may make exactly this update (lib/table-access.ts).
  * A failure is logged, never the request's failure.
  */
-async function refreshLastUsed(store: Store, key: ApiKeyItem, now: Date): Promise<void> {
+async function refreshLastUsed(store: TableClient, keyHash: string, key: ApiKeyRecord, now: Date): Promise<void> {
   if (key.lastUsedAt && now.getTime() - Date.parse(key.lastUsedAt) < LAST_USED_REFRESH_MS) return;
   try {
     await store.documentClient.send(
       new UpdateCommand({
         TableName: store.tableName,
-        Key: keyOf(store.entities.ApiKey.get({ keyHash: key.keyHash })),
+        Key: keys.apiKey(keyHash),
         UpdateExpression: 'SET #lastUsedAt = :now',
         ConditionExpression: 'attribute_exists(#pk) AND (attribute_not_exists(#lastUsedAt) OR #lastUsedAt < :stale)',
         ExpressionAttributeNames: { '#pk': 'pk', '#lastUsedAt': 'lastUsedAt' },
@@ -69,15 +70,17 @@ async function refreshLastUsed(store: Store, key: ApiKeyItem, now: Date): Promis
  * key is an error. The key is read strongly consistent, so a revocation holds from the
  * very next request.
  */
-export async function authenticate(store: Store, authorization: string | undefined, now: Date = new Date()): Promise<Caller> {
+export async function authenticate(store: TableClient, authorization: string | undefined, now: Date = new Date()): Promise<Caller> {
   if (authorization === undefined || authorization.trim() === '') return ANONYMOUS;
   const match = AUTH_SCHEME.exec(authorization);
   if (!match) {
     throw new ApiError('unauthorized', 'The Authorization header must be "API-KEY <key>"');
   }
-  const { data: key } = await store.entities.ApiKey.get({ keyHash: hashSecret(match[1]) }).go({ consistent: true });
+  // Raw (store/items.ts), so the widgets' bundles carry no ElectroDB.
+  const keyHash = hashSecret(match[1]);
+  const key = apiKeyOf(await getRawItem(store, keys.apiKey(keyHash), { consistent: true }));
   if (!key || key.revokedAt) throw new ApiError('unauthorized', 'Unknown or revoked API key');
-  await refreshLastUsed(store, key, now);
+  await refreshLastUsed(store, keyHash, key, now);
   return { level: key.level, accountId: key.accountId, keyId: key.id };
 }
 

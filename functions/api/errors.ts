@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   'method-not-allowed': 405,
   conflict: 409,
   'payload-too-large': 413,
+  'too-many-requests': 429,
   'internal-error': 500,
   'not-implemented': 501,
   unavailable: 503,

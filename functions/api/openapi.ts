@@ -3,6 +3,7 @@ import { configParsers, SCHEMAS } from '../domain/schemas';
 import { ERROR_STATUS, type ErrorCode } from './errors';
 import { MAX_BODY_BYTES } from './limits';
 import { answersNoContent, RESOURCE_ALIASES, RESOURCES, type OperationDeclaration, type Resource } from './operation';
+import { isAnonymousWrite } from './rate-limits';
 import { operationList } from './registry';
 import { ApiErrorModel } from './result-models';
 import { operationRoutes } from './routes';
@@ -41,10 +42,16 @@ export const COMMON_ERRORS: readonly ErrorCode[] = ['bad-request', 'payload-too-
 /**
  * The errors an operation answers besides the common ones: `unauthorized` everywhere (a
  * wrong key is refused even on anonymous operations), `forbidden` for admin operations,
- * then the declaration's own.
+ * `too-many-requests` where the per-visitor limit applies (rate-limits.ts), then the
+ * declaration's own.
  */
-export function operationErrors(operation: Pick<OperationDeclaration, 'level' | 'errors'>): ErrorCode[] {
-  const codes: ErrorCode[] = ['unauthorized', ...(operation.level === 'admin' ? (['forbidden'] as const) : []), ...operation.errors];
+export function operationErrors(operation: Pick<OperationDeclaration, 'level' | 'readOnly' | 'errors'>): ErrorCode[] {
+  const codes: ErrorCode[] = [
+    'unauthorized',
+    ...(operation.level === 'admin' ? (['forbidden'] as const) : []),
+    ...(isAnonymousWrite(operation) ? (['too-many-requests'] as const) : []),
+    ...operation.errors,
+  ];
   return [...new Set(codes)];
 }
 
@@ -56,6 +63,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   'method-not-allowed': 'A method the path does not serve.',
   conflict: 'A duplicate key, a target that is not active, or a response that was already removed.',
   'payload-too-large': `The request body is over ${MAX_BODY_BYTES / 1024} KiB.`,
+  'too-many-requests': 'More anonymous writes from one visitor address than the per-visitor limit allows; `Retry-After` says how many seconds to wait.',
   'internal-error': 'A fault of the service; `data.requestId` matches its log line.',
   'not-implemented': 'An operation that is registered but not built.',
   unavailable: 'The store cannot be reached.',

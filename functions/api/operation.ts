@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { TableClient } from '../store/dynamo';
 import type { Store } from '../store/entities';
 import type { Caller, Level } from './auth';
 import type { ErrorCode } from './errors';
@@ -11,16 +12,25 @@ export const RESOURCE_ALIASES: Partial<Record<Resource, string>> = { responses: 
 
 export interface RequestInfo {
   requestId: string;
+  /** GET or POST. */
+  method: string;
   /** Header names in lower case. */
   headers: Record<string, string | undefined>;
   sourceIp?: string;
 }
 
-export interface OperationContext {
+/**
+ * What a handler gets besides its arguments. `store` is the ElectroDB store, or for
+ * operations implemented with `implementOnTable` only the raw table client (their
+ * bundles then carry no ElectroDB).
+ */
+export interface OperationContext<S extends TableClient = Store> {
   caller: Caller;
-  store: Store;
+  store: S;
   now: Date;
   request: RequestInfo;
+  /** Headers the operation adds to its successful answer (e.g. Cache-Control); the adapter sends them. */
+  responseHeaders: Record<string, string>;
 }
 
 type ArgumentsSchema = z.ZodType<unknown[], unknown>;
@@ -69,9 +79,9 @@ export interface OperationDeclaration<
  * more fields than the model still compiles (TypeScript allows extra fields); the
  * integration tests' result check refuses such an answer.
  */
-export type OperationHandler<Args extends ArgumentsSchema = ArgumentsSchema, Result extends ResultSchema = ResultSchema> = (
+export type OperationHandler<Args extends ArgumentsSchema = ArgumentsSchema, Result extends ResultSchema = ResultSchema, S extends TableClient = Store> = (
   args: z.output<Args>,
-  context: OperationContext,
+  context: OperationContext<S>,
 ) => Promise<z.input<Result>>;
 
 /** A declared operation with its implementation: what the adapter runs. */
@@ -79,9 +89,13 @@ export interface OperationDefinition<
   Args extends ArgumentsSchema = ArgumentsSchema,
   Result extends ResultSchema = ResultSchema,
   Input extends ArgumentsSchema = ArgumentsSchema,
+  S extends TableClient = Store,
 > extends OperationDeclaration<Args, Result, Input> {
-  handler: OperationHandler<Args, Result>;
+  handler: OperationHandler<Args, Result, S>;
 }
+
+/** Any implemented operation whose handler takes the store S: what the adapter and the Lambda entries run. */
+export type RunnableOperation<S extends TableClient = Store> = OperationDefinition<ArgumentsSchema, ResultSchema, ArgumentsSchema, S>;
 
 export function declareOperation<Args extends ArgumentsSchema, Result extends ResultSchema, Input extends ArgumentsSchema = Args>(
   declaration: OperationDeclaration<Args, Result, Input>,
@@ -94,6 +108,17 @@ export function implement<Args extends ArgumentsSchema, Result extends ResultSch
   declaration: OperationDeclaration<Args, Result, Input>,
   handler: OperationHandler<Args, Result>,
 ): OperationDefinition<Args, Result, Input> {
+  return { ...declaration, handler };
+}
+
+/**
+ * An implementation that needs the raw table client only (functions/store/items.ts): the
+ * hot path of the widgets. Its Lambda entry (`tableLambdaHandler`) loads no ElectroDB.
+ */
+export function implementOnTable<Args extends ArgumentsSchema, Result extends ResultSchema, Input extends ArgumentsSchema>(
+  declaration: OperationDeclaration<Args, Result, Input>,
+  handler: OperationHandler<Args, Result, TableClient>,
+): OperationDefinition<Args, Result, Input, TableClient> {
   return { ...declaration, handler };
 }
 

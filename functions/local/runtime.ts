@@ -6,6 +6,7 @@ import { ensureAccount, findApiKey, issueApiKey } from '../operations/accounts';
 import { defaultStore } from '../store/client';
 import { ensureTable } from '../store/setup';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
+import { rateLimitSettingsFromEnv, type LocalRateLimitSettings } from './rate-limiter';
 import { BASE_PATH, createApiServer } from './server';
 import { LocalRolloverSchedule } from './rollover-schedule';
 import { startStreamConsumers, type LocalStreamConsumers } from './stream-consumers';
@@ -28,6 +29,8 @@ export interface LocalRuntimeOptions {
   clock?: () => Date;
   /** The built console, served at `/` (see createApiServer). */
   consoleDir?: string;
+  /** The per-visitor limit on anonymous writes; default from ANONYMOUS_RATE_LIMIT, ANONYMOUS_RATE_WINDOW_SECONDS and TRUST_PROXY. */
+  anonymousRateLimit?: LocalRateLimitSettings;
 }
 
 export interface LocalRuntime {
@@ -93,7 +96,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
             clock: options.clock,
           });
     rolloverSchedule?.start();
-    const server = createApiServer({ consoleDir: options.consoleDir });
+    const server = createApiServer({ consoleDir: options.consoleDir, anonymousRateLimit: options.anonymousRateLimit ?? rateLimitSettingsFromEnv() });
     await new Promise<void>((listening, failed) => {
       server.once('error', failed);
       server.listen(options.port, options.host ?? '127.0.0.1', () => listening());

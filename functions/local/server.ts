@@ -8,6 +8,7 @@ import { preflightHeaders, corsHeaders } from '../api/cors';
 import { ApiError } from '../api/errors';
 import { lambdaHandler } from '../api/lambda';
 import { logger } from '../api/logger';
+import { anonymousWriteOperations } from '../api/rate-limits';
 import { RESOURCE_ALIASES, type OperationDefinition } from '../api/operation';
 import { OPERATION_NAMES } from '../api/registry';
 import { implementations } from '../handlers';
@@ -15,6 +16,7 @@ import { defaultStore } from '../store/client';
 import { docsPath, docsResponse, isDocsPath } from '../docs/pages';
 import { localDocsPages } from '../docs/local';
 import { serveConsoleFile } from './console-files';
+import { AnonymousWriteLimiter, type LocalRateLimitSettings } from './rate-limiter';
 
 export const BASE_PATH = '/v0';
 
@@ -127,14 +129,23 @@ async function health(): Promise<{ status: number; body: unknown }> {
 export interface ApiServerOptions {
   /** The built console (console/build.ts), served at `/` (every path outside /v0), as CloudFront serves it on AWS. */
   consoleDir?: string;
+  /** The per-visitor limit on anonymous writes (WAF's part on AWS); none when omitted. `npm start` sets it from the environment. */
+  anonymousRateLimit?: LocalRateLimitSettings;
+}
+
+function tooManyRequests(retryAfterSeconds: number): ApiError {
+  return new ApiError('too-many-requests', `Too many responses from this address; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
 }
 
 /**
  * The local HTTP front: plays API Gateway's part (routing, CORS preflight, proxy events)
- * and hands each request to the same Lambda handler the stack deploys.
+ * and the WAF's per-visitor limit, and hands each request to the same Lambda handler the
+ * stack deploys.
  */
 export function createApiServer(options: ApiServerOptions = {}): Server {
   const routes = routeTable();
+  const limiter = options.anonymousRateLimit ? new AnonymousWriteLimiter(options.anonymousRateLimit) : undefined;
+  const limited = new Set(anonymousWriteOperations(OPERATION_NAMES.map((name) => implementations[name])));
   return createServer(async (request, response) => {
     const requestId = randomUUID();
     const origin = request.headers.origin;
@@ -167,6 +178,15 @@ export function createApiServer(options: ApiServerOptions = {}): Server {
         request.resume();
         sendError(response, new ApiError('not-found', `No operation at ${url.pathname}`, { path: url.pathname }), origin, requestId);
         logger.info('request', { method: request.method, path: url.pathname, status: 404, requestId, error: 'not-found' });
+        return;
+      }
+      const decision = limiter && limited.has(route.operation) ? await limiter.check(request) : undefined;
+      if (decision?.limited) {
+        request.resume();
+        const error = tooManyRequests(decision.retryAfterSeconds);
+        const headers = { 'Content-Type': 'application/json', 'Retry-After': String(decision.retryAfterSeconds), ...corsHeaders(origin) };
+        send(response, { statusCode: error.status, headers, body: JSON.stringify(error.toBody()) }, requestId);
+        logger.info('request', { method: request.method, path: url.pathname, status: 429, requestId, error: error.code });
         return;
       }
       const body = await readBody(request);

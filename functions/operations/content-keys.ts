@@ -32,20 +32,17 @@
  */
 import { decodeAsApiGateway, hasPercentEscapes } from '../domain/percent-escapes';
 import { keyHash } from '../domain/text';
-import { getRawItems, keyOf } from '../store/batch';
-import type { ContentItemItem, Store } from '../store/entities';
+import { getRawItems } from '../store/batch';
+import type { TableClient } from '../store/dynamo';
+import type { ContentItemItem } from '../store/entities';
+import { aliasMembers, aliasMemberUpdate, contentKeyTarget, keys, type TransactItem } from '../store/items';
+import { conflictPause, isConflict, writeTransaction } from '../store/transactions';
 
 /** Keys sharing one decoded form that get an alias; more are written without one. */
 export const MAX_ALIAS_MEMBERS = 16;
 
 /** Attempts of a key transaction canceled by a concurrent transaction on one of its items. */
 const CONFLICT_ATTEMPTS = 4;
-
-export type TransactionEntities = Parameters<Parameters<Store['transaction']['write']>[0]>[0];
-type AliasUpdate = ReturnType<TransactionEntities['ContentKeyAlias']['update']>;
-type AliasCommit = ReturnType<ReturnType<AliasUpdate['add']>['commit']>;
-/** Whatever a transaction callback may return: ElectroDB's commits of any entity. */
-export type TransactionCommit = AliasCommit | ReturnType<ReturnType<TransactionEntities['ContentKey']['create']>['commit']>;
 
 /** How an item is listed in an alias: oldest first when sorted, then by id. */
 export function aliasMember(item: Pick<ContentItemItem, 'id' | 'createdAt'>): string {
@@ -76,59 +73,48 @@ export function aliasChanges(from: string | undefined, to: string): AliasChange[
   ];
 }
 
-function aliasWrite(entities: TransactionEntities, contentSetId: string, member: string, { decodedKeyHash, change }: AliasChange): AliasCommit {
-  const update = entities.ContentKeyAlias.update({ contentSetId, decodedKeyHash });
-  if (change === 'delete') return update.delete({ members: [member] }).commit();
-  // The only condition an alias write has: room for one more member (see MAX_ALIAS_MEMBERS).
-  return update
-    .add({ members: [member] })
-    .where(({ members }, { notExists, size, value }) => `${notExists(members)} OR ${size(members)} < ${value(members, MAX_ALIAS_MEMBERS as never)}`)
-    .commit();
-}
-
-const pause = (milliseconds: number) => new Promise((wait) => setTimeout(wait, milliseconds));
+/** Why a key transaction did not commit: a condition of its own writes, or a concurrent transaction that kept winning. */
+export type KeyTransactionOutcome = { canceled: false } | { canceled: true; conflict: boolean; reasons: string[] };
 
 /**
  * Runs the transaction that writes or moves a content key item (`writes`: the key items,
- * the content item, a first response...) together with the alias changes of that key.
- * Answers whether it was canceled by a condition of `writes` (the key is taken, the item
- * changed meanwhile): never because of an alias.
+ * the content item, a first response, checks of the project and set...) together with the
+ * alias changes of that key. Answers whether it was canceled by a condition of `writes`
+ * (the key is taken, the item changed meanwhile, a checked entity is not active): never
+ * because of an alias. `reasons` are the codes of `writes`, in their order.
  *
- * - A full alias refuses its ADD: the transaction is run again without that write.
+ * - A full alias refuses its ADD (the only condition an alias write has): the transaction
+ *   is run again without that write.
  * - A concurrent transaction on one of the items (two keys sharing an alias, two writers
  *   of one key) cancels it with TransactionConflict: it is run again, a few times.
  */
 export async function writeKeyTransaction(
-  store: Store,
+  table: TableClient,
   alias: { contentSetId: string; member: string; changes: AliasChange[] },
-  writes: (entities: TransactionEntities) => TransactionCommit[],
-): Promise<{ canceled: boolean }> {
+  writes: TransactItem[],
+): Promise<KeyTransactionOutcome> {
   let changes = alias.changes;
   for (let attempt = 1; ; attempt++) {
-    let writeCount = 0;
-    const { canceled, data } = await store.transaction
-      .write((entities) => {
-        const own = writes(entities);
-        writeCount = own.length;
-        return [...own, ...changes.map((change) => aliasWrite(entities, alias.contentSetId, alias.member, change))];
-      })
-      .go();
-    if (!canceled) return { canceled: false };
-    const reasons = (data ?? []) as { code?: string; rejected?: boolean }[];
-    const conflict = reasons.some((reason) => reason.code === 'TransactionConflict');
+    const aliasWrites = changes.map(({ decodedKeyHash, change }) =>
+      aliasMemberUpdate(table.tableName, { contentSetId: alias.contentSetId, decodedKeyHash }, change, alias.member, MAX_ALIAS_MEMBERS),
+    );
+    const outcome = await writeTransaction(table, [...writes, ...aliasWrites]);
+    if (!outcome.canceled) return outcome;
+    const { reasons } = outcome;
+    const conflict = isConflict(reasons);
     if (conflict && attempt < CONFLICT_ATTEMPTS) {
-      await pause(10 * attempt);
+      await conflictPause(attempt);
       continue;
     }
-    const ownRefused = conflict || reasons.slice(0, writeCount).some((reason) => reason.rejected);
-    const fullAliases = changes.filter((_, index) => reasons[writeCount + index]?.code === 'ConditionalCheckFailed');
-    if (ownRefused || fullAliases.length === 0) return { canceled: true };
+    const own = reasons.slice(0, writes.length).map((reason) => reason.code);
+    const fullAliases = changes.filter((_, index) => reasons[writes.length + index]?.code === 'ConditionalCheckFailed');
+    if (conflict || own.some((code) => code !== 'None') || fullAliases.length === 0) return { canceled: true, conflict, reasons: own };
     changes = changes.filter((change) => !fullAliases.includes(change));
   }
 }
 
 export interface ResolvedContentKey {
-  /** The content set's raw item (parse it with ContentSet.parse), undefined when there is no such set. */
+  /** The content set's raw item (read it with items.ts contentSetOf), undefined when there is no such set. */
   setRaw: Record<string, unknown> | undefined;
   /** The item the key names, undefined when none does (nobody answered on that page yet). */
   contentItemId: string | undefined;
@@ -141,18 +127,16 @@ export interface ResolvedContentKey {
  * exact key item, and the alias of `key` taken as a decoded form. The exact key wins; else
  * the oldest item whose key decodes to `key` (see the module comment for why).
  */
-export async function resolveContentKey(store: Store, contentSetId: string, key: string): Promise<ResolvedContentKey> {
-  const { ContentSet, ContentKey, ContentKeyAlias } = store.entities;
+export async function resolveContentKey(table: TableClient, contentSetId: string, key: string): Promise<ResolvedContentKey> {
   const hash = keyHash(key);
-  const [setRaw, keyRaw, aliasRaw] = await getRawItems(store, [
-    keyOf(ContentSet.get({ id: contentSetId })),
-    keyOf(ContentKey.get({ contentSetId, keyHash: hash })),
-    keyOf(ContentKeyAlias.get({ contentSetId, decodedKeyHash: hash })),
+  const [setRaw, keyRaw, aliasRaw] = await getRawItems(table, [
+    keys.contentSet(contentSetId),
+    keys.contentKey(contentSetId, hash),
+    keys.contentKeyAlias(contentSetId, hash),
   ]);
-  const exact = keyRaw ? ContentKey.parse({ Item: keyRaw }).data?.contentItemId : undefined;
+  const exact = contentKeyTarget(keyRaw);
   if (exact) return { setRaw, contentItemId: exact, matched: 'key' };
-  const members = aliasRaw ? (ContentKeyAlias.parse({ Item: aliasRaw }).data?.members ?? []) : [];
-  const oldest = [...members].sort()[0];
+  const oldest = aliasMembers(aliasRaw).sort()[0];
   if (!oldest) return { setRaw, contentItemId: undefined };
   return { setRaw, contentItemId: oldest.slice(oldest.indexOf('#') + 1), matched: 'alias' };
 }

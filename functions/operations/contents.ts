@@ -1,9 +1,11 @@
 import { ApiError, notFound } from '../api/errors';
 import type { ContentCreateModel, ContentFilters, ContentSaveModel } from '../api/models';
 import { indexedPrefix, isHttpUrl, keyHash, newId } from '../domain/text';
-import { isConditionFailure, isTransactionConflict } from '../store/conditions';
+import { isConditionFailure } from '../store/conditions';
+import type { TableClient } from '../store/dynamo';
 import type { ContentItemItem, ContentSetItem, NewContentItem, Store } from '../store/entities';
-import { aliasChanges, aliasMember, writeKeyTransaction, type TransactionEntities } from './content-keys';
+import { createContentItem as createContentItemWrite, createContentKey, type TransactItem } from '../store/items';
+import { aliasChanges, aliasMember, writeKeyTransaction } from './content-keys';
 import { LOOKUP_PAGE, prefixLookup, stateMatches } from './lookup';
 import { loadContentSet } from './sets';
 import { contentItemView, contentLookupEntry } from './views';
@@ -48,43 +50,30 @@ export function newContentItem(contentSet: Pick<ContentSetItem, 'id' | 'accountI
   } satisfies NewContentItem;
 }
 
-type ResponseCommit = ReturnType<ReturnType<TransactionEntities['Response']['create']>['commit']>;
+/** Why a new item was not written: its key is taken, or a check written with it failed (`reasons`, in order). */
+export type InsertOutcome = { inserted: true } | { inserted: false; conflict: boolean; reasons: string[] };
 
 /**
  * Writes a new item and its key in one transaction, together with `alsoWrite` (the first
- * response, when a response creates its item) and the key's alias when it holds
- * %-escapes (content-keys.ts). Returns false when the key is already taken, so callers
- * decide between `conflict` and using the existing item.
+ * response and the checks of its project and set, when a response creates its item) and
+ * the key's alias when it holds %-escapes (content-keys.ts). Answers why it was not
+ * written instead of throwing, so callers decide between `conflict` and using the item
+ * that took the key; `reasons` are the codes of [key, item, ...alsoWrite].
  */
-export async function insertContentItem(
-  store: Store,
-  item: ReturnType<typeof newContentItem>,
-  alsoWrite: (entities: TransactionEntities) => ResponseCommit[] = () => [],
-): Promise<boolean> {
-  try {
-    const alias = { contentSetId: item.contentSetId, member: aliasMember(item), changes: aliasChanges(undefined, item.key) };
-    const { canceled } = await writeKeyTransaction(store, alias, (entities) => [
-      entities.ContentKey.create({
-        contentSetId: item.contentSetId,
-        keyHash: keyHash(item.key),
-        contentItemId: item.id,
-        accountId: item.accountId,
-      }).commit(),
-      entities.ContentItem.create(item).commit(),
-      ...alsoWrite(entities),
-    ]);
-    return !canceled;
-  } catch (error) {
-    // A concurrent transaction on the same key: one of them wins, the caller re-reads.
-    if (isTransactionConflict(error)) return false;
-    throw error;
-  }
+export async function insertContentItem(table: TableClient, item: ReturnType<typeof newContentItem>, alsoWrite: TransactItem[] = []): Promise<InsertOutcome> {
+  const alias = { contentSetId: item.contentSetId, member: aliasMember(item), changes: aliasChanges(undefined, item.key) };
+  const outcome = await writeKeyTransaction(table, alias, [
+    createContentKey(table.tableName, { contentSetId: item.contentSetId, keyHash: keyHash(item.key), contentItemId: item.id, accountId: item.accountId }),
+    createContentItemWrite(table.tableName, item),
+    ...alsoWrite,
+  ]);
+  return outcome.canceled ? { inserted: false, conflict: outcome.conflict, reasons: outcome.reasons } : { inserted: true };
 }
 
 export async function createContentItem(store: Store, accountId: string, input: ContentCreateModel, now: Date) {
   const contentSet = await loadContentSet(store, accountId, input.contentSetId);
   const item = newContentItem(contentSet, input.key, input.metadata ?? {}, now);
-  if (!(await insertContentItem(store, item))) throw contentKeyTaken(input.contentSetId, input.key);
+  if (!(await insertContentItem(store, item)).inserted) throw contentKeyTaken(input.contentSetId, input.key);
   return contentItemView(item);
 }
 
@@ -107,14 +96,18 @@ export async function saveContentItem(store: Store, accountId: string, contentId
     const { contentSetId } = current;
     // The alias moves with the key item: out of the old key's decoded form, into the new one's.
     const alias = { contentSetId, member: aliasMember(current), changes: aliasChanges(current.key, input.key) };
-    const { canceled } = await writeKeyTransaction(store, alias, ({ ContentKey, ContentItem }) => [
-      ContentKey.create({ contentSetId, keyHash: keyHash(input.key!), contentItemId: contentId, accountId }).commit(),
-      ContentKey.delete({ contentSetId, keyHash: keyHash(current.key) }).commit(),
-      ContentItem.patch({ id: contentId })
-        .set(changes)
-        .where((attributes, { eq }) => `${eq(attributes.accountId, accountId)} AND ${eq(attributes.key, current.key)}`)
-        .commit(),
-    ]);
+    const { ContentKey, ContentItem } = store.entities;
+    // ElectroDB's request parameters are TransactWriteItems entries of the document client.
+    const { canceled } = await writeKeyTransaction(store, alias, [
+      { Put: ContentKey.create({ contentSetId, keyHash: keyHash(input.key!), contentItemId: contentId, accountId }).params() },
+      { Delete: ContentKey.delete({ contentSetId, keyHash: keyHash(current.key) }).params() },
+      {
+        Update: ContentItem.patch({ id: contentId })
+          .set(changes)
+          .where((attributes, { eq }) => `${eq(attributes.accountId, accountId)} AND ${eq(attributes.key, current.key)}`)
+          .params(),
+      },
+    ] as TransactItem[]);
     if (canceled) throw contentKeyTaken(contentSetId, input.key);
     return contentItemView({ ...current, ...changes });
   }

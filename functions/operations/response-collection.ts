@@ -1,13 +1,32 @@
-/** responses/create: a visitor's response, written with its content item when the key is new. */
-import { randomBytes } from 'node:crypto';
+/**
+ * responses/create: a visitor's response, written with its content item when the key is new.
+ *
+ * DynamoDB round trips (anonymous caller; a keyed caller adds the GetItem of its key):
+ *
+ * | target                                  | warm instance (target-cache.ts)   | cold instance                     |
+ * |-----------------------------------------|-----------------------------------|-----------------------------------|
+ * | contentSetId + key of an existing item  | 1: TransactWriteItems             | 2: BatchGetItem (set, key) + 1    |
+ * | contentSetId + a new key                | 2: BatchGetItem (set, key) + 1    | 2                                 |
+ * | contentId                               | 1                                 | 3: item, then its set, then 1     |
+ *
+ * The transaction is the response's Put with ConditionChecks that its project, set and
+ * item are active (and that the item still holds the key), so a response never lands
+ * after an archive: the next one after it is refused. A revoke token needs the set's
+ * revoke window, read again when older than 60 s (one more BatchGetItem then).
+ * Anything the hot path cannot decide alone goes through a full read (freshTarget), which
+ * answers the documented error.
+ */
 import { hashSecret, type Caller } from '../api/auth';
 import { ApiError } from '../api/errors';
 import type { ResponseCreateModel } from '../api/response-models';
 import { deriveProfiling, type Profiling } from '../domain/profiling';
 import { newId } from '../domain/text';
-import { userIndexAttributes, type ContentSetItem, type Store } from '../store/entities';
+import type { TableClient } from '../store/dynamo';
+import { createResponse as createResponseWrite, type NewResponse, userIndexAttributes } from '../store/items';
+import { conflictPause, isConflict, writeTransaction } from '../store/transactions';
 import { autoMetadata, insertContentItem, newContentItem } from './contents';
-import { refuseInactive, resolveTarget, targetBySetKey, validValue } from './response-targets';
+import { freshTarget, issueRevokeToken, planOf, planWrite, stateChecks, validValue, type WritePlan } from './response-targets';
+import { forgetTarget, rememberItem, rememberKey } from './target-cache';
 
 export interface ResponseWriteResult {
   responseId: string;
@@ -16,65 +35,97 @@ export interface ResponseWriteResult {
   revokable?: { token: string; expireAt: string };
 }
 
-function issueRevokeToken(contentSet: ContentSetItem, now: Date) {
-  const token = randomBytes(24).toString('base64url');
-  const expireAt = new Date(now.getTime() + contentSet.revokeWindowSeconds * 1000).toISOString();
-  return { token, expireAt };
-}
-
-/** Concurrent first responses on one new key: each round either creates the item or finds the winner's. */
-const AUTO_CREATE_ATTEMPTS = 5;
+/**
+ * Attempts of one create: a check that failed (something changed since it was
+ * remembered, or a concurrent first response took the key) sends the next attempt
+ * through a full read; a transaction another one held is retried after a short pause.
+ */
+const ATTEMPTS = 6;
 
 export async function createResponse(
-  store: Store,
+  table: TableClient,
   caller: Caller,
   input: ResponseCreateModel,
   request: { headers: Record<string, string | undefined> },
   now: Date,
 ): Promise<ResponseWriteResult> {
-  let target = await resolveTarget(store, caller, input);
-  refuseInactive(target);
-  const { value, contribution } = validValue(target.contentSet, input.value);
-  const revokable = input.revokable === true && target.contentSet.revokeWindowSeconds > 0 ? issueRevokeToken(target.contentSet, now) : undefined;
+  const clock = now.getTime();
+  const wantsToken = input.revokable === true;
   const context = input.context ?? undefined;
   const profiling: Profiling = deriveProfiling(input.profiling ?? undefined, { headers: request.headers, context });
   const timestamp = now.toISOString();
-  const record = (contentItemId: string, id = newId()) => ({
-    id,
-    accountId: target.contentSet.accountId,
-    projectId: target.contentSet.projectId,
-    contentSetId: target.contentSet.id,
-    contentItemId,
-    schema: target.contentSet.schema,
-    state: 'active' as const,
-    value,
-    contribution,
-    context: context && Object.keys(context).length > 0 ? context : undefined,
-    profiling: Object.keys(profiling).length > 0 ? profiling : undefined,
-    revokeTokenHash: revokable ? hashSecret(revokable.token) : undefined,
-    revokeExpiresAt: revokable?.expireAt,
-    createdAt: timestamp,
-    updatedAt: timestamp,
-    // The person the response is about, when the caller named one: found and erased by it.
-    ...userIndexAttributes({ accountId: target.contentSet.accountId, userId: profiling.userId || undefined, createdAt: timestamp, id }),
-  });
 
-  let response: ReturnType<typeof record> | undefined;
-  for (let attempt = 1; !target.item; attempt++) {
-    const item = newContentItem(target.contentSet, input.key!, autoMetadata(input.key!), now);
-    const first = record(item.id);
-    if (await insertContentItem(store, item, ({ Response }) => [Response.create(first).commit()])) {
-      response = first;
-      break;
+  let plan: WritePlan | undefined = await planWrite(table, caller, input, clock, wantsToken);
+  for (let attempt = 1; ; attempt++) {
+    plan ??= planOf(await freshTarget(table, caller, input, clock), input, clock);
+    let value: ReturnType<typeof validValue>;
+    try {
+      value = validValue(plan.set, input.value);
+    } catch (error) {
+      // An invalid value is reported after the target's own errors (states first), as a full read orders them.
+      if (!plan.fresh) {
+        plan = undefined;
+        continue;
+      }
+      throw error;
     }
-    if (attempt >= AUTO_CREATE_ATTEMPTS) throw new ApiError('conflict', 'The content item is being created concurrently; retry', { key: input.key });
-    await new Promise((wait) => setTimeout(wait, 10 * attempt));
-    target = await targetBySetKey(store, caller, target.contentSet.id, input.key!);
-    refuseInactive(target);
+    const { set } = plan;
+    const revokeWindow = plan.settings?.revokeWindowSeconds ?? 0;
+    const revokable = wantsToken && revokeWindow > 0 ? issueRevokeToken(set.id, revokeWindow, now) : undefined;
+    const record = (contentItemId: string, id = newId()): NewResponse => ({
+      id,
+      accountId: set.accountId,
+      projectId: set.projectId,
+      contentSetId: set.id,
+      contentItemId,
+      schema: set.schema,
+      state: 'active',
+      value: value.value,
+      contribution: value.contribution,
+      context: context && Object.keys(context).length > 0 ? context : undefined,
+      profiling: Object.keys(profiling).length > 0 ? profiling : undefined,
+      revokeTokenHash: revokable ? hashSecret(revokable.token) : undefined,
+      revokeExpiresAt: revokable?.expireAt,
+      createdAt: timestamp,
+      updatedAt: timestamp,
+      // The person the response is about, when the caller named one: found and erased by it.
+      ...userIndexAttributes({ accountId: set.accountId, userId: profiling.userId || undefined, createdAt: timestamp, id }),
+    });
+    const checks = { projectId: set.projectId, contentSetId: set.id, key: plan.key };
+
+    let written: { id: string } | undefined;
+    let conflict = false;
+    if (plan.itemId) {
+      const response = record(plan.itemId);
+      const outcome = await writeTransaction(table, [
+        createResponseWrite(table.tableName, response),
+        ...stateChecks(table.tableName, { ...checks, itemId: plan.itemId }),
+      ]);
+      if (!outcome.canceled) written = response;
+      else conflict = isConflict(outcome.reasons);
+    } else {
+      const item = newContentItem(set, input.key!, autoMetadata(input.key!), now);
+      const response = record(item.id);
+      const outcome = await insertContentItem(table, item, [
+        createResponseWrite(table.tableName, response),
+        ...stateChecks(table.tableName, { ...checks, itemId: null }),
+      ]);
+      if (outcome.inserted) {
+        written = response;
+        rememberItem(item);
+        rememberKey(set.id, item.key, item.id);
+      } else conflict = outcome.conflict;
+    }
+    if (written) return { responseId: written.id, feelbackId: written.id, ...(revokable ? { revokable } : {}) };
+    if (attempt >= ATTEMPTS) {
+      throw new ApiError('conflict', 'The content item is being written concurrently; retry', { contentSetId: set.id, key: input.key ?? undefined });
+    }
+    if (conflict) await conflictPause(attempt);
+    // The same write again after a conflict on an existing item; anything else (a failed
+    // check; a new key, which a concurrent first response may have taken) is read afresh.
+    if (!conflict || !plan.itemId) {
+      forgetTarget({ contentSetId: set.id, key: input.key ?? undefined, contentItemId: input.contentId ?? undefined });
+      plan = undefined;
+    }
   }
-  if (!response) {
-    response = record(target.item!.id);
-    await store.entities.Response.create(response).go();
-  }
-  return { responseId: response.id, feelbackId: response.id, ...(revokable ? { revokable } : {}) };
 }

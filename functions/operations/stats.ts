@@ -25,6 +25,7 @@ import { buildAggregation, buildProjectAggregation, summaryOf, type ResponseAggr
 import { resolvePeriod, type ResolvedPeriod, type StatPeriod } from '../domain/periods';
 import { optionLabels, type AnySchemaConfig, type Schema } from '../domain/schemas';
 import { counterFromItem, readBuckets, type AggregateEntity } from '../store/counters';
+import type { TableClient } from '../store/dynamo';
 import type { ContentItemItem, ContentSetItem, ProjectItem, Store } from '../store/entities';
 import { loadContentItem } from './contents';
 import { loadProject } from './projects';
@@ -69,7 +70,7 @@ interface SetShape {
   optionCount: number;
 }
 
-function shapeOf(contentSet: ContentSetItem): SetShape {
+function shapeOf(contentSet: Pick<ContentSetItem, 'schema' | 'schemaConfig'>): SetShape {
   const schema = contentSet.schema as Schema;
   return { schema, optionCount: optionLabels(schema, contentSet.schemaConfig as AnySchemaConfig).length };
 }
@@ -89,7 +90,10 @@ export function contentSetSubject(contentSet: ContentSetItem): AggregateSubject 
   };
 }
 
-export function contentItemSubject(item: Pick<ContentItemItem, 'id'>, contentSet: ContentSetItem): AggregateSubject {
+export function contentItemSubject(
+  item: Pick<ContentItemItem, 'id'>,
+  contentSet: Pick<ContentSetItem, 'id' | 'accountId' | 'projectId' | 'schema' | 'schemaConfig'>,
+): AggregateSubject {
   return {
     entity: 'contentItem',
     entityId: item.id,
@@ -141,7 +145,7 @@ function resolveChecked(request: PeriodRequest, firstBucketYear?: number): Resol
 }
 
 /** The resolved period and its point buckets, read in one Query. */
-async function readPeriod(store: Store, subject: AggregateSubject, request: PeriodRequest) {
+async function readPeriod(store: TableClient, subject: AggregateSubject, request: PeriodRequest) {
   if (request.period === 'lifetime') {
     // Validates the reference first (and gives its year) before anything is read.
     const referenceYear = resolveChecked(request).points.at(-1)!;
@@ -187,7 +191,7 @@ export function aggregatedData(subject: AggregateSubject, resolved: ResolvedPeri
   };
 }
 
-export async function subjectStats(store: Store, subject: AggregateSubject, request: PeriodRequest): Promise<AggregatedData> {
+export async function subjectStats(store: TableClient, subject: AggregateSubject, request: PeriodRequest): Promise<AggregatedData> {
   const { resolved, buckets } = await readPeriod(store, subject, request);
   return aggregatedData(subject, resolved, buckets);
 }

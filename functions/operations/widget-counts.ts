@@ -1,17 +1,30 @@
-/** responses/getAggregates: the counts per option the widgets show next to their buttons. */
+/**
+ * responses/getAggregates: the counts per option the widgets show next to their buttons.
+ *
+ * DynamoDB round trips for (contentSetId, key): 1 BatchGetItem (set, key, alias) + 1 Query
+ * of the counters; a key nobody answered yet is the BatchGetItem alone. Nothing is
+ * remembered between calls (a moved key or a changed publicAggregates shows at once);
+ * page views are absorbed at the edge instead: answers of public sets may be cached for
+ * AGGREGATES_MAX_AGE_SECONDS (handlers/responses/getAggregates.ts).
+ */
 import type { Caller } from '../api/auth';
 import { DEFAULT_STAT_PERIOD } from '../api/aggregate-models';
 import { ApiError, notFound } from '../api/errors';
 import type { StatPeriod } from '../domain/periods';
-import type { ContentSetItem, Store } from '../store/entities';
+import { getRawItem } from '../store/batch';
+import type { TableClient } from '../store/dynamo';
+import type { ContentSetItem } from '../store/entities';
+import { contentItemOf, contentSetOf, keys } from '../store/items';
 import { resolveContentKey } from './content-keys';
 import { contentItemSubject, subjectStats, type PeriodRequest } from './stats';
+
+type AggregatesSet = Pick<ContentSetItem, 'id' | 'accountId' | 'projectId' | 'schema' | 'schemaConfig' | 'publicAggregates'>;
 
 /**
  * Who may read a set's aggregates: keyed callers of its account always; anonymous callers
  * (the widgets) only when the set makes them public. Another account's set does not exist.
  */
-function checkAggregatesAccess(caller: Caller, contentSet: ContentSetItem | null, what: string, id: string): ContentSetItem {
+function checkAggregatesAccess<Set extends AggregatesSet>(caller: Caller, contentSet: Set | undefined, what: string, id: string): Set {
   if (!contentSet || (caller.level !== 'anonymous' && caller.accountId !== contentSet.accountId)) throw notFound(what, id);
   if (caller.level === 'anonymous' && !contentSet.publicAggregates) {
     throw new ApiError(
@@ -25,33 +38,38 @@ function checkAggregatesAccess(caller: Caller, contentSet: ContentSetItem | null
 
 export type AggregatesTarget = string | { contentSetId: string; key: string };
 
+export interface WidgetCounts {
+  values: number[];
+  /** Whether the set's aggregates are public: the answer may then be cached by anyone. */
+  publicAggregates: boolean;
+}
+
 /**
  * `data.values` of a content item's period (default lifetime): one number per option of
  * its set, in option order. A key that has no item yet (nobody answered on that page)
  * is all zeros, not an error.
  */
-export async function targetAggregates(
-  store: Store,
+export async function widgetCounts(
+  store: TableClient,
   caller: Caller,
   target: AggregatesTarget,
   period: StatPeriod | null | undefined,
   now: Date,
-): Promise<number[]> {
+): Promise<WidgetCounts> {
   const request: PeriodRequest = { period: period ?? DEFAULT_STAT_PERIOD, now };
-  const { ContentSet, ContentItem } = store.entities;
   if (typeof target === 'string') {
-    const { data: item } = await ContentItem.get({ id: target }).go({ consistent: true });
+    const item = contentItemOf(await getRawItem(store, keys.contentItem(target)));
     if (!item || (caller.level !== 'anonymous' && caller.accountId !== item.accountId)) throw notFound('Content item', target);
-    const { data: setData } = await ContentSet.get({ id: item.contentSetId }).go({ consistent: true });
+    const setData = contentSetOf(await getRawItem(store, keys.contentSet(item.contentSetId)));
     const contentSet = checkAggregatesAccess(caller, setData, 'Content item', target);
-    return (await subjectStats(store, contentItemSubject(item, contentSet), request)).data.values;
+    const { values } = (await subjectStats(store, contentItemSubject(item, contentSet), request)).data;
+    return { values, publicAggregates: contentSet.publicAggregates };
   }
   const { contentSetId, key } = target;
   // One BatchGetItem: the set, the exact key, and the alias of a widget's decoded key.
   const { setRaw, contentItemId: itemId } = await resolveContentKey(store, contentSetId, key);
-  const setData = setRaw ? (ContentSet.parse({ Item: setRaw }).data as ContentSetItem) : null;
-  const contentSet = checkAggregatesAccess(caller, setData, 'Content set', contentSetId);
+  const contentSet = checkAggregatesAccess(caller, contentSetOf(setRaw), 'Content set', contentSetId);
   const subject = contentItemSubject({ id: itemId ?? '' }, contentSet);
-  if (!itemId) return new Array<number>(subject.shape!.optionCount).fill(0);
-  return (await subjectStats(store, subject, request)).data.values;
+  const values = itemId ? (await subjectStats(store, subject, request)).data.values : new Array<number>(subject.shape!.optionCount).fill(0);
+  return { values, publicAggregates: contentSet.publicAggregates };
 }

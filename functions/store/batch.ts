@@ -1,10 +1,16 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableClient } from './dynamo';
 
 export type ItemKey = Record<string, unknown>;
 
 /** The table key of an ElectroDB `get` request, for the raw batch reads below. */
 export const keyOf = (request: { params(): { Key?: Record<string, unknown> } }) => request.params().Key as ItemKey;
+
+/** One raw item by its table key; `consistent` false halves the read's cost where staleness is harmless. */
+export async function getRawItem(store: TableClient, key: ItemKey, { consistent = true } = {}): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await store.documentClient.send(new GetCommand({ TableName: store.tableName, Key: key, ConsistentRead: consistent }));
+  return Item;
+}
 
 /**
  * Reads items of different entities in one strongly consistent BatchGetItem round trip

@@ -305,13 +305,6 @@ export const Response = new Entity({
   },
 });
 
-/** The byUser index attributes of a response that names a user (none otherwise: the index is sparse). */
-export function userIndexAttributes(response: { accountId: string; userId?: string; createdAt: string; id: string }) {
-  return response.userId === undefined
-    ? {}
-    : { userId: response.userId, userKey: `${response.accountId}#${response.userId}`, userSort: `${response.createdAt}#${response.id}` };
-}
-
 const entities = { Account, ApiKey, Project, ContentSet, ContentSetKey, ContentKey, ContentKeyAlias, ContentItem, Response };
 
 /** The ElectroDB service, plus the raw client for the few calls ElectroDB does not model (cross-entity BatchGetItem). */

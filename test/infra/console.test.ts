@@ -1,9 +1,12 @@
 /**
- * The console's CloudFront distribution (lib/console.ts), synthesized in a small stack of its
- * own (a stand-in RestApi with stage v0 and a prebuilt console folder), so these checks do
- * not pay for the whole app's bundling: private S3 origin with origin access control, the
- * API under /v0/* uncached with every viewer header but Host and every query string, the
- * security headers, the SPA rewrite, the two deployments' cache headers, and cdk-nag.
+ * The console on the public door's distribution (lib/console.ts as the default behaviour of
+ * lib/edge.ts's PublicEdge), synthesized in a small stack of its own (a stand-in RestApi with
+ * stage v0 and a prebuilt console folder), so these checks do not pay for the whole app's
+ * bundling: ONE distribution, the private S3 origin with origin access control and the
+ * console's security headers by default, the API under /v0/* with the edge's cache policy,
+ * viewer-address function and origin-verify header, the SPA rewrite, the two deployments'
+ * cache headers, and cdk-nag. A second stack without the console keeps the 404 fallback.
+ * test/infra/stack.test.ts checks the same wiring in the real stack, with its web ACL rules.
  */
 import { App, Stack } from 'aws-cdk-lib';
 import { MockIntegration, RestApi } from 'aws-cdk-lib/aws-apigateway';
@@ -13,19 +16,39 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { CONTENT_SECURITY_POLICY, IMMUTABLE_CACHE, NO_CACHE } from '../../console/serving';
+import { operationList } from '../../functions/api/registry';
 import { FeedbackConsole, spaRewriteCode } from '../../lib/console';
+import { API_PATH_PATTERN, ORIGIN_VERIFY_HEADER, PublicEdge, VIEWER_ADDRESS_HEADER } from '../../lib/edge';
 import { REPO_ROOT } from '../../lib/paths';
 
 type Json = any;
 
-const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const CACHING_OPTIMIZED = '658327ea-f89d-4fab-a63d-7e88639e58f6';
-const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 let outdir: string;
 let app: App;
 let template: Template;
 let resources: Record<string, Json>;
+let withoutConsole: Record<string, Json>;
+
+/** A stack of the stand-in API behind PublicEdge, with `defaultBehavior` from the console when given. */
+function edgeStack(id: string, withConsole?: (stack: Stack) => FeedbackConsole): Stack {
+  const stack = new Stack(app, id, { env: { region: 'eu-west-1' } });
+  const restApi = new RestApi(stack, 'Api', { deployOptions: { stageName: 'v0' } });
+  restApi.root.addResource('health').addMethod('GET', new MockIntegration());
+  const consoleFiles = withConsole?.(stack);
+  const edge = new PublicEdge(stack, 'Edge', {
+    restApi,
+    stageName: 'v0',
+    operations: operationList,
+    corsAllowedOrigins: ['*'],
+    anonymousRateLimit: { limit: 300, windowSeconds: 300 },
+    managedRules: 'block',
+    defaultBehavior: consoleFiles?.behavior,
+  });
+  consoleFiles?.deployTo(edge.distribution);
+  return stack;
+}
 
 beforeAll(() => {
   fs.mkdirSync(path.join(REPO_ROOT, '.tmp'), { recursive: true });
@@ -35,13 +58,12 @@ beforeAll(() => {
   fs.writeFileSync(path.join(consoleDir, 'index.html'), '<!doctype html>');
   fs.writeFileSync(path.join(consoleDir, 'assets/app-ABC.js'), '');
   app = new App({ outdir: path.join(outdir, 'assembly') });
-  const stack = new Stack(app, 'ConsoleOnly', { env: { region: 'eu-west-1' } });
-  const api = new RestApi(stack, 'Api', { deployOptions: { stageName: 'v0' } });
-  api.root.addResource('health').addMethod('GET', new MockIntegration());
-  new FeedbackConsole(stack, 'Console', { api, consoleDir });
+  const stack = edgeStack('ConsoleOnEdge', (scope) => new FeedbackConsole(scope, 'Console', { consoleDir }));
+  const bare = edgeStack('EdgeWithoutConsole');
   app.synth();
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
+  withoutConsole = Template.fromStack(bare).toJSON().Resources;
 }, 120_000);
 
 afterAll(() => {
@@ -75,36 +97,65 @@ test('a private, encrypted bucket that refuses plain HTTP and lets only this dis
   });
 });
 
+/** The CloudFront function associated with a behaviour, as deployed. */
+function functionCode(behavior: Json, from: Record<string, Json> = resources): string {
+  return from[behavior.FunctionAssociations[0].FunctionARN['Fn::GetAtt'][0]].Properties.FunctionCode;
+}
+
+test('one distribution: the console by default, the API under /v0/*', () => {
+  const config = only('AWS::CloudFront::Distribution').DistributionConfig;
+  expect(config.CacheBehaviors.map((behavior: Json) => behavior.PathPattern)).toEqual([API_PATH_PATTERN]);
+  expect(config.Origins).toHaveLength(2);
+  expect(new Set(config.Origins.map((origin: Json) => origin.Id)).size).toBe(2);
+});
+
 test('default behaviour: the bucket, HTTPS, cached, security headers, client routes rewritten to index.html', () => {
   const config = only('AWS::CloudFront::Distribution').DistributionConfig;
-  expect(config.DefaultRootObject).toBe('index.html');
   expect(config.CustomErrorResponses).toBeUndefined();
   const behavior = config.DefaultCacheBehavior;
   expect(behavior).toMatchObject({ ViewerProtocolPolicy: 'redirect-to-https', CachePolicyId: CACHING_OPTIMIZED, Compress: true });
   expect(behavior.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: expect.anything() }]);
+  expect(functionCode(behavior)).toBe(spaRewriteCode());
   expect(behavior.ResponseHeadersPolicyId).toEqual({ Ref: expect.stringMatching(/SecurityHeaders/) });
   const s3Origin = config.Origins.find((origin: Json) => origin.Id === behavior.TargetOriginId);
   expect(s3Origin.S3OriginConfig).toEqual({ OriginAccessIdentity: '' });
   expect(s3Origin.OriginAccessControlId).toBeDefined();
+  expect(s3Origin.OriginCustomHeaders).toBeUndefined();
 });
 
-test('/v0/* goes to the API stage: all methods, not cached, every viewer header but Host and every query string forwarded', () => {
+test("/v0/* stays the edge's API behaviour: its cache policy, the viewer-address function, the origin-verify header, the API's own headers", () => {
   const config = only('AWS::CloudFront::Distribution').DistributionConfig;
-  expect(config.CacheBehaviors).toHaveLength(1);
   const api = config.CacheBehaviors[0];
   expect(api).toMatchObject({
     PathPattern: '/v0/*',
     ViewerProtocolPolicy: 'https-only',
-    CachePolicyId: CACHING_DISABLED,
-    OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
     AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
   });
-  expect(api.ResponseHeadersPolicyId).toEqual(config.DefaultCacheBehavior.ResponseHeadersPolicyId);
+  expect(resources[api.CachePolicyId.Ref].Properties.CachePolicyConfig).toMatchObject({ DefaultTTL: 0, MinTTL: 0 });
+  expect(functionCode(api)).toContain(VIEWER_ADDRESS_HEADER);
+  // The console's CSP would replace the API reference page's own (functions/docs/pages.ts).
+  expect(api.ResponseHeadersPolicyId).toBeUndefined();
   const origin = config.Origins.find((candidate: Json) => candidate.Id === api.TargetOriginId);
   expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only' });
-  // The stage's host, no origin path: the viewer's /v0 is the stage.
-  expect(JSON.stringify(origin.DomainName)).toContain('Fn::Split');
-  expect(origin.OriginPath).toBeUndefined();
+  expect(origin.OriginCustomHeaders.map((header: Json) => header.HeaderName)).toEqual([ORIGIN_VERIFY_HEADER]);
+  expect(origin.OriginPath ?? '').toBe('');
+  // The web ACL that refuses calls without that header is still on the stage.
+  const [association] = Object.values(resources).filter((resource) => resource.Type === 'AWS::WAFv2::WebACLAssociation');
+  expect(JSON.stringify(association.Properties.ResourceArn)).toContain('/restapis/');
+  const acl = only('AWS::WAFv2::WebACL');
+  expect(acl.Rules[0].Statement.NotStatement.Statement.ByteMatchStatement.FieldToMatch).toEqual({ SingleHeader: { Name: ORIGIN_VERIFY_HEADER } });
+});
+
+test('without the console, the default behaviour answers 404 at the edge and there is no bucket', () => {
+  const [distribution] = Object.values(withoutConsole).filter((resource) => resource.Type === 'AWS::CloudFront::Distribution');
+  const fallback = distribution.Properties.DistributionConfig.DefaultCacheBehavior;
+  const answer = runInNewContext(`${functionCode(fallback, withoutConsole)}; handler`)({ request: { uri: '/index.html', headers: {} } });
+  expect(answer.statusCode).toBe(404);
+  expect(JSON.parse(answer.body)).toMatchObject({ error: 'not-found' });
+  expect(Object.values(withoutConsole).filter((resource) => resource.Type === 'AWS::S3::Bucket')).toEqual([]);
+  // And the console stack has no such function.
+  const functions = Object.values(resources).filter((resource) => resource.Type === 'AWS::CloudFront::Function');
+  expect(functions).toHaveLength(2);
 });
 
 test('security headers: the console CSP (no inline scripts or styles, no framing), HSTS, DENY, nosniff', () => {
@@ -121,8 +172,7 @@ test('security headers: the console CSP (no inline scripts or styles, no framing
 
 test('the SPA rewrite: client routes get /index.html, static files keep their path', () => {
   template.hasResourceProperties('AWS::CloudFront::Function', { FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }) });
-  const code = only('AWS::CloudFront::Function').FunctionCode;
-  expect(code).toBe(spaRewriteCode());
+  const code = spaRewriteCode();
   const rewrite = (uri: string) => runInNewContext(`${code}\nhandler({ request: { uri: ${JSON.stringify(uri)} } }).uri`);
   for (const route of ['/', '/projects', '/sets/abc/embed', '/people/ann@example.com', '/items/x.y'])
     expect([route, rewrite(route)]).toEqual([route, '/index.html']);
@@ -144,11 +194,11 @@ test('two deployments: hashed assets immutable, the rest revalidated and invalid
   for (const deployment of deployments) expect(deployment.Prune).toBe(false);
 });
 
-test('cdk-nag AwsSolutions: no finding of the console (its bucket, distribution, deployments) left unacknowledged', () => {
-  // The stand-in API has findings of its own (the real one acknowledges them in lib/feedback-api.ts).
+test('cdk-nag AwsSolutions: no finding of the console (its bucket, deployments) or of the distribution left unacknowledged', () => {
+  // The stand-in APIs have findings of their own (the real one acknowledges them in lib/feedback-api.ts).
   const report = new AwsSolutionsChecks().validateScope(app);
   const findings = report.violations.flatMap((violation) =>
     violation.violatingResources.map((resource) => `${violation.severity} ${violation.ruleName} ${resource.constructPath}`),
   );
-  expect(findings.filter((finding) => !/ ConsoleOnly\/Api\//.test(finding))).toEqual([]);
+  expect(findings.filter((finding) => !/ (ConsoleOnEdge|EdgeWithoutConsole)\/Api\//.test(finding))).toEqual([]);
 });

@@ -11,7 +11,9 @@ import * as path from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { runInNewContext } from 'node:vm';
 import { CORS_ALLOWED_HEADERS } from '../../functions/api/cors';
+import { anonymousWriteOperations } from '../../functions/api/rate-limits';
 import { operationPath, RESOURCE_ALIASES, type OperationDeclaration } from '../../functions/api/operation';
 import { operationList } from '../../functions/api/registry';
 import { createTableInput, TABLE_KEYS } from '../../functions/store/table';
@@ -19,6 +21,8 @@ import { openApiJson } from '../../functions/api/openapi';
 import { localDocsAssets, swaggerUiDirectory } from '../../functions/docs/local';
 import { DOCS_FILES, docsPages } from '../../functions/docs/pages';
 import { createFeedbackApp } from '../../lib/app';
+import { spaRewriteCode } from '../../lib/console';
+import { API_PATH_PATTERN, FORWARDED_HEADERS, MANAGED_RULE_GROUPS, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/edge';
 import { DOCS_ROUTES } from '../../lib/feedback-api';
 import { FeedbackStack } from '../../lib/feedback-stack';
 import { NAG_REASONS } from '../../lib/nag';
@@ -266,12 +270,12 @@ describe('stage', () => {
     });
   });
 
-  test('outputs ApiUrl ending in /v0, TableName and ConsoleUrl', () => {
+  test('outputs ApiUrl ending in /v0, TableName and ConsoleUrl, the API and the console on one domain', () => {
     const outputs = template.toJSON().Outputs;
-    expect(JSON.stringify(outputs.ConsoleUrl.Value)).toContain('DomainName');
     const url = outputs.ApiUrl.Value['Fn::Join'][1];
     expect(url[0]).toBe('https://');
     expect(url[url.length - 1]).toMatch(/\/v0$/);
+    expect(outputs.ConsoleUrl.Value['Fn::Join'][1]).toEqual(['https://', url[1], '/']);
     expect(refId(outputs.TableName.Value)).toBe(ofType('AWS::DynamoDB::Table')[0][0]);
   });
 });
@@ -342,6 +346,22 @@ describe('functions', () => {
     });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
+  });
+});
+
+describe("the widgets' hot path", () => {
+  test('responses/create and responses/getAggregates: bundles of at most 250 KB without ElectroDB (raw table client)', () => {
+    for (const name of ['responses/create', 'responses/getAggregates', 'responses/edit', 'responses/remove']) {
+      const operation = operationList.find((candidate) => operationPath(candidate) === name)!;
+      const dir = bundleDir(functionLogicalId(operation));
+      const bytes = fs.statSync(path.join(dir, 'index.js')).size;
+      const sources: string[] = JSON.parse(fs.readFileSync(path.join(dir, 'index.js.map'), 'utf8')).sources;
+      expect({ name, underBudget: bytes <= 250 * 1024, electrodb: sources.filter((source) => /node_modules\/(electrodb|jsonschema)\//.test(source)) }).toEqual({
+        name,
+        underBudget: true,
+        electrodb: [],
+      });
+    }
   });
 });
 
@@ -456,8 +476,10 @@ describe('IAM', () => {
   );
 
   test('the lists that page by cursor, and only they, read the cursor secret (by ARN in their environment)', () => {
-    const [secretId] = ofType('AWS::SecretsManager::Secret')[0];
-    expect(ofType('AWS::SecretsManager::Secret')).toHaveLength(1);
+    // The stack's secrets: this one, and the public door's origin secret (lib/edge.ts).
+    const secrets = ofType('AWS::SecretsManager::Secret').filter(([id]) => !id.startsWith('EdgeOriginVerifySecret'));
+    expect(secrets).toHaveLength(1);
+    const [secretId] = secrets[0];
     expect(resources[secretId].Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
     const paged = operationList.filter((operation) => operation.pagesByCursor);
     expect(paged.length).toBeGreaterThan(0);
@@ -575,6 +597,177 @@ describe('stream consumer', () => {
   });
 });
 
+// ---------------------------------------------------------------- the public door
+
+describe('public door: CloudFront in front of the API, web ACL on the stage', () => {
+  const only = (type: string) => {
+    const found = ofType(type);
+    expect(found).toHaveLength(1);
+    return found[0];
+  };
+  const distributionConfig = () => only('AWS::CloudFront::Distribution')[1].Properties.DistributionConfig;
+  const apiBehavior = () => distributionConfig().CacheBehaviors.find((behavior: Json) => behavior.PathPattern === API_PATH_PATTERN);
+  /** The origin secret (the cursor secret is the other secret of the stack). */
+  const originSecret = () => {
+    const found = ofType('AWS::SecretsManager::Secret').filter(([id]) => id.startsWith('EdgeOriginVerifySecret'));
+    expect(found).toHaveLength(1);
+    return found[0];
+  };
+  const secretRef = () => ({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: originSecret()[0] }, ':SecretString:::}}']] });
+  const rules = () => only('AWS::WAFv2::WebACL')[1].Properties.Rules as Json[];
+  const functionCode = (behavior: Json) => resources[refId(behavior.FunctionAssociations[0].FunctionARN)!].Properties.FunctionCode as string;
+
+  test("the API is served under /v0/* from the stage's execute-api domain (no origin path), every method, HTTPS only", () => {
+    const behavior = apiBehavior();
+    const origin = distributionConfig().Origins.find((candidate: Json) => candidate.Id === behavior.TargetOriginId);
+    expect(origin.DomainName).toEqual({
+      'Fn::Join': ['.', [{ Ref: ofType('AWS::ApiGateway::RestApi')[0][0] }, 'execute-api', { Ref: 'AWS::Region' }, { Ref: 'AWS::URLSuffix' }]],
+    });
+    expect(origin.OriginPath ?? '').toBe('');
+    expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
+    expect(behavior.AllowedMethods).toEqual(expect.arrayContaining(['GET', 'POST', 'OPTIONS']));
+    expect(behavior.CachedMethods.sort()).toEqual(['GET', 'HEAD']);
+    expect(behavior.ViewerProtocolPolicy).toBe('https-only');
+    // The published base URL is the distribution's.
+    const url = template.toJSON().Outputs.ApiUrl.Value['Fn::Join'][1];
+    expect(url).toEqual(['https://', { 'Fn::GetAtt': [only('AWS::CloudFront::Distribution')[0], 'DomainName'] }, '/v0']);
+  });
+
+  test("cache: honours the API's Cache-Control (default TTL 0), keyed by the full query string, Authorization and Origin", () => {
+    const policy = resources[refId(apiBehavior().CachePolicyId)!].Properties.CachePolicyConfig;
+    expect(policy).toMatchObject({ DefaultTTL: 0, MinTTL: 0 });
+    expect(policy.MaxTTL).toBeGreaterThanOrEqual(10);
+    const key = policy.ParametersInCacheKeyAndForwardedToOrigin;
+    expect(key.QueryStringsConfig).toEqual({ QueryStringBehavior: 'all' });
+    expect(key.CookiesConfig).toEqual({ CookieBehavior: 'none' });
+    expect(key.HeadersConfig).toEqual({ HeaderBehavior: 'whitelist', Headers: ['Authorization', 'Origin'] });
+    const forwarded = resources[refId(apiBehavior().OriginRequestPolicyId)!].Properties.OriginRequestPolicyConfig;
+    expect(forwarded.QueryStringsConfig).toEqual({ QueryStringBehavior: 'all' });
+    expect(forwarded.HeadersConfig).toEqual({ HeaderBehavior: 'whitelist', Headers: FORWARDED_HEADERS });
+    // The getAggregates function says for how long (10 s by default).
+    const getAggregates = operationList.find((operation) => operationPath(operation) === 'responses/getAggregates')!;
+    expect(resources[functionLogicalId(getAggregates)].Properties.Environment.Variables.AGGREGATES_MAX_AGE_SECONDS).toBe('10');
+  });
+
+  test("the visitor's address: a viewer-request function replaces whatever the client sent with the connection's address", () => {
+    const behavior = apiBehavior();
+    expect(behavior.FunctionAssociations).toHaveLength(1);
+    expect(behavior.FunctionAssociations[0].EventType).toBe('viewer-request');
+    const handle = runInNewContext(`${functionCode(behavior)}; handler`);
+    const forged = {
+      viewer: { ip: '198.51.100.7' },
+      request: {
+        uri: '/v0/responses/create',
+        headers: { [VIEWER_ADDRESS_HEADER]: { value: '203.0.113.1' }, [ORIGIN_VERIFY_HEADER]: { value: 'guess' }, 'x-forwarded-for': { value: '203.0.113.2' } },
+      },
+    };
+    const request = handle(forged);
+    expect(request.headers[VIEWER_ADDRESS_HEADER]).toEqual({ value: '198.51.100.7' });
+    expect(request.headers[ORIGIN_VERIFY_HEADER]).toBeUndefined();
+  });
+
+  test('no way around CloudFront: it adds the secret origin header, the web ACL blocks requests without it (403, first rule)', () => {
+    const origin = distributionConfig().Origins.find((candidate: Json) => candidate.Id === apiBehavior().TargetOriginId);
+    expect(origin.OriginCustomHeaders).toEqual([{ HeaderName: ORIGIN_VERIFY_HEADER, HeaderValue: secretRef() }]);
+    const [first] = rules();
+    expect(first).toMatchObject({ Name: 'RefuseDirectCalls', Priority: 0, Action: { Block: { CustomResponse: { ResponseCode: 403 } } } });
+    expect(first.Statement.NotStatement.Statement.ByteMatchStatement).toEqual({
+      FieldToMatch: { SingleHeader: { Name: ORIGIN_VERIFY_HEADER } },
+      PositionalConstraint: 'EXACTLY',
+      SearchString: secretRef(),
+      TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+    });
+    // The secret never appears in the template itself, only its dynamic reference.
+    expect(originSecret()[1].Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
+    // Neither header is forwarded from the viewer: the function deletes one, sets the other.
+    const forwarded = resources[refId(apiBehavior().OriginRequestPolicyId)!].Properties.OriginRequestPolicyConfig.HeadersConfig.Headers;
+    expect(forwarded).not.toContain(ORIGIN_VERIFY_HEADER);
+  });
+
+  test('the web ACL is REGIONAL and associated with the v0 stage', () => {
+    const [aclId, acl] = only('AWS::WAFv2::WebACL');
+    expect(acl.Properties).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
+    const association = only('AWS::WAFv2::WebACLAssociation')[1].Properties;
+    expect(association.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+    const stageId = ofType('AWS::ApiGateway::Stage')[0][0];
+    expect(JSON.stringify(association.ResourceArn)).toContain(`"Ref":"${stageId}"`);
+    expect(JSON.stringify(association.ResourceArn)).toContain('/restapis/');
+  });
+
+  test('rate-based rule: 300 per 5 minutes per viewer address on the anonymous writes (not their CORS preflights) without a key, answered 429 too-many-requests', () => {
+    const rule = rules().find((candidate) => candidate.Name === 'AnonymousWritesPerVisitor');
+    const statement = rule.Statement.RateBasedStatement;
+    expect(statement).toMatchObject({
+      Limit: 300,
+      EvaluationWindowSec: 300,
+      AggregateKeyType: 'FORWARDED_IP',
+      ForwardedIPConfig: { HeaderName: VIEWER_ADDRESS_HEADER, FallbackBehavior: 'MATCH' },
+    });
+    const [paths, notPreflight, withoutKey] = statement.ScopeDownStatement.AndStatement.Statements;
+    expect(notPreflight.NotStatement.Statement.ByteMatchStatement).toMatchObject({
+      FieldToMatch: { Method: {} },
+      PositionalConstraint: 'EXACTLY',
+      SearchString: 'OPTIONS',
+    });
+    const pattern = new RegExp(paths.RegexMatchStatement.RegexString);
+    const limited = anonymousWriteOperations(operationList).flatMap(expectedPaths);
+    expect(limited.sort()).toEqual(['feelbacks/create', 'feelbacks/edit', 'feelbacks/remove', 'responses/create', 'responses/edit', 'responses/remove']);
+    for (const path of limited) expect(pattern.test(`/v0/${path}`)).toBe(true);
+    for (const operation of operationList.filter((candidate) => !limited.includes(operationPath(candidate)))) {
+      for (const path of expectedPaths(operation)) expect(pattern.test(`/v0/${path}`)).toBe(false);
+    }
+    expect(paths.RegexMatchStatement.TextTransformations).toEqual([{ Priority: 0, Type: 'URL_DECODE' }]);
+    expect(withoutKey.NotStatement.Statement.SizeConstraintStatement).toMatchObject({
+      FieldToMatch: { SingleHeader: { Name: 'authorization' } },
+      ComparisonOperator: 'GT',
+      Size: 0,
+    });
+    const response = rule.Action.Block.CustomResponse;
+    expect(response.ResponseCode).toBe(429);
+    expect(response.ResponseHeaders).toEqual(
+      expect.arrayContaining([
+        { Name: 'Retry-After', Value: '60' },
+        { Name: 'Access-Control-Allow-Origin', Value: '*' },
+      ]),
+    );
+    const body = only('AWS::WAFv2::WebACL')[1].Properties.CustomResponseBodies[response.CustomResponseBodyKey];
+    expect(body.ContentType).toBe('APPLICATION_JSON');
+    expect(JSON.parse(body.Content)).toEqual({ error: 'too-many-requests', message: expect.any(String) });
+  });
+
+  test('the AWS managed groups (known bad inputs, IP reputation) block by default', () => {
+    const managed = rules().filter((rule) => rule.Statement.ManagedRuleGroupStatement);
+    expect(managed.map((rule) => rule.Statement.ManagedRuleGroupStatement)).toEqual(MANAGED_RULE_GROUPS.map((name) => ({ VendorName: 'AWS', Name: name })));
+    for (const rule of managed) expect(rule.OverrideAction).toEqual({ None: {} });
+    expect(rules().map((rule) => rule.Priority)).toEqual([0, 1, 2, 3]);
+  });
+
+  test("the default behaviour is the console's: its bucket through origin access control, its security headers, the SPA rewrite", () => {
+    const consoleFiles = stack.console!;
+    const behavior = distributionConfig().DefaultCacheBehavior;
+    const origin = distributionConfig().Origins.find((candidate: Json) => candidate.Id === behavior.TargetOriginId);
+    expect(origin.DomainName).toEqual({ 'Fn::GetAtt': [stack.getLogicalId(consoleFiles.bucket.node.defaultChild as any), 'RegionalDomainName'] });
+    expect(refId(origin.OriginAccessControlId)).toBe(only('AWS::CloudFront::OriginAccessControl')[0]);
+    expect(origin.OriginCustomHeaders).toBeUndefined();
+    expect(behavior.ViewerProtocolPolicy).toBe('redirect-to-https');
+    expect(refId(behavior.ResponseHeadersPolicyId)).toBe(stack.getLogicalId(consoleFiles.responseHeadersPolicy.node.defaultChild as any));
+    const headers = only('AWS::CloudFront::ResponseHeadersPolicy')[1].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    expect(headers.ContentSecurityPolicy.ContentSecurityPolicy).toMatch(/frame-ancestors 'none'/);
+    expect(headers.ContentSecurityPolicy.ContentSecurityPolicy).not.toMatch(/unsafe-inline/);
+    expect(headers).toMatchObject({
+      ContentTypeOptions: { Override: true },
+      FrameOptions: { FrameOption: 'DENY' },
+      StrictTransportSecurity: { IncludeSubdomains: true },
+    });
+    expect(functionCode(behavior)).toBe(spaRewriteCode());
+    // The API keeps its own answers' headers (the reference page has its own CSP).
+    expect(apiBehavior().ResponseHeadersPolicyId).toBeUndefined();
+    // The deployment invalidates index.html on this same distribution.
+    const pages = ofType('Custom::CDKBucketDeployment').find(([, resource]) => resource.Properties.DistributionId);
+    expect(pages?.[1].Properties.DistributionId).toEqual({ Ref: only('AWS::CloudFront::Distribution')[0] });
+  });
+});
+
 // ---------------------------------------------------------------- cdk-nag
 
 describe('cdk-nag AwsSolutions', () => {
@@ -668,5 +861,32 @@ describe('configuration (second app: bundling, cdk-nag and template validation s
       MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 })],
     });
     configuredTemplate.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+  });
+
+  test('context anonymousRateLimit, anonymousRateWindowSeconds, wafManagedRules and aggregatesMaxAge', () => {
+    const configured = (context: Record<string, string>) =>
+      Template.fromStack(
+        new FeedbackStack(
+          new App({ builtinCloudFormationValidation: false, treeMetadata: false, context: { 'aws:cdk:bundling-stacks': [], ...context } }),
+          'Edge',
+        ),
+      ).toJSON().Resources as Resources;
+    const ruleOf = (template: Resources) => Object.values(template).find((resource: Json) => resource.Type === 'AWS::WAFv2::WebACL').Properties.Rules as Json[];
+
+    const tuned = configured({ anonymousRateLimit: '50', anonymousRateWindowSeconds: '60', wafManagedRules: 'count', aggregatesMaxAge: '30' });
+    const rate = ruleOf(tuned).find((rule) => rule.Name === 'AnonymousWritesPerVisitor').Statement.RateBasedStatement;
+    expect([rate.Limit, rate.EvaluationWindowSec]).toEqual([50, 60]);
+    for (const rule of ruleOf(tuned).filter((candidate) => candidate.Statement.ManagedRuleGroupStatement)) expect(rule.OverrideAction).toEqual({ Count: {} });
+    const maxAges = Object.values(tuned)
+      .filter((resource: Json) => resource.Type === 'AWS::Lambda::Function')
+      .map((resource: Json) => resource.Properties.Environment?.Variables?.AGGREGATES_MAX_AGE_SECONDS)
+      .filter(Boolean);
+    expect(maxAges).toEqual(['30']);
+
+    // 0 turns the limit off; off removes the managed groups; the origin check always stays.
+    expect(ruleOf(configured({ anonymousRateLimit: '0', wafManagedRules: 'off' })).map((rule) => rule.Name)).toEqual(['RefuseDirectCalls']);
+    expect(() => configured({ anonymousRateLimit: '5' })).toThrow(/anonymousRateLimit/);
+    expect(() => configured({ anonymousRateWindowSeconds: '30' })).toThrow(/anonymousRateWindowSeconds/);
+    expect(() => configured({ wafManagedRules: 'maybe' })).toThrow(/wafManagedRules/);
   });
 });

@@ -21,7 +21,7 @@ export type AggregatedData = {
 
 /** Every failure: `error` identifies it; bad-request lists the offending arguments in data.fields as { path, message }. */
 export type ApiErrorBody = {
-  error: "bad-request" | "unauthorized" | "forbidden" | "not-found" | "method-not-allowed" | "conflict" | "payload-too-large" | "internal-error" | "not-implemented" | "unavailable";
+  error: "bad-request" | "unauthorized" | "forbidden" | "not-found" | "method-not-allowed" | "conflict" | "payload-too-large" | "too-many-requests" | "internal-error" | "not-implemented" | "unavailable";
   message: string;
   data?: Record<string, unknown>;
 };

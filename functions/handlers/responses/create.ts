@@ -1,6 +1,6 @@
 import { responsesCreate } from '../../api/declarations/responses';
-import { implement } from '../../api/operation';
-import { lambdaHandler } from '../../api/lambda';
+import { implementOnTable } from '../../api/operation';
+import { tableLambdaHandler } from '../../api/table-lambda';
 import { ApiError, type InvalidField } from '../../api/errors';
 import { POSITIONAL_CREATE_FIELDS } from '../../api/response-models';
 import { createResponse } from '../../operations/response-collection';
@@ -16,7 +16,7 @@ function atPositions(error: unknown): unknown {
   return new ApiError(error.code, error.message, { ...error.data, fields });
 }
 
-export const operation = implement(responsesCreate, async ([input, form], { store, caller, request, now }) => {
+export const operation = implementOnTable(responsesCreate, async ([input, form], { store, caller, request, now }) => {
   try {
     return await createResponse(store, caller, input, request, now);
   } catch (error) {
@@ -24,4 +24,4 @@ export const operation = implement(responsesCreate, async ([input, form], { stor
   }
 });
 
-export const handler = lambdaHandler(operation);
+export const handler = tableLambdaHandler(operation);

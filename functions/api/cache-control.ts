@@ -1,0 +1,19 @@
+/**
+ * How long a public answer may be kept by CloudFront and browsers. Only responses/getAggregates
+ * answers to GET for sets with publicAggregates are public (the widgets' counts, the same for
+ * every visitor); every other answer is `no-store` (adapter.ts).
+ */
+export const DEFAULT_AGGREGATES_MAX_AGE_SECONDS = 10;
+
+/** `AGGREGATES_MAX_AGE_SECONDS` (whole seconds, 0 turns caching off), default 10. */
+export function aggregatesMaxAge(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.AGGREGATES_MAX_AGE_SECONDS;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_AGGREGATES_MAX_AGE_SECONDS;
+  const seconds = Number(raw);
+  return Number.isInteger(seconds) && seconds >= 0 ? seconds : DEFAULT_AGGREGATES_MAX_AGE_SECONDS;
+}
+
+/** The Cache-Control of an answer everyone may share for `seconds` (none when 0). */
+export function publicCacheControl(seconds: number): string {
+  return seconds > 0 ? `public, max-age=${seconds}` : 'no-store';
+}

@@ -1,0 +1,256 @@
+/**
+ * The hot path's items, raw: keys, new items and the transaction writes of the anonymous
+ * operations (responses/create, edit, remove, getAggregates, and the API-key check every
+ * keyed call makes), written with the document client directly.
+ *
+ * Why not ElectroDB here: its runtime and its JSON-schema dependency are ~220 KB of the
+ * ~390 KB each Lambda bundle weighed; the widgets' functions, scaled out on every traffic
+ * peak, pay that size in cold starts. The items are byte for byte what the ElectroDB
+ * entities of entities.ts write (same keys, same attributes, same `__edb_e__` /
+ * `__edb_v__` identity, same conditions): test/unit/items.test.ts builds each one both
+ * ways and compares them, so the two cannot drift. The entities stay the source of the key
+ * design (the access-pattern table in entities.ts).
+ *
+ * Nothing here imports ElectroDB (tests check the bundles).
+ */
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { ContentItemItem, ContentSetItem, NewContentItem, ResponseItem } from './entities';
+
+export type ItemKey = { pk: string; sk: string };
+/** One entry of a TransactWriteItems request, in the document client's form. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export type RawItem = Record<string, unknown>;
+
+/** Entity names and model version as ElectroDB stores them in `__edb_e__` / `__edb_v__`. */
+const ENTITY = {
+  apiKey: 'apikey',
+  project: 'project',
+  contentSet: 'contentset',
+  contentKey: 'contentkey',
+  contentKeyAlias: 'contentkeyalias',
+  contentItem: 'contentitem',
+  response: 'response',
+} as const;
+const MODEL_VERSION = '1';
+
+const identity = (entity: string) => ({ __edb_e__: entity, __edb_v__: MODEL_VERSION });
+
+/** Table keys of the entities the hot path reads, checks or writes (entities.ts `byId` / `byKey` indexes). */
+export const keys = {
+  apiKey: (keyHash: string): ItemKey => ({ pk: `apikey#${keyHash}`, sk: 'apikey' }),
+  project: (id: string): ItemKey => ({ pk: `project#${id}`, sk: 'project' }),
+  contentSet: (id: string): ItemKey => ({ pk: `set#${id}`, sk: 'set' }),
+  contentKey: (contentSetId: string, keyHash: string): ItemKey => ({ pk: `contentkey#${contentSetId}#${keyHash}`, sk: 'contentkey' }),
+  contentKeyAlias: (contentSetId: string, decodedKeyHash: string): ItemKey => ({
+    pk: `contentkeyalias#${contentSetId}#${decodedKeyHash}`,
+    sk: 'contentkeyalias',
+  }),
+  contentItem: (id: string): ItemKey => ({ pk: `content#${id}`, sk: 'content' }),
+  response: (id: string): ItemKey => ({ pk: `response#${id}`, sk: 'response' }),
+};
+
+/** Attributes with an undefined value are not written (ElectroDB leaves them out too). */
+function defined<T extends Record<string, unknown>>(attributes: T): T {
+  return Object.fromEntries(Object.entries(attributes).filter(([, value]) => value !== undefined)) as T;
+}
+
+/** A Put that creates the item and fails if its key is taken, as ElectroDB's `create`. */
+function createPut(tableName: string, item: RawItem): TransactItem {
+  return {
+    Put: {
+      Item: item,
+      TableName: tableName,
+      ConditionExpression: 'attribute_not_exists(#pk) AND attribute_not_exists(#sk)',
+      ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+    },
+  };
+}
+
+/** What a new response stores (entities.ts `Response`). */
+export type NewResponse = Omit<ResponseItem, 'revokeTokenHash'> & { revokeTokenHash?: string };
+
+/**
+ * The byUser index attributes of a response that names a user (none otherwise: the index is
+ * sparse). Here rather than in entities.ts, so that the hot path can set them without ElectroDB.
+ */
+export function userIndexAttributes(response: { accountId: string; userId?: string; createdAt: string; id: string }) {
+  return response.userId === undefined
+    ? {}
+    : { userId: response.userId, userKey: `${response.accountId}#${response.userId}`, userSort: `${response.createdAt}#${response.id}` };
+}
+
+export function responseItem(response: NewResponse): RawItem {
+  const { id, contentItemId, contentSetId, projectId, createdAt } = response;
+  return {
+    ...defined(response),
+    ...keys.response(id),
+    gsi1pk: `content#${contentItemId}#responses`,
+    gsi1sk: `${createdAt}#${id}`,
+    gsi2pk: `set#${contentSetId}#responses`,
+    gsi2sk: `${createdAt}#${id}`,
+    gsi3pk: `project#${projectId}#responses`,
+    gsi3sk: `${createdAt}#${id}`,
+    // byUser (gsi4) is sparse: keyed only when the response names a person.
+    ...(response.userKey === undefined ? {} : { gsi4pk: `user#${response.userKey}`, gsi4sk: response.userSort }),
+    ...identity(ENTITY.response),
+  };
+}
+
+export function contentItemItem(item: NewContentItem): RawItem {
+  const { id, accountId, keyPrefixLower, titlePrefixLower } = item;
+  return {
+    ...defined(item),
+    ...keys.contentItem(id),
+    gsi1pk: `account#${accountId}#contentkeys`,
+    gsi1sk: `${keyPrefixLower}#${id}`,
+    gsi2pk: `account#${accountId}#contenttitles`,
+    gsi2sk: `${titlePrefixLower}#${id}`,
+    ...identity(ENTITY.contentItem),
+  };
+}
+
+export interface ContentKeyRecord {
+  contentSetId: string;
+  keyHash: string;
+  contentItemId: string;
+  accountId: string;
+}
+
+export function contentKeyItem(record: ContentKeyRecord): RawItem {
+  return { ...record, ...keys.contentKey(record.contentSetId, record.keyHash), ...identity(ENTITY.contentKey) };
+}
+
+export const createResponse = (tableName: string, response: NewResponse) => createPut(tableName, responseItem(response));
+export const createContentItem = (tableName: string, item: NewContentItem) => createPut(tableName, contentItemItem(item));
+export const createContentKey = (tableName: string, record: ContentKeyRecord) => createPut(tableName, contentKeyItem(record));
+
+/**
+ * An alias item's member change: ADD (only while the set has room for one more member,
+ * see content-keys.ts MAX_ALIAS_MEMBERS) or DELETE, with the alias's own attributes set
+ * as ElectroDB's `update` sets them.
+ */
+export function aliasMemberUpdate(
+  tableName: string,
+  alias: { contentSetId: string; decodedKeyHash: string },
+  change: 'add' | 'delete',
+  member: string,
+  maxMembers: number,
+): TransactItem {
+  const operation = change === 'add' ? 'ADD' : 'DELETE';
+  return {
+    Update: {
+      UpdateExpression: `SET #contentSetId = :contentSetId_u0, #decodedKeyHash = :decodedKeyHash_u0, #__edb_e__ = :__edb_e___u0, #__edb_v__ = :__edb_v___u0 ${operation} #members :members_u0`,
+      ExpressionAttributeNames: {
+        '#members': 'members',
+        '#contentSetId': 'contentSetId',
+        '#decodedKeyHash': 'decodedKeyHash',
+        '#__edb_e__': '__edb_e__',
+        '#__edb_v__': '__edb_v__',
+      },
+      ExpressionAttributeValues: {
+        ...(change === 'add' ? { ':members0': maxMembers } : {}),
+        ':members_u0': new Set([member]),
+        ':contentSetId_u0': alias.contentSetId,
+        ':decodedKeyHash_u0': alias.decodedKeyHash,
+        ':__edb_e___u0': ENTITY.contentKeyAlias,
+        ':__edb_v___u0': MODEL_VERSION,
+      },
+      TableName: tableName,
+      Key: keys.contentKeyAlias(alias.contentSetId, alias.decodedKeyHash),
+      ...(change === 'add' ? { ConditionExpression: 'attribute_not_exists(#members) OR size(#members) < :members0' } : {}),
+    },
+  };
+}
+
+/**
+ * A ConditionCheck that the item exists and is in the `active` state, plus `equals`
+ * (attribute name -> value) when given: what a response's write requires of its project,
+ * set and item at the instant it commits.
+ */
+export function activeCheck(tableName: string, key: ItemKey, equals: Record<string, string> = {}): TransactItem {
+  const names: Record<string, string> = { '#state': 'state' };
+  const values: Record<string, unknown> = { ':active': 'active' };
+  const clauses = ['#state = :active'];
+  Object.entries(equals).forEach(([attribute, value], index) => {
+    names[`#e${index}`] = attribute;
+    values[`:e${index}`] = value;
+    clauses.push(`#e${index} = :e${index}`);
+  });
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: key,
+      ConditionExpression: clauses.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/* Reading raw items. Only the attributes the hot path uses; hidden and key attributes are ignored. */
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  level: 'viewer' | 'admin';
+  revokedAt?: string;
+  lastUsedAt?: string;
+}
+
+export function apiKeyOf(raw: RawItem | undefined): ApiKeyRecord | undefined {
+  if (!raw || raw.__edb_e__ !== ENTITY.apiKey) return undefined;
+  return {
+    id: raw.id as string,
+    accountId: raw.accountId as string,
+    level: raw.level as ApiKeyRecord['level'],
+    revokedAt: raw.revokedAt as string | undefined,
+    lastUsedAt: raw.lastUsedAt as string | undefined,
+  };
+}
+
+export function contentSetOf(raw: RawItem | undefined): ContentSetItem | undefined {
+  if (!raw || raw.__edb_e__ !== ENTITY.contentSet) return undefined;
+  const { pk: _pk, sk: _sk, __edb_e__: _e, __edb_v__: _v, keyLower: _k, nameLower: _n, gsi1pk: _g1, gsi1sk: _s1, gsi2pk: _g2, gsi2sk: _s2, ...set } = raw;
+  return set as unknown as ContentSetItem;
+}
+
+export function contentItemOf(raw: RawItem | undefined): ContentItemItem | undefined {
+  if (!raw || raw.__edb_e__ !== ENTITY.contentItem) return undefined;
+  const {
+    pk: _pk,
+    sk: _sk,
+    __edb_e__: _e,
+    __edb_v__: _v,
+    keyPrefixLower: _k,
+    titlePrefixLower: _t,
+    gsi1pk: _g1,
+    gsi1sk: _s1,
+    gsi2pk: _g2,
+    gsi2sk: _s2,
+    ...item
+  } = raw;
+  return item as unknown as ContentItemItem;
+}
+
+export function contentKeyTarget(raw: RawItem | undefined): string | undefined {
+  return raw && raw.__edb_e__ === ENTITY.contentKey ? (raw.contentItemId as string) : undefined;
+}
+
+export function aliasMembers(raw: RawItem | undefined): string[] {
+  const members = raw && raw.__edb_e__ === ENTITY.contentKeyAlias ? raw.members : undefined;
+  return members instanceof Set ? [...(members as Set<string>)] : Array.isArray(members) ? (members as string[]) : [];
+}
+
+export function projectStateOf(raw: RawItem | undefined): { id: string; accountId: string; state: string } | undefined {
+  if (!raw || raw.__edb_e__ !== ENTITY.project) return undefined;
+  return { id: raw.id as string, accountId: raw.accountId as string, state: raw.state as string };
+}
+
+/** A response as stored, with its token hash (which get and list never return). */
+export type StoredResponse = ResponseItem & { revokeTokenHash?: string };
+
+export function responseOf(raw: RawItem | undefined): StoredResponse | undefined {
+  if (!raw || raw.__edb_e__ !== ENTITY.response) return undefined;
+  const { pk: _pk, sk: _sk, __edb_e__: _e, __edb_v__: _v, gsi1pk: _g1, gsi1sk: _s1, gsi2pk: _g2, gsi2sk: _s2, gsi3pk: _g3, gsi3sk: _s3, ...response } = raw;
+  return response as unknown as StoredResponse;
+}

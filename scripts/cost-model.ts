@@ -1,0 +1,373 @@
+/**
+ * `npm run cost`: what the public door costs on AWS and which limit traffic meets first,
+ * computed from what `npm run bench` measured (docs/bench-results.json: DynamoDB requests
+ * and capacity units per call, the stream consumer's per response) and AWS's published
+ * prices below. It prints the model and rewrites the generated parts of docs/scaling.md
+ * (the measured figures of section 5 and the model of section 6).
+ *
+ *   npm run cost
+ *   npm run cost -- --results other.json --hit-ratios 0,0.5,0.9,0.99 --no-write
+ *
+ * Capacity units are the benchmark's "published rules" figures (DynamoDB Local's own
+ * figures for transactions do not follow AWS's rules; see scripts/dynamo-meter.ts).
+ * Everything that is an assumption rather than a measurement is named in ASSUMPTIONS and
+ * printed with the model.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { markdownTable } from './bench-lib';
+
+/** us-east-1 list prices, as published by AWS in January 2025 (the latest checked; no live lookup was possible when writing this). */
+export const PRICES = {
+  region: 'us-east-1',
+  publishedOn: '2025-01 (AWS pricing pages for us-east-1)',
+  apiGatewayRestPerMillion: 3.5, // REST API, first 333 million requests a month
+  lambdaRequestPerMillion: 0.2,
+  lambdaArmGbSecond: 0.0000133334, // arm64
+  dynamoWriteRequestUnitPerMillion: 0.625, // on-demand, after the November 2024 price cut
+  dynamoReadRequestUnitPerMillion: 0.125,
+  wafWebAclPerMonth: 5,
+  wafRulePerMonth: 1, // each rule or managed rule group
+  wafRequestsPerMillion: 0.6,
+  cloudFrontHttpsRequestsPerMillion: 1.0, // $0.0100 per 10,000 HTTPS requests, North America / Europe
+  cloudFrontFunctionPerMillion: 0.1,
+  cloudFrontTransferOutPerGb: 0.085, // first 10 TB a month, North America / Europe
+  secretsManagerSecretPerMonth: 0.4,
+  cloudWatchLogsIngestPerGb: 0.5,
+} as const;
+
+/** AWS default quotas that bound throughput (all adjustable on request except per-item/partition limits). */
+export const QUOTAS = {
+  apiGatewayAccountRps: 10_000,
+  lambdaAccountConcurrency: 1_000,
+  dynamoOnDemandTableWriteUnitsPerSecond: 40_000, // default per table (and per index), on-demand
+  dynamoPartitionWriteUnitsPerSecond: 1_000, // per partition, hence per item: no split can raise it
+  cloudFrontDistributionRps: 250_000,
+} as const;
+
+/** What the model assumes rather than measures. */
+export const ASSUMPTIONS = {
+  lambdaMemoryMb: 256, // lib/service-function.ts
+  /** Billed duration per invocation: a fixed part plus each DynamoDB request in the region. */
+  lambdaFixedMs: 8,
+  dynamoTransactionMs: 12,
+  dynamoRequestMs: 5,
+  /** Share of invocations that start a new container, and its billed init (INIT is billed since August 2025). */
+  coldStartShare: 0.01,
+  coldInitMs: 250,
+  /** Consumer: one invocation per batch; billed ms per transaction it sends. */
+  consumerMsPerRequest: 15,
+  /** Answer size out of CloudFront, and log bytes per API call (access log line + Lambda JSON line + platform lines). */
+  answerBytes: 600,
+  logBytesPerApiCall: 1_100,
+  /** WAF rules: origin check, rate rule, two managed groups (wafManagedRules block/count). */
+  wafRules: 4,
+} as const;
+
+interface Capacity {
+  total: number;
+  read: number;
+  write: number;
+  table: number;
+  indexes: number;
+}
+
+interface OperationResult {
+  name: string;
+  operation: string;
+  roundTripsPerCall: number;
+  estimatedPerCall: Capacity;
+  commandsPerCall: Record<string, number>;
+  cold: { requests: number; commands: Record<string, number>; estimated: Capacity };
+}
+
+interface BenchResults {
+  date: string;
+  machine: string[];
+  operations: OperationResult[];
+  throughput?: { concurrency: number; rounds: { ours: number; raw: number; rawTransaction: number }[]; ratio?: number; ratioToRawTransaction?: number };
+  consumer?: {
+    responses: number;
+    items: number;
+    perResponse: { requests: number; transactions: number; counterUpdates: number; estimated: Partial<Capacity> };
+    batchShapes: { name: string; batchSize: number; counterUpdates: number; table: number; indexes: number }[];
+  };
+  hotPath?: { name: string; bytes: number; init: { ours: InitTimes; bare: InitTimes } }[];
+}
+
+interface InitTimes {
+  load: number;
+  first: number;
+  second: number;
+}
+
+const money = (value: number) => (value >= 100 ? `$${value.toFixed(0)}` : value >= 1 ? `$${value.toFixed(2)}` : `$${value.toFixed(3)}`);
+const units = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
+
+function operation(results: BenchResults, name: string): OperationResult {
+  const found = results.operations.find((entry) => entry.name === name);
+  if (!found) throw new Error(`docs/bench-results.json has no "${name}": run npm run bench (all cases)`);
+  return found;
+}
+
+/** Billed Lambda ms of one call from its DynamoDB requests, by the assumptions. */
+function billedMs(commands: Record<string, number>): number {
+  const transactions = commands.TransactWriteItemsCommand ?? 0;
+  const others = Object.entries(commands).reduce((sum, [command, count]) => sum + (command === 'TransactWriteItemsCommand' ? 0 : count), 0);
+  return ASSUMPTIONS.lambdaFixedMs + transactions * ASSUMPTIONS.dynamoTransactionMs + others * ASSUMPTIONS.dynamoRequestMs;
+}
+
+const gbSeconds = (ms: number) => (ms / 1000) * (ASSUMPTIONS.lambdaMemoryMb / 1024);
+
+/** Cost lines, in dollars per million calls that reach the API (warm calls, plus the cold-start share). */
+function apiCallCost(result: OperationResult) {
+  const warmMs = billedMs(result.commandsPerCall);
+  const coldMs = billedMs(result.cold.commands) + ASSUMPTIONS.coldInitMs;
+  const ms = (1 - ASSUMPTIONS.coldStartShare) * warmMs + ASSUMPTIONS.coldStartShare * coldMs;
+  const capacity = {
+    read: (1 - ASSUMPTIONS.coldStartShare) * result.estimatedPerCall.read + ASSUMPTIONS.coldStartShare * result.cold.estimated.read,
+    write: (1 - ASSUMPTIONS.coldStartShare) * result.estimatedPerCall.write + ASSUMPTIONS.coldStartShare * result.cold.estimated.write,
+  };
+  return {
+    ms,
+    capacity,
+    lines: {
+      'WAF (requests inspected)': PRICES.wafRequestsPerMillion,
+      'API Gateway': PRICES.apiGatewayRestPerMillion,
+      'Lambda requests': PRICES.lambdaRequestPerMillion,
+      [`Lambda duration (${ms.toFixed(1)} ms at ${ASSUMPTIONS.lambdaMemoryMb} MB)`]: gbSeconds(ms) * 1e6 * PRICES.lambdaArmGbSecond,
+      [`DynamoDB writes (${units(capacity.write)} WRU)`]: capacity.write * PRICES.dynamoWriteRequestUnitPerMillion,
+      [`DynamoDB reads (${units(capacity.read)} RRU)`]: capacity.read * PRICES.dynamoReadRequestUnitPerMillion,
+      'CloudWatch Logs (API access log and function log)': (ASSUMPTIONS.logBytesPerApiCall * 1e6 * PRICES.cloudWatchLogsIngestPerGb) / 1024 ** 3,
+    } as Record<string, number>,
+  };
+}
+
+/** Edge lines, per million requests that reach CloudFront. */
+function edgeCost() {
+  return {
+    'CloudFront requests (HTTPS)': PRICES.cloudFrontHttpsRequestsPerMillion,
+    'CloudFront Function (viewer address)': PRICES.cloudFrontFunctionPerMillion,
+    'CloudFront data out': (ASSUMPTIONS.answerBytes * 1e6 * PRICES.cloudFrontTransferOutPerGb) / 1024 ** 3,
+  } as Record<string, number>;
+}
+
+export function costModel(results: BenchResults, hitRatios: number[]): string {
+  const create = operation(results, 'responses/create (existing item)');
+  const createNew = operation(results, 'responses/create (new key)');
+  const aggregates = operation(results, 'responses/getAggregates (GET, public set)');
+  const consumer = results.consumer;
+  if (!consumer?.batchShapes?.length) throw new Error('docs/bench-results.json has no consumer batch shapes: run npm run bench');
+  const shapes = consumer.batchShapes;
+  /** The consumer's cost per million responses for a batch shape: its writes, and one Lambda invocation per batch. */
+  const consumerCost = (shape: (typeof shapes)[number]) => {
+    const write = shape.table + shape.indexes;
+    // Per batch: its transactions (counter updates and one marker per record, at most 100 items each).
+    const transactions = Math.ceil(((shape.counterUpdates + 1) * shape.batchSize) / 100);
+    const ms = ASSUMPTIONS.lambdaFixedMs + transactions * ASSUMPTIONS.consumerMsPerRequest;
+    return {
+      write,
+      dollars:
+        write * PRICES.dynamoWriteRequestUnitPerMillion + (PRICES.lambdaRequestPerMillion + gbSeconds(ms) * 1e6 * PRICES.lambdaArmGbSecond) / shape.batchSize,
+    };
+  };
+  const busy = shapes.find((shape) => shape.name.startsWith('busy')) ?? shapes[0];
+
+  const createCall = apiCallCost(create);
+  const responseLines: Record<string, number> = {
+    ...edgeCost(),
+    ...createCall.lines,
+  };
+  const perMillionWrite = Object.values(responseLines).reduce((sum, value) => sum + value, 0);
+  const fixed = ASSUMPTIONS.wafRules * PRICES.wafRulePerMonth + PRICES.wafWebAclPerMonth + PRICES.secretsManagerSecretPerMonth;
+  const consumerRows = shapes.map((shape) => {
+    const cost = consumerCost(shape);
+    return [
+      shape.name,
+      units(shape.counterUpdates),
+      `${units(shape.table)} + ${units(shape.indexes)}`,
+      money(cost.dollars),
+      money(perMillionWrite + cost.dollars),
+    ];
+  });
+
+  const aggregatesCall = apiCallCost(aggregates);
+  const aggregatesRows = hitRatios.map((hit) => {
+    const edge = Object.values(edgeCost()).reduce((sum, value) => sum + value, 0);
+    const origin = Object.values(aggregatesCall.lines).reduce((sum, value) => sum + value, 0) * (1 - hit);
+    return [`${Math.round(hit * 100)} %`, money(edge), money(origin), money(edge + origin)];
+  });
+
+  // Which limit first, in responses per second.
+  const tableWrite = create.estimatedPerCall.table;
+  const consumerTableWrite = busy.table;
+  const limits: [string, number, string][] = [
+    ["the stack's stage throttle (context apiRateLimit, default 100/s, burst 200)", 100, 'raise apiRateLimit / apiBurstLimit'],
+    [
+      'one project, set or item: its item takes a 2 WCU condition check per response, at most 1,000 WCU/s per item',
+      QUOTAS.dynamoPartitionWriteUnitsPerSecond / 2,
+      'no split helps a single item; see "A popular page" below',
+    ],
+    [
+      `DynamoDB on-demand default of ${QUOTAS.dynamoOnDemandTableWriteUnitsPerSecond.toLocaleString('en-US')} WRU/s per table: ${units(tableWrite)} (write) + ${units(consumerTableWrite)} (consumer, busy site) table WRU per response`,
+      QUOTAS.dynamoOnDemandTableWriteUnitsPerSecond / (tableWrite + consumerTableWrite),
+      'quota increase (adjustable)',
+    ],
+    ['API Gateway account default, 10,000 requests/s per region (all operations together)', QUOTAS.apiGatewayAccountRps, 'quota increase (adjustable)'],
+    [
+      `Lambda account concurrency 1,000 at ${createCall.ms.toFixed(0)} ms per create`,
+      QUOTAS.lambdaAccountConcurrency / (createCall.ms / 1000),
+      'quota increase (adjustable)',
+    ],
+  ];
+  limits.sort((a, b) => a[1] - b[1]);
+
+  const createNewCall = apiCallCost(createNew);
+  return [
+    `Computed by \`npm run cost\` from \`docs/bench-results.json\` (measured ${results.date.slice(0, 10)}) and AWS list prices for ${PRICES.region} as published in ${PRICES.publishedOn}. Verify prices before relying on them.`,
+    '',
+    '### Per million responses (`responses/create` on an existing item)',
+    '',
+    'The write itself, from the visitor to DynamoDB:',
+    '',
+    markdownTable(
+      ['part', 'per million'],
+      Object.entries(responseLines).map(([part, value]) => [part, money(value)]),
+      [false, true],
+    ),
+    `| **the write** | **${money(perMillionWrite)}** |`,
+    '',
+    'Then the stream consumer keeps the counters (hour, day, week, month, year, lifetime and rolling windows of the project, ' +
+      'set and item). It writes each counter item once per stream batch, so what a response costs depends on how many ' +
+      "responses a batch holds and how many pages they share (measured on the consumer's own logic, priced by the published rules):",
+    '',
+    markdownTable(
+      ['traffic', 'counter updates per response', 'WRU per response (table + indexes)', 'consumer per million', 'total per million responses'],
+      consumerRows,
+      [false, true, true, true, true],
+    ),
+    '',
+    `On DynamoDB Local's real stream (${consumer.responses} responses on ${consumer.items} pages, in the batches it delivered) the consumer made ` +
+      `${units(consumer.perResponse.counterUpdates)} counter updates per response (${units(consumer.perResponse.estimated.write ?? 0)} WRU).`,
+    '',
+    `Plus fixed: WAF web ACL ${money(PRICES.wafWebAclPerMonth)} + ${ASSUMPTIONS.wafRules} rules × ${money(PRICES.wafRulePerMonth)}, Secrets Manager ${money(PRICES.secretsManagerSecretPerMonth)}: **${money(fixed)} a month**. ` +
+      `A first response on a new page writes the item and its key too: ${units(createNew.estimatedPerCall.write)} WRU instead of ${units(create.estimatedPerCall.write)} ` +
+      `(${money(createNewCall.capacity.write * PRICES.dynamoWriteRequestUnitPerMillion)} instead of ${money(createCall.capacity.write * PRICES.dynamoWriteRequestUnitPerMillion)} per million for DynamoDB writes).`,
+    '',
+    `Where the write units of a response go: the transaction's Put of the response (2 WRU per KB), its three ConditionChecks ` +
+      `(2 WRU each: ${units(3 * 2)} of the ${units(create.estimatedPerCall.table)} table WRU), and the response's entries in gsi1-gsi3 (${units(create.estimatedPerCall.indexes)} WRU). ` +
+      `Without the checks the write would cost ${units(create.estimatedPerCall.write - 6)} WRU: checking states inside the transaction more than doubles the table's write units, ` +
+      `for ${money(6 * PRICES.dynamoWriteRequestUnitPerMillion)} per million responses.`,
+    '',
+    '### Per million `getAggregates` (widget counts, GET, public set)',
+    '',
+    `Every view reaches CloudFront; a miss also pays WAF, API Gateway, Lambda (${aggregatesCall.ms.toFixed(0)} ms) and DynamoDB (${units(aggregatesCall.capacity.read)} RRU).`,
+    '',
+    markdownTable(['cache hit ratio', 'edge', 'origin (misses)', 'total'], aggregatesRows, [false, true, true, true]),
+    '',
+    '### Which limit traffic meets first (responses per second)',
+    '',
+    markdownTable(
+      ['limit', 'responses/s', 'way out'],
+      limits.map(([name, value, wayOut]) => [name, Math.floor(value).toLocaleString('en-US'), wayOut]),
+      [false, true, false],
+    ),
+    '',
+    '### Assumptions (not measured)',
+    '',
+    markdownTable(
+      ['assumption', 'value'],
+      Object.entries(ASSUMPTIONS).map(([name, value]) => [name, String(value)]),
+      [false, true],
+    ),
+    '',
+    `Measured on: ${results.machine.join('; ')}.`,
+  ].join('\n');
+}
+
+/** The throughput of responses/create against raw PutItem and against a raw transaction of its shape, in one run. */
+function throughputSentence(throughput: NonNullable<BenchResults['throughput']>): string {
+  const sum = (key: 'ours' | 'raw' | 'rawTransaction') => throughput.rounds.reduce((all, round) => all + round[key], 0);
+  const ours = sum('ours') / sum('raw');
+  const transactionBound = sum('rawTransaction') / sum('raw');
+  const goal = 0.5;
+  return (
+    `Throughput at concurrency ${throughput.concurrency} (${throughput.rounds.length} rounds, same DynamoDB Local): \`responses/create\` ` +
+    `reaches **${ours.toFixed(2)}x raw PutItem**; a raw TransactWriteItems of the same shape (the Put and three ConditionChecks) reaches ` +
+    `${transactionBound.toFixed(2)}x, and create reaches ${(sum('ours') / sum('rawTransaction')).toFixed(2)}x that transaction. ` +
+    (ours >= goal
+      ? `The goal of ${goal}x raw PutItem is met.`
+      : `The goal of ${goal}x raw PutItem is not met: ${transactionBound < goal ? "DynamoDB Local's transactions alone stay under it, " : ''}` +
+        'and the transaction is kept because it is what refuses a response right after an archive.')
+  );
+}
+
+/** The measured figures of docs/scaling.md section 5: the hot path's round trips and capacity, throughput, bundles. */
+export function benchSummary(results: BenchResults): string {
+  // The widgets' operations (the widgets call them under /feelbacks/).
+  const hotPath = results.operations.filter((entry) => entry.name.startsWith('responses/'));
+  const throughput = results.throughput;
+  return [
+    `Measured ${results.date.slice(0, 10)} (\`docs/bench-results.json\`); capacity units by the published rules (scripts/dynamo-meter.ts).`,
+    '',
+    markdownTable(
+      ['call', 'round trips warm', 'cold', 'RRU + WRU per call (table + indexes)'],
+      hotPath.map((entry) => [
+        entry.name,
+        units(entry.roundTripsPerCall),
+        String(entry.cold.requests),
+        `${units(entry.estimatedPerCall.read)} + ${units(entry.estimatedPerCall.write)} (${units(entry.estimatedPerCall.table)} + ${units(entry.estimatedPerCall.indexes)})`,
+      ]),
+      [false, true, true, true],
+    ),
+    '',
+    throughput ? throughputSentence(throughput) : 'Throughput: not measured in this run.',
+    '',
+    markdownTable(
+      ['hot-path bundle', 'minified', 'init + first call (ms)', 'bare-SDK handler, same read (ms)'],
+      (results.hotPath ?? []).map((entry) => [
+        entry.name,
+        `${(entry.bytes / 1024).toFixed(0)} KiB`,
+        `${(entry.init.ours.load + entry.init.ours.first).toFixed(0)}`,
+        `${(entry.init.bare.load + entry.init.bare.first).toFixed(0)}`,
+      ]),
+      [false, true, true, true],
+    ),
+  ].join('\n');
+}
+
+const BENCH_START = '<!-- bench:start (generated by `npm run cost` from docs/bench-results.json; do not edit) -->';
+const BENCH_END = '<!-- bench:end -->';
+const START = '<!-- cost:start (generated by `npm run cost` from docs/bench-results.json; do not edit) -->';
+const END = '<!-- cost:end -->';
+
+function main() {
+  const { values } = parseArgs({
+    options: {
+      results: { type: 'string' },
+      'hit-ratios': { type: 'string' },
+      'no-write': { type: 'boolean', default: false },
+    },
+  });
+  const resultsFile = resolve(values.results ?? resolve(__dirname, '../docs/bench-results.json'));
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as BenchResults;
+  const hitRatios = (values['hit-ratios'] ?? '0,0.5,0.9,0.99').split(',').map(Number);
+  const model = costModel(results, hitRatios);
+  const summary = benchSummary(results);
+  console.log(`${summary}\n\n${model}`);
+  if (values['no-write']) return;
+  const docs = resolve(__dirname, '../docs/scaling.md');
+  const text = replaceBetween(replaceBetween(readFileSync(docs, 'utf8'), BENCH_START, BENCH_END, summary), START, END, model);
+  writeFileSync(docs, text);
+  console.error(`\nUpdated ${docs}`);
+}
+
+function replaceBetween(text: string, start: string, end: string, content: string): string {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`docs/scaling.md lacks the ${start} ... ${end} markers`);
+  return `${text.slice(0, from)}${start}\n\n${content}\n\n${text.slice(to)}`;
+}
+
+main();
