@@ -8,7 +8,8 @@
  * Environment: PORT, HOST, DATA_DIR, DYNAMODB_ENDPOINT (use a running DynamoDB instead),
  * DYNAMODB_LOCAL_PORT, TABLE_NAME, FEEDBACK_ADMIN_KEY, FEEDBACK_VIEWER_KEY, CORS_ALLOWED_ORIGINS,
  * ANONYMOUS_RATE_LIMIT, ANONYMOUS_RATE_WINDOW_SECONDS, TRUST_PROXY, AGGREGATES_MAX_AGE_SECONDS,
- * CURSOR_SECRET (default: generated once into DATA_DIR/cursor-secret).
+ * CURSOR_SECRET (default: generated once into DATA_DIR/cursor-secret),
+ * WEBHOOK_RETRY_SCHEDULE, WEBHOOK_ALLOW_PRIVATE_TARGETS (default true here), WEBHOOK_SECRETS_KEY.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,8 @@ import { startLocalRuntime } from '../functions/local/runtime';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+// Development: webhooks may post to receivers on this machine or the local network, over plain http.
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ??= 'true';
 
 /** The secret sealing paging cursors, kept next to the data so cursors survive restarts. */
 function ensureCursorSecret(dataDir: string | undefined): void {

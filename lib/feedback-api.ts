@@ -139,6 +139,7 @@ export class FeedbackApi extends Construct {
         description: `${path}: ${operation.summary}`,
         environment: operation.pagesByCursor ? { ...environment, CURSOR_SECRET_ARN: this.cursorSecret.secretArn } : environment,
         logRetention: props.logRetention,
+        ...(operation.timeoutSeconds ? { timeout: Duration.seconds(operation.timeoutSeconds) } : {}),
       });
       grantTableAccess(fn.role, props.table, operationAccess(operation));
       // Every function authenticates keys, and authentication refreshes lastUsedAt.

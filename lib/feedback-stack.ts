@@ -8,6 +8,7 @@ import { DEFAULT_AGGREGATES_MAX_AGE_SECONDS } from '../functions/api/cache-contr
 import { allowedOrigins } from '../functions/api/cors';
 import { anonymousRateLimit, type AnonymousRateLimit } from '../functions/api/rate-limits';
 import type { OperationDeclaration } from '../functions/api/operation';
+import { operationPath } from '../functions/api/operation';
 import { operationList } from '../functions/api/registry';
 import { FeedbackConsole } from './console';
 import { MANAGED_RULE_MODES, PublicEdge, type ManagedRuleMode } from './edge';
@@ -16,6 +17,7 @@ import { FeedbackTable } from './feedback-table';
 import { STREAM_CONSUMERS } from '../functions/stream/consumers';
 import { RolloverJob } from './rollover-job';
 import { StreamConsumer } from './stream-consumer';
+import { WebhookDelivery } from './webhook-delivery';
 
 export const DEFAULT_THROTTLING: ApiThrottling = { rateLimit: 100, burstLimit: 200 };
 
@@ -61,6 +63,7 @@ export class FeedbackStack extends Stack {
   /** One per entry of functions/stream/consumers.ts, by name. */
   readonly streamConsumers: ReadonlyMap<string, StreamConsumer>;
   readonly rolloverJob: RolloverJob;
+  readonly webhookDelivery: WebhookDelivery;
   readonly alarmTopic: Topic;
   /** The console's bucket and its behaviour on the edge's distribution, unless left out. */
   readonly console?: FeedbackConsole;
@@ -131,12 +134,29 @@ export class FeedbackStack extends Stack {
     );
     this.rolloverJob = new RolloverJob(this, 'Aggregates', { table: this.table.table, logRetention, serviceName: SERVICE_NAME, alarmAction });
 
+    const webhooksConsumer = this.streamConsumers.get('webhooks')!.consumer;
+    this.webhookDelivery = new WebhookDelivery(this, 'Webhooks', {
+      table: this.table.table,
+      logRetention,
+      serviceName: SERVICE_NAME,
+      alarmAction,
+      attemptLogGroups: [webhooksConsumer.logGroup],
+    });
+    // Only the functions that seal or open signing secrets may read the key that protects them.
+    const secretsKey = this.webhookDelivery.secretsKey;
+    const sealing = (props.operations ?? operationList).filter((operation) => operation.opensWebhookSecrets);
+    for (const fn of [webhooksConsumer, ...sealing.flatMap((operation) => this.api.functions.get(operationPath(operation)) ?? [])]) {
+      fn.function.addEnvironment('WEBHOOK_SECRETS_KEY_ARN', secretsKey.secretArn);
+      secretsKey.grantRead(fn.role);
+    }
+
     if (this.console) {
       new CfnOutput(this, 'ConsoleUrl', {
         value: `https://${this.edge.distribution.distributionDomainName}/`,
         description: 'The web console (the API is under <ConsoleUrl>v0)',
       });
     }
+
     new CfnOutput(this, 'ApiUrl', { value: this.edge.url, description: 'Base URL of the API, through CloudFront (ends in /v0)' });
     new CfnOutput(this, 'DistributionId', {
       value: this.edge.distribution.distributionId,

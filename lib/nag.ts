@@ -53,6 +53,9 @@ export const NAG_REASONS = {
   dlqHasNoDlq:
     'This queue is itself the on-failure destination (dead-letter queue) of the stream consumer; a queue behind it would ' +
     'only move the same failed-batch records one hop further. An alarm fires on its first message.',
+  webhookKeyRotation:
+    'The secret is the key that seals webhook signing secrets stored in the table; rotating it means re-encrypting every ' +
+    'stored secret, which automatic rotation cannot do. Customers rotate their own signing secrets with webhooks/rotateSecret.',
   consoleBucketLogs:
     'The console bucket holds only the public build of the console (no user data) and is read only by CloudFront through ' +
     'origin access control; S3 server access logs would record nothing but CloudFront fetching those files.',

@@ -13,3 +13,6 @@ export const ROLLOVER_ENTRY = 'functions/jobs/rollover-handler.ts';
 
 /** Entry of the function serving /openapi.json and the /docs reference page (exports `handler`). */
 export const DOCS_ENTRY = 'functions/docs/handler.ts';
+
+/** Entry of the webhook sweeper, started every minute (exports `handler`). */
+export const WEBHOOK_SWEEPER_ENTRY = 'functions/jobs/webhook-sweeper-handler.ts';

@@ -64,8 +64,14 @@ export class StreamConsumer extends Construct {
         retryAttempts: 5,
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(this.deadLetterQueue),
-        // The same test as the local reader's (functions/stream/events.ts matchesKeyPrefixes).
-        filters: declaration.keyPrefixes.map((prefix) => FilterCriteria.filter({ dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(prefix) } } } })),
+        // The same test as the local reader's (functions/stream/events.ts matchesRecordFilter).
+        filters: declaration.keyPrefixes.map((prefix) => {
+          const eventNames = declaration.eventNames?.[prefix];
+          return FilterCriteria.filter({
+            dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(prefix) } } },
+            ...(eventNames ? { eventName: FilterRule.or(...eventNames) } : {}),
+          });
+        }),
       }),
     );
     acknowledgeNag(this.consumer.role, 'AwsSolutions-IAM5[Resource::*]', 'listStreams');

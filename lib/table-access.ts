@@ -27,6 +27,17 @@ export const TABLE_ACTIONS = {
   counting: ['dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
   /** The daily rollover job, which rewrites rolling-window counters (functions/jobs/rollover.ts). */
   rollover: ['dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem'],
+  /**
+   * The webhooks consumer (functions/stream/webhooks.ts): Query of the account's webhooks,
+   * BatchGetItem of projects, sets and items, PutItem of deliveries; its first attempts
+   * update deliveries and webhooks (outcome, failing clock, disabling).
+   */
+  webhooks: ['dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  /**
+   * The webhook sweeper (functions/webhooks/sweeper.ts): Query of the due index, UpdateItem to
+   * claim and record, GetItem of webhooks, DeleteItem of deliveries to removed webhooks.
+   */
+  webhookSweeper: ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
 } as const satisfies Record<string, readonly `dynamodb:${string}`[]> & Record<StreamConsumerDeclaration['access'], readonly string[]>;
 
 export type TableAccess = keyof typeof TABLE_ACTIONS;

@@ -5,7 +5,6 @@
  */
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
-import { webhooksOf } from './api/webhooks';
 import { Loading } from './components/states';
 import { Page } from './components/page';
 import { ContentItemPage } from './pages/content-item';
@@ -48,7 +47,7 @@ function Shell(props: { children: ReactNode }) {
         <nav aria-label="Main" className="main-nav">
           <NavLink href="/projects">Projects</NavLink>
           <NavLink href="/people">People</NavLink>
-          {session.isAdmin && webhooksOf(session.client) && <NavLink href="/webhooks">Webhooks</NavLink>}
+          {session.isAdmin && <NavLink href="/webhooks">Webhooks</NavLink>}
           {session.isAdmin && <NavLink href="/keys">API keys</NavLink>}
         </nav>
         <div className="session">
@@ -73,17 +72,6 @@ function AdminOnly(props: { children: ReactNode }) {
   return (
     <Page title="Admins only">
       <p>This page needs an admin key. You signed in with a viewer key, which can read feedback but not manage the account.</p>
-    </Page>
-  );
-}
-
-/** The webhook pages, when the client has the webhooks operations (api/webhooks.ts); otherwise a page saying so. */
-function WebhooksGate(props: { children: ReactNode }) {
-  const session = useSession();
-  if (webhooksOf(session.client)) return <>{props.children}</>;
-  return (
-    <Page title="Webhooks">
-      <p>This version of the console and its API has no webhooks yet.</p>
     </Page>
   );
 }
@@ -117,17 +105,13 @@ function Routes() {
         <Route path="/people/:userId">{(params) => <PersonPage userId={params.userId} />}</Route>
         <Route path="/webhooks">
           <AdminOnly>
-            <WebhooksGate>
-              <WebhooksPage />
-            </WebhooksGate>
+            <WebhooksPage />
           </AdminOnly>
         </Route>
         <Route path="/webhooks/:webhookId">
           {(params) => (
             <AdminOnly>
-              <WebhooksGate>
-                <WebhookPage webhookId={params.webhookId} />
-              </WebhooksGate>
+              <WebhookPage webhookId={params.webhookId} />
             </AdminOnly>
           )}
         </Route>

@@ -61,7 +61,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   forbidden: "The key's level is too low for the operation, or a revoke token is wrong or its window closed.",
   'not-found': 'An id that does not exist or belongs to another account.',
   'method-not-allowed': 'A method the path does not serve.',
-  conflict: 'A duplicate key, a target that is not active, or a response that was already removed.',
+  conflict: 'A duplicate key, a target that is not active, a response that was already removed, or a webhook limit or state (see the operation).',
   'payload-too-large': `The request body is over ${MAX_BODY_BYTES / 1024} KiB.`,
   'too-many-requests': 'More anonymous writes from one visitor address than the per-visitor limit allows; `Retry-After` says how many seconds to wait.',
   'internal-error': 'A fault of the service; `data.requestId` matches its log line.',
@@ -81,6 +81,7 @@ const RESOURCE_DESCRIPTIONS: Record<Resource, string> = {
   contents: 'Content items: the pages, articles or products that receive responses.',
   keys: "API keys of the caller's account (admin).",
   responses: `Responses, their revocation and their counts (also at /${RESOURCE_ALIASES.responses}/<operation> for the published widgets).`,
+  webhooks: 'Webhooks: endpoints that receive signed events of the account, their secrets and delivery log (admin).',
 };
 
 const pascal = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -4,7 +4,7 @@ import type { Store } from '../store/entities';
 import type { Caller, Level } from './auth';
 import type { ErrorCode } from './errors';
 
-export const RESOURCES = ['projects', 'sets', 'contents', 'responses', 'keys'] as const;
+export const RESOURCES = ['projects', 'sets', 'contents', 'responses', 'keys', 'webhooks'] as const;
 export type Resource = (typeof RESOURCES)[number];
 
 /** Path aliases kept for the published widgets, which call responses "feelbacks". */
@@ -72,6 +72,10 @@ export interface OperationDeclaration<
   errors: ErrorCode[];
   /** Pages by cursor: its function seals and opens cursors, so it may read the cursor secret. */
   pagesByCursor?: boolean;
+  /** Seals or opens webhook signing secrets: its function may read the key that protects them. */
+  opensWebhookSecrets?: boolean;
+  /** Timeout of its Lambda function in seconds (default 10; API Gateway answers 504 after 29). */
+  timeoutSeconds?: number;
 }
 
 /**

@@ -13,6 +13,17 @@ import {
   responsesRemove,
 } from './declarations/responses';
 import { setsCreate, setsExists, setsGet, setsGetStats, setsLookup, setsSave, setsTop } from './declarations/sets';
+import {
+  webhooksCreate,
+  webhooksDeliveries,
+  webhooksGet,
+  webhooksList,
+  webhooksRedeliver,
+  webhooksRemove,
+  webhooksRotateSecret,
+  webhooksSave,
+  webhooksTest,
+} from './declarations/webhooks';
 
 /**
  * Every operation of the API, once, as its declaration (arguments, result, level). The
@@ -54,6 +65,15 @@ export const operations = {
   'keys/list': keysList,
   'keys/create': keysCreate,
   'keys/revoke': keysRevoke,
+  'webhooks/create': webhooksCreate,
+  'webhooks/get': webhooksGet,
+  'webhooks/list': webhooksList,
+  'webhooks/save': webhooksSave,
+  'webhooks/remove': webhooksRemove,
+  'webhooks/rotateSecret': webhooksRotateSecret,
+  'webhooks/test': webhooksTest,
+  'webhooks/deliveries': webhooksDeliveries,
+  'webhooks/redeliver': webhooksRedeliver,
 } as const satisfies Record<string, OperationDeclaration>;
 
 export type OperationName = keyof typeof operations;

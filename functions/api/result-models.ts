@@ -3,6 +3,7 @@ import { STAT_PERIODS } from '../domain/periods';
 import { PROFILING_FIELDS, type ProfilingField } from '../domain/profiling';
 import { SCHEMAS } from '../domain/schemas';
 import { CONTENT_STATES, PROJECT_STATES, RESPONSE_STATES } from '../domain/states';
+import { DELIVERY_STATUSES, TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from '../domain/webhooks';
 import { ERROR_STATUS, type ErrorCode } from './errors';
 
 /**
@@ -159,6 +160,70 @@ export const ApiKeyPageModel = z
 export const CreatedApiKeyModel = z
   .object({ id: entityId, key: z.string().min(1), level: keyLevel, label: z.string().optional(), createdAt: timestamp })
   .meta({ id: 'CreatedApiKey', description: 'A new API key: `key` is shown only in this answer.' });
+
+export const WebhookModel = z
+  .object({
+    id: entityId,
+    accountId: entityId,
+    projectId: entityId.optional(),
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+    format: z.enum(WEBHOOK_FORMATS),
+    description: z.string().optional(),
+    enabled: z.boolean(),
+    /** Why the service disabled it (a 410, or 5 days of failures); cleared when re-enabled. */
+    disabledReason: z.string().optional(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Webhook', description: 'An endpoint receiving events of the account (or of one project); never carries its secret.' });
+
+/** `whsec_` and the base64 of 32 random bytes (Standard Webhooks). */
+const signingSecret = z.string().startsWith('whsec_');
+
+export const CreatedWebhookModel = WebhookModel.extend({ secret: signingSecret }).meta({
+  id: 'CreatedWebhook',
+  description: 'A new webhook: `secret` is shown only in this answer.',
+});
+
+export const WebhookPageModel = z
+  .object({ items: z.array(WebhookModel), cursor: pageCursor.optional() })
+  .meta({ id: 'WebhookPage', description: 'One page of webhooks/list, oldest first.' });
+
+export const WebhookSecretModel = z
+  .object({ secret: signingSecret })
+  .meta({ id: 'WebhookSecret', description: 'The new signing secret of webhooks/rotateSecret, shown only in this answer.' });
+
+export const WebhookTestResultModel = z
+  .object({
+    deliveryId: entityId,
+    status: z.enum(['succeeded', 'failed']),
+    statusCode: z.number().int().optional(),
+    error: z.string().optional(),
+    durationMs: z.number().min(0),
+  })
+  .meta({ id: 'WebhookTestResult', description: 'How the one attempt of webhooks/test went.' });
+
+export const DeliveryModel = z
+  .object({
+    id: entityId,
+    webhookId: entityId,
+    eventId: entityId,
+    eventType: z.enum([...WEBHOOK_EVENT_TYPES, TEST_EVENT_TYPE]),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.number().int().min(0),
+    lastStatusCode: z.number().int().optional(),
+    lastError: z.string().optional(),
+    /** While pending: when the next attempt is due. */
+    nextAttemptAt: timestamp.optional(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Delivery', description: "One event's delivery to one webhook, with its attempts (the body is not shown)." });
+
+export const DeliveryPageModel = z
+  .object({ items: z.array(DeliveryModel), cursor: pageCursor.optional() })
+  .meta({ id: 'DeliveryPage', description: 'One page of webhooks/deliveries, newest first.' });
 
 export const ResponseWriteResultModel = z
   .object({

@@ -30,6 +30,15 @@ import { operation as setsGetStats } from './sets/getStats';
 import { operation as setsLookup } from './sets/lookup';
 import { operation as setsSave } from './sets/save';
 import { operation as setsTop } from './sets/top';
+import { operation as webhooksCreate } from './webhooks/create';
+import { operation as webhooksDeliveries } from './webhooks/deliveries';
+import { operation as webhooksGet } from './webhooks/get';
+import { operation as webhooksList } from './webhooks/list';
+import { operation as webhooksRedeliver } from './webhooks/redeliver';
+import { operation as webhooksRemove } from './webhooks/remove';
+import { operation as webhooksRotateSecret } from './webhooks/rotateSecret';
+import { operation as webhooksSave } from './webhooks/save';
+import { operation as webhooksTest } from './webhooks/test';
 
 /**
  * Every operation's implementation, for the local server and the tests (each Lambda
@@ -67,4 +76,13 @@ export const implementations: { readonly [Name in OperationName]: OperationDefin
   'keys/list': keysList,
   'keys/create': keysCreate,
   'keys/revoke': keysRevoke,
+  'webhooks/create': webhooksCreate,
+  'webhooks/get': webhooksGet,
+  'webhooks/list': webhooksList,
+  'webhooks/save': webhooksSave,
+  'webhooks/remove': webhooksRemove,
+  'webhooks/rotateSecret': webhooksRotateSecret,
+  'webhooks/test': webhooksTest,
+  'webhooks/deliveries': webhooksDeliveries,
+  'webhooks/redeliver': webhooksRedeliver,
 };

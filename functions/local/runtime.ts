@@ -10,6 +10,8 @@ import { rateLimitSettingsFromEnv, type LocalRateLimitSettings } from './rate-li
 import { BASE_PATH, createApiServer } from './server';
 import { LocalRolloverSchedule } from './rollover-schedule';
 import { startStreamConsumers, type LocalStreamConsumers } from './stream-consumers';
+import { keyFromFile, useSecretsKey } from '../webhooks/secrets';
+import { LocalWebhookSweeper } from './webhook-sweeper';
 
 export const DEV_ACCOUNT = 'local-dev';
 
@@ -23,7 +25,7 @@ export interface LocalRuntimeOptions {
   dynamoPort?: number;
   tableName: string;
   devKeys: Partial<Record<KeyLevel, string>>;
-  /** Run the stream consumers and the daily rollover (default true; benchmarks of the API alone turn them off). */
+  /** Run the stream consumers, the webhook sweeper and the daily rollover (default true; benchmarks of the API alone turn them off). */
   consumeStream?: boolean;
   /** The rollover schedule's clock (tests move it across midnight). */
   clock?: () => Date;
@@ -39,6 +41,7 @@ export interface LocalRuntime {
   consoleUrl?: string;
   streamConsumers?: LocalStreamConsumers;
   rolloverSchedule?: LocalRolloverSchedule;
+  webhookSweeper?: LocalWebhookSweeper;
   dynamoEndpoint: string;
   keys: Record<KeyLevel, string>;
   stop(): Promise<void>;
@@ -71,7 +74,7 @@ async function ensureDevKeys(wanted: Partial<Record<KeyLevel, string>>, dataDir:
 
 /**
  * `npm start`: DynamoDB Local (unless an endpoint is given), the table, dev keys, the HTTP
- * server, the stream consumers and the daily rollover.
+ * server, the stream consumers, the webhook sweeper and the daily rollover.
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   let dynamo: DynamoDbLocal | undefined;
@@ -85,6 +88,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   try {
     const { client, settings } = defaultStore();
     await ensureTable(client, settings.tableName);
+    // Webhook signing secrets are sealed with a key kept beside the data (WEBHOOK_SECRETS_KEY overrides it).
+    if (options.dataDir && !process.env.WEBHOOK_SECRETS_KEY) useSecretsKey(keyFromFile(join(options.dataDir, 'webhook-secrets.key')));
     const keys = await ensureDevKeys(options.devKeys, options.dataDir);
     const streamConsumers = options.consumeStream === false ? undefined : startStreamConsumers(client, settings.tableName, options.dataDir);
     const rolloverSchedule =
@@ -96,6 +101,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
             clock: options.clock,
           });
     rolloverSchedule?.start();
+    const webhookSweeper =
+      options.consumeStream === false
+        ? undefined
+        : new LocalWebhookSweeper({ store: { documentClient: defaultStore().documentClient, tableName: settings.tableName } });
+    webhookSweeper?.start();
     const server = createApiServer({ consoleDir: options.consoleDir, anonymousRateLimit: options.anonymousRateLimit ?? rateLimitSettingsFromEnv() });
     await new Promise<void>((listening, failed) => {
       server.once('error', failed);
@@ -108,6 +118,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       consoleUrl: options.consoleDir ? `http://${host}:${port}/` : undefined,
       streamConsumers,
       rolloverSchedule,
+      webhookSweeper,
       dynamoEndpoint,
       keys,
       stop: async () => {
@@ -116,6 +127,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           server.closeIdleConnections();
         });
         await rolloverSchedule?.stop();
+        await webhookSweeper?.stop();
         await streamConsumers?.stop();
         await dynamo?.stop();
       },

@@ -3,7 +3,8 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { join } from 'node:path';
 import { STREAM_CONSUMERS, type StreamConsumerName } from '../stream/consumers';
 import { handler as countingHandler } from '../stream/counting-handler';
-import { matchesKeyPrefixes } from '../stream/events';
+import { matchesRecordFilter } from '../stream/events';
+import { handler as webhooksHandler } from '../stream/webhooks-handler';
 import { localLambdaContext } from './lambda-context';
 import { LocalStreamReader } from './stream-reader';
 
@@ -12,6 +13,7 @@ type StreamHandler = (event: DynamoDBStreamEvent, context: ReturnType<typeof loc
 /** Each consumer's Lambda handler; the mapped type makes the compiler reject a declared consumer without one. */
 const HANDLERS: { readonly [Name in StreamConsumerName]: StreamHandler } = {
   counting: countingHandler as unknown as StreamHandler,
+  webhooks: webhooksHandler as unknown as StreamHandler,
 };
 
 export interface LocalStreamConsumers {
@@ -33,7 +35,7 @@ export function startStreamConsumers(client: DynamoDBClient, tableName: string, 
       client,
       tableName,
       positionFile: dataDir ? join(dataDir, `stream-position.${declaration.name}.json`) : undefined,
-      accepts: (record) => matchesKeyPrefixes(record, declaration.keyPrefixes),
+      accepts: (record) => matchesRecordFilter(record, declaration),
       handle: (event) => HANDLERS[declaration.name](event, localLambdaContext(`local-stream-${declaration.name}`)),
     });
     reader.start();

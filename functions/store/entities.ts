@@ -51,6 +51,10 @@
  *
  * No access pattern uses Scan. Lookups by prefix filter state/project/schema on the
  * Query and stop after 20 matches.
+ *
+ * Items kept without ElectroDB have their key tables in their own modules: counters
+ * (store/counters.ts), webhooks and their deliveries (store/webhooks.ts, with the sparse
+ * `due` index of pending deliveries).
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Entity, Service, type CreateEntityItem, type EntityItem } from 'electrodb';

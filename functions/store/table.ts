@@ -30,6 +30,9 @@ export const TABLE_KEYS = {
     // Which entities had responses in a day or month, for retiring it from rolling windows. Keys only:
     // counter updates do not change these keys, so they cost no index writes after the first.
     { indexName: 'retire', partitionKey: 'retirepk', sortKey: 'sk', sortKeyType: 'S', projection: 'KEYS_ONLY' },
+    // Pending webhook deliveries by due time (store/webhooks.ts). Sparse: only pending deliveries carry
+    // the keys. Keys only: a sweeper claims each due delivery with an update that returns the item.
+    { indexName: 'due', partitionKey: 'duepk', sortKey: 'duesk', sortKeyType: 'S', projection: 'KEYS_ONLY' },
   ] satisfies GlobalIndexShape[],
   /** Epoch seconds after which DynamoDB may delete an item (stream bookkeeping). */
   timeToLiveAttribute: 'expiresAt',

@@ -14,7 +14,7 @@
  *
  * Pure declarations: the CDK app reads them without loading any consumer code.
  */
-import { RECORD_KEY_PREFIXES } from './events';
+import { RECORD_KEY_PREFIXES, type StreamEventName } from './events';
 
 export interface StreamConsumerDeclaration {
   /** Short id: construct ids, the local position file (`stream-position.<name>.json`), logs. */
@@ -24,8 +24,10 @@ export interface StreamConsumerDeclaration {
   entry: string;
   /** Items whose records the consumer receives, by partition key prefix (the event source filter). */
   keyPrefixes: readonly string[];
+  /** For some prefixes, the only kinds of record wanted (default: every kind). */
+  eventNames?: Readonly<Record<string, readonly StreamEventName[]>>;
   /** Its table permissions: a key of lib/table-access.ts TABLE_ACTIONS. */
-  access: 'counting';
+  access: 'counting' | 'webhooks';
 }
 
 export const STREAM_CONSUMERS = [
@@ -36,6 +38,15 @@ export const STREAM_CONSUMERS = [
     // Only responses change counts; without the filter it would be invoked for its own counter writes.
     keyPrefixes: [RECORD_KEY_PREFIXES.response],
     access: 'counting',
+  },
+  {
+    name: 'webhooks',
+    description: 'DynamoDB Streams consumer: queues webhook deliveries of response and content events and makes their first attempts',
+    entry: 'functions/stream/webhooks-handler.ts',
+    keyPrefixes: [RECORD_KEY_PREFIXES.response, RECORD_KEY_PREFIXES.contentItem],
+    // Of content items only creations are events (content.created); their edits are not delivered.
+    eventNames: { [RECORD_KEY_PREFIXES.contentItem]: ['INSERT'] },
+    access: 'webhooks',
   },
 ] as const satisfies readonly StreamConsumerDeclaration[];
 

@@ -110,3 +110,20 @@ export function matchesKeyPrefixes(record: DynamoDBRecord, prefixes: readonly st
   const pk = record.dynamodb?.Keys?.pk?.S;
   return pk !== undefined && prefixes.some((prefix) => pk.startsWith(prefix));
 }
+
+export type StreamEventName = NonNullable<DynamoDBRecord['eventName']>;
+
+/**
+ * A consumer's whole record filter: a key prefix it asked for, and for prefixes with
+ * `eventNames`, one of those kinds of record (lib/stream-consumer.ts builds the same filter).
+ */
+export function matchesRecordFilter(
+  record: DynamoDBRecord,
+  filter: { keyPrefixes: readonly string[]; eventNames?: Readonly<Record<string, readonly StreamEventName[]>> },
+): boolean {
+  const pk = record.dynamodb?.Keys?.pk?.S;
+  const prefix = pk === undefined ? undefined : filter.keyPrefixes.find((candidate) => pk.startsWith(candidate));
+  if (prefix === undefined) return false;
+  const names = filter.eventNames?.[prefix];
+  return !names || (record.eventName !== undefined && names.includes(record.eventName));
+}

@@ -447,6 +447,8 @@ describeInBrowser('console in Chromium', () => {
   test('keyboard only: sign in, skip to content, open a project', async () => {
     const { context, page } = await newPage();
     await page.goto(`${base}/projects`);
+    // React renders after the load event goto waits for: a Tab before that focuses nothing.
+    await page.getByLabel('API key').waitFor();
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('api-key');
     await page.keyboard.type(account.viewer);

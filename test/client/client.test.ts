@@ -3,6 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { ApiError, createClient, type FeedbackClient, type OperationName } from '../../clients/typescript/src';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 import { resultMismatch, operationAt } from '../support/result-check';
+import { startReceiver, type Receiver } from '../support/webhook-receiver';
+
+// The webhooks calls post to a receiver on this machine over http, as under `npm start`.
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
 
 /**
  * The TypeScript client against the local server: every operation once (the `calls` map
@@ -15,15 +19,20 @@ let owner: AccountKeys;
 let admin: FeedbackClient;
 let viewer: FeedbackClient;
 let anonymous: FeedbackClient;
+let receiver: Receiver;
 
 beforeAll(async () => {
   api = await startTestApi();
+  receiver = await startReceiver();
   owner = await createAccount('client');
   admin = createClient({ baseUrl: api.baseUrl, apiKey: owner.admin });
   viewer = createClient({ baseUrl: api.baseUrl, apiKey: owner.viewer, readMethod: 'GET' });
   anonymous = createClient({ baseUrl: api.baseUrl });
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  await receiver.close();
+  await api.close();
+});
 
 /** A result as the registry's model requires it (the server-side watch of TestApi checks the same). */
 function expectDeclared(name: OperationName, result: unknown) {
@@ -43,6 +52,9 @@ describe('every operation through the client', () => {
     const written = await anonymous.responses.create({ contentSetId: set.id, key: item.key, value: 'heart', revokable: true });
     const positional = await anonymous.responses.create(set.id, 'https://example.com/other', '+1');
     await api.drainStream();
+    // Only content.created, which no call below causes: the receiver gets only what webhooks/test sends.
+    const hook = await admin.webhooks.create({ url: receiver.url, events: ['content.created'], projectId: project.id, description: 'via the client' });
+    let tested: { deliveryId: string } | undefined;
 
     // The compiler requires one entry per operation of the registry.
     const calls: { [Name in OperationName]: () => Promise<unknown> } = {
@@ -76,6 +88,16 @@ describe('every operation through the client', () => {
       'keys/list': () => admin.keys.list({ $size: 5 }),
       'keys/create': () => admin.keys.create({ level: 'viewer', label: 'client test' }),
       'keys/revoke': async () => admin.keys.revoke((await admin.keys.create({ level: 'viewer' })).id),
+      'webhooks/create': async () => hook,
+      'webhooks/get': () => admin.webhooks.get(hook.id),
+      'webhooks/list': () => admin.webhooks.list({ projectId: project.id, $size: 5 }),
+      'webhooks/save': () => admin.webhooks.save(hook.id, { description: 'saved' }),
+      'webhooks/rotateSecret': () => admin.webhooks.rotateSecret(hook.id),
+      'webhooks/test': async () => (tested = await admin.webhooks.test(hook.id)),
+      'webhooks/deliveries': () => admin.webhooks.deliveries({ webhookId: hook.id }),
+      'webhooks/redeliver': () => admin.webhooks.redeliver(tested!.deliveryId),
+      // Last: the calls above need the webhook.
+      'webhooks/remove': () => admin.webhooks.remove(hook.id),
     };
     const results: Partial<Record<OperationName, unknown>> = {};
     for (const name of Object.keys(calls) as OperationName[]) {
@@ -98,6 +120,14 @@ describe('every operation through the client', () => {
     expect(results['responses/remove']).toBeUndefined();
     expect(Array.isArray(results['responses/getAggregates'])).toBe(true);
     expect(positional.feelbackId).toBe(positional.responseId);
+    expect(results['webhooks/create']).toMatchObject({ url: receiver.url, secret: expect.stringMatching(/^whsec_/) });
+    expect(results['webhooks/list']).toEqual({ items: [expect.objectContaining({ id: hook.id, description: 'via the client' })] });
+    expect(results['webhooks/rotateSecret']).toEqual({ secret: expect.stringMatching(/^whsec_/) });
+    expect(results['webhooks/test']).toMatchObject({ status: 'succeeded', statusCode: 200 });
+    expect(receiver.requests.map((request) => JSON.parse(request.body).type)).toEqual(['webhook.test']);
+    expect(results['webhooks/deliveries']).toEqual({ items: [expect.objectContaining({ id: tested!.deliveryId, status: 'succeeded' })] });
+    expect(results['webhooks/redeliver']).toMatchObject({ id: tested!.deliveryId, status: 'pending' });
+    expect(results['webhooks/remove']).toBeUndefined();
   });
 
   it('sends read-only calls as GET ?$p= when asked to, with the same results', async () => {

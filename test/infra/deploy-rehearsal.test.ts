@@ -4,7 +4,9 @@
  * directories `cdk deploy` zips and uploads), creates the table in DynamoDB Local from
  * the template's own table definition, and runs every function as Lambda would: its
  * handler loaded in a process of its own, with exactly the environment the template gives
- * it (plus DYNAMODB_ENDPOINT, the one variable the rehearsal adds), invoked with the event
+ * it (plus the local stand-ins the rehearsal adds: DYNAMODB_ENDPOINT, the Secrets Manager
+ * endpoint, and WEBHOOK_ALLOW_PRIVATE_TARGETS so deliveries reach the rehearsal's own
+ * receiver on 127.0.0.1), invoked with the event
  * its trigger delivers — one real call per API operation, one real stream batch per
  * stream consumer, each schedule once. Every DynamoDB request a function makes is
  * recorded on the wire and checked against the IAM statements of that function's role in
@@ -35,6 +37,7 @@ import * as path from 'node:path';
 import { operationPath } from '../../functions/api/operation';
 import { operationList } from '../../functions/api/registry';
 import { ensureAccount, issueApiKey } from '../../functions/operations/accounts';
+import { createWebhook } from '../../functions/operations/webhooks';
 import { createDocumentClient } from '../../functions/store/dynamo';
 import { createStore } from '../../functions/store/entities';
 import {
@@ -89,6 +92,12 @@ interface Fixture {
   /** Created through the widgets' alias path in SPEC's positional form, then removed. */
   second: Json;
   firstStored: Json;
+  /** Created by webhooks/create: it receives the stream's events at the rehearsal's receiver. */
+  webhook: Json;
+  /** A delivery of the stream's events, redelivered by webhooks/redeliver (the sweeper then sends it). */
+  delivery: Json;
+  /** A disabled webhook made directly in the table, for webhooks/remove (the one above must outlive the calls). */
+  spareWebhookId: string;
 }
 
 interface OperationCall {
@@ -140,6 +149,17 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
     keep: (body, fixture) => (fixture.content = body),
   },
   'contents/exists': { auth: 'viewer', args: (f) => [{ contentSetId: f.set.id, key: f.content.key }], keep: (body) => expect(body).toBe(true) },
+  // Before the responses: the webhooks consumer's batch then queues and attempts their deliveries.
+  'webhooks/create': {
+    auth: 'admin',
+    args: (f) => [{ url: receiverUrl, projectId: f.project.id, description: 'rehearsal' }],
+    keep: (body, fixture) => (fixture.webhook = body),
+  },
+  'webhooks/get': { auth: 'admin', args: (f) => [f.webhook.id] },
+  'webhooks/list': { auth: 'admin', args: () => [{ $size: 10 }], keep: (body) => expect(body.items).toHaveLength(2) },
+  'webhooks/save': { auth: 'admin', args: (f) => [f.webhook.id, { description: 'rehearsed' }] },
+  'webhooks/rotateSecret': { auth: 'admin', args: (f) => [f.webhook.id] },
+  'webhooks/test': { auth: 'admin', args: (f) => [f.webhook.id], keep: (body) => expect(body.status).toBe('succeeded') },
   'responses/create': {
     auth: 'anonymous',
     args: (f) => [{ contentSetId: f.set.id, key: FIRST_KEY, value: '+1', revokable: true, context: { $user: 'rehearsal@example.com' } }],
@@ -200,6 +220,18 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
     args: () => [{ responseIds: ['AAAAAAAAAAAAAAAAAAAAAA'] }],
     keep: (body) => expect(body.erased).toBe(0),
   },
+  'webhooks/deliveries': {
+    auth: 'admin',
+    afterStream: true,
+    args: (f) => [{ webhookId: f.webhook.id, status: 'succeeded' }],
+    keep: (body, fixture) => {
+      // The test event and the stream's events (content.created, response.created/updated/revoked).
+      expect(body.items.length).toBeGreaterThan(1);
+      fixture.delivery = body.items.find((delivery: Json) => delivery.eventType !== 'webhook.test');
+    },
+  },
+  'webhooks/redeliver': { auth: 'admin', afterStream: true, args: (f) => [f.delivery.id], keep: (body) => expect(body.status).toBe('pending') },
+  'webhooks/remove': { auth: 'admin', afterStream: true, args: (f) => [f.spareWebhookId] },
 };
 
 // ---------------------------------------------------------------- the local deployment
@@ -284,6 +316,7 @@ beforeAll(async () => {
   );
   bindings = { partition, region, account, tables, secrets };
   secretsEndpoint = await startLocalSecrets();
+  receiverUrl = await startReceiver();
 
   // An account with an admin and a viewer key, in the table the API functions' environments name.
   const apiTables = new Set(routes.flatMap(({ functionId }) => referencedIds(spec(functionId).environment).filter((id) => bindings.tables.has(id))));
@@ -295,7 +328,10 @@ beforeAll(async () => {
   const owner = await ensureAccount(store, 'rehearsal', now);
   const admin = await issueApiKey(store, { accountId: owner.id, level: 'admin' }, now);
   const viewer = await issueApiKey(store, { accountId: owner.id, level: 'viewer' }, now);
-  fixture = { keys: { admin: admin.key, viewer: viewer.key } } as Fixture;
+  // Disabled, so never called (a literal public address: no DNS lookup). Its secret is sealed with this
+  // process's throwaway key, which webhooks/remove never needs.
+  const spare = await createWebhook(store, owner.id, { url: 'https://1.1.1.1/never-called', enabled: false }, now);
+  fixture = { keys: { admin: admin.key, viewer: viewer.key }, spareWebhookId: spare.id } as Fixture;
 }, SYNTH_TIMEOUT);
 
 afterAll(async () => {
@@ -304,6 +340,7 @@ afterAll(async () => {
     await environment.proxy.close();
   }
   secretsServer?.close();
+  receiverServer?.close();
   dynamo?.destroy();
   streams?.destroy();
 });
@@ -357,7 +394,22 @@ function lambdaEnvironment(fn: FunctionSpec, dynamoEndpoint: string): Record<str
     DYNAMODB_ENDPOINT: dynamoEndpoint,
     // The SDK's per-service endpoint variable: GetSecretValue goes to the local stand-in.
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsEndpoint,
+    // The webhook receiver is on 127.0.0.1, which the SSRF guard refuses on AWS.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   };
+}
+
+let receiverUrl = '';
+let receiverServer: Server | undefined;
+
+/** The webhook receiver of the rehearsal: answers every delivery 204. */
+async function startReceiver(): Promise<string> {
+  receiverServer = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(204).end());
+  });
+  await new Promise<void>((listening) => receiverServer!.listen(0, '127.0.0.1', () => listening()));
+  return `http://127.0.0.1:${(receiverServer.address() as AddressInfo).port}/rehearsal-hook`;
 }
 
 let secretsEndpoint = '';

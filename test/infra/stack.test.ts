@@ -243,8 +243,8 @@ describe('API routes', () => {
     for (const [, permission] of permissions) {
       expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
     }
-    // The only other invoker: the daily schedule of the rollover job.
-    expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 2);
+    // The only other invokers: the daily schedule of the rollover job and the webhook sweeper's every-minute schedule.
+    expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 3);
   });
 });
 
@@ -283,11 +283,11 @@ describe('stage', () => {
 // ---------------------------------------------------------------- functions
 
 describe('functions', () => {
-  test('one per operation plus the docs function, the stream consumer and the rollover job, and no other but the console deployment provider', () => {
-    expect(serviceFunctions()).toHaveLength(operationList.length + 3);
+  test('one per operation plus the docs function, the two stream consumers, the rollover job and the webhook sweeper, and no other but the console deployment provider', () => {
+    expect(serviceFunctions()).toHaveLength(operationList.length + 5);
     // The console's two BucketDeployments share aws-cdk-lib's one singleton provider.
     template.resourceCountIs('Custom::CDKBucketDeployment', 2);
-    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 4);
+    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 6);
   });
 
   test('all are Node 22 on arm64 with source maps, a log group with retention and the common environment', () => {
@@ -313,10 +313,11 @@ describe('functions', () => {
     }
   });
 
-  test('operation functions: 10 s timeout, CORS origins in the environment, entry = handlerModule(operation)', () => {
+  test('operation functions: 10 s timeout (or their declared one), CORS origins in the environment, entry = handlerModule(operation)', () => {
+    expect(operationList.find((operation) => operationPath(operation) === 'webhooks/test')?.timeoutSeconds).toBe(20);
     for (const operation of operationList) {
       const props = resources[functionLogicalId(operation)].Properties;
-      expect(props.Timeout).toBe(10);
+      expect(props.Timeout).toBe(operation.timeoutSeconds ?? 10);
       expect(props.Environment.Variables.CORS_ALLOWED_ORIGINS).toBe('*');
       expect(props.Description).toContain(operationPath(operation));
     }
@@ -338,6 +339,8 @@ describe('functions', () => {
     const sample = [
       ...new Map(operationList.map((operation) => [operation.resource, functionLogicalId(operation)])).values(),
       stack.getLogicalId(stack.streamConsumers.get('counting')!.consumer.function.node.defaultChild as any),
+      stack.getLogicalId(stack.streamConsumers.get('webhooks')!.consumer.function.node.defaultChild as any),
+      stack.getLogicalId(stack.webhookDelivery.sweeper.function.node.defaultChild as any),
     ].map(bundleOf);
     const script = `for (const f of JSON.parse(process.argv[1])) { if (typeof require(f).handler !== 'function') throw new Error('no handler in ' + f); }`;
     const result = spawnSync(process.execPath, ['-e', script, JSON.stringify(sample)], {
@@ -476,18 +479,19 @@ describe('IAM', () => {
   );
 
   test('the lists that page by cursor, and only they, read the cursor secret (by ARN in their environment)', () => {
-    // The stack's secrets: this one, and the public door's origin secret (lib/edge.ts).
-    const secrets = ofType('AWS::SecretsManager::Secret').filter(([id]) => !id.startsWith('EdgeOriginVerifySecret'));
-    expect(secrets).toHaveLength(1);
-    const [secretId] = secrets[0];
+    // The stack's other secrets: the webhook secrets key (see 'webhooks' below) and the public door's origin secret (lib/edge.ts).
+    const secretId = stack.getLogicalId(stack.api.cursorSecret.node.defaultChild as any);
+    expect(ofType('AWS::SecretsManager::Secret')).toHaveLength(3);
     expect(resources[secretId].Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
     const paged = operationList.filter((operation) => operation.pagesByCursor);
     expect(paged.length).toBeGreaterThan(0);
     for (const operation of operationList) {
       const functionId = functionLogicalId(operation);
       const environment = resources[functionId].Properties.Environment.Variables;
-      const reads = roleStatements(functionRoleId(functionId)).filter((statement) =>
-        asArray<string>(statement.Action).some((action) => action.startsWith('secretsmanager:')),
+      const reads = roleStatements(functionRoleId(functionId)).filter(
+        (statement) =>
+          asArray<string>(statement.Action).some((action) => action.startsWith('secretsmanager:')) &&
+          JSON.stringify(statement.Resource) === JSON.stringify({ Ref: secretId }),
       );
       if (operation.pagesByCursor) {
         expect(environment.CURSOR_SECRET_ARN).toEqual({ Ref: secretId });
@@ -528,7 +532,8 @@ describe('IAM', () => {
 
 describe('stream consumer', () => {
   test('event source mapping: trim horizon, batches of 100 within 1 s, bisect, 5 retries, partial failures, DLQ', () => {
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    // Two readers per shard is what a DynamoDB stream serves: counting and webhooks.
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
     const queueId = ofType('AWS::SQS::Queue')[0][0];
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [ofType('AWS::DynamoDB::Table')[0][0], 'StreamArn'] },
@@ -568,7 +573,8 @@ describe('stream consumer', () => {
   });
 
   test('alarms on DLQ messages, iterator age > 60 s, consumer and rollover errors notify the SNS topic', () => {
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 4);
+    // Per consumer (counting, webhooks): DLQ, iterator age, errors; rollover errors; sweeper errors; failed deliveries.
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 9);
     const topicId = ofType('AWS::SNS::Topic')[0][0];
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
     const byMetric = Object.fromEntries(alarms.map((alarm) => [alarm.MetricName, alarm]));
@@ -584,7 +590,7 @@ describe('stream consumer', () => {
       ComparisonOperator: 'GreaterThanThreshold',
     });
     const errorAlarms = alarms.filter((alarm) => alarm.MetricName === 'Errors');
-    expect(errorAlarms).toHaveLength(2);
+    expect(errorAlarms).toHaveLength(4);
     for (const alarm of errorAlarms) expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', Threshold: 1 });
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
@@ -765,6 +771,76 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
     // The deployment invalidates index.html on this same distribution.
     const pages = ofType('Custom::CDKBucketDeployment').find(([, resource]) => resource.Properties.DistributionId);
     expect(pages?.[1].Properties.DistributionId).toEqual({ Ref: only('AWS::CloudFront::Distribution')[0] });
+  });
+});
+
+// ---------------------------------------------------------------- webhooks
+
+describe('webhooks', () => {
+  const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as any);
+  const secretId = () => logicalId(stack.webhookDelivery.secretsKey);
+
+  test('the consumer: its own mapping filtered to response records and content item inserts, table actions, stream read, the key', () => {
+    const consumerId = logicalId(stack.streamConsumers.get('webhooks')!.consumer.function);
+    const mapping = ofType('AWS::Lambda::EventSourceMapping').find(([, resource]) => refId(resource.Properties.FunctionName) === consumerId)![1];
+    expect(mapping.Properties).toMatchObject({
+      StartingPosition: 'TRIM_HORIZON',
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(mapping.Properties.FilterCriteria.Filters.map((filter: Json) => JSON.parse(filter.Pattern))).toEqual([
+      { dynamodb: { Keys: { pk: { S: [{ prefix: 'response#' }] } } } },
+      { dynamodb: { Keys: { pk: { S: [{ prefix: 'content#' }] } } }, eventName: ['INSERT'] },
+    ]);
+    const statements = roleStatements(functionRoleId(consumerId));
+    expect(dynamoActions(statements).sort()).toEqual(
+      [...TABLE_ACTIONS.webhooks, 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'].sort(),
+    );
+    expect(resources[consumerId].Properties.Environment.Variables.WEBHOOK_SECRETS_KEY_ARN).toEqual({ Ref: secretId() });
+  });
+
+  test('the sweeper: every minute, its table actions only, 90 s', () => {
+    const sweeperId = logicalId(stack.webhookDelivery.sweeper.function);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [sweeperId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
+    });
+    expect(resources[sweeperId].Properties.Timeout).toBe(90);
+    expect(dynamoActions(roleStatements(functionRoleId(sweeperId))).sort()).toEqual([...TABLE_ACTIONS.webhookSweeper].sort());
+  });
+
+  test('the key that seals signing secrets: generated, retained, readable by exactly the functions that seal or open secrets', () => {
+    expect(resources[secretId()]).toMatchObject({
+      DeletionPolicy: 'Retain',
+      Properties: { GenerateSecretString: expect.objectContaining({ PasswordLength: 64 }) },
+    });
+    const readsKey = (statement: Json) =>
+      asArray(statement.Action).includes('secretsmanager:GetSecretValue') && JSON.stringify(statement.Resource) === JSON.stringify({ Ref: secretId() });
+    const readers = ofType('AWS::Lambda::Function')
+      .filter(([id]) => roleStatements(functionRoleId(id)).some(readsKey))
+      .map(([id]) => id)
+      .sort();
+    const expected = [
+      logicalId(stack.streamConsumers.get('webhooks')!.consumer.function),
+      logicalId(stack.webhookDelivery.sweeper.function),
+      ...operationList
+        .filter((operation) => operation.opensWebhookSecrets)
+        .map((operation) => logicalId(stack.api.functions.get(operationPath(operation))!.function)),
+    ].sort();
+    expect(readers).toEqual(expected);
+    for (const id of readers) {
+      expect(resources[id].Properties.Environment.Variables.WEBHOOK_SECRETS_KEY_ARN).toEqual({ Ref: secretId() });
+    }
+  });
+
+  test("failed deliveries are counted from the sweeper's and the consumer's logs and alarmed on", () => {
+    const filters = ofType('AWS::Logs::MetricFilter').map(([, filter]) => filter.Properties);
+    expect(filters).toHaveLength(2);
+    for (const filter of filters) {
+      expect(filter.FilterPattern).toBe('{ $.message = "webhook delivery failed" }');
+      expect(filter.MetricTransformations).toEqual([{ MetricNamespace: 'FeedbackService', MetricName: 'WebhookDeliveriesFailed', MetricValue: '1' }]);
+    }
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'FeedbackService', MetricName: 'WebhookDeliveriesFailed', Threshold: 1 });
   });
 });
 

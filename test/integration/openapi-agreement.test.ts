@@ -32,6 +32,7 @@ const EXCEPTIONS = {
   ratingRange: 'sets/create: a rating range needs max > min and a whole number of steps (computed from the three fields)',
   trimmedNames: 'project and set names are trimmed before their length is checked: blank names are refused, surrounding spaces do not count',
   sealedCursor: 'a cursor is a sealed string: one that was not issued by the server for this list is refused (a check of its seal, not of its shape)',
+  webhookUrl: 'webhooks/create and /save: url must parse as an absolute http(s) URL (a URL parser, not a pattern)',
   targetMismatch:
     'responses/create: contentId given with contentSetId and key must name the same item, which the server reads to compare (a check that needs the database)',
 } as const;
@@ -47,6 +48,10 @@ interface Case {
 }
 
 const UNKNOWN_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
+/** Nothing listens on port 9 (discard): a delivery fails at once, and stays on this machine. */
+const WEBHOOK_URL = 'http://127.0.0.1:9/agreement';
+// Plain http to this machine, as under `npm start`.
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
 const emoji = (count: number) => '\u{1F600}'.repeat(count);
 
 /** Valid argument arrays of each operation, and cases aimed at its limits. */
@@ -221,6 +226,37 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
       cases: [{ name: 'owner level', args: [{ level: 'owner' }] }],
     },
     'keys/revoke': { valid: [[UNKNOWN_ID]], cases: [{ name: 'a number', args: [42] }] },
+    'webhooks/create': {
+      valid: [
+        [{ url: WEBHOOK_URL, events: ['response.created', 'content.created'], projectId: f.projectId, format: 'slack', description: 'd', enabled: false }],
+        [{ url: WEBHOOK_URL }],
+      ],
+      cases: [
+        { name: 'no events', args: [{ url: WEBHOOK_URL, events: [] }] },
+        { name: 'an unknown event type', args: [{ url: WEBHOOK_URL, events: ['response.seen'] }] },
+        { name: 'the test event', args: [{ url: WEBHOOK_URL, events: ['webhook.test'] }] },
+        { name: 'an unknown format', args: [{ url: WEBHOOK_URL, format: 'teams' }] },
+        { name: 'a url of 2049', args: [{ url: `${WEBHOOK_URL}?${'q'.repeat(2049 - WEBHOOK_URL.length - 1)}` }] },
+        { name: 'an ftp url', args: [{ url: 'ftp://127.0.0.1/hook' }], exception: 'webhookUrl' },
+      ],
+    },
+    'webhooks/get': { valid: [[UNKNOWN_ID]] },
+    'webhooks/list': { valid: [[], [null], [{ projectId: f.projectId, $size: 5 }]], cases: [{ name: 'size 0', args: [{ $size: 0 }] }] },
+    'webhooks/save': {
+      valid: [
+        [UNKNOWN_ID, { url: WEBHOOK_URL, events: ['response.deleted'], projectId: null, format: 'discord', description: null, enabled: true }],
+        [UNKNOWN_ID, {}],
+      ],
+      cases: [{ name: 'not a url', args: [UNKNOWN_ID, { url: 'example.com/hook' }], exception: 'webhookUrl' }],
+    },
+    'webhooks/remove': { valid: [[UNKNOWN_ID]] },
+    'webhooks/rotateSecret': { valid: [[UNKNOWN_ID]] },
+    'webhooks/test': { valid: [[UNKNOWN_ID]] },
+    'webhooks/deliveries': {
+      valid: [[{ webhookId: UNKNOWN_ID }], [{ webhookId: UNKNOWN_ID, status: 'failed', $size: 5 }]],
+      cases: [{ name: 'an unknown status', args: [{ webhookId: UNKNOWN_ID, status: 'lost' }] }],
+    },
+    'webhooks/redeliver': { valid: [[UNKNOWN_ID]] },
     'responses/create': {
       valid: [
         [{ contentSetId: f.setId, key: f.contentKey, value: '+', revokable: true, context: { a: 1, b: 'x', c: true }, profiling: { os: 'Linux' } }],
@@ -299,6 +335,7 @@ function variations(args: unknown[]): { name: string; args: unknown[]; touched: 
 
 /** Generated variations that may meet an exception, depending on what the server reads. */
 function mayDiffer(name: OperationName, touched: string, args: unknown[]): Exception | undefined {
+  if ((name === 'webhooks/create' && touched === '0.url') || (name === 'webhooks/save' && touched === '1.url')) return 'webhookUrl';
   const positional = args.length > 1 && name === 'responses/create';
   if (name !== 'responses/create') return undefined;
   if (touched === '0.value' || (positional && touched === '2')) return 'valueForSchema';

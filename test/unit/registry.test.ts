@@ -24,7 +24,7 @@ describe('operation registry', () => {
     expect(JSON.parse(run.stdout.trim().split('\n').at(-1)!)).toEqual([]);
   });
 
-  it('holds every operation of SPEC part 4, plus sets/get, contents/get, the data-rights operations and keys', () => {
+  it('holds every operation of SPEC part 4, plus sets/get, contents/get, the data-rights operations, keys and webhooks', () => {
     expect([...OPERATION_NAMES].sort()).toEqual(
       [
         'projects/get',
@@ -57,20 +57,43 @@ describe('operation registry', () => {
         'keys/list',
         'keys/create',
         'keys/revoke',
+        'webhooks/create',
+        'webhooks/get',
+        'webhooks/list',
+        'webhooks/save',
+        'webhooks/remove',
+        'webhooks/rotateSecret',
+        'webhooks/test',
+        'webhooks/deliveries',
+        'webhooks/redeliver',
       ].sort(),
     );
   });
 
-  it('only the widget operations are anonymous, and only create/save, erasure and keys need admin', () => {
+  it('only the widget operations are anonymous; admin: create/save, erasure, keys and webhooks', () => {
     const anonymous = OPERATION_NAMES.filter((name) => operations[name].level === 'anonymous');
     expect(anonymous.sort()).toEqual(['responses/create', 'responses/edit', 'responses/getAggregates', 'responses/remove']);
     const admin = OPERATION_NAMES.filter((name) => operations[name].level === 'admin');
-    expect(admin.every((name) => /\/(create|save)$/.test(name) || name === 'responses/erase' || name.startsWith('keys/'))).toBe(true);
-    expect(OPERATION_NAMES.filter((name) => name.startsWith('keys/')).every((name) => operations[name].level === 'admin')).toBe(true);
+    expect(admin.every((name) => /\/(create|save)$/.test(name) || name === 'responses/erase' || /^(keys|webhooks)\//.test(name))).toBe(true);
+    expect(OPERATION_NAMES.filter((name) => /^(keys|webhooks)\//.test(name)).every((name) => operations[name].level === 'admin')).toBe(true);
   });
 
   it('the lists that page by cursor say so (their functions may read the cursor secret)', () => {
-    expect(OPERATION_NAMES.filter((name) => operations[name].pagesByCursor).sort()).toEqual(['keys/list', 'responses/export', 'responses/list']);
+    expect(OPERATION_NAMES.filter((name) => operations[name].pagesByCursor).sort()).toEqual([
+      'keys/list',
+      'responses/export',
+      'responses/list',
+      'webhooks/deliveries',
+      'webhooks/list',
+    ]);
+  });
+
+  it('the operations that seal or open webhook signing secrets say so (their functions may read the key)', () => {
+    expect(OPERATION_NAMES.filter((name) => operations[name].opensWebhookSecrets).sort()).toEqual([
+      'webhooks/create',
+      'webhooks/rotateSecret',
+      'webhooks/test',
+    ]);
   });
 });
 

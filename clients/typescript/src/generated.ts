@@ -254,8 +254,45 @@ export type CreatedApiKey = {
   createdAt: Timestamp;
 };
 
+/** A new webhook: `secret` is shown only in this answer. */
+export type CreatedWebhook = {
+  id: string;
+  accountId: string;
+  projectId?: string;
+  url: string;
+  events: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created")[];
+  format: "standard" | "slack" | "discord";
+  description?: string;
+  enabled: boolean;
+  disabledReason?: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  secret: string;
+};
+
 /** Opaque and tamper-proof: pass it back unchanged to read on. */
 export type Cursor = string;
+
+/** One event's delivery to one webhook, with its attempts (the body is not shown). */
+export type Delivery = {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: "response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created" | "webhook.test";
+  status: "pending" | "succeeded" | "failed";
+  attempts: number;
+  lastStatusCode?: number;
+  lastError?: string;
+  nextAttemptAt?: Timestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+};
+
+/** One page of webhooks/deliveries, newest first. */
+export type DeliveryPage = {
+  items: Delivery[];
+  cursor?: Cursor;
+};
 
 /** Responses deleted by this call; `more` when a person has responses left for another call. */
 export type EraseResult = {
@@ -599,6 +636,91 @@ export type Timestamp = string;
 /** The periods rankings are kept for. */
 export type TopPeriod = "week" | "month" | "year" | "rolling7d" | "rolling28d" | "rolling12m";
 
+/** An endpoint receiving events of the account (or of one project); never carries its secret. */
+export type Webhook = {
+  id: string;
+  accountId: string;
+  projectId?: string;
+  url: string;
+  events: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created")[];
+  format: "standard" | "slack" | "discord";
+  description?: string;
+  enabled: boolean;
+  disabledReason?: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+};
+
+/** One page of webhooks/list, oldest first. */
+export type WebhookPage = {
+  items: Webhook[];
+  cursor?: Cursor;
+};
+
+/** The arguments of webhooks/create: { url, events?, projectId?, format?, description?, enabled? } */
+export type WebhooksCreateArguments = [{
+  url: string;
+  events?: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created")[];
+  projectId?: string;
+  format?: "standard" | "slack" | "discord";
+  description?: string;
+  enabled?: boolean;
+}];
+
+/** The arguments of webhooks/deliveries: { webhookId, status?: 'pending' | 'succeeded' | 'failed', $size?, cursor? } */
+export type WebhooksDeliveriesArguments = [{
+  webhookId: string;
+  status?: "pending" | "succeeded" | "failed";
+  $size?: number;
+  cursor?: string;
+}];
+
+/** The new signing secret of webhooks/rotateSecret, shown only in this answer. */
+export type WebhookSecret = {
+  secret: string;
+};
+
+/** The arguments of webhooks/get: id: string */
+export type WebhooksGetArguments = [string];
+
+/** The arguments of webhooks/list: { projectId?, $size?, cursor? } */
+export type WebhooksListArguments = [({
+  projectId?: string;
+  $size?: number;
+  cursor?: string;
+} | null | undefined)?];
+
+/** The arguments of webhooks/redeliver: deliveryId: string */
+export type WebhooksRedeliverArguments = [string];
+
+/** The arguments of webhooks/remove: id: string */
+export type WebhooksRemoveArguments = [string];
+
+/** The arguments of webhooks/rotateSecret: id: string */
+export type WebhooksRotateSecretArguments = [string];
+
+/** The arguments of webhooks/save: id: string, { url?, events?, projectId?, format?, description?, enabled? } */
+export type WebhooksSaveArguments = [string, {
+  url?: string;
+  events?: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created")[];
+  projectId?: string | null;
+  format?: "standard" | "slack" | "discord";
+  description?: string | null;
+  enabled?: boolean;
+}];
+
+/** The arguments of webhooks/test: id: string */
+export type WebhooksTestArguments = [string];
+
+/** How the one attempt of webhooks/test went. */
+export type WebhookTestResult = {
+  deliveryId: string;
+  status: "succeeded" | "failed";
+  statusCode?: number;
+  error?: string;
+  durationMs: number;
+};
+
 /** Every operation: its argument array and its result. */
 export interface Operations {
   /** A project by id. */
@@ -661,6 +783,24 @@ export interface Operations {
   "keys/create": { args: KeysCreateArguments; result: CreatedApiKey };
   /** Revokes an API key of the account by its id (the calling key too: from its next request). Revoking again changes nothing. */
   "keys/revoke": { args: KeysRevokeArguments; result: void };
+  /** Registers an endpoint for events of the account (or of one project); answers the Webhook with its signing secret, shown only here. At most 20 per account. */
+  "webhooks/create": { args: WebhooksCreateArguments; result: CreatedWebhook };
+  /** A webhook by id (never its secret). */
+  "webhooks/get": { args: WebhooksGetArguments; result: Webhook };
+  /** The account's webhooks, oldest first, optionally those of one project; pages follow `cursor`. */
+  "webhooks/list": { args: WebhooksListArguments; result: WebhookPage };
+  /** Changes the given fields of a webhook; `enabled: true` re-enables it and clears `disabledReason`. */
+  "webhooks/save": { args: WebhooksSaveArguments; result: Webhook };
+  /** Deletes a webhook; its pending deliveries are dropped. */
+  "webhooks/remove": { args: WebhooksRemoveArguments; result: void };
+  /** Replaces the signing secret; for 24 hours deliveries carry signatures with the new and the old one. */
+  "webhooks/rotateSecret": { args: WebhooksRotateSecretArguments; result: WebhookSecret };
+  /** Sends one webhook.test event now (also to a disabled endpoint) and answers how it went; not retried. */
+  "webhooks/test": { args: WebhooksTestArguments; result: WebhookTestResult };
+  /** A webhook's delivery log, newest first, optionally of one status; pages follow `cursor`. */
+  "webhooks/deliveries": { args: WebhooksDeliveriesArguments; result: DeliveryPage };
+  /** Queues a delivery again (same event, endpoint and webhook-id), with a fresh retry schedule. */
+  "webhooks/redeliver": { args: WebhooksRedeliverArguments; result: Delivery };
 }
 
 export type OperationName = keyof Operations;
@@ -697,4 +837,13 @@ export const OPERATIONS = {
   "keys/list": { readOnly: true, level: "admin" },
   "keys/create": { readOnly: false, level: "admin" },
   "keys/revoke": { readOnly: false, level: "admin" },
+  "webhooks/create": { readOnly: false, level: "admin" },
+  "webhooks/get": { readOnly: true, level: "admin" },
+  "webhooks/list": { readOnly: true, level: "admin" },
+  "webhooks/save": { readOnly: false, level: "admin" },
+  "webhooks/remove": { readOnly: false, level: "admin" },
+  "webhooks/rotateSecret": { readOnly: false, level: "admin" },
+  "webhooks/test": { readOnly: false, level: "admin" },
+  "webhooks/deliveries": { readOnly: true, level: "admin" },
+  "webhooks/redeliver": { readOnly: false, level: "admin" },
 } as const satisfies Record<OperationName, { readOnly: boolean; level: "anonymous" | "viewer" | "admin" }>;

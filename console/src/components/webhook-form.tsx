@@ -1,7 +1,23 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import type { Webhook, WebhookEventType, WebhookFormat, WebhookInput } from '../api/webhooks';
+import type { Webhook } from '@feedback-service/client';
 import { useSession } from '../session';
+
+type WebhookEventType = Webhook['events'][number];
+type WebhookFormat = Webhook['format'];
+
+/**
+ * What the form holds. An empty description means none, an empty project all projects:
+ * webhooks/create leaves such a field out, webhooks/save clears it (null).
+ */
+export interface WebhookFields {
+  url: string;
+  description: string;
+  projectId: string;
+  events: WebhookEventType[];
+  format: WebhookFormat;
+  enabled: boolean;
+}
 
 export const EVENT_TYPES: { value: WebhookEventType; label: string }[] = [
   { value: 'response.created', label: 'A response is created' },
@@ -22,7 +38,7 @@ export function WebhookForm(props: {
   initial?: Webhook;
   submitLabel: string;
   busy: boolean;
-  onSubmit: (input: WebhookInput & { url: string }) => void;
+  onSubmit: (fields: WebhookFields) => void;
   onCancel?: () => void;
 }) {
   const { client } = useSession();
@@ -37,14 +53,7 @@ export function WebhookForm(props: {
   const ids = { url: useId(), description: useId(), project: useId(), format: useId() };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    props.onSubmit({
-      url: url.trim(),
-      description: description.trim() || (initial ? null : undefined),
-      projectId: projectId || (initial ? null : undefined),
-      events,
-      format,
-      enabled,
-    });
+    props.onSubmit({ url: url.trim(), description: description.trim(), projectId, events, format, enabled });
   };
   return (
     <form onSubmit={submit} className="form">

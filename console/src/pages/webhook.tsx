@@ -1,16 +1,19 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useLocation } from 'wouter';
-import { type DeliveryStatus, useWebhooks } from '../api/webhooks';
+import type { Delivery } from '@feedback-service/client';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { Page, PageState, Section } from '../components/page';
 import { errorMessage, Loading, OperationError } from '../components/states';
-import { WebhookForm, webhookName } from '../components/webhook-form';
+import { type WebhookFields, WebhookForm, webhookName } from '../components/webhook-form';
 import { formatDateTime } from '../lib/format';
+import { useSession } from '../session';
 import { SecretOnce } from './webhooks';
 
+type DeliveryStatus = Delivery['status'];
+
 function Deliveries(props: { webhookId: string }) {
-  const webhooks = useWebhooks();
+  const { webhooks } = useSession().client;
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<DeliveryStatus | ''>('');
   const statusId = useId();
@@ -104,7 +107,7 @@ function Deliveries(props: { webhookId: string }) {
 }
 
 export default function WebhookPage(props: { webhookId: string }) {
-  const webhooks = useWebhooks();
+  const { webhooks } = useSession().client;
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const [editing, setEditing] = useState(false);
@@ -112,7 +115,7 @@ export default function WebhookPage(props: { webhookId: string }) {
   const [rotating, setRotating] = useState(false);
   const webhook = useQuery({ queryKey: ['webhook', props.webhookId], queryFn: () => webhooks.get(props.webhookId) });
   const save = useMutation({
-    mutationFn: (input: Parameters<typeof webhooks.save>[1]) => webhooks.save(props.webhookId, input),
+    mutationFn: (changes: Parameters<typeof webhooks.save>[1]) => webhooks.save(props.webhookId, changes),
     onSuccess: (saved) => {
       queryClient.setQueryData(['webhook', saved.id], saved);
       void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
@@ -191,7 +194,15 @@ export default function WebhookPage(props: { webhookId: string }) {
       </Section>
       <Dialog open={editing} title="Edit webhook" onClose={() => setEditing(false)}>
         {editing && (
-          <WebhookForm initial={data} submitLabel="Save" busy={save.isPending} onSubmit={(input) => save.mutate(input)} onCancel={() => setEditing(false)} />
+          <WebhookForm
+            initial={data}
+            submitLabel="Save"
+            busy={save.isPending}
+            onSubmit={({ description, projectId, ...fields }: WebhookFields) =>
+              save.mutate({ ...fields, description: description || null, projectId: projectId || null })
+            }
+            onCancel={() => setEditing(false)}
+          />
         )}
         {save.error && editing && (
           <p className="error" role="alert">

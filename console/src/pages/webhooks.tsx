@@ -1,12 +1,13 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { type Webhook, useWebhooks } from '../api/webhooks';
+import type { Webhook } from '@feedback-service/client';
 import { CopyButton } from '../components/copy-button';
 import { Dialog } from '../components/dialog';
 import { Page } from '../components/page';
 import { errorMessage, Loading, OperationError } from '../components/states';
-import { WebhookForm, webhookName } from '../components/webhook-form';
+import { type WebhookFields, WebhookForm, webhookName } from '../components/webhook-form';
+import { useSession } from '../session';
 
 /** A secret shown once, with a copy button. */
 export function SecretOnce(props: { secret: string; onDone: () => void }) {
@@ -26,10 +27,11 @@ export function SecretOnce(props: { secret: string; onDone: () => void }) {
 }
 
 function CreateWebhookDialog(props: { open: boolean; onClose: () => void }) {
-  const webhooks = useWebhooks();
+  const { webhooks } = useSession().client;
   const queryClient = useQueryClient();
   const create = useMutation({
-    mutationFn: (input: Parameters<typeof webhooks.create>[0]) => webhooks.create(input),
+    mutationFn: ({ description, projectId, ...fields }: WebhookFields) =>
+      webhooks.create({ ...fields, description: description || undefined, projectId: projectId || undefined }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['webhooks'] }),
   });
   const close = () => {
@@ -55,7 +57,7 @@ function CreateWebhookDialog(props: { open: boolean; onClose: () => void }) {
 }
 
 function EnabledToggle(props: { webhook: Webhook }) {
-  const webhooks = useWebhooks();
+  const { webhooks } = useSession().client;
   const queryClient = useQueryClient();
   const toggle = useMutation({
     mutationFn: () => webhooks.save(props.webhook.id, { enabled: !props.webhook.enabled }),
@@ -85,7 +87,7 @@ function EnabledToggle(props: { webhook: Webhook }) {
 }
 
 export default function WebhooksPage() {
-  const resource = useWebhooks();
+  const resource = useSession().client.webhooks;
   const [creating, setCreating] = useState(false);
   const webhooks = useInfiniteQuery({
     queryKey: ['webhooks'],

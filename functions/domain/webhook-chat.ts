@@ -1,0 +1,204 @@
+/**
+ * Slack and Discord notifications: one readable line per event, with the set's name, the
+ * item's title or key and the value as a person reads it (Yes / No, the reaction's emoji
+ * and name, ★ 4 of 5, the message text with its tag), escaped for the platform and cut to
+ * its limit. Pure.
+ *
+ * - Slack incoming webhooks take `{ text, blocks? }`; a section block's text holds at most
+ *   3,000 characters (mrkdwn: `&`, `<`, `>` must be escaped, which also keeps user text
+ *   from forming `<!channel>` mentions or links).
+ * - Discord webhooks take `{ content }` of at most 2,000 characters; user text has its
+ *   markdown escaped and `allowed_mentions: { parse: [] }` keeps "@everyone" in a message
+ *   from pinging anyone.
+ */
+import type { DeliveredEventType } from './webhooks';
+
+export const SLACK_SECTION_LIMIT = 3000;
+export const DISCORD_CONTENT_LIMIT = 2000;
+/** Item titles and keys may be 1,024 characters; a line shows at most this much of them. */
+const LABEL_LIMIT = 200;
+
+/** Emoji of the reaction presets' values (functions/domain/schemas.ts); other values are shown by name only. */
+export const REACTION_EMOJI: Record<string, string> = {
+  '+1': '👍',
+  '-1': '👎',
+  laugh: '😄',
+  confused: '😕',
+  heart: '❤️',
+  hooray: '🎉',
+  rocket: '🚀',
+  eyes: '👀',
+  like: '👍',
+  love: '😍',
+  wow: '😮',
+  sad: '😢',
+  angry: '😠',
+  happy: '😊',
+  neutral: '😐',
+  hate: '😡',
+};
+
+/** The parts of a standard event body the line is made of (webhooks/payloads.ts builds them). */
+export interface ChatEvent {
+  type: DeliveredEventType;
+  data: {
+    response?: { id: string; value?: unknown };
+    previous?: { value: unknown };
+    contentItem?: { id: string; key?: string; metadata?: { title?: string; url?: string } };
+    contentSet?: { id: string; name?: string; schema?: string };
+    project?: { id: string; name?: string };
+  };
+}
+
+/** The value of a response as a person reads it. `config` is the set's complete schemaConfig. */
+export function describeValue(schema: string | undefined, config: unknown, value: unknown): string {
+  switch (schema) {
+    case 'pulse':
+      return '+1';
+    case 'yes-no':
+      return value === 'y' ? 'Yes' : value === 'n' ? 'No' : String(value);
+    case 'reaction': {
+      const emoji = REACTION_EMOJI[String(value)];
+      return emoji ? `${emoji} ${String(value)}` : String(value);
+    }
+    case 'rating': {
+      const max = (config as { max?: number } | undefined)?.max;
+      return max === undefined ? `★ ${String(value)}` : `★ ${String(value)} of ${max}`;
+    }
+    case 'message':
+      return `“${String(value)}”`;
+    case 'tagged-message': {
+      const { tag, message } = (value ?? {}) as { tag?: string; message?: string };
+      return message ? `[${tag}] “${message}”` : `[${tag}]`;
+    }
+    default:
+      return typeof value === 'string' ? value : JSON.stringify(value);
+  }
+}
+
+/** A piece of the line: our own words, or text that came from users (escaped, and shortened first when the line is too long). */
+interface Segment {
+  text: string;
+  user?: boolean;
+  bold?: boolean;
+}
+
+const words = (text: string): Segment => ({ text });
+const user = (text: string, bold = false): Segment => ({ text: text.replace(/\s+/g, ' ').trim(), user: true, bold });
+
+function cut(text: string, limit: number): string {
+  const points = Array.from(text);
+  return points.length <= limit ? text : `${points.slice(0, limit - 1).join('')}…`;
+}
+
+/** The segments of an event's line. */
+export function chatSegments(event: ChatEvent, config?: unknown): Segment[] {
+  const { data } = event;
+  const set = user(data.contentSet?.name ?? data.contentSet?.id ?? 'a content set', true);
+  const item = user(cut(data.contentItem?.metadata?.title || data.contentItem?.key || data.contentItem?.id || 'an item', LABEL_LIMIT));
+  const schema = data.contentSet?.schema;
+  const value = () => user(describeValue(schema, config, data.response?.value));
+  switch (event.type) {
+    case 'response.created':
+      return [words('New response on '), set, words(' › '), item, words(': '), value()];
+    case 'response.updated':
+      return [
+        words('Response changed on '),
+        set,
+        words(' › '),
+        item,
+        words(': '),
+        value(),
+        words(' (was '),
+        user(describeValue(schema, config, data.previous?.value)),
+        words(')'),
+      ];
+    case 'response.revoked':
+      return [words('Response withdrawn on '), set, words(' › '), item, words(': '), value()];
+    case 'response.deleted':
+      return [words(`A response was erased (response ${data.response?.id}, content set ${data.contentSet?.id ?? '?'}).`)];
+    case 'content.created':
+      return [
+        words('New content item on '),
+        set,
+        words(': '),
+        item,
+        ...(data.contentItem?.metadata?.url ? [words(' ('), user(cut(data.contentItem.metadata.url, LABEL_LIMIT)), words(')')] : []),
+      ];
+    case 'webhook.test':
+      return [words('Test event from the feedback service: this endpoint receives its notifications.')];
+  }
+}
+
+interface Platform {
+  limit: number;
+  escape(text: string): string;
+  bold(text: string): string;
+}
+
+const SLACK: Platform = {
+  limit: SLACK_SECTION_LIMIT,
+  escape: (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+  bold: (text) => `*${text}*`,
+};
+
+const DISCORD: Platform = {
+  limit: DISCORD_CONTENT_LIMIT,
+  escape: (text) => text.replace(/[\\*_~`|>[\]]/g, (character) => `\\${character}`),
+  bold: (text) => `**${text}**`,
+};
+
+/** The longest escaped prefix of `text` (whole code points, whole escapes) that fits `budget` with its ellipsis. */
+function fitEscaped(text: string, budget: number, platform: Platform): string {
+  const whole = platform.escape(text);
+  if (whole.length <= budget) return whole;
+  let fitted = '';
+  for (const point of Array.from(text)) {
+    const next = fitted + platform.escape(point);
+    if (next.length + 1 > budget) break;
+    fitted = next;
+  }
+  return budget >= 1 ? `${fitted}…` : '';
+}
+
+/**
+ * The line for a platform within its limit: our words are kept, user segments share what
+ * is left (shortest first get all they need, the longest is cut), each escaped.
+ */
+export function renderLine(segments: Segment[], platform: Platform): string {
+  const decorate = (segment: Segment, text: string) => (segment.bold && text !== '' ? platform.bold(text) : text);
+  const fixed = segments.filter((segment) => !segment.user).reduce((length, segment) => length + platform.escape(segment.text).length, 0);
+  const boldCost = segments.filter((segment) => segment.user && segment.bold).length * platform.bold('').length;
+  let budget = Math.max(0, platform.limit - fixed - boldCost);
+  const users = segments
+    .map((segment, index) => ({ segment, index, length: platform.escape(segment.text).length }))
+    .filter(({ segment }) => segment.user)
+    .sort((a, b) => a.length - b.length);
+  const rendered = new Map<number, string>();
+  users.forEach(({ segment, index }, position) => {
+    const share = Math.floor(budget / (users.length - position));
+    const text = fitEscaped(segment.text, share, platform);
+    rendered.set(index, text);
+    budget -= text.length;
+  });
+  return segments.map((segment, index) => decorate(segment, rendered.get(index) ?? platform.escape(segment.text))).join('');
+}
+
+export function slackText(event: ChatEvent, config?: unknown): string {
+  return renderLine(chatSegments(event, config), SLACK);
+}
+
+export function discordText(event: ChatEvent, config?: unknown): string {
+  return renderLine(chatSegments(event, config), DISCORD);
+}
+
+/** The JSON body posted to a Slack incoming webhook. */
+export function slackBody(event: ChatEvent, config?: unknown): string {
+  const text = slackText(event, config);
+  return JSON.stringify({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+}
+
+/** The JSON body posted to a Discord webhook. */
+export function discordBody(event: ChatEvent, config?: unknown): string {
+  return JSON.stringify({ content: discordText(event, config), allowed_mentions: { parse: [] } });
+}

@@ -1,0 +1,170 @@
+/**
+ * The webhook and delivery items: keys, stored shapes and the reads every part of the
+ * delivery engine shares (API operations, the stream consumer, the sweeper). Raw
+ * DocumentClient, no ElectroDB, so the consumer's and the sweeper's bundles stay small.
+ *
+ * | Access pattern                                   | Index | Partition key                     | Sort key                 |
+ * |--------------------------------------------------|-------|-----------------------------------|--------------------------|
+ * | Webhook by id                                    | table | webhook#<id>                      | webhook                  |
+ * | Webhooks of an account, oldest first             | gsi1  | account#<accountId>#webhooks      | <createdAt>#<id>         |
+ * | How many webhooks an account has (limit of 20)   | table | account#<accountId>               | webhooks                 |
+ * | Delivery by id                                   | table | delivery#<id>                     | delivery                 |
+ * | Deliveries of a webhook, newest first            | gsi1  | webhook#<webhookId>#deliveries    | <createdAt>#<id>         |
+ * | Pending deliveries by due time (sparse)          | due   | due#<shard 0..3>                  | <nextAttemptAt>#<id>     |
+ *
+ * Only pending deliveries carry `duepk`/`duesk`, so the `due` index (keys only) holds
+ * exactly the work to do; a sweeper claims a due delivery by moving its `duesk` with a
+ * condition on the value it read (see webhooks/attempts.ts). The four shards spread the
+ * index's write load over partitions; a sweep queries all of them.
+ */
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import type { DeliveredEventType, DeliveryStatus, WebhookEventType, WebhookFormat } from '../domain/webhooks';
+import type { TableClient } from './dynamo';
+
+export const DUE_INDEX = 'due';
+export const DUE_SHARDS = 4;
+
+export interface WebhookRecord {
+  id: string;
+  accountId: string;
+  projectId?: string;
+  url: string;
+  events: WebhookEventType[];
+  format: WebhookFormat;
+  description?: string;
+  enabled: boolean;
+  disabledReason?: string;
+  createdAt: string;
+  updatedAt: string;
+  /** The signing secret, encrypted (webhooks/secrets.ts); never returned by the API after create/rotate. */
+  secret: string;
+  /** The secret before the last rotation, encrypted, still signing until `previousSecretUntil`. */
+  previousSecret?: string;
+  previousSecretUntil?: string;
+  /** When deliveries to it started failing without a success since (the 5-day disabling rule). */
+  failingSince?: string;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  webhookId: string;
+  accountId: string;
+  /** The event's id: the same for every endpoint the event goes to. */
+  eventId: string;
+  eventType: DeliveredEventType;
+  status: DeliveryStatus;
+  /** Attempts made, over every round (a redelivery starts a new round). */
+  attempts: number;
+  /** Failed attempts of the current round: the position in the retry schedule. */
+  failures: number;
+  lastStatusCode?: number;
+  lastError?: string;
+  lastAttemptAt?: string;
+  nextAttemptAt?: string;
+  createdAt: string;
+  updatedAt: string;
+  /** The exact bytes posted (JSON), fixed when the event is queued so every attempt signs the same body. */
+  body: string;
+  /** Held while an attempt runs: the outcome is only recorded by the holder (webhooks/attempts.ts). */
+  leaseToken?: string;
+  leaseUntil?: string;
+}
+
+export const webhookKey = (id: string) => ({ pk: `webhook#${id}`, sk: 'webhook' });
+export const webhookCountKey = (accountId: string) => ({ pk: `account#${accountId}`, sk: 'webhooks' });
+export const accountWebhooksPartition = (accountId: string) => `account#${accountId}#webhooks`;
+export const deliveryKey = (id: string) => ({ pk: `delivery#${id}`, sk: 'delivery' });
+export const webhookDeliveriesPartition = (webhookId: string) => `webhook#${webhookId}#deliveries`;
+
+/** The due index's partition of a delivery: fixed by its id. */
+export function dueShard(deliveryId: string): string {
+  return `due#${createHash('sha256').update(deliveryId).digest()[0] % DUE_SHARDS}`;
+}
+
+export const dueSortKey = (at: string, deliveryId: string) => `${at}#${deliveryId}`;
+
+/** The due index attributes of a delivery to attempt at `at`. */
+export const dueAttributes = (deliveryId: string, at: string) => ({ duepk: dueShard(deliveryId), duesk: dueSortKey(at, deliveryId) });
+
+/** 128 bits of a SHA-256, URL-safe: ids derived from other ids, so the same inputs always give the same id. */
+export function derivedId(...parts: string[]): string {
+  return createHash('sha256').update(parts.join('\u0000')).digest().subarray(0, 16).toString('base64url');
+}
+
+const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'duepk', 'duesk', 'expiresAt'];
+
+function strip<T>(item: Record<string, unknown>): T {
+  const record = { ...item };
+  for (const name of KEY_ATTRIBUTES) delete record[name];
+  return record as T;
+}
+
+export const webhookFromItem = (item: Record<string, unknown>) => strip<WebhookRecord>(item);
+export const deliveryFromItem = (item: Record<string, unknown>) => strip<DeliveryRecord>(item);
+
+export function webhookItem(webhook: WebhookRecord): Record<string, unknown> {
+  return {
+    ...webhookKey(webhook.id),
+    gsi1pk: accountWebhooksPartition(webhook.accountId),
+    gsi1sk: `${webhook.createdAt}#${webhook.id}`,
+    ...webhook,
+  };
+}
+
+export async function getWebhook(store: TableClient, id: string): Promise<WebhookRecord | undefined> {
+  const { Item } = await store.documentClient.send(new GetCommand({ TableName: store.tableName, Key: webhookKey(id), ConsistentRead: true }));
+  return Item ? webhookFromItem(Item) : undefined;
+}
+
+export async function getDelivery(store: TableClient, id: string): Promise<DeliveryRecord | undefined> {
+  const { Item } = await store.documentClient.send(new GetCommand({ TableName: store.tableName, Key: deliveryKey(id), ConsistentRead: true }));
+  return Item ? deliveryFromItem(Item) : undefined;
+}
+
+/** A filter on the items a gsi1 read returns (they still count against the read's Limit). */
+export interface Gsi1Filter {
+  expression: string;
+  names?: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/** Reads of at least this many items when filtered: the filter drops some of what a read returns. */
+const MIN_FILTERED_READ = 100;
+
+/**
+ * Items of a gsi1 partition in index order, after the item whose keys are `start`: `count`
+ * at most (default all), fewer only when the partition ends.
+ */
+export async function readGsi1(
+  store: TableClient,
+  partition: string,
+  options: { newestFirst?: boolean; start?: Record<string, unknown>; count?: number; filter?: Gsi1Filter } = {},
+): Promise<Record<string, unknown>[]> {
+  const { filter, count = Number.POSITIVE_INFINITY } = options;
+  const items: Record<string, unknown>[] = [];
+  let start = options.start;
+  do {
+    const remaining = count - items.length;
+    const page = await store.documentClient.send(
+      new QueryCommand({
+        TableName: store.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :partition',
+        ExpressionAttributeValues: { ':partition': partition, ...filter?.values },
+        ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : {}),
+        ScanIndexForward: !options.newestFirst,
+        ...(Number.isFinite(remaining) ? { Limit: filter ? Math.max(remaining, MIN_FILTERED_READ) : remaining } : {}),
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start && items.length < count);
+  return items.slice(0, count);
+}
+
+/** Every webhook of an account (at most 20: one page). */
+export async function accountWebhooks(store: TableClient, accountId: string): Promise<WebhookRecord[]> {
+  return (await readGsi1(store, accountWebhooksPartition(accountId))).map(webhookFromItem);
+}

@@ -1,0 +1,194 @@
+/**
+ * The webhooks consumer: turns the stream's response and content events into deliveries,
+ * one per (event, endpoint), then makes their first attempts right away.
+ *
+ * Exactly-once queueing on at-least-once records: a delivery's id is derived from the
+ * stream record's id and the webhook's id, and it is written with a condition that it does
+ * not exist. A redelivered batch (Lambda retries, bisection, a replay, the local reader
+ * after a restart) finds its deliveries and queues nothing twice; the delivery record is
+ * this consumer's marker, as `counted#<eventID>` is the counting consumer's.
+ *
+ * First attempts run in the same invocation, bounded by a time budget, on the deliveries
+ * this invocation created (they are written already leased to it). The batch's success
+ * depends on queueing only: what could not be attempted in time is handed back to the
+ * sweeper, and attempts' failures are retried by the sweeper on the schedule. A response
+ * write never waits for, nor fails because of, a webhook: this runs on the stream.
+ */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
+import { logger } from '../api/logger';
+import { DELIVERY_RETENTION_SECONDS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../domain/webhooks';
+import { getRawItemsChunked } from '../store/batch';
+import { isConditionFailure } from '../store/conditions';
+import type { TableClient } from '../store/dynamo';
+import { accountWebhooks, deliveryKey, derivedId, webhookDeliveriesPartition, type DeliveryRecord, type WebhookRecord } from '../store/webhooks';
+import { attemptDelivery, inParallel, leasedAttributes, newLease, releaseDelivery } from '../webhooks/attempts';
+import {
+  contentItemSubject,
+  contentSetSubject,
+  eventBody,
+  eventScope,
+  formatBody,
+  projectSubject,
+  subjectIds,
+  type Subjects,
+  type WebhookBody,
+} from '../webhooks/payloads';
+import { eventsOf, type DomainEvent } from './events';
+
+/** Deliveries written at once. */
+const QUEUE_CONCURRENCY = 25;
+/** First attempts in flight at once. */
+const ATTEMPT_CONCURRENCY = 16;
+
+export interface DeliverOptions {
+  clock?: () => Date;
+  /** First attempts start only within this many ms of the invocation's start (default 20 s); 0 queues only. */
+  attemptBudgetMs?: number;
+}
+
+const isWebhookEvent = (event: DomainEvent): event is DomainEvent & { type: WebhookEventType } =>
+  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type);
+
+/** The webhooks an event goes to: enabled, subscribed to its type, and of its project if they name one. */
+export function subscribers(event: DomainEvent & { type: WebhookEventType }, webhooks: readonly WebhookRecord[]): WebhookRecord[] {
+  const { projectId } = eventScope(event);
+  return webhooks.filter((webhook) => webhook.enabled && webhook.events.includes(event.type) && (!webhook.projectId || webhook.projectId === projectId));
+}
+
+async function loadSubjects(store: TableClient, events: DomainEvent[]): Promise<Subjects> {
+  const subjects: Subjects = { projects: new Map(), contentSets: new Map(), contentItems: new Map() };
+  const keys = new Map<string, { pk: string; sk: string }>();
+  for (const event of events) {
+    const ids = subjectIds(event);
+    if (!ids) continue;
+    keys.set(`project#${ids.projectId}`, { pk: `project#${ids.projectId}`, sk: 'project' });
+    keys.set(`set#${ids.contentSetId}`, { pk: `set#${ids.contentSetId}`, sk: 'set' });
+    if (ids.contentItemId) keys.set(`content#${ids.contentItemId}`, { pk: `content#${ids.contentItemId}`, sk: 'content' });
+  }
+  const items = await getRawItemsChunked(store, [...keys.values()]);
+  for (const item of items) {
+    if (!item) continue;
+    if (item.sk === 'project') subjects.projects.set(String(item.id), projectSubject(item));
+    else if (item.sk === 'set') subjects.contentSets.set(String(item.id), contentSetSubject(item));
+    else if (item.sk === 'content') subjects.contentItems.set(String(item.id), contentItemSubject(item as never));
+  }
+  return subjects;
+}
+
+interface Planned {
+  event: DomainEvent;
+  webhook: WebhookRecord;
+  delivery: DeliveryRecord;
+}
+
+function planDelivery(event: DomainEvent, body: WebhookBody, webhook: WebhookRecord, subjects: Subjects, now: Date): Planned {
+  const timestamp = now.toISOString();
+  const setId = subjectIds(event)?.contentSetId;
+  return {
+    event,
+    webhook,
+    delivery: {
+      id: derivedId(event.eventId, webhook.id),
+      webhookId: webhook.id,
+      accountId: webhook.accountId,
+      eventId: `evt_${derivedId(event.eventId)}`,
+      eventType: body.type,
+      status: 'pending',
+      attempts: 0,
+      failures: 0,
+      nextAttemptAt: timestamp,
+      createdAt: timestamp,
+      updatedAt: timestamp,
+      body: formatBody(webhook.format, body, setId ? subjects.contentSets.get(setId)?.schemaConfig : undefined),
+    },
+  };
+}
+
+/** Writes a delivery leased to this invocation unless it exists; false when a previous delivery of the record queued it. */
+async function queue(store: TableClient, planned: Planned, now: Date): Promise<DeliveryRecord | undefined> {
+  const { delivery } = planned;
+  const lease = newLease(now);
+  const leased = { ...delivery, leaseToken: lease.token, leaseUntil: lease.until };
+  try {
+    await store.documentClient.send(
+      new PutCommand({
+        TableName: store.tableName,
+        Item: {
+          ...deliveryKey(delivery.id),
+          gsi1pk: webhookDeliveriesPartition(delivery.webhookId),
+          gsi1sk: `${delivery.createdAt}#${delivery.id}`,
+          ...leasedAttributes(delivery.id, lease),
+          expiresAt: Math.floor(now.getTime() / 1000) + DELIVERY_RETENTION_SECONDS,
+          ...leased,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return leased;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Queues the deliveries of a batch of stream records, then attempts them within the budget.
+ * On a failure to queue, reports the first record whose deliveries are not all queued
+ * (`batchItemFailures`): the batch is retried from there and the conditional writes skip
+ * what is already queued.
+ */
+export async function deliverStreamRecords(store: TableClient, records: DynamoDBRecord[], options: DeliverOptions = {}): Promise<DynamoDBBatchResponse> {
+  const clock = options.clock ?? (() => new Date());
+  const started = Date.now();
+  const events = records.flatMap(eventsOf).filter(isWebhookEvent);
+  if (events.length === 0) return { batchItemFailures: [] };
+  const now = clock();
+
+  let plans: Planned[];
+  try {
+    const accounts = [...new Set(events.map((event) => eventScope(event).accountId))];
+    const webhooks = new Map(await Promise.all(accounts.map(async (accountId) => [accountId, await accountWebhooks(store, accountId)] as const)));
+    const matched = events
+      .map((event) => ({ event, to: subscribers(event, webhooks.get(eventScope(event).accountId) ?? []) }))
+      .filter(({ to }) => to.length > 0);
+    if (matched.length === 0) return { batchItemFailures: [] };
+    const subjects = await loadSubjects(
+      store,
+      matched.map(({ event }) => event),
+    );
+    plans = matched.flatMap(({ event, to }) => {
+      const body = eventBody(event, subjects, now)!;
+      return to.map((webhook) => planDelivery(event, body, webhook, subjects, now));
+    });
+  } catch (error) {
+    logger.error('reading webhooks for stream records failed', { error: error as Error, records: records.length });
+    return { batchItemFailures: [{ itemIdentifier: events[0].sequenceNumber }] };
+  }
+
+  const queued: { planned: Planned; delivery: DeliveryRecord }[] = [];
+  const failedEvents = new Set<string>();
+  await inParallel(plans, QUEUE_CONCURRENCY, async (planned) => {
+    try {
+      const delivery = await queue(store, planned, now);
+      if (delivery) queued.push({ planned, delivery });
+    } catch (error) {
+      logger.error('queueing a webhook delivery failed', { error: error as Error, webhookId: planned.webhook.id, eventType: planned.delivery.eventType });
+      failedEvents.add(planned.event.eventId);
+    }
+  });
+
+  const budget = options.attemptBudgetMs ?? 20_000;
+  await inParallel(queued, ATTEMPT_CONCURRENCY, async ({ planned, delivery }) => {
+    try {
+      if (Date.now() - started < budget) await attemptDelivery(store, delivery, planned.webhook, clock);
+      else await releaseDelivery(store, delivery, clock());
+    } catch (error) {
+      // Queued and leased: when the lease ends the sweeper attempts it.
+      logger.error('first webhook attempt failed', { error: error as Error, deliveryId: delivery.id });
+    }
+  });
+
+  const firstFailed = events.find((event) => failedEvents.has(event.eventId));
+  return { batchItemFailures: firstFailed ? [{ itemIdentifier: firstFailed.sequenceNumber }] : [] };
+}

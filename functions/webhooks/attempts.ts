@@ -1,0 +1,303 @@
+/**
+ * The delivery engine's state machine, shared by the stream consumer (first attempts), the
+ * sweeper (retries, redeliveries) and `webhooks/test`.
+ *
+ *   queued (pending, due now) --claim--> leased --attempt--> succeeded
+ *                                                         \-> pending, due at the next retry
+ *                                                         \-> failed (schedule exhausted, 410,
+ *                                                             redirect, other 4xx, refused target)
+ *
+ * Claiming moves a due delivery's `duesk` to the end of a lease, on the condition that it
+ * still holds the value the claimer read: of two sweepers (or a sweeper and the consumer)
+ * only one wins, so a delivery is never sent twice at once. The outcome is recorded only by
+ * the lease holder (`leaseToken`). A holder that dies (SIGKILL, Lambda timeout) leaves the
+ * lease to expire: the delivery is due again then, and another sweep sends it.
+ */
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { logger } from '../api/logger';
+import { DELIVERY_RETENTION_SECONDS, failedTooLong, nextAttemptAt, TEST_EVENT_TYPE, type AttemptVerdict } from '../domain/webhooks';
+import { isConditionFailure } from '../store/conditions';
+import type { TableClient } from '../store/dynamo';
+import { deliveryFromItem, deliveryKey, dueAttributes, dueSortKey, webhookKey, type DeliveryRecord, type WebhookRecord } from '../store/webhooks';
+import { openSecret } from './secrets';
+import { sendAttempt, type AttemptResult } from './sender';
+
+/** How long a claimed delivery stays out of the due index: longer than an attempt (10 s) and its bookkeeping. */
+export const LEASE_MS = 30_000;
+
+export const messageId = (deliveryId: string) => `msg_${deliveryId}`;
+
+const expiresAt = (now: Date) => Math.floor(now.getTime() / 1000) + DELIVERY_RETENTION_SECONDS;
+
+export interface Lease {
+  token: string;
+  until: string;
+}
+
+export function newLease(now: Date): Lease {
+  return { token: randomUUID(), until: new Date(now.getTime() + LEASE_MS).toISOString() };
+}
+
+/** The attributes of a delivery held by `lease`: out of the due index until the lease ends. */
+export function leasedAttributes(deliveryId: string, lease: Lease) {
+  return { leaseToken: lease.token, leaseUntil: lease.until, ...dueAttributes(deliveryId, lease.until) };
+}
+
+/** Claims a delivery seen in the due index with `duesk`; the leased delivery, or undefined when someone else got it. */
+export async function claimDelivery(store: TableClient, deliveryId: string, seenDuesk: string, now: Date): Promise<DeliveryRecord | undefined> {
+  const lease = newLease(now);
+  try {
+    const { Attributes } = await store.documentClient.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: deliveryKey(deliveryId),
+        UpdateExpression: 'SET duesk = :lease, leaseToken = :token, leaseUntil = :until',
+        ConditionExpression: 'duesk = :seen',
+        ExpressionAttributeValues: { ':seen': seenDuesk, ':lease': dueSortKey(lease.until, deliveryId), ':token': lease.token, ':until': lease.until },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes ? deliveryFromItem(Attributes) : undefined;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Gives a leased delivery back to the sweepers, due now (the consumer ran out of time for it). */
+export async function releaseDelivery(store: TableClient, delivery: DeliveryRecord, now: Date): Promise<void> {
+  try {
+    await store.documentClient.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: deliveryKey(delivery.id),
+        UpdateExpression: 'SET duesk = :due REMOVE leaseToken, leaseUntil',
+        ConditionExpression: 'leaseToken = :token',
+        ExpressionAttributeValues: { ':due': dueSortKey(now.toISOString(), delivery.id), ':token': delivery.leaseToken },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+export interface AttemptOptions {
+  allowPrivate?: boolean;
+}
+
+export interface AttemptSummary {
+  deliveryId: string;
+  /** `dropped`: the endpoint was removed; the delivery is deleted. `lost`: the lease had ended and another holder took over. */
+  status: 'succeeded' | 'failed' | 'pending' | 'dropped' | 'lost';
+  result?: AttemptResult;
+}
+
+/** The secrets a delivery is signed with now: the current one, and the previous one during its 24 hours of overlap. */
+async function liveSecrets(webhook: WebhookRecord, now: Date): Promise<string[]> {
+  const secrets = [await openSecret(webhook.secret, webhook.id)];
+  if (webhook.previousSecret && webhook.previousSecretUntil && webhook.previousSecretUntil > now.toISOString()) {
+    secrets.push(await openSecret(webhook.previousSecret, webhook.id));
+  }
+  return secrets;
+}
+
+async function dropDelivery(store: TableClient, delivery: DeliveryRecord): Promise<void> {
+  try {
+    await store.documentClient.send(
+      new DeleteCommand({
+        TableName: store.tableName,
+        Key: deliveryKey(delivery.id),
+        ConditionExpression: 'leaseToken = :token',
+        ExpressionAttributeValues: { ':token': delivery.leaseToken },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/** Records an attempt's outcome on the delivery, if the lease is still ours. */
+async function recordOutcome(
+  store: TableClient,
+  delivery: DeliveryRecord,
+  outcome: { status: 'succeeded' | 'failed' | 'pending'; result: Pick<AttemptResult, 'statusCode' | 'error'>; next?: Date; attempted: boolean },
+  now: Date,
+): Promise<boolean> {
+  const set: string[] = ['#status = :status', 'updatedAt = :now', 'expiresAt = :expires'];
+  const remove: string[] = ['leaseToken', 'leaseUntil'];
+  const values: Record<string, unknown> = { ':status': outcome.status, ':now': now.toISOString(), ':expires': expiresAt(now), ':token': delivery.leaseToken };
+  if (outcome.attempted) {
+    set.push('attempts = :attempts', 'lastAttemptAt = :now');
+    values[':attempts'] = delivery.attempts + 1;
+  }
+  if (outcome.result.statusCode !== undefined) {
+    set.push('lastStatusCode = :code');
+    values[':code'] = outcome.result.statusCode;
+  } else if (outcome.attempted) {
+    remove.push('lastStatusCode');
+  }
+  if (outcome.result.error !== undefined) {
+    set.push('lastError = :error');
+    values[':error'] = outcome.result.error;
+  } else {
+    remove.push('lastError');
+  }
+  if (outcome.status === 'pending' && outcome.next) {
+    const at = outcome.next.toISOString();
+    set.push('failures = :failures', 'nextAttemptAt = :next', 'duesk = :duesk');
+    values[':failures'] = delivery.failures + 1;
+    values[':next'] = at;
+    values[':duesk'] = dueSortKey(at, delivery.id);
+  } else {
+    remove.push('nextAttemptAt', 'duepk', 'duesk');
+  }
+  try {
+    await store.documentClient.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: deliveryKey(delivery.id),
+        UpdateExpression: `SET ${set.join(', ')} REMOVE ${remove.join(', ')}`,
+        ConditionExpression: 'leaseToken = :token',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** Turns an endpoint off with the reason shown by webhooks/get (re-enabling with webhooks/save clears it). */
+export async function disableWebhook(store: TableClient, webhook: WebhookRecord, reason: string, now: Date): Promise<void> {
+  try {
+    await store.documentClient.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: webhookKey(webhook.id),
+        UpdateExpression: 'SET enabled = :off, disabledReason = :reason, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND enabled = :on',
+        ExpressionAttributeValues: { ':off': false, ':on': true, ':reason': reason, ':now': now.toISOString() },
+      }),
+    );
+    logger.warn('webhook endpoint disabled', { webhookId: webhook.id, accountId: webhook.accountId, reason });
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/** The endpoint's health after an attempt: the 5-day failing clock, and disabling on 410 or after 5 days. */
+async function updateEndpointHealth(store: TableClient, webhook: WebhookRecord, verdict: AttemptVerdict, now: Date): Promise<void> {
+  if (verdict === 'succeeded') {
+    if (webhook.failingSince) {
+      await store.documentClient
+        .send(
+          new UpdateCommand({
+            TableName: store.tableName,
+            Key: webhookKey(webhook.id),
+            UpdateExpression: 'REMOVE failingSince',
+            ConditionExpression: 'attribute_exists(pk)',
+          }),
+        )
+        .catch((error) => {
+          if (!isConditionFailure(error)) throw error;
+        });
+      webhook.failingSince = undefined;
+    }
+    return;
+  }
+  if (verdict === 'gone') {
+    await disableWebhook(store, webhook, `The endpoint answered 410 Gone on ${now.toISOString()}; deliveries stopped.`, now);
+    return;
+  }
+  let failingSince = webhook.failingSince;
+  if (!failingSince) {
+    try {
+      const { Attributes } = await store.documentClient.send(
+        new UpdateCommand({
+          TableName: store.tableName,
+          Key: webhookKey(webhook.id),
+          UpdateExpression: 'SET failingSince = if_not_exists(failingSince, :now)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':now': now.toISOString() },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      failingSince = webhook.failingSince = Attributes?.failingSince as string | undefined;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  if (failedTooLong(failingSince, now)) {
+    await disableWebhook(store, webhook, `Deliveries have failed since ${failingSince} without a success (5 days); deliveries stopped.`, now);
+  }
+}
+
+/**
+ * Attempts a leased delivery to its webhook (undefined: removed) and records the outcome.
+ * Never sends when the lease was lost meanwhile (the outcome write is conditional on it).
+ */
+export async function attemptDelivery(
+  store: TableClient,
+  delivery: DeliveryRecord,
+  webhook: WebhookRecord | undefined,
+  clock: () => Date,
+  options: AttemptOptions = {},
+): Promise<AttemptSummary> {
+  if (!webhook) {
+    await dropDelivery(store, delivery);
+    return { deliveryId: delivery.id, status: 'dropped' };
+  }
+  // A test event (webhooks/test) goes even to a disabled endpoint, once, and is not retried.
+  const test = delivery.eventType === TEST_EVENT_TYPE;
+  if (!webhook.enabled && !test) {
+    const recorded = await recordOutcome(
+      store,
+      delivery,
+      {
+        status: 'failed',
+        result: { error: `not sent: the endpoint is disabled${webhook.disabledReason ? ` (${webhook.disabledReason})` : ''}` },
+        attempted: false,
+      },
+      clock(),
+    );
+    return { deliveryId: delivery.id, status: recorded ? 'failed' : 'lost' };
+  }
+  const sentAt = clock();
+  const result = await sendAttempt({
+    url: webhook.url,
+    body: delivery.body,
+    messageId: messageId(delivery.id),
+    secrets: await liveSecrets(webhook, sentAt),
+    now: sentAt,
+    allowPrivate: options.allowPrivate,
+  });
+  const now = clock();
+  const next = result.verdict === 'retry' && !test ? nextAttemptAt(delivery.failures + 1, now, { retryAfterSeconds: result.retryAfterSeconds }) : undefined;
+  const status = result.verdict === 'succeeded' ? 'succeeded' : next ? 'pending' : 'failed';
+  const recorded = await recordOutcome(store, delivery, { status, result, next, attempted: true }, now);
+  if (status === 'failed') {
+    logger.warn('webhook delivery failed', {
+      deliveryId: delivery.id,
+      webhookId: webhook.id,
+      accountId: webhook.accountId,
+      eventType: delivery.eventType,
+      attempts: delivery.attempts + 1,
+      statusCode: result.statusCode,
+      error: result.error,
+    });
+  }
+  await updateEndpointHealth(store, webhook, result.verdict, now);
+  return { deliveryId: delivery.id, status: recorded ? status : 'lost', result };
+}
+
+/** Runs `work` over `items` with at most `limit` at a time. */
+export async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]);
+  });
+  await Promise.all(workers);
+}

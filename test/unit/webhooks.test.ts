@@ -1,0 +1,236 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { describeValue, discordText, DISCORD_CONTENT_LIMIT, slackText, SLACK_SECTION_LIMIT, type ChatEvent } from '../../functions/domain/webhook-chat';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, failedTooLong, nextAttemptAt, parseRetryAfter, retrySchedule, verdictOfStatus } from '../../functions/domain/webhooks';
+import { STREAM_CONSUMERS } from '../../functions/stream/consumers';
+import { matchesRecordFilter } from '../../functions/stream/events';
+import { generateSigningSecret, openSecret, sealSecret, useSecretsKey } from '../../functions/webhooks/secrets';
+import { deliveryHeaders, sendAttempt, signatureHeader } from '../../functions/webhooks/sender';
+import { guardedLookup, isPublicAddress, urlProblem } from '../../functions/webhooks/targets';
+
+describe('retry schedule', () => {
+  it("is Standard Webhooks' by default, or WEBHOOK_RETRY_SCHEDULE", () => {
+    expect(retrySchedule(undefined)).toEqual([5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]);
+    expect(retrySchedule(' 1, 2,4 ')).toEqual([1, 2, 4]);
+    expect(() => retrySchedule('1,soon')).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+  });
+
+  it("waits the schedule's time after each failure, jittered by at most 10%, then gives up", () => {
+    const now = new Date('2026-01-01T00:00:00.000Z');
+    const schedule = DEFAULT_RETRY_SCHEDULE_SECONDS;
+    for (let failures = 1; failures <= schedule.length; failures++) {
+      for (const random of [0, 0.5, 0.999999]) {
+        const wait = (nextAttemptAt(failures, now, { schedule, random: () => random })!.getTime() - now.getTime()) / 1000;
+        expect(wait).toBeGreaterThanOrEqual(schedule[failures - 1] * 0.9 - 0.001);
+        expect(wait).toBeLessThanOrEqual(schedule[failures - 1] * 1.1 + 0.001);
+      }
+    }
+    expect(nextAttemptAt(1, now, { schedule, random: () => 0.5 })).toEqual(new Date(now.getTime() + 5000));
+    expect(nextAttemptAt(schedule.length + 1, now, { schedule })).toBeUndefined();
+    // Ten attempts over a little more than three days.
+    expect(schedule.reduce((sum, wait) => sum + wait, 0) / 86400).toBeCloseTo(3.15, 1);
+  });
+
+  it('honours a longer Retry-After, in seconds or as a date', () => {
+    const now = new Date('2026-01-01T00:00:00.000Z');
+    expect(parseRetryAfter('120', now)).toBe(120);
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:10:00 GMT', now)).toBe(600);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter('99999999', now)).toBe(86400);
+    const at = nextAttemptAt(1, now, { schedule: [5], random: () => 0.5, retryAfterSeconds: 120 })!;
+    expect(at.getTime() - now.getTime()).toBe(120_000);
+  });
+
+  it('classifies answers: 2xx success, 410 gone, 429 and 5xx retried, the rest failed', () => {
+    expect([200, 201, 204, 299].map(verdictOfStatus)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    expect(verdictOfStatus(410)).toBe('gone');
+    expect([429, 500, 502, 503, 504].map(verdictOfStatus)).toEqual(['retry', 'retry', 'retry', 'retry', 'retry']);
+    expect([301, 302, 307, 400, 401, 404, 413].map(verdictOfStatus)).toEqual(Array(7).fill('failed'));
+  });
+
+  it('disables after 5 days of failing', () => {
+    const now = new Date('2026-01-10T00:00:00.000Z');
+    expect(failedTooLong(undefined, now)).toBe(false);
+    expect(failedTooLong('2026-01-05T00:00:01.000Z', now)).toBe(false);
+    expect(failedTooLong('2026-01-05T00:00:00.000Z', now)).toBe(true);
+  });
+});
+
+describe('chat lines', () => {
+  const set = { id: 'set', name: 'Was this helpful?', schema: 'yes-no' };
+  const event = (overrides: Partial<ChatEvent['data']> = {}, type: ChatEvent['type'] = 'response.created'): ChatEvent => ({
+    type,
+    data: {
+      response: { id: 'r1', value: 'y' },
+      contentItem: { id: 'i1', key: '/docs', metadata: {} },
+      contentSet: set,
+      project: { id: 'p1', name: 'Site' },
+      ...overrides,
+    },
+  });
+
+  it('reads values as a person does', () => {
+    expect(describeValue('yes-no', {}, 'y')).toBe('Yes');
+    expect(describeValue('yes-no', {}, 'n')).toBe('No');
+    expect(describeValue('pulse', {}, '+')).toBe('+1');
+    expect(describeValue('reaction', {}, 'heart')).toBe('❤️ heart');
+    expect(describeValue('reaction', {}, 'custom')).toBe('custom');
+    expect(describeValue('rating', { min: 1, max: 5, step: 1 }, 4)).toBe('★ 4 of 5');
+    expect(describeValue('message', {}, 'Great page')).toBe('“Great page”');
+    expect(describeValue('tagged-message', {}, { tag: 'error', message: 'Typo' })).toBe('[error] “Typo”');
+    expect(describeValue('tagged-message', {}, { tag: 'idea' })).toBe('[idea]');
+  });
+
+  it('one line per event type, with the set, the item title or key, and the value', () => {
+    expect(slackText(event())).toBe('New response on *Was this helpful?* › /docs: Yes');
+    expect(discordText(event({ contentItem: { id: 'i1', key: '/docs', metadata: { title: 'Docs' } } }))).toBe(
+      'New response on **Was this helpful?** › Docs: Yes',
+    );
+    expect(slackText(event({ previous: { value: 'y' }, response: { id: 'r1', value: 'n' } }, 'response.updated'))).toBe(
+      'Response changed on *Was this helpful?* › /docs: No (was Yes)',
+    );
+    expect(slackText(event({}, 'response.revoked'))).toBe('Response withdrawn on *Was this helpful?* › /docs: Yes');
+    expect(slackText(event({}, 'response.deleted'))).toBe('A response was erased (response r1, content set set).');
+    expect(slackText(event({ contentItem: { id: 'i1', key: 'k', metadata: { url: 'https://a.example/x' } } }, 'content.created'))).toBe(
+      'New content item on *Was this helpful?*: k (https://a.example/x)',
+    );
+    expect(slackText(event({}, 'webhook.test'))).toMatch(/^Test event/);
+  });
+
+  it('escapes user text and stays within the platform limits, cutting the longest user text', () => {
+    const long = { id: 'r1', value: { tag: 'idea', message: `<@U123> & *x* ${'é'.repeat(5000)}` } };
+    const tagged = { ...set, schema: 'tagged-message', name: 'A'.repeat(100) };
+    const slack = slackText(event({ response: long, contentSet: tagged, contentItem: { id: 'i', key: 'k'.repeat(1024), metadata: {} } }));
+    expect(slack.length).toBeLessThanOrEqual(SLACK_SECTION_LIMIT);
+    expect(slack.length).toBeGreaterThan(SLACK_SECTION_LIMIT - 10);
+    expect(slack).toContain('&lt;@U123&gt; &amp;');
+    expect(slack).toContain(`*${'A'.repeat(100)}*`);
+    expect(slack).toContain(`${'k'.repeat(199)}…`);
+    expect(slack.endsWith('…')).toBe(true);
+    const discord = discordText(event({ response: long, contentSet: tagged }));
+    expect(discord.length).toBeLessThanOrEqual(DISCORD_CONTENT_LIMIT);
+    expect(discord).toContain('\\[idea\\] “<@U123\\> & \\*x\\*');
+    // Whitespace (new lines) collapses: one line.
+    expect(slackText(event({ response: { id: 'r', value: 'a\nb' }, contentSet: { ...set, schema: 'message' } }))).toContain('“a b”');
+  });
+});
+
+describe('signatures', () => {
+  it('are Standard Webhooks v1: base64 HMAC-SHA256 of "id.timestamp.body" keyed with the decoded secret, one per live secret', () => {
+    const [current, previous] = [generateSigningSecret(), generateSigningSecret()];
+    expect(current).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const now = new Date('2026-02-03T04:05:06.789Z');
+    const body = JSON.stringify({ type: 'webhook.test', timestamp: now.toISOString(), data: {} });
+    const headers = deliveryHeaders({ messageId: 'msg_1', now, body, secrets: [current, previous] });
+    const expected = (secret: string) =>
+      createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+        .update(`msg_1.${Math.floor(now.getTime() / 1000)}.${body}`)
+        .digest('base64');
+    expect(headers['webhook-signature']).toBe(`v1,${expected(current)} v1,${expected(previous)}`);
+    expect(headers['webhook-timestamp']).toBe('1770091506');
+    expect(signatureHeader('msg_1', now, body, [current])).toBe(`v1,${expected(current)}`);
+  });
+});
+
+describe('secrets at rest', () => {
+  it('seal with AES-256-GCM bound to the webhook id', async () => {
+    useSecretsKey(Buffer.alloc(32, 1));
+    const secret = generateSigningSecret();
+    const sealed = await sealSecret(secret, 'hook-a');
+    expect(sealed).toMatch(/^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+$/);
+    expect(sealed).not.toContain(secret.slice(6, 20));
+    expect(await openSecret(sealed, 'hook-a')).toBe(secret);
+    await expect(openSecret(sealed, 'hook-b')).rejects.toThrow();
+    useSecretsKey(Buffer.alloc(32, 2));
+    await expect(openSecret(sealed, 'hook-a')).rejects.toThrow();
+  });
+});
+
+describe('SSRF guard', () => {
+  it('admits public unicast addresses only', () => {
+    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) expect(isPublicAddress(address)).toBe(true);
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '255.255.255.255',
+      '224.0.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd12:3456::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      '64:ff9b::a00:1',
+      '2002:a00:1::1',
+      'not-an-ip',
+    ]) {
+      expect({ address, public: isPublicAddress(address) }).toEqual({ address, public: false });
+    }
+  });
+
+  it('checks the URL form: https only unless private targets are allowed, no credentials, no private literal', () => {
+    expect(urlProblem('https://hooks.example.com/x', false)).toBeUndefined();
+    expect(urlProblem('https://93.184.216.34/x', false)).toBeUndefined();
+    expect(urlProblem('http://hooks.example.com/x', false)).toMatch(/https/);
+    expect(urlProblem('http://127.0.0.1:3000/x', true)).toBeUndefined();
+    expect(urlProblem('https://[::1]/x', false)).toMatch(/private/);
+    expect(urlProblem('https://169.254.169.254/', false)).toMatch(/private/);
+    expect(urlProblem('https://a:b@hooks.example.com/', false)).toMatch(/credentials/);
+    expect(urlProblem('hooks.example.com', false)).toMatch(/absolute/);
+    expect(urlProblem(`https://a.example/${'x'.repeat(2048)}`, false)).toMatch(/2048/);
+  });
+
+  it("refuses, inside the connection's own lookup, names that resolve to private addresses", async () => {
+    const error = await new Promise<NodeJS.ErrnoException | null>((done) => guardedLookup('localhost', { all: true }, (failure) => done(failure)));
+    expect(error?.code).toBe('ETARGETREFUSED');
+    // At delivery: https to a name resolving to loopback is refused before any byte is sent.
+    const result = await sendAttempt({
+      url: 'https://localhost:9/hook',
+      body: '{}',
+      messageId: 'msg_x',
+      secrets: [generateSigningSecret()],
+      now: new Date(),
+      allowPrivate: false,
+    });
+    expect(result).toMatchObject({ verdict: 'failed', error: expect.stringMatching(/non-public address .*refused/) });
+    const literal = await sendAttempt({
+      url: 'http://127.0.0.1:9/hook',
+      body: '{}',
+      messageId: 'msg_x',
+      secrets: [generateSigningSecret()],
+      now: new Date(),
+      allowPrivate: false,
+    });
+    expect(literal).toMatchObject({ verdict: 'failed', error: expect.stringMatching(/^refused/) });
+  });
+});
+
+describe("the webhooks consumer's record filter", () => {
+  const declaration = STREAM_CONSUMERS.find((consumer) => consumer.name === 'webhooks')!;
+  const record = (pk: string, sk: string, eventName: 'INSERT' | 'MODIFY' | 'REMOVE'): DynamoDBRecord => ({
+    eventName,
+    dynamodb: { Keys: marshall({ pk, sk }) as never },
+  });
+
+  it('takes every response record and content item creations, nothing else', () => {
+    for (const name of ['INSERT', 'MODIFY', 'REMOVE'] as const) expect(matchesRecordFilter(record('response#r', 'response', name), declaration)).toBe(true);
+    expect(matchesRecordFilter(record('content#c', 'content', 'INSERT'), declaration)).toBe(true);
+    expect(matchesRecordFilter(record('content#c', 'content', 'MODIFY'), declaration)).toBe(false);
+    expect(matchesRecordFilter(record('contentkey#s#h', 'contentkey', 'INSERT'), declaration)).toBe(false);
+    expect(matchesRecordFilter(record('delivery#d', 'delivery', 'INSERT'), declaration)).toBe(false);
+    expect(matchesRecordFilter(record('webhook#w', 'webhook', 'MODIFY'), declaration)).toBe(false);
+    // Verify with the library too, on a header set built by us.
+    const secret = generateSigningSecret();
+    const now = new Date();
+    expect(new Webhook(secret).verify('{"a":1}', deliveryHeaders({ messageId: 'msg_2', now, body: '{"a":1}', secrets: [secret] }))).toEqual({ a: 1 });
+  });
+});
