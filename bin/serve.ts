@@ -1,5 +1,6 @@
 /**
- * `npm start`: the API on http://localhost:${PORT:-3000}/v0 over an embedded DynamoDB Local.
+ * `npm start`: the console on http://localhost:${PORT:-3000}/ and the API on .../v0, over an
+ * embedded DynamoDB Local.
  *
  *   npm start                   data kept in .data/ across restarts
  *   npm start -- --in-memory    throwaway data
@@ -13,6 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { buildConsole } from '../console/build';
 import { parseArgs } from 'node:util';
 import { logger } from '../functions/api/logger';
 import { rateLimitSettingsFromEnv } from '../functions/local/rate-limiter';
@@ -40,6 +42,8 @@ async function main() {
   const rateLimit = rateLimitSettingsFromEnv(env);
   const dataDir = values['in-memory'] ? undefined : resolve(env.DATA_DIR ?? '.data');
   ensureCursorSecret(dataDir);
+  // The console is rebuilt on every start (esbuild, about a second), so it always matches the code.
+  const consoleBuild = await buildConsole();
   const runtime = await startLocalRuntime({
     anonymousRateLimit: rateLimit,
     port: Number(values.port ?? env.PORT ?? 3000),
@@ -49,10 +53,12 @@ async function main() {
     dynamoPort: env.DYNAMODB_LOCAL_PORT ? Number(env.DYNAMODB_LOCAL_PORT) : 8000,
     tableName: env.TABLE_NAME || DEFAULT_TABLE_NAME,
     devKeys: { admin: env.FEEDBACK_ADMIN_KEY || undefined, viewer: env.FEEDBACK_VIEWER_KEY || undefined },
+    consoleDir: consoleBuild.outdir,
   });
   console.log(
     [
       '',
+      `Console           ${runtime.consoleUrl}   (sign in with a key below)`,
       `Feedback API      ${runtime.baseUrl}`,
       `DynamoDB          ${runtime.dynamoEndpoint}${values['in-memory'] ? ' (in memory)' : ''}`,
       `Admin key         ${runtime.keys.admin}`,

@@ -66,16 +66,16 @@ export interface PublicEdgeProps {
   readonly anonymousRateLimit: AnonymousRateLimit;
   readonly managedRules: ManagedRuleMode;
   /**
-   * The distribution's default behaviour, for everything outside `/v0/*`: the console's
-   * origin (S3 with origin access control) once it exists. Until then a CloudFront
-   * function answers those paths 404 without reaching any origin.
+   * The distribution's default behaviour, for everything outside `/v0/*`: the console
+   * (lib/console.ts: S3 with origin access control). Without it a CloudFront function
+   * answers those paths 404 without reaching any origin.
    */
   readonly defaultBehavior?: BehaviorOptions;
 }
 
 /**
- * The public door: one CloudFront distribution in front of the API (and later the
- * console), and the web ACL that limits each visitor's anonymous writes. docs/scaling.md
+ * The public door: one CloudFront distribution in front of the API (and the console, as
+ * its default behaviour), and the web ACL that limits each visitor's anonymous writes. docs/scaling.md
  * explains the design; in short:
  *
  * - Cache: `/v0/*` goes to the API Gateway stage with a cache policy that honours the
@@ -162,33 +162,13 @@ export class PublicEdge extends Construct {
       functionAssociations: [{ function: viewerAddress, eventType: FunctionEventType.VIEWER_REQUEST }],
     };
 
-    const notFound = new EdgeFunction(this, 'NotFound', {
-      runtime: FunctionRuntime.JS_2_0,
-      comment: 'Answers paths outside the API 404 until the console takes the default behaviour',
-      code: FunctionCode.fromInline(
-        [
-          'function handler(event) {',
-          '  return {',
-          '    statusCode: 404,',
-          "    statusDescription: 'Not Found',",
-          "    headers: { 'content-type': { value: 'application/json' }, 'cache-control': { value: 'no-store' } },",
-          `    body: JSON.stringify({ error: 'not-found', message: 'No operation at ' + event.request.uri + '; the API is under ${API_PATH_PATTERN.slice(0, -2)}' }),`,
-          '  };',
-          '}',
-        ].join('\n'),
-      ),
-    });
-
     this.distribution = new Distribution(this, 'Distribution', {
-      comment: `${stack.stackName}: the API under ${API_PATH_PATTERN} (the console will take the default behaviour)`,
+      comment: props.defaultBehavior
+        ? `${stack.stackName}: the console, and the API under ${API_PATH_PATTERN}`
+        : `${stack.stackName}: the API under ${API_PATH_PATTERN} (no console)`,
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
-      defaultBehavior: props.defaultBehavior ?? {
-        origin: apiOrigin,
-        viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
-        cachePolicy: CachePolicy.CACHING_DISABLED,
-        functionAssociations: [{ function: notFound, eventType: FunctionEventType.VIEWER_REQUEST }],
-      },
+      defaultBehavior: props.defaultBehavior ?? this.notFoundBehavior(apiOrigin),
       additionalBehaviors: { [API_PATH_PATTERN]: apiBehavior },
     });
     for (const rule of ['AwsSolutions-CFR1', 'AwsSolutions-CFR2', 'AwsSolutions-CFR3', 'AwsSolutions-CFR4'] as const) {
@@ -245,6 +225,32 @@ export class PublicEdge extends Construct {
       resourceArn: props.restApi.deploymentStage.stageArn,
       webAclArn: this.webAcl.attrArn,
     });
+  }
+
+  /** Without the console, paths outside the API are answered 404 by a CloudFront function, without reaching any origin. */
+  private notFoundBehavior(apiOrigin: HttpOrigin): BehaviorOptions {
+    const notFound = new EdgeFunction(this, 'NotFound', {
+      runtime: FunctionRuntime.JS_2_0,
+      comment: 'Answers paths outside the API 404 (the stack has no console)',
+      code: FunctionCode.fromInline(
+        [
+          'function handler(event) {',
+          '  return {',
+          '    statusCode: 404,',
+          "    statusDescription: 'Not Found',",
+          "    headers: { 'content-type': { value: 'application/json' }, 'cache-control': { value: 'no-store' } },",
+          `    body: JSON.stringify({ error: 'not-found', message: 'No operation at ' + event.request.uri + '; the API is under ${API_PATH_PATTERN.slice(0, -2)}' }),`,
+          '  };',
+          '}',
+        ].join('\n'),
+      ),
+    });
+    return {
+      origin: apiOrigin,
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      functionAssociations: [{ function: notFound, eventType: FunctionEventType.VIEWER_REQUEST }],
+    };
   }
 
   /** At most `limit` anonymous writes per window from one viewer address (VIEWER_ADDRESS_HEADER), answered 429. */

@@ -10,6 +10,7 @@ import { anonymousRateLimit, type AnonymousRateLimit } from '../functions/api/ra
 import type { OperationDeclaration } from '../functions/api/operation';
 import { operationPath } from '../functions/api/operation';
 import { operationList } from '../functions/api/registry';
+import { FeedbackConsole } from './console';
 import { MANAGED_RULE_MODES, PublicEdge, type ManagedRuleMode } from './edge';
 import { API_STAGE_NAME, FeedbackApi, type ApiThrottling } from './feedback-api';
 import { FeedbackTable } from './feedback-table';
@@ -35,6 +36,12 @@ export interface FeedbackStackProps extends StackProps {
   /** @default every operation of functions/api/registry.ts */
   readonly operations?: readonly OperationDeclaration[];
   /**
+   * The web console, the default behaviour of the API's CloudFront distribution (so it is
+   * same-origin with the API under /v0/*); `false` leaves it out. A string is a folder holding a
+   * built console. @default context `console` (`false` leaves it out), else built at synth time
+   */
+  readonly console?: boolean | string;
+  /**
    * Per-visitor limit on the anonymous writes (WAF rate-based rule); limit 0 turns it off.
    * @default context `anonymousRateLimit` / `anonymousRateWindowSeconds`, else 300 per 300 s
    */
@@ -51,13 +58,15 @@ export const SERVICE_NAME = 'feedback';
 export class FeedbackStack extends Stack {
   readonly table: FeedbackTable;
   readonly api: FeedbackApi;
-  /** CloudFront in front of the API (the console's future home) and the API's web ACL. */
+  /** CloudFront in front of the API and the console, and the API's web ACL. */
   readonly edge: PublicEdge;
   /** One per entry of functions/stream/consumers.ts, by name. */
   readonly streamConsumers: ReadonlyMap<string, StreamConsumer>;
   readonly rolloverJob: RolloverJob;
   readonly webhookDelivery: WebhookDelivery;
   readonly alarmTopic: Topic;
+  /** The console's bucket and its behaviour on the edge's distribution, unless left out. */
+  readonly console?: FeedbackConsole;
 
   constructor(scope: Construct, id: string, props: FeedbackStackProps = {}) {
     super(scope, id, props);
@@ -90,6 +99,10 @@ export class FeedbackStack extends Stack {
     if (!(MANAGED_RULE_MODES as readonly string[]).includes(managedRules)) {
       throw new Error(`Context wafManagedRules must be one of ${MANAGED_RULE_MODES.join(', ')}, got ${String(managedRules)}`);
     }
+    const consoleOption = props.console ?? String(this.node.tryGetContext('console') ?? 'true') !== 'false';
+    if (consoleOption !== false) {
+      this.console = new FeedbackConsole(this, 'Console', { consoleDir: typeof consoleOption === 'string' ? consoleOption : undefined });
+    }
     this.edge = new PublicEdge(this, 'Edge', {
       restApi: this.api.restApi,
       stageName: API_STAGE_NAME,
@@ -97,7 +110,9 @@ export class FeedbackStack extends Stack {
       corsAllowedOrigins,
       anonymousRateLimit: rateLimit,
       managedRules: managedRules as ManagedRuleMode,
+      defaultBehavior: this.console?.behavior,
     });
+    this.console?.deployTo(this.edge.distribution);
     const maxAge = props.aggregatesMaxAge ?? seconds(this.node.tryGetContext('aggregatesMaxAge'), 'aggregatesMaxAge') ?? DEFAULT_AGGREGATES_MAX_AGE_SECONDS;
     this.api.functions.get('responses/getAggregates')?.function.addEnvironment('AGGREGATES_MAX_AGE_SECONDS', String(maxAge));
 
@@ -135,8 +150,18 @@ export class FeedbackStack extends Stack {
       secretsKey.grantRead(fn.role);
     }
 
+    if (this.console) {
+      new CfnOutput(this, 'ConsoleUrl', {
+        value: `https://${this.edge.distribution.distributionDomainName}/`,
+        description: 'The web console (the API is under <ConsoleUrl>v0)',
+      });
+    }
+
     new CfnOutput(this, 'ApiUrl', { value: this.edge.url, description: 'Base URL of the API, through CloudFront (ends in /v0)' });
-    new CfnOutput(this, 'DistributionId', { value: this.edge.distribution.distributionId, description: 'The CloudFront distribution (API under /v0/*)' });
+    new CfnOutput(this, 'DistributionId', {
+      value: this.edge.distribution.distributionId,
+      description: this.console ? 'The CloudFront distribution (the console, and the API under /v0/*)' : 'The CloudFront distribution (API under /v0/*)',
+    });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });
   }
 }

@@ -21,15 +21,16 @@ export const NAG_REASONS = {
     'The origin-verify secret is resolved into the CloudFront origin header and the web ACL rule at deploy time, so a ' +
     'rotation Lambda could not update them; it is rotated by redeploying after a new value is put in the secret (docs/scaling.md).',
   edgeGeo:
-    'Widgets are embedded on sites whose visitors come from anywhere; restricting countries would silently drop their ' +
-    'feedback. Abuse is bounded per visitor address by the web ACL on the API stage instead.',
+    'Widgets are embedded on sites whose visitors come from anywhere, and the console serves site owners anywhere; restricting ' +
+    'countries would silently drop feedback. Abuse is bounded per visitor address by the web ACL on the API stage instead.',
   edgeWaf:
     'The web ACL is REGIONAL, on the API Gateway stage behind this distribution, so the stack needs no us-east-1 resources ' +
     'or custom resources; every request that reaches the API passes it, and the only answers served from the edge cache are ' +
-    'public widget counts (docs/scaling.md).',
+    "public widget counts (docs/scaling.md). The default behaviour serves the console's static build, which holds no data.",
   edgeLogging:
     'Every request that reaches the API is in the stage access log and the web ACL metrics; edge-cache hits are public widget ' +
-    'counts. Standard logs would add an ACL-enabled S3 bucket per deployment; operators who need them can enable them.',
+    "counts or the console's static files. Standard logs would add an ACL-enabled S3 bucket per deployment; operators who " +
+    'need them can enable them.',
   edgeTls:
     'The distribution serves the default *.cloudfront.net certificate, whose viewer policy CloudFront fixes; a custom domain ' +
     'with an ACM certificate (us-east-1) lets operators set TLSv1.2_2021, documented in docs/scaling.md.',
@@ -55,6 +56,16 @@ export const NAG_REASONS = {
   webhookKeyRotation:
     'The secret is the key that seals webhook signing secrets stored in the table; rotating it means re-encrypting every ' +
     'stored secret, which automatic rotation cannot do. Customers rotate their own signing secrets with webhooks/rotateSecret.',
+  consoleBucketLogs:
+    'The console bucket holds only the public build of the console (no user data) and is read only by CloudFront through ' +
+    'origin access control; S3 server access logs would record nothing but CloudFront fetching those files.',
+  bucketDeploymentRuntime:
+    'The BucketDeployment custom resource of aws-cdk-lib ships its own Lambda runtime (with the AWS CLI layer); its ' +
+    'runtime is chosen by aws-cdk-lib and moves with CDK upgrades.',
+  bucketDeploymentRole:
+    "aws-cdk-lib's BucketDeployment custom resource (it copies the console's files at deploy time): AWSLambdaBasicExecutionRole " +
+    'for its logs, S3 read/write/delete actions on the console bucket and read on the CDK asset bucket only, and ' +
+    'cloudfront:CreateInvalidation, which supports no resource-level scoping.',
 } as const;
 
 export type NagReason = keyof typeof NAG_REASONS;

@@ -1,12 +1,37 @@
 import * as z from 'zod';
+import {
+  DEFAULT_RATING,
+  DEFAULT_TAGS,
+  MAX_OPTIONS,
+  REACTION_PRESETS,
+  type AnySchemaConfig,
+  type ReactionOption,
+  type Schema,
+  type SchemaConfig,
+  type TagOption,
+} from './schema-options';
 
 /**
  * Feedback schemas of a content set: which values a response may carry and how they
  * are counted. `schemaConfig` is validated and completed here, once, when a set is
  * created or saved; responses and aggregates then rely on the stored, complete form.
+ * The names, presets and option labels live in schema-options.ts (no zod, so the console
+ * can bundle them) and are re-exported here.
  */
-export const SCHEMAS = ['pulse', 'yes-no', 'reaction', 'rating', 'message', 'tagged-message'] as const;
-export type Schema = (typeof SCHEMAS)[number];
+
+export {
+  DEFAULT_RATING,
+  DEFAULT_TAGS,
+  MAX_OPTIONS,
+  optionLabels,
+  REACTION_PRESETS,
+  SCHEMAS,
+  type AnySchemaConfig,
+  type ReactionOption,
+  type Schema,
+  type SchemaConfig,
+  type TagOption,
+} from './schema-options';
 
 export const MESSAGE_MAX_LENGTH = 4000;
 
@@ -14,52 +39,8 @@ const sentiment = z.number().min(-1).max(1);
 const intensity = z.number().min(0).max(1);
 const optionValue = z.string().min(1).max(30);
 
-const reactionOption = z.strictObject({ value: optionValue, sentiment, intensity });
-const tagOption = z.strictObject({ value: optionValue, sentiment });
-
-/** Reaction presets of the published widgets, in their display order. */
-export const REACTION_PRESETS = {
-  github: [
-    { value: '+1', sentiment: 1, intensity: 0.5 },
-    { value: '-1', sentiment: -1, intensity: 0.5 },
-    { value: 'laugh', sentiment: 1, intensity: 0.7 },
-    { value: 'confused', sentiment: -0.5, intensity: 0.5 },
-    { value: 'heart', sentiment: 1, intensity: 0.9 },
-    { value: 'hooray', sentiment: 1, intensity: 0.8 },
-    { value: 'rocket', sentiment: 1, intensity: 1 },
-    { value: 'eyes', sentiment: 0, intensity: 0.3 },
-  ],
-  facebook: [
-    { value: 'like', sentiment: 1, intensity: 0.5 },
-    { value: 'love', sentiment: 1, intensity: 0.9 },
-    { value: 'laugh', sentiment: 1, intensity: 0.7 },
-    { value: 'wow', sentiment: 0.5, intensity: 0.8 },
-    { value: 'sad', sentiment: -0.5, intensity: 0.7 },
-    { value: 'angry', sentiment: -1, intensity: 1 },
-  ],
-  feeling: [
-    { value: 'happy', sentiment: 1, intensity: 0.7 },
-    { value: 'neutral', sentiment: 0, intensity: 0.2 },
-    { value: 'sad', sentiment: -1, intensity: 0.7 },
-  ],
-  evaluation: [
-    { value: 'love', sentiment: 1, intensity: 1 },
-    { value: 'happy', sentiment: 0.5, intensity: 0.5 },
-    { value: 'sad', sentiment: -0.5, intensity: 0.5 },
-    { value: 'hate', sentiment: -1, intensity: 1 },
-  ],
-} as const satisfies Record<string, ReactionOption[]>;
-
-/** Tags of the published tagged-message "feedback" preset. */
-export const DEFAULT_TAGS: TagOption[] = [
-  { value: 'idea', sentiment: 0.5 },
-  { value: 'error', sentiment: -1 },
-  { value: 'other', sentiment: 0 },
-];
-
-export const DEFAULT_RATING = { min: 1, max: 5, step: 1 } as const;
-/** More options than this would make every aggregate item and `values` array unwieldy. */
-export const MAX_OPTIONS = 50;
+const reactionOption = z.strictObject({ value: optionValue, sentiment, intensity }) satisfies z.ZodType<ReactionOption>;
+const tagOption = z.strictObject({ value: optionValue, sentiment }) satisfies z.ZodType<TagOption>;
 
 function uniqueValues(options: { value: string }[]): boolean {
   return new Set(options.map((option) => option.value)).size === options.length;
@@ -100,18 +81,6 @@ const ratingConfig = z
 
 const emptyConfig = z.strictObject({}).transform(() => ({}));
 
-export type ReactionOption = z.infer<typeof reactionOption>;
-export type TagOption = z.infer<typeof tagOption>;
-export type SchemaConfig = {
-  pulse: Record<string, never>;
-  'yes-no': Record<string, never>;
-  reaction: { options: ReactionOption[] };
-  rating: { min: number; max: number; step: number };
-  message: Record<string, never>;
-  'tagged-message': { tags: TagOption[] };
-};
-export type AnySchemaConfig = SchemaConfig[Schema];
-
 /** The schemaConfig parser of each schema (the OpenAPI document describes their input). */
 export const configParsers: { [S in Schema]: z.ZodType<SchemaConfig[S], unknown> } = {
   pulse: emptyConfig as z.ZodType<Record<string, never>, unknown>,
@@ -125,31 +94,6 @@ export const configParsers: { [S in Schema]: z.ZodType<SchemaConfig[S], unknown>
 /** Validates a schemaConfig as given by a caller (null/undefined = defaults) and completes it. */
 export function parseSchemaConfig(schema: Schema, input: unknown) {
   return configParsers[schema].safeParse(input ?? {});
-}
-
-/** Names of the options a schema counts, in the order of `values` and `counts`. */
-export function optionLabels(schema: Schema, config: AnySchemaConfig): string[] {
-  switch (schema) {
-    case 'pulse':
-    case 'message':
-      return ['count'];
-    case 'yes-no':
-      return ['yes', 'no'];
-    case 'reaction':
-      return (config as SchemaConfig['reaction']).options.map((option) => option.value);
-    case 'tagged-message':
-      return (config as SchemaConfig['tagged-message']).tags.map((tag) => tag.value);
-    case 'rating': {
-      const { min, max, step } = config as SchemaConfig['rating'];
-      const labels: string[] = [];
-      for (let index = 0; min + index * step <= max + 1e-9; index++) labels.push(String(roundStep(min + index * step)));
-      return labels;
-    }
-  }
-}
-
-function roundStep(value: number): number {
-  return Math.round(value * 1e9) / 1e9;
 }
 
 /**

@@ -29,12 +29,16 @@ export interface LocalRuntimeOptions {
   consumeStream?: boolean;
   /** The rollover schedule's clock (tests move it across midnight). */
   clock?: () => Date;
+  /** The built console, served at `/` (see createApiServer). */
+  consoleDir?: string;
   /** The per-visitor limit on anonymous writes; default from ANONYMOUS_RATE_LIMIT, ANONYMOUS_RATE_WINDOW_SECONDS and TRUST_PROXY. */
   anonymousRateLimit?: LocalRateLimitSettings;
 }
 
 export interface LocalRuntime {
   baseUrl: string;
+  /** Where the console answers, when a consoleDir was given. */
+  consoleUrl?: string;
   streamConsumers?: LocalStreamConsumers;
   rolloverSchedule?: LocalRolloverSchedule;
   webhookSweeper?: LocalWebhookSweeper;
@@ -102,7 +106,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         ? undefined
         : new LocalWebhookSweeper({ store: { documentClient: defaultStore().documentClient, tableName: settings.tableName } });
     webhookSweeper?.start();
-    const server = createApiServer({ anonymousRateLimit: options.anonymousRateLimit ?? rateLimitSettingsFromEnv() });
+    const server = createApiServer({ consoleDir: options.consoleDir, anonymousRateLimit: options.anonymousRateLimit ?? rateLimitSettingsFromEnv() });
     await new Promise<void>((listening, failed) => {
       server.once('error', failed);
       server.listen(options.port, options.host ?? '127.0.0.1', () => listening());
@@ -111,6 +115,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const host = options.host && options.host !== '0.0.0.0' ? options.host : 'localhost';
     return {
       baseUrl: `http://${host}:${port}${BASE_PATH}`,
+      consoleUrl: options.consoleDir ? `http://${host}:${port}/` : undefined,
       streamConsumers,
       rolloverSchedule,
       webhookSweeper,

@@ -15,6 +15,7 @@ import { implementations } from '../handlers';
 import { defaultStore } from '../store/client';
 import { docsPath, docsResponse, isDocsPath } from '../docs/pages';
 import { localDocsPages } from '../docs/local';
+import { serveConsoleFile } from './console-files';
 import { AnonymousWriteLimiter, type LocalRateLimitSettings } from './rate-limiter';
 
 export const BASE_PATH = '/v0';
@@ -126,6 +127,8 @@ async function health(): Promise<{ status: number; body: unknown }> {
 }
 
 export interface ApiServerOptions {
+  /** The built console (console/build.ts), served at `/` (every path outside /v0), as CloudFront serves it on AWS. */
+  consoleDir?: string;
   /** The per-visitor limit on anonymous writes (WAF's part on AWS); none when omitted. `npm start` sets it from the environment. */
   anonymousRateLimit?: LocalRateLimitSettings;
 }
@@ -148,6 +151,11 @@ export function createApiServer(options: ApiServerOptions = {}): Server {
     const origin = request.headers.origin;
     const url = new URL(request.url ?? '/', 'http://localhost');
     try {
+      if (options.consoleDir && url.pathname !== BASE_PATH && !url.pathname.startsWith(`${BASE_PATH}/`)) {
+        request.resume();
+        serveConsoleFile(options.consoleDir, request, response, url.pathname);
+        return;
+      }
       if (request.method === 'OPTIONS') {
         response.writeHead(204, preflightHeaders(origin));
         response.end();

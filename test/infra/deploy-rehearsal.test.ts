@@ -44,6 +44,7 @@ import {
   actionMatches,
   apiRoutes,
   createTableFromTemplate,
+  deployTimeFunctions,
   functionSpecs,
   grantedActions,
   invokePermissions,
@@ -283,6 +284,7 @@ beforeAll(async () => {
   timings.synth = Date.now() - started;
   assembly = loadCloudAssembly(path.resolve(dir));
   functions = functionSpecs(assembly);
+  for (const [functionId, reason] of deployTimeFunctions(assembly)) process.stdout.write(`rehearsal: skipped ${functionId}: ${reason}\n`);
   routes = apiRoutes(assembly);
   mappings = streamMappings(assembly);
   schedules = ruleTargets(assembly);

@@ -21,6 +21,7 @@ import { openApiJson } from '../../functions/api/openapi';
 import { localDocsAssets, swaggerUiDirectory } from '../../functions/docs/local';
 import { DOCS_FILES, docsPages } from '../../functions/docs/pages';
 import { createFeedbackApp } from '../../lib/app';
+import { spaRewriteCode } from '../../lib/console';
 import { API_PATH_PATTERN, FORWARDED_HEADERS, MANAGED_RULE_GROUPS, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/edge';
 import { DOCS_ROUTES } from '../../lib/feedback-api';
 import { FeedbackStack } from '../../lib/feedback-stack';
@@ -65,6 +66,16 @@ afterAll(() => {
 
 function ofType(type: string): [string, Json][] {
   return Object.entries(resources).filter(([, resource]) => resource.Type === type);
+}
+
+/**
+ * The functions of the service, without the one aws-cdk-lib brings for the console's
+ * BucketDeployment (a Python custom-resource provider that copies the console's files to S3
+ * at deploy time; test/infra/console.test.ts covers it).
+ */
+function serviceFunctions(): [string, Json][] {
+  const providers = new Set(ofType('Custom::CDKBucketDeployment').map(([, resource]) => refId(resource.Properties.ServiceToken)));
+  return ofType('AWS::Lambda::Function').filter(([id]) => !providers.has(id));
 }
 
 /** Logical id referenced by `{Ref}` or `{Fn::GetAtt: [id, attr]}`. */
@@ -259,11 +270,12 @@ describe('stage', () => {
     });
   });
 
-  test('outputs ApiUrl ending in /v0 and TableName', () => {
+  test('outputs ApiUrl ending in /v0, TableName and ConsoleUrl, the API and the console on one domain', () => {
     const outputs = template.toJSON().Outputs;
     const url = outputs.ApiUrl.Value['Fn::Join'][1];
     expect(url[0]).toBe('https://');
     expect(url[url.length - 1]).toMatch(/\/v0$/);
+    expect(outputs.ConsoleUrl.Value['Fn::Join'][1]).toEqual(['https://', url[1], '/']);
     expect(refId(outputs.TableName.Value)).toBe(ofType('AWS::DynamoDB::Table')[0][0]);
   });
 });
@@ -271,14 +283,17 @@ describe('stage', () => {
 // ---------------------------------------------------------------- functions
 
 describe('functions', () => {
-  test('one per operation plus the docs function, the two stream consumers, the rollover job and the webhook sweeper, and no other (no custom-resource functions)', () => {
-    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 5);
+  test('one per operation plus the docs function, the two stream consumers, the rollover job and the webhook sweeper, and no other but the console deployment provider', () => {
+    expect(serviceFunctions()).toHaveLength(operationList.length + 5);
+    // The console's two BucketDeployments share aws-cdk-lib's one singleton provider.
+    template.resourceCountIs('Custom::CDKBucketDeployment', 2);
+    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 6);
   });
 
   test('all are Node 22 on arm64 with source maps, a log group with retention and the common environment', () => {
     const tableId = ofType('AWS::DynamoDB::Table')[0][0];
     const docsId = stack.getLogicalId(stack.api.docsFunction.function.node.defaultChild as any);
-    for (const [functionId, fn] of ofType('AWS::Lambda::Function')) {
+    for (const [functionId, fn] of serviceFunctions()) {
       const props = fn.Properties;
       expect(props.Runtime).toBe('nodejs22.x');
       expect(props.Architectures).toEqual(['arm64']);
@@ -316,7 +331,7 @@ describe('functions', () => {
 
   test('every function has a bundle with a source map; one bundle per resource (and the consumer) loads and exports handler()', () => {
     const bundleOf = (functionId: string) => path.join(bundleDir(functionId), 'index.js');
-    for (const [functionId] of ofType('AWS::Lambda::Function')) {
+    for (const [functionId] of serviceFunctions()) {
       expect(fs.existsSync(bundleOf(functionId))).toBe(true);
       expect(fs.existsSync(`${bundleOf(functionId)}.map`)).toBe(true);
     }
@@ -491,7 +506,7 @@ describe('IAM', () => {
   });
 
   test('function roles carry no managed policy and may only write to their own log group', () => {
-    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+    for (const [, fn] of serviceFunctions()) {
       const roleId = refId(fn.Properties.Role)!;
       expect(resources[roleId].Properties.ManagedPolicyArns).toBeUndefined();
       const logs = roleStatements(roleId).filter((statement) => asArray<string>(statement.Action).some((a) => a.startsWith('logs:')));
@@ -733,12 +748,29 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
     expect(rules().map((rule) => rule.Priority)).toEqual([0, 1, 2, 3]);
   });
 
-  test("the default behaviour, the console's place, answers 404 at the edge until the console exists", () => {
-    const fallback = distributionConfig().DefaultCacheBehavior;
-    expect(fallback.FunctionAssociations[0].EventType).toBe('viewer-request');
-    const answer = runInNewContext(`${functionCode(fallback)}; handler`)({ request: { uri: '/index.html', headers: {} } });
-    expect(answer.statusCode).toBe(404);
-    expect(JSON.parse(answer.body)).toMatchObject({ error: 'not-found' });
+  test("the default behaviour is the console's: its bucket through origin access control, its security headers, the SPA rewrite", () => {
+    const consoleFiles = stack.console!;
+    const behavior = distributionConfig().DefaultCacheBehavior;
+    const origin = distributionConfig().Origins.find((candidate: Json) => candidate.Id === behavior.TargetOriginId);
+    expect(origin.DomainName).toEqual({ 'Fn::GetAtt': [stack.getLogicalId(consoleFiles.bucket.node.defaultChild as any), 'RegionalDomainName'] });
+    expect(refId(origin.OriginAccessControlId)).toBe(only('AWS::CloudFront::OriginAccessControl')[0]);
+    expect(origin.OriginCustomHeaders).toBeUndefined();
+    expect(behavior.ViewerProtocolPolicy).toBe('redirect-to-https');
+    expect(refId(behavior.ResponseHeadersPolicyId)).toBe(stack.getLogicalId(consoleFiles.responseHeadersPolicy.node.defaultChild as any));
+    const headers = only('AWS::CloudFront::ResponseHeadersPolicy')[1].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    expect(headers.ContentSecurityPolicy.ContentSecurityPolicy).toMatch(/frame-ancestors 'none'/);
+    expect(headers.ContentSecurityPolicy.ContentSecurityPolicy).not.toMatch(/unsafe-inline/);
+    expect(headers).toMatchObject({
+      ContentTypeOptions: { Override: true },
+      FrameOptions: { FrameOption: 'DENY' },
+      StrictTransportSecurity: { IncludeSubdomains: true },
+    });
+    expect(functionCode(behavior)).toBe(spaRewriteCode());
+    // The API keeps its own answers' headers (the reference page has its own CSP).
+    expect(apiBehavior().ResponseHeadersPolicyId).toBeUndefined();
+    // The deployment invalidates index.html on this same distribution.
+    const pages = ofType('Custom::CDKBucketDeployment').find(([, resource]) => resource.Properties.DistributionId);
+    expect(pages?.[1].Properties.DistributionId).toEqual({ Ref: only('AWS::CloudFront::Distribution')[0] });
   });
 });
 

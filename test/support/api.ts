@@ -37,13 +37,14 @@ export interface TestApi {
 
 /**
  * The local HTTP server (same Lambda handlers as deployed) on a free port, over this
- * file's table, with the stream consumer reading DynamoDB Local's real stream.
+ * file's table, with the stream consumer reading DynamoDB Local's real stream; with a
+ * `consoleDir`, it also serves that console build at `/`.
  */
-export async function startTestApi(): Promise<TestApi> {
+export async function startTestApi(options: { consoleDir?: string } = {}): Promise<TestApi> {
   const { client, settings } = defaultStore();
   await ensureTable(client, settings.tableName);
   const streamConsumers = startStreamConsumers(client, settings.tableName);
-  const server: Server = createApiServer();
+  const server: Server = createApiServer({ consoleDir: options.consoleDir });
   // fetch keeps connections for the server's keep-alive time less one second; on a loaded
   // machine that margin is too thin and a reused connection can be reset. A long keep-alive
   // leaves the client's own idle timeout to close them first.

@@ -162,34 +162,54 @@ export interface FunctionSpec {
   loggingConfig: Json;
 }
 
-export function functionSpecs(assembly: LoadedAssembly): FunctionSpec[] {
-  return ofType(assembly, 'AWS::Lambda::Function').map(([logicalId, resource]) => {
-    const props = resource.Properties ?? {};
-    const where = `function ${logicalId}`;
-    if (props.PackageType === 'Image' || props.Code?.ImageUri) throw new Error(`${where}: container images are not rehearsed`);
-    if (typeof props.Code?.S3Key !== 'string') throw new Error(`${where}: Code.S3Key is ${JSON.stringify(props.Code?.S3Key)}, not an asset key`);
-    const unsupported = assembly.unsupportedAssets.get(props.Code.S3Key);
-    if (unsupported) throw new Error(`${where}: ${unsupported}; the rehearsal runs code from asset directories`);
-    const codeDir = assembly.assetDirs.get(props.Code.S3Key);
-    if (!codeDir) throw new Error(`${where}: no asset of the cloud assembly is uploaded as ${props.Code.S3Key}`);
-    if (!fs.existsSync(codeDir)) throw new Error(`${where}: ${codeDir} (asset ${props.Code.S3Key}) does not exist`);
-    const roleId = refId(props.Role);
-    if (!roleId || assembly.resources[roleId]?.Type !== 'AWS::IAM::Role') {
-      throw new Error(`${where}: its role ${JSON.stringify(props.Role)} is not an AWS::IAM::Role of this template`);
+/**
+ * Functions that only run while CloudFormation deploys, as custom-resource providers of
+ * aws-cdk-lib, with why the rehearsal does not run them: today the console's BucketDeployment
+ * provider (Python with the AWS CLI layer), which copies the built console to its S3 bucket and
+ * touches no table. The rehearsal runs the service's Node.js functions.
+ */
+export function deployTimeFunctions(assembly: LoadedAssembly): Map<string, string> {
+  const skipped = new Map<string, string>();
+  for (const [, resource] of ofType(assembly, 'Custom::CDKBucketDeployment')) {
+    const providerId = refId(resource.Properties?.ServiceToken);
+    if (providerId) {
+      skipped.set(providerId, "aws-cdk-lib's BucketDeployment provider: runs at deploy time only (copies the console's files to S3), touches no table");
     }
-    return {
-      logicalId,
-      runtime: props.Runtime,
-      handler: props.Handler,
-      // CloudFormation's defaults.
-      timeoutSeconds: props.Timeout ?? 3,
-      memorySize: props.MemorySize ?? 128,
-      codeDir,
-      environment: props.Environment?.Variables ?? {},
-      roleId,
-      loggingConfig: props.LoggingConfig,
-    };
-  });
+  }
+  return skipped;
+}
+
+export function functionSpecs(assembly: LoadedAssembly): FunctionSpec[] {
+  const deployTime = deployTimeFunctions(assembly);
+  return ofType(assembly, 'AWS::Lambda::Function')
+    .filter(([logicalId]) => !deployTime.has(logicalId))
+    .map(([logicalId, resource]) => {
+      const props = resource.Properties ?? {};
+      const where = `function ${logicalId}`;
+      if (props.PackageType === 'Image' || props.Code?.ImageUri) throw new Error(`${where}: container images are not rehearsed`);
+      if (typeof props.Code?.S3Key !== 'string') throw new Error(`${where}: Code.S3Key is ${JSON.stringify(props.Code?.S3Key)}, not an asset key`);
+      const unsupported = assembly.unsupportedAssets.get(props.Code.S3Key);
+      if (unsupported) throw new Error(`${where}: ${unsupported}; the rehearsal runs code from asset directories`);
+      const codeDir = assembly.assetDirs.get(props.Code.S3Key);
+      if (!codeDir) throw new Error(`${where}: no asset of the cloud assembly is uploaded as ${props.Code.S3Key}`);
+      if (!fs.existsSync(codeDir)) throw new Error(`${where}: ${codeDir} (asset ${props.Code.S3Key}) does not exist`);
+      const roleId = refId(props.Role);
+      if (!roleId || assembly.resources[roleId]?.Type !== 'AWS::IAM::Role') {
+        throw new Error(`${where}: its role ${JSON.stringify(props.Role)} is not an AWS::IAM::Role of this template`);
+      }
+      return {
+        logicalId,
+        runtime: props.Runtime,
+        handler: props.Handler,
+        // CloudFormation's defaults.
+        timeoutSeconds: props.Timeout ?? 3,
+        memorySize: props.MemorySize ?? 128,
+        codeDir,
+        environment: props.Environment?.Variables ?? {},
+        roleId,
+        loggingConfig: props.LoggingConfig,
+      };
+    });
 }
 
 /** Variables Lambda sets itself: a function may not set them (CreateFunction refuses the template). */

@@ -1,0 +1,137 @@
+/**
+ * The console: a single-page app over the API's operations, served at `/` next to the API
+ * (`/v0`). Routes use the browser history; the server answers every client route with
+ * index.html, so deep links and reloads work.
+ */
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
+import { Loading } from './components/states';
+import { Page } from './components/page';
+import { ContentItemPage } from './pages/content-item';
+import { ContentSetPage } from './pages/content-set';
+import { PersonPage, PeoplePage } from './pages/people';
+import { ProjectPage } from './pages/project';
+import { ProjectsPage } from './pages/projects';
+import { ResponsesPage } from './pages/responses';
+import { SetSettingsPage } from './pages/set-settings';
+import { SignInPage } from './pages/sign-in';
+import { SessionProvider, useSession } from './session';
+
+const EmbedPage = lazy(() => import('./pages/embed'));
+const WebhooksPage = lazy(() => import('./pages/webhooks'));
+const WebhookPage = lazy(() => import('./pages/webhook'));
+const KeysPage = lazy(() => import('./pages/keys'));
+
+function NavLink(props: { href: string; children: ReactNode }) {
+  const [location] = useLocation();
+  const current = location === props.href || location.startsWith(`${props.href}/`);
+  return (
+    <Link href={props.href} aria-current={current ? 'page' : undefined}>
+      {props.children}
+    </Link>
+  );
+}
+
+function Shell(props: { children: ReactNode }) {
+  const session = useSession();
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link href="/projects" className="brand">
+          <span className="brand-mark" aria-hidden="true" />
+          Feedback console
+        </Link>
+        <nav aria-label="Main" className="main-nav">
+          <NavLink href="/projects">Projects</NavLink>
+          <NavLink href="/people">People</NavLink>
+          {session.isAdmin && <NavLink href="/webhooks">Webhooks</NavLink>}
+          {session.isAdmin && <NavLink href="/keys">API keys</NavLink>}
+        </nav>
+        <div className="session">
+          <span className="level-badge" title="The level of the key you signed in with">
+            {session.isAdmin ? 'Admin' : 'Viewer'}
+          </span>
+          <button type="button" onClick={() => session.signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {props.children}
+      </main>
+    </>
+  );
+}
+
+function AdminOnly(props: { children: ReactNode }) {
+  const session = useSession();
+  if (session.isAdmin) return <>{props.children}</>;
+  return (
+    <Page title="Admins only">
+      <p>This page needs an admin key. You signed in with a viewer key, which can read feedback but not manage the account.</p>
+    </Page>
+  );
+}
+
+function NotFoundPage() {
+  return (
+    <Page title="Page not found">
+      <p>
+        Nothing here. <Link href="/projects">Go to your projects</Link>.
+      </p>
+    </Page>
+  );
+}
+
+function Routes() {
+  return (
+    <Suspense fallback={<Loading what="page" />}>
+      <Switch>
+        <Route path="/">
+          <Redirect to="/projects" replace />
+        </Route>
+        <Route path="/projects" component={ProjectsPage} />
+        <Route path="/projects/:projectId">{(params) => <ProjectPage projectId={params.projectId} />}</Route>
+        <Route path="/projects/:projectId/responses">{(params) => <ResponsesPage scope={{ projectId: params.projectId }} />}</Route>
+        <Route path="/sets/:setId">{(params) => <ContentSetPage setId={params.setId} />}</Route>
+        <Route path="/sets/:setId/responses">{(params) => <ResponsesPage scope={{ contentSetId: params.setId }} />}</Route>
+        <Route path="/sets/:setId/embed">{(params) => <EmbedPage setId={params.setId} />}</Route>
+        <Route path="/sets/:setId/settings">{(params) => <SetSettingsPage setId={params.setId} />}</Route>
+        <Route path="/items/:itemId">{(params) => <ContentItemPage itemId={params.itemId} />}</Route>
+        <Route path="/people" component={PeoplePage} />
+        <Route path="/people/:userId">{(params) => <PersonPage userId={params.userId} />}</Route>
+        <Route path="/webhooks">
+          <AdminOnly>
+            <WebhooksPage />
+          </AdminOnly>
+        </Route>
+        <Route path="/webhooks/:webhookId">
+          {(params) => (
+            <AdminOnly>
+              <WebhookPage webhookId={params.webhookId} />
+            </AdminOnly>
+          )}
+        </Route>
+        <Route path="/keys">
+          <AdminOnly>
+            <KeysPage />
+          </AdminOnly>
+        </Route>
+        <Route component={NotFoundPage} />
+      </Switch>
+    </Suspense>
+  );
+}
+
+export function App() {
+  return (
+    <SessionProvider signIn={(done, message) => <SignInPage onSignedIn={done} message={message} />}>
+      <Shell>
+        <Routes />
+      </Shell>
+    </SessionProvider>
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * The uPlot chart (loaded lazily: uPlot is only fetched when a page shows a chart). Bars,
+ * stacked bars (each option drawn as the running total up to it, largest first, so each
+ * visible segment is one option), and an average line on a second scale for ratings.
+ * Colours follow the page's light or dark theme.
+ */
+import { useEffect, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import type { ChartSpec } from './chart';
+
+function themeColor(name: string, fallback: string): string {
+  const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  return value || fallback;
+}
+
+function useColorScheme(): string {
+  const [scheme, setScheme] = useState(() => (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
+  useEffect(() => {
+    const query = matchMedia('(prefers-color-scheme: dark)');
+    const changed = () => setScheme(query.matches ? 'dark' : 'light');
+    query.addEventListener('change', changed);
+    return () => query.removeEventListener('change', changed);
+  }, []);
+  return scheme;
+}
+
+function optionsOf(spec: ChartSpec, width: number): { options: uPlot.Options; data: uPlot.AlignedData } {
+  const text = themeColor('--muted', '#6b7280');
+  const grid = themeColor('--grid', 'rgba(128,128,128,0.2)');
+  const xs = spec.labels.map((_, index) => index);
+  const bars = uPlot.paths.bars!({ size: [0.7, 48], gap: 1 });
+  const series: uPlot.Series[] = [{}];
+  const data: (number | null)[][] = [xs];
+  if (spec.kind === 'stacked') {
+    const running: (number | null)[][] = [];
+    spec.series.forEach((entry, index) => {
+      running.push(entry.values.map((value, point) => (value === null ? null : value + (index > 0 ? (running[index - 1][point] ?? 0) : 0))));
+    });
+    for (let index = spec.series.length - 1; index >= 0; index--) {
+      series.push({
+        label: spec.series[index].label,
+        fill: spec.series[index].color,
+        stroke: spec.series[index].color,
+        width: 0,
+        paths: bars,
+        points: { show: false },
+      });
+      data.push(running[index]);
+    }
+  } else {
+    for (const entry of spec.series) {
+      series.push({ label: entry.label, fill: entry.color, stroke: entry.color, width: 0, paths: bars, points: { show: false } });
+      data.push(entry.values);
+    }
+  }
+  if (spec.line) {
+    series.push({
+      label: spec.line.label,
+      stroke: spec.line.color,
+      width: 2,
+      scale: 'line',
+      spanGaps: true,
+      points: { show: true, size: 5, fill: spec.line.color },
+    });
+    data.push(spec.line.values);
+  }
+  const sparkline = spec.sparkline === true;
+  const axes: uPlot.Axis[] = sparkline
+    ? [{ show: false }, { show: false }]
+    : [
+        {
+          stroke: text,
+          grid: { show: false },
+          ticks: { stroke: grid },
+          values: (_chart, ticks) => ticks.map((tick) => spec.labels[tick] ?? ''),
+          space: 40,
+          size: 30,
+        },
+        {
+          stroke: text,
+          grid: { stroke: grid },
+          ticks: { stroke: grid },
+          size: 44,
+          values: (_chart, ticks) => ticks.map((tick) => (Number.isInteger(tick) ? String(tick) : '')),
+        },
+      ];
+  if (spec.line && !sparkline) {
+    axes.push({
+      scale: 'line',
+      side: 1,
+      stroke: spec.line.color,
+      grid: { show: false },
+      size: 40,
+      values: (_chart, ticks) => ticks.map((tick) => tick.toFixed(1)),
+    });
+  }
+  const options: uPlot.Options = {
+    width,
+    height: spec.height ?? (sparkline ? 32 : 240),
+    legend: { show: false },
+    cursor: sparkline ? { show: false } : { points: { show: false }, drag: { x: false, y: false } },
+    select: { show: false, left: 0, top: 0, width: 0, height: 0 },
+    padding: sparkline ? [2, 0, 0, 0] : [12, 8, 0, 0],
+    scales: {
+      x: { time: false, range: [-0.5, Math.max(xs.length - 0.5, 0.5)] },
+      y: { range: (_chart, _min, max) => [0, Math.max(max, sparkline ? 1 : 4) * (sparkline ? 1 : 1.1)] },
+      ...(spec.line ? { line: { range: [spec.line.min, spec.line.max] as uPlot.Range.MinMax } } : {}),
+    },
+    axes,
+    series,
+  };
+  return { options, data: data as uPlot.AlignedData };
+}
+
+export default function ChartCanvas(props: { spec: ChartSpec; label: string; onHover?: (index: number | null) => void }) {
+  const container = useRef<HTMLDivElement>(null);
+  const scheme = useColorScheme();
+  const onHover = useRef(props.onHover);
+  onHover.current = props.onHover;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scheme is not read here, but the chart takes its colours from the page's CSS when built, so a change of the OS scheme rebuilds it.
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    const width = Math.max(element.clientWidth, 120);
+    const { options, data } = optionsOf(props.spec, width);
+    options.hooks = { setCursor: [(chart) => onHover.current?.(chart.cursor.idx ?? null)] };
+    const chart = new uPlot(options, data, element);
+    const resize = new ResizeObserver(() => {
+      const next = Math.max(element.clientWidth, 120);
+      if (next !== chart.width) chart.setSize({ width: next, height: chart.height });
+    });
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      chart.destroy();
+    };
+  }, [props.spec, scheme]);
+
+  return <div ref={container} className={props.spec.sparkline ? 'sparkline-canvas' : 'chart-canvas'} role="img" aria-label={props.label} />;
+}

@@ -1,0 +1,49 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+/** A modal dialog (the native <dialog>: focus moves in, Escape closes, the page behind is inert). */
+export function Dialog(props: { open: boolean; title: string; onClose: () => void; children: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (props.open && !dialog.open) dialog.showModal();
+    if (!props.open && dialog.open) dialog.close();
+  }, [props.open]);
+  return (
+    <dialog ref={ref} aria-labelledby={titleId} onClose={props.onClose} className="dialog">
+      {props.open && (
+        <>
+          <h2 id={titleId}>{props.title}</h2>
+          {props.children}
+        </>
+      )}
+    </dialog>
+  );
+}
+
+/** A confirmation: what will happen in words, a cancel and a confirm button. */
+export function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  busy?: boolean;
+  danger?: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open={props.open} title={props.title} onClose={props.onClose}>
+      <div className="dialog-body">{props.children}</div>
+      <div className="dialog-actions">
+        <button type="button" onClick={props.onClose} disabled={props.busy}>
+          Cancel
+        </button>
+        <button type="button" className={props.danger ? 'danger' : 'primary'} onClick={props.onConfirm} disabled={props.busy}>
+          {props.busy ? 'Working…' : props.confirmLabel}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,309 @@
+/**
+ * Responses, newest first, for a project, set, item or person: filters (dates, state, and
+ * for sets with options the tag or value), `Load more` by cursor, messages in full,
+ * profiling in one line, and the exports.
+ */
+import { useInfiniteQuery, useQueries } from '@tanstack/react-query';
+import { useId, useMemo, useRef, useState } from 'react';
+import { Link } from 'wouter';
+import type { ContentSet, ExportChunk, Response as FeedbackResponse, ResponseQueryModel } from '@feedback-service/client';
+import { exportAll, saveFile, type ExportProgress } from '../lib/export';
+import { formatCount, formatDateTime, plural } from '../lib/format';
+import { optionIndex, optionText, setOptions } from '../lib/options';
+import { useSession } from '../session';
+import { OperationError, Loading, NoFeedback } from './states';
+
+export type ResponseScope = { projectId: string } | { contentSetId: string } | { contentId: string } | { userId: string };
+
+const PAGE_SIZE = 25;
+
+interface Filters {
+  from: string;
+  to: string;
+  state: 'active' | 'revoked' | 'all';
+  /** An option value (a tag for tagged messages), or '' for any. */
+  option: string;
+  /** Text the value (a message) contains, case-insensitive. */
+  text: string;
+}
+
+const NO_FILTERS: Filters = { from: '', to: '', state: 'active', option: '', text: '' };
+
+/** The start of a day in the viewer's time zone, as ISO (date inputs name local days). */
+function dayStart(day: string, plusDays = 0): string {
+  const [year, month, date] = day.split('-').map(Number);
+  return new Date(year, month - 1, date + plusDays).toISOString();
+}
+
+function serverQuery(scope: ResponseScope, filters: Filters): Omit<ResponseQueryModel, '$size' | '$page' | 'cursor'> {
+  return {
+    ...scope,
+    state: filters.state,
+    ...(filters.from ? { from: dayStart(filters.from) } : {}),
+    // "To" names the last day included; the API's `to` is exclusive.
+    ...(filters.to ? { to: dayStart(filters.to, 1) } : {}),
+  };
+}
+
+function valueText(response: FeedbackResponse): string {
+  const value = response.value;
+  if (typeof value === 'object') return `${value.tag} ${value.message ?? ''}`;
+  return String(value);
+}
+
+function matchesClientFilters(response: FeedbackResponse, filters: Filters, set: ContentSet | undefined): boolean {
+  if (filters.option && set) {
+    const options = setOptions(set);
+    const index = optionIndex(set, response.value);
+    if (index < 0 || options[index].value !== filters.option) return false;
+  }
+  if (filters.text && !valueText(response).toLowerCase().includes(filters.text.toLowerCase())) return false;
+  return true;
+}
+
+function Value(props: { response: FeedbackResponse; set: ContentSet | undefined }) {
+  const { value } = props.response;
+  const set = props.set;
+  if (set && (set.schema === 'message' || set.schema === 'tagged-message')) {
+    const tag = typeof value === 'object' ? value.tag : undefined;
+    const message = typeof value === 'object' ? value.message : String(value);
+    const option = tag !== undefined ? setOptions(set)[optionIndex(set, value)] : undefined;
+    return (
+      <div className="value">
+        {tag !== undefined && <span className="tag">{option ? optionText(option) : tag}</span>}
+        {message ? <p className="message">{message}</p> : <span className="muted">(no message)</span>}
+      </div>
+    );
+  }
+  if (set) {
+    const index = optionIndex(set, value);
+    const option = index >= 0 ? setOptions(set)[index] : undefined;
+    return (
+      <div className="value">
+        <span className="choice">{option ? optionText(option) : String(value)}</span>
+      </div>
+    );
+  }
+  return (
+    <div className="value">
+      <span className="choice">{typeof value === 'object' ? `${value.tag}${value.message ? `: ${value.message}` : ''}` : String(value)}</span>
+    </div>
+  );
+}
+
+function Profiling(props: { response: FeedbackResponse }) {
+  const profiling = props.response.profiling ?? {};
+  const parts = [
+    [profiling.browser, profiling.browserVersion?.split('.')[0]].filter(Boolean).join(' '),
+    [profiling.os, profiling.osVersion].filter(Boolean).join(' '),
+    profiling.formFactor,
+    profiling.device && [profiling.deviceBrand, profiling.device].filter(Boolean).join(' '),
+    profiling.language,
+    [profiling.city, profiling.country].filter(Boolean).join(', '),
+  ].filter((part): part is string => Boolean(part));
+  const context = Object.entries(props.response.context ?? {}).filter(([name]) => name !== '$user');
+  if (parts.length === 0 && !profiling.userId && context.length === 0) return null;
+  return (
+    <p className="profiling">
+      {profiling.userId && (
+        <Link href={`/people/${encodeURIComponent(profiling.userId)}`} className="person">
+          {profiling.userId}
+        </Link>
+      )}
+      {parts.length > 0 && <span title="Browser, system, device, language, place">{parts.join(' · ')}</span>}
+      {context.length > 0 && <span className="context">{context.map(([name, value]) => `${name}=${String(value)}`).join(' ')}</span>}
+    </p>
+  );
+}
+
+function ExportButtons(props: { scope: ResponseScope; filters: Filters; clientFiltered: boolean }) {
+  const { client } = useSession();
+  const [progress, setProgress] = useState<(ExportProgress & { format: ExportChunk['format'] }) | undefined>();
+  const [error, setError] = useState<unknown>();
+  const [done, setDone] = useState<string | undefined>();
+  const signal = useRef({ cancelled: false });
+  const start = async (format: ExportChunk['format']) => {
+    signal.current = { cancelled: false };
+    setError(undefined);
+    setDone(undefined);
+    setProgress({ rows: 0, chunks: 0, format });
+    try {
+      const result = await exportAll(client, serverQuery(props.scope, props.filters), format, (next) => setProgress({ ...next, format }), signal.current);
+      if (result) {
+        const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+        saveFile(result.parts, `responses-${stamp}.${format === 'csv' ? 'csv' : 'ndjson'}`, format === 'csv' ? 'text/csv' : 'application/x-ndjson');
+        setDone(`Exported ${plural(result.rows, 'response')} as ${format.toUpperCase()}.`);
+      }
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setProgress(undefined);
+    }
+  };
+  return (
+    <div className="export">
+      <button type="button" onClick={() => void start('csv')} disabled={progress !== undefined}>
+        Export CSV
+      </button>
+      <button type="button" onClick={() => void start('ndjson')} disabled={progress !== undefined}>
+        Export NDJSON
+      </button>
+      {progress && (
+        <span className="export-progress" role="status">
+          <progress aria-label="Export progress" /> Exporting {progress.format.toUpperCase()}: {formatCount(progress.rows)} rows so far…{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              signal.current.cancelled = true;
+              setProgress(undefined);
+            }}
+          >
+            Cancel
+          </button>
+        </span>
+      )}
+      {done && (
+        <span role="status" className="muted">
+          {done}
+          {props.clientFiltered ? ' The tag, value and text filters apply to the list only.' : ''}
+        </span>
+      )}
+      {error !== undefined && <OperationError error={error} feature="Exporting responses" />}
+    </div>
+  );
+}
+
+function Filters(props: { filters: Filters; onChange: (filters: Filters) => void; set: ContentSet | undefined }) {
+  const ids = { from: useId(), to: useId(), state: useId(), option: useId(), text: useId() };
+  const { filters, set } = props;
+  const update = (patch: Partial<Filters>) => props.onChange({ ...filters, ...patch });
+  const options = set && set.schema !== 'message' && set.schema !== 'pulse' ? setOptions(set) : [];
+  const hasText = !set || set.schema === 'message' || set.schema === 'tagged-message';
+  return (
+    <form className="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filter responses">
+      <div className="field">
+        <label htmlFor={ids.from}>From</label>
+        <input id={ids.from} type="date" value={filters.from} max={filters.to || undefined} onChange={(event) => update({ from: event.target.value })} />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.to}>To</label>
+        <input id={ids.to} type="date" value={filters.to} min={filters.from || undefined} onChange={(event) => update({ to: event.target.value })} />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.state}>State</label>
+        <select id={ids.state} value={filters.state} onChange={(event) => update({ state: event.target.value as Filters['state'] })}>
+          <option value="active">Active</option>
+          <option value="revoked">Revoked</option>
+          <option value="all">All</option>
+        </select>
+      </div>
+      {options.length > 0 && (
+        <div className="field">
+          <label htmlFor={ids.option}>{set?.schema === 'tagged-message' ? 'Tag' : 'Value'}</label>
+          <select id={ids.option} value={filters.option} onChange={(event) => update({ option: event.target.value })}>
+            <option value="">Any</option>
+            {options.map((option) => (
+              <option key={option.value} value={option.value}>
+                {optionText(option)}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {hasText && (
+        <div className="field">
+          <label htmlFor={ids.text}>{set ? 'Message contains' : 'Value contains'}</label>
+          <input id={ids.text} type="search" value={filters.text} onChange={(event) => update({ text: event.target.value })} />
+        </div>
+      )}
+      {(filters.from || filters.to || filters.state !== 'active' || filters.option || filters.text) && (
+        <button type="button" className="link-button" onClick={() => props.onChange(NO_FILTERS)}>
+          Clear filters
+        </button>
+      )}
+    </form>
+  );
+}
+
+export function ResponsesList(props: { scope: ResponseScope; set?: ContentSet; embedHref?: string; showItem?: boolean }) {
+  const { client } = useSession();
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const query = serverQuery(props.scope, filters);
+  const responses = useInfiniteQuery({
+    queryKey: ['responses', query],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => client.responses.list({ ...query, $size: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) }),
+    // The cursor is there while more responses remain.
+    getNextPageParam: (last) => last.cursor,
+  });
+  const loaded = useMemo(() => responses.data?.pages.flatMap((page) => page.items) ?? [], [responses.data]);
+
+  // Sets and items named by the responses (one read each, cached), for labels and links.
+  const setIds = props.set ? [] : [...new Set(loaded.map((response) => response.contentSetId))];
+  const itemIds = props.showItem === false ? [] : [...new Set(loaded.map((response) => response.contentItemId))];
+  const sets = useQueries({ queries: setIds.map((id) => ({ queryKey: ['set', id], queryFn: () => client.sets.get(id) })) });
+  const items = useQueries({ queries: itemIds.map((id) => ({ queryKey: ['item', id], queryFn: () => client.contents.get(id) })) });
+  const setById = new Map<string, ContentSet>();
+  if (props.set) setById.set(props.set.id, props.set);
+  for (const [index, result] of sets.entries()) if (result.data) setById.set(setIds[index], result.data);
+  const itemById = new Map(items.flatMap((result, index) => (result.data ? [[itemIds[index], result.data] as const] : [])));
+
+  const clientFiltered = Boolean(filters.option || filters.text);
+  const shown = clientFiltered ? loaded.filter((response) => matchesClientFilters(response, filters, setById.get(response.contentSetId))) : loaded;
+  const unfiltered = !filters.from && !filters.to && filters.state === 'active' && !clientFiltered;
+
+  return (
+    <div className="responses">
+      <Filters filters={filters} onChange={setFilters} set={props.set} />
+      <ExportButtons scope={props.scope} filters={filters} clientFiltered={clientFiltered} />
+      {responses.error ? (
+        <OperationError error={responses.error} feature="This list" retry={() => void responses.refetch()} />
+      ) : !responses.data ? (
+        <Loading what="responses" />
+      ) : shown.length === 0 && !responses.hasNextPage ? (
+        unfiltered ? (
+          <NoFeedback embedHref={props.embedHref} />
+        ) : (
+          <p className="empty">No responses match these filters.</p>
+        )
+      ) : (
+        <>
+          <p className="muted small" role="status">
+            {clientFiltered
+              ? `${plural(shown.length, 'response')} of ${formatCount(loaded.length)} loaded match`
+              : `${plural(loaded.length, 'response')} shown`}
+            {responses.hasNextPage ? '; more below' : ''}.
+          </p>
+          <ol className="response-list" data-testid="response-list">
+            {shown.map((response) => {
+              const item = itemById.get(response.contentItemId);
+              const set = setById.get(response.contentSetId);
+              return (
+                <li key={response.id} className="response" data-state={response.state} data-response={response.id}>
+                  <div className="response-meta">
+                    <time dateTime={response.createdAt}>{formatDateTime(response.createdAt)}</time>
+                    {response.state !== 'active' && <span className="state state-revoked">{response.state}</span>}
+                    {props.showItem !== false && (
+                      <Link href={`/items/${response.contentItemId}`} className="response-item">
+                        {item ? item.metadata.title || item.key : 'content item'}
+                      </Link>
+                    )}
+                    {!props.set && set && <span className="muted">in {set.name}</span>}
+                  </div>
+                  <Value response={response} set={set} />
+                  <Profiling response={response} />
+                </li>
+              );
+            })}
+          </ol>
+          {responses.hasNextPage && (
+            <button type="button" className="load-more" onClick={() => void responses.fetchNextPage()} disabled={responses.isFetchingNextPage}>
+              {responses.isFetchingNextPage ? 'Loading…' : 'Load more'}
+            </button>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import { Link } from 'wouter';
+import { ApiError } from '@feedback-service/client';
+
+export function Loading(props: { what?: string }) {
+  return (
+    <p className="loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      Loading{props.what ? ` ${props.what}` : ''}…
+    </p>
+  );
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  if (error instanceof Error) return error.message;
+  return 'Something went wrong.';
+}
+
+/** An error as the API worded it. */
+export function ErrorMessage(props: { error: unknown; retry?: () => void }) {
+  const notFound = props.error instanceof ApiError && props.error.error === 'not-found';
+  return (
+    <div className="error" role="alert">
+      <p>
+        <strong>{notFound ? 'Not found.' : 'Could not load this.'}</strong> {errorMessage(props.error)}
+      </p>
+      {props.retry && (
+        <button type="button" onClick={props.retry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** "No feedback yet", with how to start collecting some. */
+export function NoFeedback(props: { embedHref?: string; what?: string }) {
+  return (
+    <div className="empty">
+      <p className="empty-title">No feedback yet</p>
+      <p>
+        {props.what ?? 'Responses show here as soon as visitors answer a widget.'}{' '}
+        {props.embedHref ? (
+          <>
+            <Link href={props.embedHref}>Embed a widget</Link> on your pages to start collecting them.
+          </>
+        ) : (
+          'Open a content set and follow “Embed” to put a widget on your pages.'
+        )}
+      </p>
+    </div>
+  );
+}
+
+/** The server answers 404 `No operation at ...` for an operation it does not offer (an older version). */
+export function isMissingOperation(error: unknown): boolean {
+  return error instanceof ApiError && error.error === 'not-found' && /^No operation at /.test(error.message);
+}
+
+/** An error, worded for an operation this server does not have yet. */
+export function OperationError(props: { error: unknown; feature: string; retry?: () => void }) {
+  if (isMissingOperation(props.error)) {
+    return (
+      <div className="error" role="alert">
+        <p>
+          <strong>Not available on this server.</strong> {props.feature} needs a newer version of the feedback service ({errorMessage(props.error)}).
+        </p>
+      </div>
+    );
+  }
+  return <ErrorMessage error={props.error} retry={props.retry} />;
+}

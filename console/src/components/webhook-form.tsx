@@ -1,0 +1,120 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import type { Webhook } from '@feedback-service/client';
+import { useSession } from '../session';
+
+type WebhookEventType = Webhook['events'][number];
+type WebhookFormat = Webhook['format'];
+
+/**
+ * What the form holds. An empty description means none, an empty project all projects:
+ * webhooks/create leaves such a field out, webhooks/save clears it (null).
+ */
+export interface WebhookFields {
+  url: string;
+  description: string;
+  projectId: string;
+  events: WebhookEventType[];
+  format: WebhookFormat;
+  enabled: boolean;
+}
+
+export const EVENT_TYPES: { value: WebhookEventType; label: string }[] = [
+  { value: 'response.created', label: 'A response is created' },
+  { value: 'response.updated', label: 'A response is changed' },
+  { value: 'response.revoked', label: 'A response is taken back' },
+  { value: 'response.deleted', label: 'A response is erased' },
+  { value: 'content.created', label: 'A content item is created' },
+];
+
+const FORMATS: { value: WebhookFormat; label: string }[] = [
+  { value: 'standard', label: 'Standard Webhooks (signed JSON)' },
+  { value: 'slack', label: 'Slack incoming webhook' },
+  { value: 'discord', label: 'Discord webhook' },
+];
+
+/** URL, description, project, events, format and enabled: for creating and editing a webhook. */
+export function WebhookForm(props: {
+  initial?: Webhook;
+  submitLabel: string;
+  busy: boolean;
+  onSubmit: (fields: WebhookFields) => void;
+  onCancel?: () => void;
+}) {
+  const { client } = useSession();
+  const initial = props.initial;
+  const [url, setUrl] = useState(initial?.url ?? '');
+  const [description, setDescription] = useState(initial?.description ?? '');
+  const [projectId, setProjectId] = useState(initial?.projectId ?? '');
+  const [events, setEvents] = useState<WebhookEventType[]>(initial?.events ?? EVENT_TYPES.map((event) => event.value));
+  const [format, setFormat] = useState<WebhookFormat>(initial?.format ?? 'standard');
+  const [enabled, setEnabled] = useState(initial?.enabled ?? true);
+  const projects = useQuery({ queryKey: ['projects', '', true], queryFn: () => client.projects.lookup('', { state: 'all' }) });
+  const ids = { url: useId(), description: useId(), project: useId(), format: useId() };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    props.onSubmit({ url: url.trim(), description: description.trim(), projectId, events, format, enabled });
+  };
+  return (
+    <form onSubmit={submit} className="form">
+      <label htmlFor={ids.url}>Endpoint URL</label>
+      <input id={ids.url} type="url" value={url} onChange={(event) => setUrl(event.target.value)} required placeholder="https://example.com/hooks/feedback" />
+      <label htmlFor={ids.description}>Description (optional)</label>
+      <input id={ids.description} value={description} onChange={(event) => setDescription(event.target.value)} maxLength={255} />
+      <label htmlFor={ids.project}>Project</label>
+      <select id={ids.project} value={projectId} onChange={(event) => setProjectId(event.target.value)}>
+        <option value="">All projects</option>
+        {projects.data?.map((project) => (
+          <option key={project.id} value={project.id}>
+            {project.name}
+          </option>
+        ))}
+      </select>
+      <fieldset className="checkboxes">
+        <legend>Events</legend>
+        {EVENT_TYPES.map((type) => (
+          <label key={type.value} className="checkbox">
+            <input
+              type="checkbox"
+              checked={events.includes(type.value)}
+              onChange={(event) => setEvents((current) => (event.target.checked ? [...current, type.value] : current.filter((value) => value !== type.value)))}
+            />
+            <span>
+              {type.label} <code>{type.value}</code>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <label htmlFor={ids.format}>Format</label>
+      <select id={ids.format} value={format} onChange={(event) => setFormat(event.target.value as WebhookFormat)}>
+        {FORMATS.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <label className="checkbox">
+        <input type="checkbox" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} /> Enabled
+      </label>
+      <div className="dialog-actions">
+        {props.onCancel && (
+          <button type="button" onClick={props.onCancel}>
+            Cancel
+          </button>
+        )}
+        <button type="submit" className="primary" disabled={props.busy || url.trim() === '' || events.length === 0}>
+          {props.submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function webhookName(webhook: Pick<Webhook, 'description' | 'url'>): string {
+  if (webhook.description) return webhook.description;
+  try {
+    return new URL(webhook.url).host;
+  } catch {
+    return webhook.url;
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Periods as the console shows them: the choices, the URL form of a reference, navigation
+ * to the previous and next period, and labels. The maths is the server's own catalogue
+ * (functions/domain/periods.ts, pure), so the console and getStats agree on every boundary.
+ */
+import { UTCDate } from '@date-fns/utc';
+import { format } from 'date-fns';
+import { addBuckets, PERIODS, resolvePeriod, type Granularity, type PeriodRule, type ResolvedPeriod, type StatPeriod } from '../../../functions/domain/periods';
+import type { AggregatedData } from '@feedback-service/client';
+
+export type { Granularity, ResolvedPeriod, StatPeriod };
+
+export const PERIOD_CHOICES: readonly { value: StatPeriod; label: string }[] = [
+  { value: 'day', label: 'Day' },
+  { value: 'week', label: 'Week' },
+  { value: 'month', label: 'Month' },
+  { value: 'year', label: 'Year' },
+  { value: 'rolling7d', label: 'Last 7 days' },
+  { value: 'rolling28d', label: 'Last 28 days' },
+  { value: 'rolling12m', label: 'Last 12 months' },
+  { value: 'lifetime', label: 'Lifetime' },
+];
+
+export const DEFAULT_PERIOD: StatPeriod = 'rolling28d';
+
+export function isPeriod(value: string | null | undefined): value is StatPeriod {
+  return value !== null && value !== undefined && Object.hasOwn(PERIODS, value);
+}
+
+/** `YYYY-MM-DD` of a date in UTC: the form of a reference in URLs and getStats calls. */
+export function dayKey(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A reference from the URL when it is a valid day, else undefined (meaning today). */
+export function parseReference(text: string | null | undefined): string | undefined {
+  if (!text || !DAY_PATTERN.test(text)) return undefined;
+  return Number.isNaN(new Date(`${text}T00:00:00Z`).getTime()) ? undefined : text;
+}
+
+export function resolveView(period: StatPeriod, reference: string | undefined, now = new Date(), firstBucketYear?: number): ResolvedPeriod {
+  return resolvePeriod(period, { reference: reference ? new Date(`${reference}T00:00:00Z`) : now, firstBucketYear, now });
+}
+
+/**
+ * The reference of the period `delta` periods away: the last day of that period, which
+ * names it for calendar periods and is the end day of a rolling window.
+ */
+export function shiftReference(period: StatPeriod, reference: string | undefined, delta: number, now = new Date()): string {
+  const shifted = resolvePeriod(period, { reference: reference ? new Date(`${reference}T00:00:00Z`) : now, shift: delta, now });
+  return dayKey(new Date(shifted.end.getTime() - 1));
+}
+
+/** Whether the period of this reference contains now (there is no next one to look at yet). */
+export function containsNow(period: StatPeriod, reference: string | undefined, now = new Date()): boolean {
+  const resolved = resolveView(period, reference, now);
+  return resolved.end.getTime() > now.getTime();
+}
+
+const utc = (date: Date) => new UTCDate(date);
+
+/** What a period covers, in words: "Week of 16 Nov 2026", "November 2026", "10 – 16 Nov 2026". */
+export function periodLabel(resolved: Pick<ResolvedPeriod, 'period' | 'start' | 'end'>): string {
+  const start = utc(resolved.start);
+  const last = utc(new Date(resolved.end.getTime() - 1));
+  switch (resolved.period) {
+    case 'day':
+      return format(start, 'EEEE d MMMM yyyy');
+    case 'week':
+    case 'rolling7d':
+    case 'rolling28d':
+      return `${format(start, start.getUTCFullYear() === last.getUTCFullYear() ? 'd MMM' : 'd MMM yyyy')} – ${format(last, 'd MMM yyyy')}`;
+    case 'month':
+      return format(start, 'MMMM yyyy');
+    case 'year':
+      return format(start, 'yyyy');
+    case 'rolling12m':
+      return `${format(start, 'MMM yyyy')} – ${format(last, 'MMM yyyy')}`;
+    case 'lifetime':
+      return start.getUTCFullYear() === last.getUTCFullYear() ? `Since ${format(start, 'yyyy')}` : `${format(start, 'yyyy')} – ${format(last, 'yyyy')}`;
+  }
+}
+
+function bucketDate(key: string): UTCDate {
+  // Keys: 'YYYY', 'YYYY-MM', 'YYYY-MM-DD', 'YYYY-MM-DDTHH'.
+  const [datePart, hour] = key.split('T');
+  const [year, month = '01', day = '01'] = datePart.split('-');
+  return new UTCDate(Number(year), Number(month) - 1, Number(day), Number(hour ?? 0));
+}
+
+/** Short label of a data point on an axis. */
+export function pointLabel(granularity: Granularity, key: string): string {
+  const date = bucketDate(key);
+  switch (granularity) {
+    case 'hour':
+      return format(date, 'HH:mm');
+    case 'day':
+    case 'week':
+      return format(date, 'd MMM');
+    case 'month':
+      return format(date, 'MMM yy');
+    case 'year':
+      return format(date, 'yyyy');
+  }
+}
+
+/** Full name of a data point, for tables. */
+export function pointTitle(granularity: Granularity, key: string): string {
+  const date = bucketDate(key);
+  switch (granularity) {
+    case 'hour':
+      return format(date, "d MMM yyyy, HH:mm 'UTC'");
+    case 'day':
+      return format(date, 'EEE d MMM yyyy');
+    case 'week':
+      return `Week of ${format(date, 'd MMM yyyy')}`;
+    case 'month':
+      return format(date, 'MMMM yyyy');
+    case 'year':
+      return format(date, 'yyyy');
+  }
+}
+
+/**
+ * The resolved period of an AggregatedData, from its own referenceDate (the period's start):
+ * a rolling window is named by its last bucket, so its reference is start + length - 1 units;
+ * lifetime starts at the referenceDate's year.
+ */
+export function resolvedOf(stats: Pick<AggregatedData, 'period' | 'referenceDate'>, now = new Date()): ResolvedPeriod {
+  const start = new Date(stats.referenceDate);
+  if (stats.period === 'lifetime') return resolvePeriod('lifetime', { reference: now, firstBucketYear: start.getUTCFullYear(), now });
+  const rule: PeriodRule = PERIODS[stats.period];
+  const reference = rule.kind === 'rolling' ? addBuckets(rule.unit, start, rule.length - 1) : start;
+  return resolvePeriod(stats.period, { reference, now });
+}
+
+/**
+ * The period whose one value is a data point of `period` (for schemas whose aggregation
+ * has no points: projects, pulse and message). Hours have no period of their own.
+ */
+export function pointPeriod(granularity: Granularity): StatPeriod | undefined {
+  switch (granularity) {
+    case 'day':
+      return 'day';
+    case 'week':
+      return 'week';
+    case 'month':
+      return 'month';
+    case 'year':
+      return 'year';
+    case 'hour':
+      return undefined;
+  }
+}
+
+/** Top rankings exist for current periods only: the ranked period closest to the one shown. */
+export function rankedPeriodFor(period: StatPeriod): 'week' | 'month' | 'year' | 'rolling7d' | 'rolling28d' | 'rolling12m' {
+  switch (period) {
+    case 'day':
+      return 'rolling7d';
+    case 'lifetime':
+      return 'rolling12m';
+    default:
+      return period;
+  }
+}
+
+export function periodChoiceLabel(period: StatPeriod): string {
+  return PERIOD_CHOICES.find((choice) => choice.value === period)?.label ?? period;
+}

@@ -1,0 +1,91 @@
+import { Page, PageState, Section } from '../components/page';
+import { PeriodSelector, usePeriodView } from '../components/period-selector';
+import { ResponsesList } from '../components/responses';
+import { StatsPanel } from '../components/stats-panel';
+import { ErrorMessage, Loading } from '../components/states';
+import { periodChoiceLabel } from '../lib/periods';
+import { useContentItem, useContentSet, useProject, useStats } from '../lib/queries';
+
+function safeHref(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function ContentItemPage(props: { itemId: string }) {
+  const item = useContentItem(props.itemId);
+  const set = useContentSet(item.data?.contentSetId);
+  const project = useProject(item.data?.projectId);
+  const [view, setView] = usePeriodView();
+  const subject = { kind: 'item' as const, id: props.itemId };
+  const stats = useStats(subject, view.period, view.reference);
+  const crumbs = [{ label: 'Projects', href: '/projects' }];
+  if (item.error)
+    return (
+      <PageState title="Content item" crumbs={crumbs}>
+        <ErrorMessage error={item.error} />
+      </PageState>
+    );
+  if (!item.data)
+    return (
+      <PageState title="Content item">
+        <Loading what="content item" />
+      </PageState>
+    );
+  const data = item.data;
+  const title = data.metadata.title || data.key;
+  const href = safeHref(data.metadata.url ?? data.key);
+  crumbs.push(
+    { label: project.data?.name ?? 'Project', href: `/projects/${data.projectId}` },
+    { label: set.data?.name ?? 'Content set', href: `/sets/${data.contentSetId}` },
+  );
+  return (
+    <Page
+      title={title}
+      kicker="Content item"
+      crumbs={crumbs}
+      subtitle={
+        <>
+          {href ? (
+            <a href={href} rel="noopener noreferrer" target="_blank" className="item-url">
+              {data.metadata.url ?? data.key}
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+          ) : (
+            <code>{data.key}</code>
+          )}{' '}
+          <span className={`state state-${data.state}`}>{data.state}</span>
+        </>
+      }
+    >
+      <Section title="Statistics">
+        <PeriodSelector view={view} onChange={setView} lifetimeStart={stats.data?.period === 'lifetime' ? stats.data.referenceDate : undefined} />
+        {set.error ? (
+          <ErrorMessage error={set.error} />
+        ) : !set.data ? (
+          <Loading what="statistics" />
+        ) : (
+          <StatsPanel
+            subject={subject}
+            stats={stats.data}
+            error={stats.error}
+            set={set.data}
+            reference={view.reference}
+            title={`${title}, ${periodChoiceLabel(view.period).toLowerCase()}`}
+          />
+        )}
+      </Section>
+      <Section title="Responses">
+        {set.data ? (
+          <ResponsesList scope={{ contentId: data.id }} set={set.data} showItem={false} embedHref={`/sets/${data.contentSetId}/embed`} />
+        ) : (
+          <Loading what="responses" />
+        )}
+      </Section>
+    </Page>
+  );
+}

@@ -1,0 +1,88 @@
+import { Link } from 'wouter';
+import { Page, PageState, Section } from '../components/page';
+import { PeriodSelector, usePeriodView } from '../components/period-selector';
+import { StatsPanel } from '../components/stats-panel';
+import { ErrorMessage, Loading, NoFeedback } from '../components/states';
+import { TopItems } from '../components/top-items';
+import { SCHEMA_NAMES } from '../lib/options';
+import { containsNow, periodChoiceLabel } from '../lib/periods';
+import { useContentSet, useProject, useStats } from '../lib/queries';
+import { useSession } from '../session';
+
+export function ContentSetPage(props: { setId: string }) {
+  const { isAdmin } = useSession();
+  const set = useContentSet(props.setId);
+  const project = useProject(set.data?.projectId);
+  const [view, setView] = usePeriodView();
+  const subject = { kind: 'set' as const, id: props.setId };
+  const stats = useStats(subject, view.period, view.reference);
+  // Only asked when the period shown is empty: is the set empty altogether?
+  const lifetime = useStats(subject, 'lifetime', undefined, { enabled: stats.data?.count === 0 });
+  if (set.error)
+    return (
+      <PageState title="Content set" crumbs={[{ label: 'Projects', href: '/projects' }]}>
+        <ErrorMessage error={set.error} />
+      </PageState>
+    );
+  if (!set.data)
+    return (
+      <PageState title="Content set">
+        <Loading what="content set" />
+      </PageState>
+    );
+  const data = set.data;
+  const crumbs = [
+    { label: 'Projects', href: '/projects' },
+    { label: project.data?.name ?? 'Project', href: `/projects/${data.projectId}` },
+  ];
+  const embedHref = `/sets/${data.id}/embed`;
+  return (
+    <Page
+      title={data.name}
+      kicker={`Content set · ${SCHEMA_NAMES[data.schema]}`}
+      crumbs={crumbs}
+      subtitle={
+        <>
+          <code>{data.key}</code> <span className={`state state-${data.state}`}>{data.state}</span>
+          {data.metadata.description && <span className="muted"> {data.metadata.description}</span>}
+        </>
+      }
+      actions={
+        <>
+          <Link href={`/sets/${data.id}/responses`} className="button">
+            Responses
+          </Link>
+          <Link href={embedHref} className="button">
+            Embed
+          </Link>
+          {isAdmin && (
+            <Link href={`/sets/${data.id}/settings`} className="button">
+              Settings
+            </Link>
+          )}
+        </>
+      }
+    >
+      {lifetime.data?.count === 0 && <NoFeedback embedHref={embedHref} />}
+      <Section title="Statistics">
+        <PeriodSelector view={view} onChange={setView} lifetimeStart={stats.data?.period === 'lifetime' ? stats.data.referenceDate : undefined} />
+        <StatsPanel
+          subject={subject}
+          stats={stats.data}
+          error={stats.error}
+          set={data}
+          reference={view.reference}
+          title={`${data.name}, ${periodChoiceLabel(view.period).toLowerCase()}`}
+        />
+      </Section>
+      <Section title="Top content items">
+        {/* After the statistics, so its request does not delay them. */}
+        {stats.data || stats.error ? (
+          <TopItems scope={{ contentSetId: data.id }} period={view.period} isCurrent={containsNow(view.period, view.reference)} />
+        ) : (
+          <Loading what="top items" />
+        )}
+      </Section>
+    </Page>
+  );
+}

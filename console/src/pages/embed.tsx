@@ -1,0 +1,160 @@
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useId, useState } from 'react';
+import { Link } from 'wouter';
+import { CopyButton } from '../components/copy-button';
+import { Page, PageState, Section } from '../components/page';
+import { ErrorMessage, Loading } from '../components/states';
+import { formatDateTime } from '../lib/format';
+import { optionIndex, optionText, setOptions } from '../lib/options';
+import { useContentSet, useProject } from '../lib/queries';
+import { snippetsFor } from '../lib/snippets';
+import { API_BASE_URL, useSession } from '../session';
+import type { ContentSet } from '@feedback-service/client';
+
+const WidgetPreview = lazy(() => import('../components/widget-preview'));
+
+const TABS = [
+  { id: 'react', label: '@feelback/react' },
+  { id: 'astro', label: 'astro-feelback' },
+  { id: 'html', label: 'HTML (@feelback/js/browser)' },
+] as const;
+
+function Snippet(props: { set: ContentSet }) {
+  const [tab, setTab] = useState<(typeof TABS)[number]['id']>('react');
+  const snippets = snippetsFor(props.set, API_BASE_URL);
+  const baseId = useId();
+  return (
+    <>
+      {snippets.note && <p className="note">{snippets.note}</p>}
+      <div role="tablist" aria-label="Widget library" className="tabs">
+        {TABS.map((entry) => (
+          <button
+            key={entry.id}
+            type="button"
+            role="tab"
+            id={`${baseId}-${entry.id}-tab`}
+            aria-selected={tab === entry.id}
+            aria-controls={`${baseId}-${entry.id}-panel`}
+            tabIndex={tab === entry.id ? 0 : -1}
+            onClick={() => setTab(entry.id)}
+            onKeyDown={(event) => {
+              const index = TABS.findIndex((candidate) => candidate.id === tab);
+              const next = event.key === 'ArrowRight' ? index + 1 : event.key === 'ArrowLeft' ? index - 1 : undefined;
+              if (next === undefined) return;
+              const target = TABS[(next + TABS.length) % TABS.length];
+              setTab(target.id);
+              document.getElementById(`${baseId}-${target.id}-tab`)?.focus();
+            }}
+          >
+            {entry.label}
+          </button>
+        ))}
+      </div>
+      {TABS.map((entry) => (
+        <div
+          key={entry.id}
+          role="tabpanel"
+          id={`${baseId}-${entry.id}-panel`}
+          aria-labelledby={`${baseId}-${entry.id}-tab`}
+          hidden={tab !== entry.id}
+          className="snippet"
+        >
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a snippet wider than the screen scrolls; keyboard users reach it to scroll it (axe: scrollable-region-focusable). */}
+          <pre tabIndex={0} data-testid={`snippet-${entry.id}`}>
+            <code>{snippets[entry.id]}</code>
+          </pre>
+          <CopyButton text={snippets[entry.id]} what={`the ${entry.label} snippet`} />
+        </div>
+      ))}
+    </>
+  );
+}
+
+function LatestResponses(props: { set: ContentSet }) {
+  const { client } = useSession();
+  const latest = useQuery({
+    queryKey: ['responses', 'latest', props.set.id],
+    queryFn: () => client.responses.list({ contentSetId: props.set.id, $size: 5 }),
+    refetchInterval: 2000,
+  });
+  if (latest.error) return <ErrorMessage error={latest.error} />;
+  if (!latest.data) return <Loading what="latest responses" />;
+  if (latest.data.items.length === 0) return <p className="muted">No response yet: answer the preview above.</p>;
+  const options = setOptions(props.set);
+  return (
+    <ol className="latest" data-testid="latest-responses">
+      {latest.data.items.map((response) => {
+        const index = optionIndex(props.set, response.value);
+        const value =
+          index >= 0 && props.set.schema !== 'message'
+            ? optionText(options[index])
+            : typeof response.value === 'object'
+              ? `${response.value.tag}: ${response.value.message ?? ''}`
+              : String(response.value);
+        return (
+          <li key={response.id} data-response={response.id}>
+            <time dateTime={response.createdAt}>{formatDateTime(response.createdAt)}</time> <span className="choice">{value}</span>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+export default function EmbedPage(props: { setId: string }) {
+  const set = useContentSet(props.setId);
+  const project = useProject(set.data?.projectId);
+  if (set.error)
+    return (
+      <PageState title="Embed">
+        <ErrorMessage error={set.error} />
+      </PageState>
+    );
+  if (!set.data)
+    return (
+      <PageState title="Embed">
+        <Loading what="content set" />
+      </PageState>
+    );
+  const data = set.data;
+  const crumbs = [
+    { label: 'Projects', href: '/projects' },
+    { label: project.data?.name ?? 'Project', href: `/projects/${data.projectId}` },
+    { label: data.name, href: `/sets/${data.id}` },
+  ];
+  const previewKey = window.location.href.split('#')[0];
+  const blocked =
+    data.state !== 'active'
+      ? `This set is ${data.state}: it takes no responses until it is active again.`
+      : data.metadata.disallowAutoContentCreation
+        ? `This set does not create content items automatically: create an item with the key “${previewKey}” first, or allow automatic creation in the settings.`
+        : undefined;
+  return (
+    <Page
+      title={data.name}
+      kicker="Embed a widget"
+      crumbs={crumbs}
+      subtitle={
+        <>
+          Endpoint <code>{API_BASE_URL}</code> · set id <code>{data.id}</code>
+        </>
+      }
+    >
+      <Section title="Snippet">
+        <Snippet set={data} />
+      </Section>
+      <Section title="Live preview">
+        <p className="muted">
+          The real <code>@feelback/react</code> widget against this server. A click records a real response on the content item of this page’s address (
+          <code>{previewKey}</code>, the widget’s default key); it shows below and in <Link href={`/sets/${data.id}/responses`}>the responses</Link>.
+        </p>
+        {blocked && <p className="note">{blocked}</p>}
+        <Suspense fallback={<Loading what="widget" />}>
+          <WidgetPreview set={data} endpoint={API_BASE_URL} />
+        </Suspense>
+        <h3>Latest responses</h3>
+        <LatestResponses set={data} />
+      </Section>
+    </Page>
+  );
+}

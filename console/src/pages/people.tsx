@@ -1,0 +1,120 @@
+/**
+ * A person's responses across the account (by the userId the widgets' forms record, or a
+ * site's own profiling.userId), their export, and for admins the erasure of their data.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { useLocation } from 'wouter';
+import { ConfirmDialog } from '../components/dialog';
+import { Page } from '../components/page';
+import { ResponsesList } from '../components/responses';
+import { OperationError } from '../components/states';
+import { formatCount, plural } from '../lib/format';
+import { useSession } from '../session';
+import type { FeedbackClient } from '@feedback-service/client';
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+export function PeoplePage() {
+  const [, navigate] = useLocation();
+  const [userId, setUserId] = useState('');
+  const inputId = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (userId.trim()) navigate(`/people/${encodeURIComponent(userId.trim())}`);
+  };
+  return (
+    <Page title="People" subtitle="Find everything one person sent, export it, or erase it on request.">
+      <form onSubmit={submit} className="form narrow">
+        <label htmlFor={inputId}>User id</label>
+        <input id={inputId} value={userId} onChange={(event) => setUserId(event.target.value)} placeholder="e.g. someone@example.com" required />
+        <p className="hint">
+          The <code>userId</code> of a response’s profiling: the e-mail address the widgets’ forms ask for, or the id your site sends.
+        </p>
+        <button type="submit" className="primary">
+          Show responses
+        </button>
+      </form>
+    </Page>
+  );
+}
+
+/** Counts a person's responses (every state) by paging through them. */
+async function countResponses(client: FeedbackClient, userId: string): Promise<number> {
+  let count = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await client.responses.list({ userId, state: 'all', $size: 100, ...(cursor ? { cursor } : {}) });
+    count += page.items.length;
+    cursor = page.cursor;
+  } while (cursor);
+  return count;
+}
+
+function EraseButton(props: { userId: string }) {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
+  const [count, setCount] = useState<number | undefined>();
+  const [result, setResult] = useState<string | undefined>();
+  const counting = useMutation({ mutationFn: () => countResponses(client, props.userId), onSuccess: setCount });
+  const erase = useMutation({
+    mutationFn: async () => {
+      let erased = 0;
+      for (;;) {
+        const answer = await client.responses.erase({ userId: props.userId });
+        erased += answer.erased;
+        if (!answer.more) return erased;
+      }
+    },
+    onSuccess: (erased) => {
+      setCount(undefined);
+      setResult(`Erased ${plural(erased, 'response')} of ${props.userId}.`);
+      void queryClient.invalidateQueries({ queryKey: ['responses'] });
+      void queryClient.invalidateQueries({ queryKey: ['stats'] });
+    },
+  });
+  return (
+    <>
+      <button type="button" className="danger" onClick={() => counting.mutate()} disabled={counting.isPending}>
+        {counting.isPending ? 'Counting…' : 'Erase this person’s data'}
+      </button>
+      {result && (
+        <p role="status" className="success">
+          {result}
+        </p>
+      )}
+      {counting.error && <OperationError error={counting.error} feature="Erasing a person’s data" />}
+      {erase.error && <OperationError error={erase.error} feature="Erasing a person’s data" />}
+      <ConfirmDialog
+        open={count !== undefined}
+        title={`Erase ${props.userId}’s data?`}
+        confirmLabel={`Erase ${plural(count ?? 0, 'response')}`}
+        danger
+        busy={erase.isPending}
+        onConfirm={() => erase.mutate()}
+        onClose={() => setCount(undefined)}
+      >
+        <p>
+          This deletes <strong>{formatCount(count ?? 0)}</strong> {count === 1 ? 'response' : 'responses'} of <strong>{props.userId}</strong> for good, in every
+          project, and corrects the statistics. It cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+export function PersonPage(props: { userId: string }) {
+  const { isAdmin } = useSession();
+  const userId = decoded(props.userId);
+  return (
+    <Page title={userId} kicker="Person" crumbs={[{ label: 'People', href: '/people' }]} actions={isAdmin && <EraseButton userId={userId} />}>
+      <ResponsesList scope={{ userId }} />
+    </Page>
+  );
+}

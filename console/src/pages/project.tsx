@@ -1,0 +1,336 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useDeferredValue, useId, useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'wouter';
+import type { ContentSet, Project, SchemaName as Schema } from '@feedback-service/client';
+import { ConfirmDialog, Dialog } from '../components/dialog';
+import { Page, PageState, Section } from '../components/page';
+import { PeriodSelector, usePeriodView } from '../components/period-selector';
+import { SevenDays } from '../components/sparkline';
+import { StatsPanel } from '../components/stats-panel';
+import { ErrorMessage, errorMessage, Loading, NoFeedback } from '../components/states';
+import { TopItems } from '../components/top-items';
+import { SCHEMA_NAMES } from '../lib/options';
+import { containsNow, periodChoiceLabel } from '../lib/periods';
+import { useProject, useProjectSets, useStats } from '../lib/queries';
+import { useSession } from '../session';
+import { SCHEMAS } from '../../../functions/domain/schema-options';
+
+function RenameProjectDialog(props: { project: Project; open: boolean; onClose: () => void }) {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(props.project.name);
+  const [description, setDescription] = useState(props.project.metadata.description ?? '');
+  const nameId = useId();
+  const descriptionId = useId();
+  const save = useMutation({
+    mutationFn: () => client.projects.save(props.project.id, { name: name.trim(), description: description.trim() }),
+    onSuccess: (project) => {
+      queryClient.setQueryData(['project', project.id], project);
+      void queryClient.invalidateQueries({ queryKey: ['projects'] });
+      props.onClose();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  return (
+    <Dialog open={props.open} title="Rename project" onClose={props.onClose}>
+      <form onSubmit={submit} className="form">
+        <label htmlFor={nameId}>Name</label>
+        <input id={nameId} value={name} onChange={(event) => setName(event.target.value)} maxLength={50} required />
+        <label htmlFor={descriptionId}>Description</label>
+        <input id={descriptionId} value={description} onChange={(event) => setDescription(event.target.value)} maxLength={255} />
+        {save.error && (
+          <p className="error" role="alert">
+            {errorMessage(save.error)}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={save.isPending || name.trim() === ''}>
+            Save
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+const PRESETS = [
+  { value: 'github', label: 'GitHub emoji (👍 👎 😄 😕 ❤️ 🎉 🚀 👀)' },
+  { value: 'facebook', label: 'Facebook (👍 ❤️ 😄 😮 😥 😡)' },
+  { value: 'feeling', label: 'Feeling (happy, neutral, sad)' },
+  { value: 'evaluation', label: 'Evaluation (love it … hate it)' },
+] as const;
+
+function NewSetDialog(props: { projectId: string; open: boolean; onClose: () => void }) {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const [name, setName] = useState('');
+  const [key, setKey] = useState('');
+  const [schema, setSchema] = useState<Schema>('yes-no');
+  const [preset, setPreset] = useState<(typeof PRESETS)[number]['value']>('github');
+  const [ratingMax, setRatingMax] = useState(5);
+  const ids = { name: useId(), key: useId(), schema: useId(), preset: useId(), rating: useId() };
+  const create = useMutation({
+    mutationFn: () =>
+      client.sets.create({
+        projectId: props.projectId,
+        key:
+          key.trim() ||
+          name
+            .trim()
+            .toLowerCase()
+            .replace(/[^a-z0-9]+/g, '-')
+            .replace(/^-|-$/g, '')
+            .slice(0, 30) ||
+          'set',
+        schema,
+        schemaConfig: schema === 'reaction' ? { preset } : schema === 'rating' ? { min: 1, max: ratingMax, step: 1 } : undefined,
+        metadata: { name: name.trim() },
+      }),
+    onSuccess: (set) => {
+      void queryClient.invalidateQueries({ queryKey: ['sets', props.projectId] });
+      props.onClose();
+      navigate(`/sets/${set.id}/embed`);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <Dialog open={props.open} title="New content set" onClose={props.onClose}>
+      <form onSubmit={submit} className="form">
+        <label htmlFor={ids.name}>Name</label>
+        <input id={ids.name} value={name} onChange={(event) => setName(event.target.value)} maxLength={100} required />
+        <label htmlFor={ids.key}>Key (unique in the project; default from the name)</label>
+        <input id={ids.key} value={key} onChange={(event) => setKey(event.target.value)} maxLength={30} />
+        <label htmlFor={ids.schema}>What visitors answer</label>
+        <select id={ids.schema} value={schema} onChange={(event) => setSchema(event.target.value as Schema)}>
+          {SCHEMAS.map((value) => (
+            <option key={value} value={value}>
+              {SCHEMA_NAMES[value]}
+            </option>
+          ))}
+        </select>
+        {schema === 'reaction' && (
+          <>
+            <label htmlFor={ids.preset}>Reactions</label>
+            <select id={ids.preset} value={preset} onChange={(event) => setPreset(event.target.value as typeof preset)}>
+              {PRESETS.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
+        {schema === 'rating' && (
+          <>
+            <label htmlFor={ids.rating}>Scale</label>
+            <select id={ids.rating} value={ratingMax} onChange={(event) => setRatingMax(Number(event.target.value))}>
+              <option value={5}>1 to 5</option>
+              <option value={10}>1 to 10</option>
+            </select>
+          </>
+        )}
+        <p className="hint">The schema and its options cannot change later (counts are kept per option).</p>
+        {create.error && (
+          <p className="error" role="alert">
+            {errorMessage(create.error)}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={create.isPending || name.trim() === ''}>
+            Create content set
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function SetsTable(props: { projectId: string; isAdmin: boolean; onCreate: () => void }) {
+  const [text, setText] = useState('');
+  const search = useDeferredValue(text.trim());
+  const sets = useProjectSets(props.projectId, search);
+  const searchId = useId();
+  if (sets.error) return <ErrorMessage error={sets.error} retry={() => void sets.refetch()} />;
+  if (!sets.data) return <Loading what="content sets" />;
+  if (sets.data.length === 0 && !search) {
+    return (
+      <div className="empty">
+        <p className="empty-title">No content sets yet</p>
+        <p>
+          A content set is one kind of question (a like button, reactions, a rating, a feedback form) asked on many pages.{' '}
+          {props.isAdmin ? (
+            <button type="button" className="link-button" onClick={props.onCreate}>
+              Create the first one
+            </button>
+          ) : (
+            'An admin of your account creates them.'
+          )}
+        </p>
+      </div>
+    );
+  }
+  return (
+    <>
+      <div className="toolbar">
+        <label htmlFor={searchId} className="inline-label">
+          Find a set
+        </label>
+        <input id={searchId} type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="Name or key" />
+      </div>
+      <div className="table-scroll">
+        <table className="list-table">
+          <caption className="visually-hidden">Content sets</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Schema</th>
+              <th scope="col">State</th>
+              <th scope="col">Last 7 days</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sets.data.map((set: ContentSet) => (
+              <tr key={set.id} data-set={set.name}>
+                <th scope="row">
+                  <Link href={`/sets/${set.id}`}>{set.name}</Link>
+                </th>
+                <td>
+                  <code>{set.key}</code>
+                </td>
+                <td>{SCHEMA_NAMES[set.schema]}</td>
+                <td>
+                  <span className={`state state-${set.state}`}>{set.state}</span>
+                </td>
+                <td>
+                  <SevenDays subject={{ kind: 'set', id: set.id }} name={set.name} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {sets.data.length >= 20 && <p className="note">Showing the first 20 sets; type to narrow the list.</p>}
+    </>
+  );
+}
+
+export function ProjectPage(props: { projectId: string }) {
+  const { client, isAdmin } = useSession();
+  const queryClient = useQueryClient();
+  const project = useProject(props.projectId);
+  const [view, setView] = usePeriodView();
+  const subject = { kind: 'project' as const, id: props.projectId };
+  const stats = useStats(subject, view.period, view.reference);
+  const [renaming, setRenaming] = useState(false);
+  const [archiving, setArchiving] = useState(false);
+  const [creatingSet, setCreatingSet] = useState(false);
+  const archive = useMutation({
+    mutationFn: (state: 'active' | 'archived') => client.projects.save(props.projectId, { state }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(['project', saved.id], saved);
+      void queryClient.invalidateQueries({ queryKey: ['projects'] });
+      setArchiving(false);
+    },
+  });
+  const crumbs = [{ label: 'Projects', href: '/projects' }];
+  if (project.error)
+    return (
+      <PageState title="Project" crumbs={crumbs}>
+        <ErrorMessage error={project.error} />
+      </PageState>
+    );
+  if (!project.data)
+    return (
+      <PageState title="Project" crumbs={crumbs}>
+        <Loading what="project" />
+      </PageState>
+    );
+  const data = project.data;
+  const archived = data.state === 'archived';
+  return (
+    <Page
+      title={data.name}
+      kicker="Project"
+      crumbs={crumbs}
+      subtitle={
+        <>
+          <span className={`state state-${data.state}`}>{data.state}</span>{' '}
+          {data.metadata.description && <span className="muted">{data.metadata.description}</span>}
+        </>
+      }
+      actions={
+        <>
+          <Link href={`/projects/${data.id}/responses`} className="button">
+            Responses
+          </Link>
+          {isAdmin && (
+            <>
+              <button type="button" onClick={() => setCreatingSet(true)}>
+                New content set
+              </button>
+              <button type="button" onClick={() => setRenaming(true)}>
+                Rename
+              </button>
+              <button type="button" onClick={() => (archived ? archive.mutate('active') : setArchiving(true))}>
+                {archived ? 'Unarchive' : 'Archive'}
+              </button>
+            </>
+          )}
+        </>
+      }
+    >
+      {archive.error && <ErrorMessage error={archive.error} />}
+      <Section title="Responses over time">
+        <PeriodSelector view={view} onChange={setView} lifetimeStart={stats.data?.period === 'lifetime' ? stats.data.referenceDate : undefined} />
+        <StatsPanel
+          subject={subject}
+          stats={stats.data}
+          error={stats.error}
+          reference={view.reference}
+          title={`Responses to ${data.name}, ${periodChoiceLabel(view.period).toLowerCase()}`}
+        />
+      </Section>
+      <Section title="Content sets">
+        <SetsTable projectId={data.id} isAdmin={isAdmin} onCreate={() => setCreatingSet(true)} />
+      </Section>
+      <Section title="Top content items">
+        <TopItems
+          scope={{ projectId: data.id }}
+          period={view.period}
+          isCurrent={containsNow(view.period, view.reference)}
+          empty={<NoFeedback what="No content item has responses in this period yet." />}
+        />
+      </Section>
+      {isAdmin && (
+        <>
+          <RenameProjectDialog key={`${data.name}|${renaming}`} project={data} open={renaming} onClose={() => setRenaming(false)} />
+          <NewSetDialog projectId={data.id} open={creatingSet} onClose={() => setCreatingSet(false)} />
+          <ConfirmDialog
+            open={archiving}
+            title={`Archive ${data.name}?`}
+            confirmLabel="Archive project"
+            busy={archive.isPending}
+            onConfirm={() => archive.mutate('archived')}
+            onClose={() => setArchiving(false)}
+          >
+            <p>An archived project takes no more responses; its sets and statistics stay readable. You can unarchive it later.</p>
+          </ConfirmDialog>
+        </>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,138 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
+import type { ContentSet } from '@feedback-service/client';
+import { Page, PageState } from '../components/page';
+import { ErrorMessage, errorMessage, Loading } from '../components/states';
+import { useContentSet, useProject } from '../lib/queries';
+import { useSession } from '../session';
+
+const MAX_REVOKE_MINUTES = 30 * 24 * 60;
+
+function SettingsForm(props: { set: ContentSet }) {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
+  const { set } = props;
+  const [name, setName] = useState(set.name);
+  const [description, setDescription] = useState(set.metadata.description ?? '');
+  const [publicAggregates, setPublicAggregates] = useState(set.metadata.publicAggregates);
+  const [autoCreate, setAutoCreate] = useState(!set.metadata.disallowAutoContentCreation);
+  const [revokeMinutes, setRevokeMinutes] = useState(String(Math.round(set.metadata.revokeWindow / 60)));
+  const [state, setState] = useState<ContentSet['state']>(set.state);
+  const [saved, setSaved] = useState(false);
+  const ids = { name: useId(), description: useId(), revoke: useId(), state: useId(), revokeHint: useId() };
+  const save = useMutation({
+    mutationFn: () =>
+      client.sets.save(set.id, {
+        name: name.trim(),
+        description: description.trim(),
+        publicAggregates,
+        disallowAutoContentCreation: !autoCreate,
+        revokeWindow: Math.round(Number(revokeMinutes) * 60),
+        state,
+      }),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(['set', updated.id], updated);
+      void queryClient.invalidateQueries({ queryKey: ['sets', updated.projectId] });
+      setSaved(true);
+    },
+  });
+  const minutes = Number(revokeMinutes);
+  const validRevoke = revokeMinutes.trim() !== '' && Number.isFinite(minutes) && minutes >= 0 && minutes <= MAX_REVOKE_MINUTES;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSaved(false);
+    if (validRevoke) save.mutate();
+  };
+  return (
+    <form onSubmit={submit} className="form settings">
+      <label htmlFor={ids.name}>Name</label>
+      <input id={ids.name} value={name} onChange={(event) => setName(event.target.value)} maxLength={100} required />
+      <label htmlFor={ids.description}>Description</label>
+      <textarea id={ids.description} value={description} onChange={(event) => setDescription(event.target.value)} maxLength={255} rows={2} />
+      <label className="checkbox">
+        <input type="checkbox" checked={publicAggregates} onChange={(event) => setPublicAggregates(event.target.checked)} />
+        <span>
+          Public counts: widgets may show how many answered each option (<code>showCount</code>) without a key
+        </span>
+      </label>
+      <label className="checkbox">
+        <input type="checkbox" checked={autoCreate} onChange={(event) => setAutoCreate(event.target.checked)} />
+        <span>Create content items automatically on a page’s first response</span>
+      </label>
+      <label htmlFor={ids.revoke}>Revoke window (minutes)</label>
+      <input
+        id={ids.revoke}
+        type="number"
+        min={0}
+        max={MAX_REVOKE_MINUTES}
+        step={1}
+        value={revokeMinutes}
+        onChange={(event) => setRevokeMinutes(event.target.value)}
+        aria-describedby={ids.revokeHint}
+        aria-invalid={validRevoke ? undefined : true}
+      />
+      <p id={ids.revokeHint} className="hint">
+        How long a visitor can change or take back an answer; 0 turns it off (at most 30 days).
+      </p>
+      <label htmlFor={ids.state}>State</label>
+      <select id={ids.state} value={state} onChange={(event) => setState(event.target.value as ContentSet['state'])}>
+        <option value="active">Active: takes responses</option>
+        <option value="inactive">Inactive: paused, keeps its data</option>
+        <option value="archived">Archived: retired</option>
+      </select>
+      {save.error && (
+        <p className="error" role="alert">
+          {errorMessage(save.error)}
+        </p>
+      )}
+      {!validRevoke && (
+        <p className="error" role="alert">
+          The revoke window must be between 0 and {MAX_REVOKE_MINUTES} minutes.
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={save.isPending || name.trim() === ''}>
+          {save.isPending ? 'Saving…' : 'Save settings'}
+        </button>
+        <span role="status" className="success">
+          {saved && !save.isPending ? 'Saved.' : ''}
+        </span>
+      </div>
+    </form>
+  );
+}
+
+export function SetSettingsPage(props: { setId: string }) {
+  const { isAdmin } = useSession();
+  const set = useContentSet(props.setId);
+  const project = useProject(set.data?.projectId);
+  if (set.error)
+    return (
+      <PageState title="Settings">
+        <ErrorMessage error={set.error} />
+      </PageState>
+    );
+  if (!set.data)
+    return (
+      <PageState title="Settings">
+        <Loading what="settings" />
+      </PageState>
+    );
+  const crumbs = [
+    { label: 'Projects', href: '/projects' },
+    { label: project.data?.name ?? 'Project', href: `/projects/${set.data.projectId}` },
+    { label: set.data.name, href: `/sets/${set.data.id}` },
+  ];
+  return (
+    <Page title={set.data.name} kicker="Content set settings" crumbs={crumbs}>
+      {isAdmin ? (
+        <SettingsForm key={set.data.id} set={set.data} />
+      ) : (
+        <p>
+          Only admins change settings. <Link href={`/sets/${set.data.id}`}>Back to the content set</Link>.
+        </p>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * The schemas' names, the widgets' presets and the option labels, without zod: the
+ * console bundles this module (schemas.ts validates with zod and re-exports everything
+ * here, so server code keeps importing from there).
+ */
+export const SCHEMAS = ['pulse', 'yes-no', 'reaction', 'rating', 'message', 'tagged-message'] as const;
+export type Schema = (typeof SCHEMAS)[number];
+
+export interface ReactionOption {
+  value: string;
+  /** In [-1, 1]. */
+  sentiment: number;
+  /** In [0, 1]. */
+  intensity: number;
+}
+
+export interface TagOption {
+  value: string;
+  /** In [-1, 1]. */
+  sentiment: number;
+}
+
+export type SchemaConfig = {
+  pulse: Record<string, never>;
+  'yes-no': Record<string, never>;
+  reaction: { options: ReactionOption[] };
+  rating: { min: number; max: number; step: number };
+  message: Record<string, never>;
+  'tagged-message': { tags: TagOption[] };
+};
+export type AnySchemaConfig = SchemaConfig[Schema];
+
+/** Reaction presets of the published widgets, in their display order. */
+export const REACTION_PRESETS = {
+  github: [
+    { value: '+1', sentiment: 1, intensity: 0.5 },
+    { value: '-1', sentiment: -1, intensity: 0.5 },
+    { value: 'laugh', sentiment: 1, intensity: 0.7 },
+    { value: 'confused', sentiment: -0.5, intensity: 0.5 },
+    { value: 'heart', sentiment: 1, intensity: 0.9 },
+    { value: 'hooray', sentiment: 1, intensity: 0.8 },
+    { value: 'rocket', sentiment: 1, intensity: 1 },
+    { value: 'eyes', sentiment: 0, intensity: 0.3 },
+  ],
+  facebook: [
+    { value: 'like', sentiment: 1, intensity: 0.5 },
+    { value: 'love', sentiment: 1, intensity: 0.9 },
+    { value: 'laugh', sentiment: 1, intensity: 0.7 },
+    { value: 'wow', sentiment: 0.5, intensity: 0.8 },
+    { value: 'sad', sentiment: -0.5, intensity: 0.7 },
+    { value: 'angry', sentiment: -1, intensity: 1 },
+  ],
+  feeling: [
+    { value: 'happy', sentiment: 1, intensity: 0.7 },
+    { value: 'neutral', sentiment: 0, intensity: 0.2 },
+    { value: 'sad', sentiment: -1, intensity: 0.7 },
+  ],
+  evaluation: [
+    { value: 'love', sentiment: 1, intensity: 1 },
+    { value: 'happy', sentiment: 0.5, intensity: 0.5 },
+    { value: 'sad', sentiment: -0.5, intensity: 0.5 },
+    { value: 'hate', sentiment: -1, intensity: 1 },
+  ],
+} as const satisfies Record<string, ReactionOption[]>;
+
+/** Tags of the published tagged-message "feedback" preset. */
+export const DEFAULT_TAGS: TagOption[] = [
+  { value: 'idea', sentiment: 0.5 },
+  { value: 'error', sentiment: -1 },
+  { value: 'other', sentiment: 0 },
+];
+
+export const DEFAULT_RATING = { min: 1, max: 5, step: 1 } as const;
+/** More options than this would make every aggregate item and `values` array unwieldy. */
+export const MAX_OPTIONS = 50;
+
+/** Names of the options a schema counts, in the order of `values` and `counts`. */
+export function optionLabels(schema: Schema, config: AnySchemaConfig): string[] {
+  switch (schema) {
+    case 'pulse':
+    case 'message':
+      return ['count'];
+    case 'yes-no':
+      return ['yes', 'no'];
+    case 'reaction':
+      return (config as SchemaConfig['reaction']).options.map((option) => option.value);
+    case 'tagged-message':
+      return (config as SchemaConfig['tagged-message']).tags.map((tag) => tag.value);
+    case 'rating': {
+      const { min, max, step } = config as SchemaConfig['rating'];
+      const labels: string[] = [];
+      for (let index = 0; min + index * step <= max + 1e-9; index++) labels.push(String(roundStep(min + index * step)));
+      return labels;
+    }
+  }
+}
+
+function roundStep(value: number): number {
+  return Math.round(value * 1e9) / 1e9;
+}

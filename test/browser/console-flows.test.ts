@@ -1,0 +1,252 @@
+/**
+ * Console flows over the data-rights and account operations: responses/export (CSV and
+ * NDJSON downloads), a person's responses (responses/list userId) and their erasure
+ * (responses/erase), API keys (keys/*), and webhooks (webhooks/*, delivering to a receiver
+ * on this machine, whose requests are checked against the secret the console showed).
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import type { ConsoleBuild } from '../../console/build';
+import { LocalWebhookSweeper } from '../../functions/local/webhook-sweeper';
+import { defaultStore } from '../../functions/store/client';
+import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { buildTestConsole, describeInBrowser, launchBrowser, openPage, screenshot, seriousViolations } from '../support/browser';
+import { startReceiver } from '../support/webhook-receiver';
+
+jest.setTimeout(180_000);
+// The receiver is on 127.0.0.1 over plain HTTP, which the service refuses otherwise (functions/webhooks/targets.ts).
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+
+describeInBrowser("console in Chromium: exports, a person's data, API keys, webhooks", () => {
+  let build: ConsoleBuild;
+  let api: TestApi;
+  let account: AccountKeys;
+  let browser: Browser;
+  let base: string;
+  let projectId: string;
+  let setId: string;
+  const responseIds: string[] = [];
+  const pageProblems: string[][] = [];
+
+  async function call<T = any>(path: string, args: unknown[], key: string | undefined = account.admin): Promise<{ status: number; body: T }> {
+    return api.call<T>(path, args, { key });
+  }
+
+  async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const opened = await openPage(context);
+    pageProblems.push(opened.problems);
+    return { context, page: opened.page };
+  }
+
+  async function signIn(page: Page, path: string): Promise<void> {
+    await page.goto(`${base}${path}`);
+    await page.getByLabel('API key').fill(account.admin);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  }
+
+  async function check(page: Page, name: string): Promise<void> {
+    await page.waitForFunction(() => !document.querySelector('.loading'), undefined, { timeout: 20_000 }).catch(() => undefined);
+    await screenshot(page, name);
+    expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
+  }
+
+  beforeAll(async () => {
+    build = await buildTestConsole();
+    api = await startTestApi({ consoleDir: build.outdir });
+    base = api.baseUrl.replace(/\/v0$/, '');
+    account = await createAccount('console-flows');
+    projectId = (await call('projects/create', [{ name: 'Exports' }])).body.id;
+    setId = (await call('sets/create', [{ projectId, key: 'feedback', schema: 'tagged-message', metadata: { name: 'Feedback' } }])).body.id;
+    for (const [index, user] of ['bob@example.com', 'bob@example.com', 'carol@example.com', 'bob@example.com'].entries()) {
+      const created = await call(
+        'responses/create',
+        [
+          {
+            contentSetId: setId,
+            key: `https://example.com/${index}`,
+            value: { tag: 'idea', message: `Idea "${index}", with a comma` },
+            context: { $user: user },
+          },
+        ],
+        undefined,
+      );
+      responseIds.push(created.body.responseId);
+    }
+    await api.drainStream();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+    if (build) rmSync(build.outdir, { recursive: true, force: true });
+  });
+
+  afterEach(() => {
+    expect(pageProblems.splice(0).flat()).toEqual([]);
+  });
+
+  test('Export CSV and Export NDJSON download the filtered responses through responses/export', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, `/sets/${setId}/responses`);
+    await page.locator('[data-response]').first().waitFor();
+    // Each chunk's answer is held back 1.5 s (the data is the server's own), as a large export
+    // is slow: the progress shows while the chunks arrive.
+    await page.route('**/v0/responses/export', async (route) => {
+      const answer = await route.fetch();
+      await new Promise((wait) => setTimeout(wait, 1500));
+      await route.fulfill({ response: answer });
+    });
+    const csvDownloaded = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/Exporting CSV: \d+ rows so far/)
+      .waitFor();
+    expect(await page.getByRole('progressbar', { name: 'Export progress' }).count()).toBe(1);
+    await screenshot(page, 'responses-exporting');
+    const csvDownload = await csvDownloaded;
+    await page.unroute('**/v0/responses/export');
+    // The file as a spreadsheet reads it: a header row, then one record per response.
+    const records: Record<string, string>[] = parse(readFileSync((await csvDownload.path())!, 'utf8'), { columns: true });
+    expect(records.map((record) => record.responseId).sort()).toEqual([...responseIds].sort());
+    expect(records.map((record) => [record.tag, record.message, record.userId]).sort()).toEqual([
+      ['idea', 'Idea "0", with a comma', 'bob@example.com'],
+      ['idea', 'Idea "1", with a comma', 'bob@example.com'],
+      ['idea', 'Idea "2", with a comma', 'carol@example.com'],
+      ['idea', 'Idea "3", with a comma', 'bob@example.com'],
+    ]);
+    await page.getByRole('status').getByText(`Exported ${responseIds.length} responses as CSV.`).waitFor();
+
+    const [ndjsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export NDJSON' }).click()]);
+    const lines = readFileSync((await ndjsonDownload.path())!, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.id).sort()).toEqual([...responseIds].sort());
+    await check(page, 'responses-exported');
+    await context.close();
+  });
+
+  test("a person's responses, and their erasure after a confirmation naming how many go", async () => {
+    const { context, page } = await newPage();
+    await signIn(page, `/people/${encodeURIComponent('bob@example.com')}`);
+    await page.getByRole('heading', { level: 1, name: 'bob@example.com' }).waitFor();
+    await page.locator('[data-response]').nth(2).waitFor();
+    expect(await page.locator('[data-response]').count()).toBe(3);
+    await check(page, 'person');
+    await page.getByRole('button', { name: 'Erase this person’s data' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('This deletes 3 responses of bob@example.com for good').waitFor();
+    await check(page, 'person-erase-dialog');
+    await dialog.getByRole('button', { name: 'Erase 3 responses' }).click();
+    await page.getByText('Erased 3 responses of bob@example.com.').waitFor();
+    const left = await call('responses/list', [{ userId: 'bob@example.com', state: 'all' }]);
+    expect(left.body.items).toEqual([]);
+    const carol = await call('responses/list', [{ userId: 'carol@example.com' }]);
+    expect(carol.body.items).toHaveLength(1);
+    await context.close();
+  });
+
+  test('API keys: create (shown once, copyable), list, revoke', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, '/keys');
+    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    await page.getByRole('button', { name: 'New API key' }).click();
+    await page.getByLabel('Level').selectOption('viewer');
+    await page.getByLabel('Label (optional)').fill('weekly report');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = await page.getByTestId('new-key').inputValue();
+    expect(key).toMatch(/^fbk_/);
+    expect(await page.getByRole('button', { name: 'Copy the API key' }).count()).toBe(1);
+    await check(page, 'key-created');
+    expect((await call('projects/lookup', [''], key)).status).toBe(200);
+    await page.getByRole('button', { name: 'Done' }).click();
+    const row = page.locator('tr', { hasText: 'weekly report' });
+    await row.waitFor();
+    expect(await row.innerText()).not.toContain(key);
+    await check(page, 'keys');
+    await row.getByRole('button', { name: /Revoke/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await row.getByText(/revoked/).waitFor();
+    expect((await call('projects/lookup', [''], key)).status).toBe(401);
+    await context.close();
+  });
+
+  test('webhooks: create (secret shown once), test, delivery log with status and attempts, redeliver, edit, disable and enable', async () => {
+    const receiver = await startReceiver();
+    // As under `npm start` (functions/local/runtime.ts): the sweeper sends redeliveries.
+    const { documentClient, settings } = defaultStore();
+    const sweeper = new LocalWebhookSweeper({ store: { documentClient, tableName: settings.tableName }, intervalMs: 200 });
+    sweeper.start();
+    try {
+      const { context, page } = await newPage();
+      await signIn(page, '/webhooks');
+      await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+      await page.getByText('No webhooks yet').waitFor();
+      await page.getByRole('button', { name: 'New webhook' }).click();
+      await page.getByLabel('Endpoint URL').fill(receiver.url);
+      await page.getByLabel('Description (optional)').fill('Team inbox');
+      await page.getByLabel('Project').selectOption({ label: 'Exports' });
+      await page.getByRole('button', { name: 'Create webhook' }).click();
+      const secret = await page.getByTestId('webhook-secret').inputValue();
+      expect(secret).toMatch(/^whsec_/);
+      expect(await page.getByRole('button', { name: 'Copy the signing secret' }).count()).toBe(1);
+      await check(page, 'webhook-created');
+      await page.getByRole('button', { name: 'Done' }).click();
+      await page
+        .getByRole('row', { name: /Team inbox/ })
+        .getByText('enabled')
+        .waitFor();
+      await check(page, 'webhooks');
+      await page.getByRole('link', { name: 'Team inbox' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Team inbox' }).waitFor();
+      // Shown once: nowhere on the webhook's page.
+      expect(await page.getByTestId('webhook-secret').count()).toBe(0);
+
+      await page.getByRole('button', { name: 'Send test' }).click();
+      await page
+        .getByTestId('test-result')
+        .getByText(/Test succeeded with HTTP 200/)
+        .waitFor();
+      const [tested] = await receiver.waitFor(1);
+      // Signed with the secret the console showed (Standard Webhooks).
+      expect(new Webhook(secret).verify(tested.body, tested.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test' });
+      const delivery = page.getByTestId('deliveries').locator('tbody tr').first();
+      await delivery.getByText('webhook.test').waitFor();
+      await delivery.getByText('succeeded').waitFor();
+      expect(await delivery.locator('td.number').innerText()).toBe('1');
+      expect(await delivery.innerText()).toContain('HTTP 200');
+      await check(page, 'webhook');
+
+      await delivery.getByRole('button', { name: 'Redeliver' }).click();
+      const [, again] = await receiver.waitFor(2);
+      expect(new Webhook(secret).verify(again.body, again.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test' });
+      // The log follows the sweeper's second attempt (pending, then succeeded, 2 attempts).
+      await delivery.locator('td.number', { hasText: '2' }).waitFor({ timeout: 30_000 });
+      await delivery.getByText('succeeded').waitFor();
+
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await page.getByLabel('Description (optional)').fill('Support inbox');
+      await page.getByLabel('Project').selectOption({ label: 'All projects' });
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Support inbox' }).waitFor();
+      await page.getByRole('button', { name: 'Disable' }).click();
+      await page.getByRole('button', { name: 'Enable' }).waitFor();
+      let listed = await call('webhooks/list', []);
+      expect(listed.body.items.map((webhook: any) => [webhook.description, webhook.projectId, webhook.enabled])).toEqual([['Support inbox', undefined, false]]);
+      await page.getByRole('button', { name: 'Enable' }).click();
+      await page.getByRole('button', { name: 'Disable' }).waitFor();
+      listed = await call('webhooks/list', []);
+      expect(listed.body.items[0].enabled).toBe(true);
+      await context.close();
+    } finally {
+      await sweeper.stop();
+      await receiver.close();
+    }
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * Browser tests: Debian's Chromium (`apt-get install chromium`; CHROMIUM_PATH overrides)
+ * driven by playwright-core, against the local server serving a fresh console build.
+ * Without a Chromium the browser suites are skipped with a one-line notice; CI installs it.
+ */
+import { execSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildConsole, type ConsoleBuild } from '../../console/build';
+import { REPO_ROOT } from '../../lib/paths';
+
+export const SCREENSHOT_DIR = join(REPO_ROOT, '.tmp/screenshots');
+
+export function findChromium(): string | undefined {
+  if (process.env.CHROMIUM_PATH) return existsSync(process.env.CHROMIUM_PATH) ? process.env.CHROMIUM_PATH : undefined;
+  for (const name of ['chromium', 'chromium-browser']) {
+    try {
+      const found = execSync(`command -v ${name}`, { stdio: ['ignore', 'pipe', 'ignore'], shell: '/bin/sh' })
+        .toString()
+        .trim();
+      if (found) return found;
+    } catch {
+      // not installed under this name
+    }
+  }
+  return undefined;
+}
+
+const chromiumPath = findChromium();
+
+/** `describe` when a Chromium is installed; otherwise the suite is skipped, with one line saying so. */
+export function describeInBrowser(name: string, body: () => void): void {
+  if (chromiumPath) {
+    describe(name, body);
+    return;
+  }
+  process.stdout.write(`\nNOTICE: browser tests "${name}" skipped: no Chromium found (install Debian's chromium, or set CHROMIUM_PATH)\n`);
+  describe.skip(name, body);
+}
+
+let buildCount = 0;
+
+/** A console build of this test file's own (files run in parallel). */
+export async function buildTestConsole(): Promise<ConsoleBuild> {
+  return buildConsole({ outdir: join(REPO_ROOT, `.tmp/console-test-${process.pid}-${buildCount++}`) });
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!chromiumPath) throw new Error('no Chromium');
+  // Root in CI and containers: Chromium's sandbox needs user namespaces it may not get.
+  return chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+/**
+ * A page that records what must never happen: uncaught errors and CSP violations (the
+ * console runs under the same CSP as on CloudFront). `problems` is checked by the tests.
+ */
+export async function openPage(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    const text = message.text();
+    if (/Content Security Policy|Refused to (execute|apply|load|connect)/i.test(text)) problems.push(`CSP: ${text}`);
+  });
+  return { page, problems };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; html: string }[];
+}
+
+/**
+ * axe-core on the page as it is (WCAG 2.x A and AA rules and best practices); the serious
+ * and critical violations. axe is evaluated through the DevTools protocol, which the page's
+ * CSP does not restrict, so the page keeps its real policy.
+ */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe === 'object');
+  if (!loaded) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations as AxeViolation[];
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({ ...violation, nodes: violation.nodes.slice(0, 3).map((node) => ({ target: node.target, html: node.html.slice(0, 200) })) }));
+}
