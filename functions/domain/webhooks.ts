@@ -109,6 +109,7 @@ const LIFETIME_SLACK_SECONDS = 24 * 3600;
  * store/webhooks.ts) expires after this instead.
  */
 export function deliveryLifetimeSeconds(schedule: readonly number[] = retrySchedule()): number {
-  const retries = schedule.reduce((sum, wait) => sum + Math.max(Math.ceil(wait * (1 + RETRY_JITTER)), MAX_RETRY_AFTER_SECONDS), 0);
-  return retries + LIFETIME_SLACK_SECONDS + DELIVERY_RETENTION_SECONDS;
+  // In milliseconds rounded as nextAttemptAt rounds them: no floating-point second too many.
+  const retriesMs = schedule.reduce((sum, wait) => sum + Math.max(Math.round(wait * (1 + RETRY_JITTER) * 1000), MAX_RETRY_AFTER_SECONDS * 1000), 0);
+  return Math.ceil(retriesMs / 1000) + LIFETIME_SLACK_SECONDS + DELIVERY_RETENTION_SECONDS;
 }
