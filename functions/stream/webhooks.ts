@@ -14,7 +14,9 @@
  * whose bodies hold the erased response, whether or not any endpoint still subscribes. The
  * `response.deleted` deliveries themselves carry ids only and stay. A replay of a response's
  * earlier record queues its delivery again, but the replay of the later REMOVE record
- * follows it (a stream is replayed forward from a position) and deletes it again.
+ * follows it (a stream is replayed forward from a position) and deletes it again: in the
+ * same batch before any attempt; in a later batch only after the replayed delivery's first
+ * attempt may have gone out again, as any replayed event's may.
  *
  * First attempts run in the same invocation, bounded by a time budget, on the deliveries
  * this invocation created (they are written already leased to it). The batch's success
