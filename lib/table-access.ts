@@ -29,10 +29,11 @@ export const TABLE_ACTIONS = {
   rollover: ['dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem'],
   /**
    * The webhooks consumer (functions/stream/webhooks.ts): Query of the account's webhooks,
-   * BatchGetItem of projects, sets and items, PutItem of deliveries; its first attempts
-   * update deliveries and webhooks (outcome, failing clock, disabling).
+   * BatchGetItem of projects, sets and items, PutItem of deliveries and their pointers; its
+   * first attempts update deliveries and webhooks (outcome, failing clock, disabling); on an
+   * erasure, Query of the response's pointers and DeleteItem of them and their deliveries.
    */
-  webhooks: ['dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  webhooks: ['dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
   /**
    * The webhook sweeper (functions/webhooks/sweeper.ts): Query of the due index, UpdateItem to
    * claim and record, GetItem of webhooks, DeleteItem of deliveries to removed webhooks.

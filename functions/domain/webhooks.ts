@@ -97,3 +97,19 @@ export function nextAttemptAt(
 export function failedTooLong(failingSince: string | undefined, now: Date): boolean {
   return failingSince !== undefined && now.getTime() - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS;
 }
+
+/** Slack for what the retry waits leave out: leases (30 s each), attempts (10 s each) and sweeps running late. */
+const LIFETIME_SLACK_SECONDS = 24 * 3600;
+
+/**
+ * How long a delivery can outlive its (re)queueing: every retry wait at its longest (the
+ * jittered schedule step or an honoured Retry-After, whichever is longer), then the
+ * retention after its last attempt. A delivery's own TTL moves with each attempt; what
+ * must outlive it without being rewritten on every attempt (the erasure pointer,
+ * store/webhooks.ts) expires after this instead.
+ */
+export function deliveryLifetimeSeconds(schedule: readonly number[] = retrySchedule()): number {
+  // In milliseconds rounded as nextAttemptAt rounds them: no floating-point second too many.
+  const retriesMs = schedule.reduce((sum, wait) => sum + Math.max(Math.round(wait * (1 + RETRY_JITTER) * 1000), MAX_RETRY_AFTER_SECONDS * 1000), 0);
+  return Math.ceil(retriesMs / 1000) + LIFETIME_SLACK_SECONDS + DELIVERY_RETENTION_SECONDS;
+}

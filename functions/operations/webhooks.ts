@@ -14,6 +14,7 @@ import {
   dueAttributes,
   getDelivery,
   getWebhook,
+  putDeliveryPointer,
   readGsi1,
   webhookCountKey,
   webhookDeliveriesPartition,
@@ -337,6 +338,8 @@ export async function redeliver(store: Store, accountId: string, deliveryId: str
   if (!webhook.enabled) throw new ApiError('conflict', 'The webhook is disabled; enable it with webhooks/save first', { webhookId: webhook.id });
   const timestamp = now.toISOString();
   const due = dueAttributes(deliveryId, timestamp);
+  // Its TTL starts again below: the pointer that erasure finds it by must outlive it again.
+  if (delivery.responseId) await putDeliveryPointer(store, delivery.responseId, deliveryId, now);
   try {
     const { Attributes } = await store.documentClient.send(
       new UpdateCommand({

@@ -11,15 +11,25 @@
  * | Delivery by id                                   | table | delivery#<id>                     | delivery                 |
  * | Deliveries of a webhook, newest first            | gsi1  | webhook#<webhookId>#deliveries    | <createdAt>#<id>         |
  * | Pending deliveries by due time (sparse)          | due   | due#<shard 0..3>                  | <nextAttemptAt>#<id>     |
+ * | Deliveries of a response's events (erasure)      | table | delivery-of#<responseId>          | <deliveryId>             |
  *
  * Only pending deliveries carry `duepk`/`duesk`, so the `due` index (keys only) holds
  * exactly the work to do; a sweeper claims a due delivery by moving its `duesk` with a
  * condition on the value it read (see webhooks/attempts.ts). The four shards spread the
  * index's write load over partitions; a sweep queries all of them.
+ *
+ * `delivery-of#` items are pointers (ids and a TTL only): erasure of a response
+ * (`responses/erase`) must also delete the deliveries whose bodies hold it, and they are
+ * found through these pointers instead of a scan or one more GSI (CloudFormation adds one
+ * GSI per stack update, and the index would hold every delivery for the rare erasure).
+ * Their prefix is neither stream consumer's (`response#`, `content#`), so writing them
+ * invokes no one. A pointer expires after the longest a delivery can live
+ * (domain/webhooks.ts, deliveryLifetimeSeconds): never before its delivery, whose TTL is
+ * pushed back by every attempt.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
-import type { DeliveredEventType, DeliveryStatus, WebhookEventType, WebhookFormat } from '../domain/webhooks';
+import { deliveryLifetimeSeconds, type DeliveredEventType, type DeliveryStatus, type WebhookEventType, type WebhookFormat } from '../domain/webhooks';
 import type { TableClient } from './dynamo';
 
 export const DUE_INDEX = 'due';
@@ -66,6 +76,8 @@ export interface DeliveryRecord {
   updatedAt: string;
   /** The exact bytes posted (JSON), fixed when the event is queued so every attempt signs the same body. */
   body: string;
+  /** The response a response event's body holds (not `response.deleted`'s: ids only): its pointer's partition. */
+  responseId?: string;
   /** Held while an attempt runs: the outcome is only recorded by the holder (webhooks/attempts.ts). */
   leaseToken?: string;
   leaseUntil?: string;
@@ -76,6 +88,7 @@ export const webhookCountKey = (accountId: string) => ({ pk: `account#${accountI
 export const accountWebhooksPartition = (accountId: string) => `account#${accountId}#webhooks`;
 export const deliveryKey = (id: string) => ({ pk: `delivery#${id}`, sk: 'delivery' });
 export const webhookDeliveriesPartition = (webhookId: string) => `webhook#${webhookId}#deliveries`;
+export const responseDeliveriesPartition = (responseId: string) => `delivery-of#${responseId}`;
 
 /** The due index's partition of a delivery: fixed by its id. */
 export function dueShard(deliveryId: string): string {
@@ -167,4 +180,48 @@ export async function readGsi1(
 /** Every webhook of an account (at most 20: one page). */
 export async function accountWebhooks(store: TableClient, accountId: string): Promise<WebhookRecord[]> {
   return (await readGsi1(store, accountWebhooksPartition(accountId))).map(webhookFromItem);
+}
+
+/**
+ * Writes (or moves the expiry of) the pointer from a response to a delivery holding it:
+ * before the delivery is written or requeued, so no such delivery exists without one.
+ */
+export async function putDeliveryPointer(store: TableClient, responseId: string, deliveryId: string, now: Date): Promise<void> {
+  await store.documentClient.send(
+    new PutCommand({
+      TableName: store.tableName,
+      Item: { pk: responseDeliveriesPartition(responseId), sk: deliveryId, expiresAt: Math.floor(now.getTime() / 1000) + deliveryLifetimeSeconds() },
+    }),
+  );
+}
+
+/**
+ * Deletes the deliveries of a response's events (the bodies holding its value, context and
+ * profiling), and their pointers; answers how many pointers it followed. Each delivery goes before its
+ * pointer, so an interrupted run leaves the pointer to find on the next; deleting what is
+ * gone already changes nothing, so a redelivered `response.deleted` is harmless. An attempt
+ * running meanwhile records nothing: its writes are conditional on its lease, which went
+ * with the item (webhooks/attempts.ts).
+ */
+export async function eraseResponseDeliveries(store: TableClient, responseId: string): Promise<number> {
+  let erased = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await store.documentClient.send(
+      new QueryCommand({
+        TableName: store.tableName,
+        KeyConditionExpression: 'pk = :partition',
+        ExpressionAttributeValues: { ':partition': responseDeliveriesPartition(responseId) },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const pointer of page.Items ?? []) {
+      await store.documentClient.send(new DeleteCommand({ TableName: store.tableName, Key: deliveryKey(String(pointer.sk)) }));
+      await store.documentClient.send(new DeleteCommand({ TableName: store.tableName, Key: { pk: pointer.pk, sk: pointer.sk } }));
+      erased++;
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return erased;
 }

@@ -8,6 +8,16 @@
  * after a restart) finds its deliveries and queues nothing twice; the delivery record is
  * this consumer's marker, as `counted#<eventID>` is the counting consumer's.
  *
+ * Erasure: a `response.deleted` event (the REMOVE record of `responses/erase`) comes after
+ * the same response's earlier events in stream order, so by then every delivery of them is
+ * queued, each with its pointer (store/webhooks.ts); the consumer deletes those deliveries,
+ * whose bodies hold the erased response, whether or not any endpoint still subscribes. The
+ * `response.deleted` deliveries themselves carry ids only and stay. A replay of a response's
+ * earlier record queues its delivery again, but the replay of the later REMOVE record
+ * follows it (a stream is replayed forward from a position) and deletes it again: in the
+ * same batch before any attempt; in a later batch only after the replayed delivery's first
+ * attempt may have gone out again, as any replayed event's may.
+ *
  * First attempts run in the same invocation, bounded by a time budget, on the deliveries
  * this invocation created (they are written already leased to it). The batch's success
  * depends on queueing only: what could not be attempted in time is handed back to the
@@ -21,7 +31,16 @@ import { DELIVERY_RETENTION_SECONDS, WEBHOOK_EVENT_TYPES, type WebhookEventType 
 import { getRawItemsChunked } from '../store/batch';
 import { isConditionFailure } from '../store/conditions';
 import type { TableClient } from '../store/dynamo';
-import { accountWebhooks, deliveryKey, derivedId, webhookDeliveriesPartition, type DeliveryRecord, type WebhookRecord } from '../store/webhooks';
+import {
+  accountWebhooks,
+  deliveryKey,
+  derivedId,
+  eraseResponseDeliveries,
+  putDeliveryPointer,
+  webhookDeliveriesPartition,
+  type DeliveryRecord,
+  type WebhookRecord,
+} from '../store/webhooks';
 import { attemptDelivery, inParallel, leasedAttributes, newLease, releaseDelivery } from '../webhooks/attempts';
 import {
   contentItemSubject,
@@ -76,6 +95,11 @@ async function loadSubjects(store: TableClient, events: DomainEvent[]): Promise<
   return subjects;
 }
 
+/** The response whose value, context and profiling an event's body holds (all response events but `response.deleted`). */
+function heldResponseId(event: DomainEvent): string | undefined {
+  return event.type === 'response.created' || event.type === 'response.updated' || event.type === 'response.revoked' ? event.after.id : undefined;
+}
+
 interface Planned {
   event: DomainEvent;
   webhook: WebhookRecord;
@@ -85,6 +109,7 @@ interface Planned {
 function planDelivery(event: DomainEvent, body: WebhookBody, webhook: WebhookRecord, subjects: Subjects, now: Date): Planned {
   const timestamp = now.toISOString();
   const setId = subjectIds(event)?.contentSetId;
+  const responseId = heldResponseId(event);
   return {
     event,
     webhook,
@@ -101,6 +126,7 @@ function planDelivery(event: DomainEvent, body: WebhookBody, webhook: WebhookRec
       createdAt: timestamp,
       updatedAt: timestamp,
       body: formatBody(webhook.format, body, setId ? subjects.contentSets.get(setId)?.schemaConfig : undefined),
+      ...(responseId ? { responseId } : {}),
     },
   };
 }
@@ -110,6 +136,8 @@ async function queue(store: TableClient, planned: Planned, now: Date): Promise<D
   const { delivery } = planned;
   const lease = newLease(now);
   const leased = { ...delivery, leaseToken: lease.token, leaseUntil: lease.until };
+  // Unconditional and first: a redelivered batch rewrites it harmlessly, and a failure here leaves no delivery without one.
+  if (delivery.responseId) await putDeliveryPointer(store, delivery.responseId, delivery.id, now);
   try {
     await store.documentClient.send(
       new PutCommand({
@@ -133,10 +161,10 @@ async function queue(store: TableClient, planned: Planned, now: Date): Promise<D
 }
 
 /**
- * Queues the deliveries of a batch of stream records, then attempts them within the budget.
- * On a failure to queue, reports the first record whose deliveries are not all queued
- * (`batchItemFailures`): the batch is retried from there and the conditional writes skip
- * what is already queued.
+ * Queues the deliveries of a batch of stream records, deletes those of erased responses,
+ * then attempts the rest within the budget. On a failure to queue or to erase, reports the
+ * first record whose work is not all done (`batchItemFailures`): the batch is retried from
+ * there, the conditional writes skip what is already queued, and erasing again is harmless.
  */
 export async function deliverStreamRecords(store: TableClient, records: DynamoDBRecord[], options: DeliverOptions = {}): Promise<DynamoDBBatchResponse> {
   const clock = options.clock ?? (() => new Date());
@@ -152,7 +180,6 @@ export async function deliverStreamRecords(store: TableClient, records: DynamoDB
     const matched = events
       .map((event) => ({ event, to: subscribers(event, webhooks.get(eventScope(event).accountId) ?? []) }))
       .filter(({ to }) => to.length > 0);
-    if (matched.length === 0) return { batchItemFailures: [] };
     const subjects = await loadSubjects(
       store,
       matched.map(({ event }) => event),
@@ -178,8 +205,25 @@ export async function deliverStreamRecords(store: TableClient, records: DynamoDB
     }
   });
 
+  // After queueing: the batch's own earlier events of an erased response are queued by now, and are deleted too.
+  const erasures = events.filter((event) => event.type === 'response.deleted');
+  const erased = new Set<string>();
+  await inParallel(erasures, QUEUE_CONCURRENCY, async (event) => {
+    const responseId = event.before.id;
+    try {
+      const deliveries = await eraseResponseDeliveries(store, responseId);
+      erased.add(responseId);
+      if (deliveries > 0) logger.info('deliveries of an erased response deleted', { responseId, deliveries });
+    } catch (error) {
+      logger.error('deleting the deliveries of an erased response failed', { error: error as Error, responseId });
+      failedEvents.add(event.eventId);
+    }
+  });
+
   const budget = options.attemptBudgetMs ?? 20_000;
   await inParallel(queued, ATTEMPT_CONCURRENCY, async ({ planned, delivery }) => {
+    // Erased in this batch: its delivery is gone, and its body must not go out now.
+    if (delivery.responseId && erased.has(delivery.responseId)) return;
     try {
       if (Date.now() - started < budget) await attemptDelivery(store, delivery, planned.webhook, clock);
       else await releaseDelivery(store, delivery, clock());

@@ -6,16 +6,17 @@
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
 process.env.WEBHOOK_RETRY_SCHEDULE = '1,1,1';
 
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { LocalWebhookSweeper } from '../../functions/local/webhook-sweeper';
 import { defaultStore } from '../../functions/store/client';
-import { getDelivery, webhookKey } from '../../functions/store/webhooks';
+import { getDelivery, getWebhook, webhookKey } from '../../functions/store/webhooks';
 import { deliverStreamRecords } from '../../functions/stream/webhooks';
 import { handler as sweeperHandler } from '../../functions/jobs/webhook-sweeper-handler';
 import { localLambdaContext } from '../../functions/local/lambda-context';
+import { attemptDelivery } from '../../functions/webhooks/attempts';
 import { nextDueAt } from '../../functions/webhooks/sweeper';
 import { createAccount, createContentSet, expectError, fieldPaths, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
 import { startReceiver, until, type Receiver, type ReceivedRequest } from '../support/webhook-receiver';
@@ -328,16 +329,11 @@ describe('events', () => {
       contentSet: { id: yesNoSet },
       project: { id: projectId },
     });
-    // Every event went once, each with its own webhook-id; the log has one succeeded delivery per event.
+    // Every event went once, each with its own webhook-id. The log keeps one succeeded delivery
+    // per event but those whose bodies held the erased response (see the erasure test below).
     expect(new Set(hook.requests.map((request) => request.headers['webhook-id'])).size).toBe(5);
     const log = await ok('webhooks/deliveries', [{ webhookId: id }]);
-    expect(log.items.map((delivery: { eventType: string }) => delivery.eventType).sort()).toEqual([
-      'content.created',
-      'response.created',
-      'response.deleted',
-      'response.revoked',
-      'response.updated',
-    ]);
+    expect(log.items.map((delivery: { eventType: string }) => delivery.eventType).sort()).toEqual(['content.created', 'response.deleted']);
     for (const delivery of log.items) expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, lastStatusCode: 200 });
     await ok('webhooks/remove', [id]);
   });
@@ -366,6 +362,111 @@ describe('events', () => {
     // One delivery for the live record, one for the replayed id: never two for one record.
     expect(hook.requests).toHaveLength(2);
     expect((await ok('webhooks/deliveries', [{ webhookId: id }])).items).toHaveLength(2);
+    await ok('webhooks/remove', [id]);
+  });
+
+  it("responses/erase deletes the deliveries whose bodies held the person's responses; response.deleted (ids only) and other responses' deliveries stay", async () => {
+    const hook = await receiver();
+    const { id } = await createWebhook({ url: hook.url, projectId, events: ['response.created', 'response.updated', 'response.revoked', 'response.deleted'] });
+    const person = `person-${Date.now()}`;
+    // In the erased response's context only: found nowhere in the table once it is erased.
+    const mark = `erase-me-${Date.now()}`;
+    const answer = async (user: string, note: string) => {
+      const body = await ok(
+        'responses/create',
+        [{ contentSetId: yesNoSet, key: `page-of-${user}`, value: 'yes', revokable: true, context: { $user: user, note } }],
+        undefined as never,
+      );
+      await api.drainStream();
+      return body as { responseId: string; revokable: { token: string } };
+    };
+    const erased = await answer(person, mark);
+    const kept = await answer(`someone-else-${Date.now()}`, `keep-${Date.now()}`);
+    await ok('responses/edit', [{ responseId: erased.responseId, revokeToken: erased.revokable.token, value: 'no' }], undefined as never);
+    await api.drainStream();
+    await ok('responses/remove', [{ responseId: erased.responseId, revokeToken: erased.revokable.token }], undefined as never);
+    await api.drainStream();
+    await hook.waitFor(4);
+    // Outcomes recorded (a receiver gets the request before its outcome is written): the records read below are final.
+    const settled = async () => (await ok('webhooks/deliveries', [{ webhookId: id }])).items as { id: string; eventType: string; status: string }[];
+    await until(async () => (await settled()).every((delivery) => delivery.status === 'succeeded'));
+    const before = await settled();
+    expect(before.map((delivery) => delivery.eventType).sort()).toEqual(['response.created', 'response.created', 'response.revoked', 'response.updated']);
+    const records = await Promise.all(before.map((delivery) => getDelivery(store, delivery.id)));
+    const ofErased = records.filter((record) => record!.body.includes(erased.responseId)).map((record) => record!);
+    const ofKept = records.filter((record) => record!.body.includes(kept.responseId)).map((record) => record!);
+    expect([ofErased.length, ofKept.length]).toEqual([3, 1]);
+    expect(ofErased.every((record) => record.body.includes(mark))).toBe(true);
+    const image = (await documentClient.send(new GetCommand({ TableName: settings.tableName, Key: { pk: `response#${erased.responseId}`, sk: 'response' } })))
+      .Item!;
+
+    expect(await ok('responses/erase', [{ userId: person }])).toEqual({ erased: 1, more: false });
+    await api.drainStream();
+    await hook.waitFor(5);
+    const [deleted] = ofType(hook.requests, 'response.deleted');
+    expect(deleted.data.response).toEqual({
+      id: erased.responseId,
+      accountId: owner.accountId,
+      projectId,
+      contentSetId: yesNoSet,
+      contentItemId: image.contentItemId,
+    });
+
+    // Read from the table: the three deliveries and their pointers are gone, and the erased
+    // context is nowhere; the kept response's delivery is as it was.
+    for (const record of ofErased) expect(await getDelivery(store, record.id)).toBeUndefined();
+    const pointers = async (responseId: string) =>
+      (
+        await documentClient.send(
+          new QueryCommand({
+            TableName: settings.tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': `delivery-of#${responseId}` },
+          }),
+        )
+      ).Items ?? [];
+    expect(await pointers(erased.responseId)).toEqual([]);
+    expect((await pointers(kept.responseId)).map((pointer) => pointer.sk)).toEqual([ofKept[0].id]);
+    expect(await getDelivery(store, ofKept[0].id)).toEqual(ofKept[0]);
+    expect((await tableSnapshot()).filter((item) => item.includes(mark))).toEqual([]);
+    const after = await settled();
+    expect(after.map((delivery) => delivery.eventType).sort()).toEqual(['response.created', 'response.deleted']);
+    const deletedDelivery = await getDelivery(store, after.find((delivery) => delivery.eventType === 'response.deleted')!.id);
+    expect(JSON.parse(deletedDelivery!.body).data).toEqual(deleted.data);
+    expect(deletedDelivery).not.toHaveProperty('responseId');
+
+    // A sweeper that claimed a delivery before the erasure records nothing afterwards (its writes
+    // are conditional on its lease, which went with the item) and recreates nothing.
+    const webhook = await getWebhook(store, id);
+    const summary = await attemptDelivery(store, { ...ofErased[0], leaseToken: 'claimed-before-erasure' }, webhook, () => new Date());
+    expect(summary.status).toBe('lost');
+    expect(await getDelivery(store, ofErased[0].id)).toBeUndefined();
+    // Redelivering an erased delivery finds nothing.
+    expectError(await call('webhooks/redeliver', [ofErased[0].id]), 404, 'not-found');
+
+    // Redelivered stream records: the REMOVE again, and the INSERT with the REMOVE in one batch
+    // (a replay goes forward from a position, so the REMOVE follows): nothing of the erased
+    // response is queued again, nor sent.
+    const sent = hook.requests.length;
+    const keys = marshall({ pk: image.pk, sk: image.sk }) as never;
+    const insert: DynamoDBRecord = {
+      eventID: `replayed-insert-${erased.responseId}`,
+      eventName: 'INSERT',
+      dynamodb: { Keys: keys, NewImage: marshall(image) as never, SequenceNumber: '1' },
+    };
+    const remove: DynamoDBRecord = {
+      eventID: `replayed-remove-${erased.responseId}`,
+      eventName: 'REMOVE',
+      dynamodb: { Keys: keys, OldImage: marshall(image) as never, SequenceNumber: '2' },
+    };
+    for (const batch of [[remove], [insert, remove], [remove]]) {
+      expect(await deliverStreamRecords(store, batch)).toEqual({ batchItemFailures: [] });
+    }
+    await until(() => ofType(hook.requests, 'response.deleted').length >= 2);
+    await new Promise((wait) => setTimeout(wait, 500));
+    expect(ofType(hook.requests.slice(sent), 'response.created')).toEqual([]);
+    expect(await pointers(erased.responseId)).toEqual([]);
+    expect((await tableSnapshot()).filter((item) => item.includes(mark))).toEqual([]);
     await ok('webhooks/remove', [id]);
   });
 

@@ -3,9 +3,18 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describeValue, discordText, DISCORD_CONTENT_LIMIT, slackText, SLACK_SECTION_LIMIT, type ChatEvent } from '../../functions/domain/webhook-chat';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, failedTooLong, nextAttemptAt, parseRetryAfter, retrySchedule, verdictOfStatus } from '../../functions/domain/webhooks';
+import {
+  DEFAULT_RETRY_SCHEDULE_SECONDS,
+  deliveryLifetimeSeconds,
+  failedTooLong,
+  nextAttemptAt,
+  parseRetryAfter,
+  retrySchedule,
+  verdictOfStatus,
+} from '../../functions/domain/webhooks';
 import { STREAM_CONSUMERS } from '../../functions/stream/consumers';
 import { matchesRecordFilter } from '../../functions/stream/events';
+import { responseDeliveriesPartition } from '../../functions/store/webhooks';
 import { generateSigningSecret, openSecret, sealSecret, useSecretsKey } from '../../functions/webhooks/secrets';
 import { deliveryHeaders, sendAttempt, signatureHeader } from '../../functions/webhooks/sender';
 import { guardedLookup, isPublicAddress, urlProblem } from '../../functions/webhooks/targets';
@@ -48,6 +57,15 @@ describe('retry schedule', () => {
     expect(verdictOfStatus(410)).toBe('gone');
     expect([429, 500, 502, 503, 504].map(verdictOfStatus)).toEqual(['retry', 'retry', 'retry', 'retry', 'retry']);
     expect([301, 302, 307, 400, 401, 404, 413].map(verdictOfStatus)).toEqual(Array(7).fill('failed'));
+  });
+
+  it("bounds a delivery's lifetime (its erasure pointer's TTL): every wait at its longest or a day's Retry-After, a day of slack, 30 days of retention", () => {
+    const day = 24 * 3600;
+    expect(deliveryLifetimeSeconds([1, 2, 4])).toBe(3 * day + day + 30 * day);
+    // A step longer than a day counts with its jitter.
+    expect(deliveryLifetimeSeconds([100_000])).toBe(110_000 + day + 30 * day);
+    // Of the default schedule only the last step (24 h) exceeds a day's Retry-After.
+    expect(deliveryLifetimeSeconds(DEFAULT_RETRY_SCHEDULE_SECONDS)).toBe(8 * day + 95_040 + day + 30 * day);
   });
 
   it('disables after 5 days of failing', () => {
@@ -227,6 +245,10 @@ describe("the webhooks consumer's record filter", () => {
     expect(matchesRecordFilter(record('content#c', 'content', 'MODIFY'), declaration)).toBe(false);
     expect(matchesRecordFilter(record('contentkey#s#h', 'contentkey', 'INSERT'), declaration)).toBe(false);
     expect(matchesRecordFilter(record('delivery#d', 'delivery', 'INSERT'), declaration)).toBe(false);
+    // Erasure pointers are written by the consumer itself: neither consumer is invoked for them.
+    for (const consumer of STREAM_CONSUMERS) {
+      for (const name of ['INSERT', 'REMOVE'] as const) expect(matchesRecordFilter(record(responseDeliveriesPartition('r'), 'd', name), consumer)).toBe(false);
+    }
     expect(matchesRecordFilter(record('webhook#w', 'webhook', 'MODIFY'), declaration)).toBe(false);
     // Verify with the library too, on a header set built by us.
     const secret = generateSigningSecret();
