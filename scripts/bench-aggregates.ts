@@ -32,7 +32,7 @@ import { parseArgs } from 'node:util';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { killLeftoverDynamoLocal, machineDescription, markdownTable, summarize, type Timings } from './bench-lib';
+import { benchOnDynamoDbLocal, markdownTable, summarize, type Timings } from './bench-lib';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // The consumer logs; a benchmark wants none (BENCH_LOG_LEVEL=INFO to see them).
@@ -73,48 +73,7 @@ async function main(): Promise<number> {
     large: positiveInteger('large', values.large, 20000),
   };
 
-  // Loaded only now, so the logger reads POWERTOOLS_LOG_LEVEL set above.
-  const { startDynamoDbLocal, DYNAMODB_LOCAL_HOME } = await import('../functions/local/dynamodb-local');
-  const started = performance.now();
-  log('Starting DynamoDB Local (in memory)...');
-  const dynamo = await startDynamoDbLocal();
-  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-  process.env.TABLE_NAME = TABLE_NAME;
-  let stopping: Promise<void> | undefined;
-  const stop = () => (stopping ??= dynamo.stop());
-  const interrupted = () => {
-    log('\nInterrupted: stopping DynamoDB Local...');
-    void stop().then(() => process.exit(130));
-  };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
-
-  let report: string[];
-  try {
-    report = await run(settings);
-  } finally {
-    const { defaultStore } = await import('../functions/store/client');
-    defaultStore().client.destroy();
-    await stop();
-  }
-  const left = killLeftoverDynamoLocal(dynamo.port);
-  console.log(
-    [
-      '',
-      '# Aggregates on the local runtime',
-      '',
-      ...machineDescription(DYNAMODB_LOCAL_HOME),
-      '',
-      ...report,
-      '',
-      `Total time ${seconds(performance.now() - started)} s. ${
-        left.length === 0
-          ? `DynamoDB Local stopped: no process left on port ${dynamo.port}.`
-          : `DynamoDB Local had left ${left.length} process(es) on port ${dynamo.port}: killed.`
-      }`,
-    ].join('\n'),
-  );
-  return left.length === 0 ? 0 : 1;
+  return benchOnDynamoDbLocal('Aggregates on the local runtime', TABLE_NAME, () => run(settings));
 }
 
 async function run(settings: { responses: number; iterations: number; small: number; large: number }): Promise<string[]> {

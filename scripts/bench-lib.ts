@@ -336,3 +336,54 @@ export function killLeftoverDynamoLocal(port: number): Array<{ pid: number; comm
   }
   return left;
 }
+
+/**
+ * Runs a benchmark against a DynamoDB Local of its own (in memory, table `tableName`), stops
+ * it on the way out (Ctrl-C included), and prints the report under `title` with the machine,
+ * the total time and whether DynamoDB Local left a process behind. Returns the exit code.
+ * The service's modules are loaded only now, so the logger reads the level the script set.
+ */
+export async function benchOnDynamoDbLocal(title: string, tableName: string, run: () => Promise<string[]>): Promise<number> {
+  const log = (text: string) => process.stderr.write(`${text}\n`);
+  const { startDynamoDbLocal, DYNAMODB_LOCAL_HOME } = await import('../functions/local/dynamodb-local');
+  const started = performance.now();
+  log('Starting DynamoDB Local (in memory)...');
+  const dynamo = await startDynamoDbLocal();
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  process.env.TABLE_NAME = tableName;
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= dynamo.stop());
+  const interrupted = () => {
+    log('\nInterrupted: stopping DynamoDB Local...');
+    void stop().then(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+
+  let report: string[];
+  try {
+    report = await run();
+  } finally {
+    const { defaultStore } = await import('../functions/store/client');
+    defaultStore().client.destroy();
+    await stop();
+  }
+  const left = killLeftoverDynamoLocal(dynamo.port);
+  console.log(
+    [
+      '',
+      `# ${title}`,
+      '',
+      ...machineDescription(DYNAMODB_LOCAL_HOME),
+      '',
+      ...report,
+      '',
+      `Total time ${((performance.now() - started) / 1000).toFixed(1)} s. ${
+        left.length === 0
+          ? `DynamoDB Local stopped: no process left on port ${dynamo.port}.`
+          : `DynamoDB Local had left ${left.length} process(es) on port ${dynamo.port}: killed.`
+      }`,
+    ].join('\n'),
+  );
+  return left.length === 0 ? 0 : 1;
+}

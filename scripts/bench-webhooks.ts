@@ -23,7 +23,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { killLeftoverDynamoLocal, machineDescription, markdownTable, percentile } from './bench-lib';
+import { benchOnDynamoDbLocal, markdownTable, percentile } from './bench-lib';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'SILENT';
@@ -52,36 +52,7 @@ async function main(): Promise<number> {
     rate: positiveInteger('rate', values.rate, 20),
     burst: positiveInteger('burst', values.burst, 2000),
   };
-  const { startDynamoDbLocal, DYNAMODB_LOCAL_HOME } = await import('../functions/local/dynamodb-local');
-  const started = performance.now();
-  log('Starting DynamoDB Local (in memory)...');
-  const dynamo = await startDynamoDbLocal();
-  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-  process.env.TABLE_NAME = TABLE_NAME;
-  let report: string[];
-  try {
-    report = await run(settings);
-  } finally {
-    const { defaultStore } = await import('../functions/store/client');
-    defaultStore().client.destroy();
-    await dynamo.stop();
-  }
-  const left = killLeftoverDynamoLocal(dynamo.port);
-  console.log(
-    [
-      '',
-      '# Webhooks on the local runtime',
-      '',
-      ...machineDescription(DYNAMODB_LOCAL_HOME),
-      '',
-      ...report,
-      '',
-      `Total time ${((performance.now() - started) / 1000).toFixed(1)} s. ${
-        left.length === 0 ? `DynamoDB Local stopped: no process left on port ${dynamo.port}.` : `DynamoDB Local had left ${left.length} process(es): killed.`
-      }`,
-    ].join('\n'),
-  );
-  return left.length === 0 ? 0 : 1;
+  return benchOnDynamoDbLocal('Webhooks on the local runtime', TABLE_NAME, () => run(settings));
 }
 
 async function run(settings: { paced: number; rate: number; burst: number }): Promise<string[]> {
