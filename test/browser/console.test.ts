@@ -262,6 +262,8 @@ describeInBrowser('console in Chromium', () => {
     const table = await dataTable(page);
     expect(table.columns).toEqual(['Point', '👍 Yes', '👎 No', 'Total']);
     expect(table.rows.at(-1)!.slice(1)).toEqual(['4', '2', '6']);
+    // The chart's code loads apart from the page (prefetched with the stats), so its canvas may come a moment after the table.
+    await page.locator('.chart-canvas canvas').first().waitFor();
     expect(await page.locator('.chart-canvas canvas').count()).toBe(1);
     await check(page, 'set-yes-no');
 
