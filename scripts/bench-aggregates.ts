@@ -84,7 +84,7 @@ async function run(settings: { responses: number; iterations: number; small: num
   const { createProject } = await import('../functions/operations/projects');
   const { createContentSet } = await import('../functions/operations/sets');
   const { newContentItem } = await import('../functions/operations/contents');
-  const { newId } = await import('../functions/domain/text');
+  const { newContentItemId, newId } = await import('../functions/domain/text');
   const { LocalStreamReader } = await import('../functions/local/stream-reader');
   const { localLambdaContext } = await import('../functions/local/lambda-context');
   const { handler: countStreamHandler } = await import('../functions/stream/counting-handler');
@@ -280,7 +280,7 @@ async function run(settings: { responses: number; iterations: number; small: num
     { name: 'one hot item, batch size 100', responses: 1000, batchSize: 100, items: 1 },
     { name: '1,000 distinct items, batch size 100', responses: 1000, batchSize: 100, items: 1000 },
   ]) {
-    const ids = Array.from({ length: scenario.items }, () => newId());
+    const ids = Array.from({ length: scenario.items }, () => newContentItemId(liveSet.id));
     const records = Array.from({ length: scenario.responses }, (_, index) => insertRecord(liveSet.id, ids[index % ids.length]));
     Object.assign(recorded, { transactions: 0, updates: 0 });
     for (let start = 0; start < records.length; start += scenario.batchSize) {
@@ -324,7 +324,7 @@ async function run(settings: { responses: number; iterations: number; small: num
     log(`Writing ${size} ranked content items for top...`);
     const topProject = await createProject(store, accountId, { name: `Top ${size}` }, now);
     const contentSet = await newSet(topProject.id, `top-${size}`);
-    const ids = Array.from({ length: size }, () => newId());
+    const ids = Array.from({ length: size }, () => newContentItemId(contentSet.id));
     const counters: Record<string, unknown>[] = [];
     const ranked: Record<string, unknown>[] = [];
     ids.forEach((id, index) => {

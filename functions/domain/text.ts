@@ -10,7 +10,22 @@ export function keyHash(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('base64url');
 }
 
-export const ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+/** An id we issue: 22 characters, or 44 for a content item (contentItemId). */
+export const ID_PATTERN = /^[A-Za-z0-9_-]{22}(?:[A-Za-z0-9_-]{22})?$/;
+
+/**
+ * A new content item's id: its set's id, then 128 random bits (44 characters). An item
+ * never changes set, and carrying the set's id lets a cold `responses/create` by contentId
+ * read the item and its set in one BatchGetItem (revoke tokens carry it for the same reason).
+ */
+export function newContentItemId(contentSetId: string): string {
+  return contentSetId + newId();
+}
+
+/** The set a content item's id names; undefined for 22-character ids, issued before ids carried it. */
+export function contentSetOfItemId(contentItemId: string): string | undefined {
+  return contentItemId.length === 44 && ID_PATTERN.test(contentItemId) ? contentItemId.slice(0, 22) : undefined;
+}
 
 /** Sort keys hold at most this many code points of user text, well under DynamoDB's 1024-byte limit. */
 export const INDEXED_PREFIX_LENGTH = 200;

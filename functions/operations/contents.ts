@@ -1,6 +1,6 @@
 import { ApiError, notFound } from '../api/errors';
 import type { ContentCreateModel, ContentFilters, ContentSaveModel } from '../api/models';
-import { indexedPrefix, isHttpUrl, keyHash, newId } from '../domain/text';
+import { indexedPrefix, isHttpUrl, keyHash, newContentItemId } from '../domain/text';
 import { isConditionFailure } from '../store/conditions';
 import type { TableClient } from '../store/dynamo';
 import type { ContentItemItem, ContentSetItem, NewContentItem, Store } from '../store/entities';
@@ -34,7 +34,7 @@ interface ContentMetadata {
 export function newContentItem(contentSet: Pick<ContentSetItem, 'id' | 'accountId' | 'projectId'>, key: string, metadata: ContentMetadata, now: Date) {
   const timestamp = now.toISOString();
   return {
-    id: newId(),
+    id: newContentItemId(contentSet.id),
     accountId: contentSet.accountId,
     projectId: contentSet.projectId,
     contentSetId: contentSet.id,

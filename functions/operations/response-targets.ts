@@ -17,7 +17,7 @@ import type { Caller } from '../api/auth';
 import { ApiError, badRequest, notFound } from '../api/errors';
 import type { ResponseCreateModel } from '../api/response-models';
 import { normalizeValue, type AnySchemaConfig, type Schema } from '../domain/schemas';
-import { ID_PATTERN, keyHash } from '../domain/text';
+import { contentSetOfItemId, ID_PATTERN, keyHash } from '../domain/text';
 import { getRawItems } from '../store/batch';
 import type { TableClient } from '../store/dynamo';
 import type { ContentItemItem, ContentSetItem } from '../store/entities';
@@ -120,6 +120,23 @@ async function readItem(table: TableClient, caller: Caller, contentId: string): 
   return item;
 }
 
+/**
+ * The item, and in the same BatchGetItem its set when the id names it (contentSetOfItemId)
+ * and this instance does not know what the write needs of the set: so a cold create by
+ * contentId is two round trips, this read and the write.
+ */
+async function readItemWithItsSet(table: TableClient, caller: Caller, contentId: string, now: number, needSettings: boolean): Promise<ContentItemItem> {
+  const setId = contentSetOfItemId(contentId);
+  if (!setId || (setFacts(setId) && (!needSettings || setSettings(setId, now)))) return readItem(table, caller, contentId);
+  const [itemRaw, setRaw] = await getRawItems(table, [keys.contentItem(contentId), keys.contentSet(setId)]);
+  const item = contentItemOf(itemRaw);
+  if (!item || !visibleTo(caller, item.accountId)) throw notFound('Content item', contentId);
+  rememberItem(item);
+  const contentSet = contentSetOf(setRaw);
+  if (contentSet) rememberSet(contentSet, now);
+  return item;
+}
+
 async function targetByContentId(table: TableClient, caller: Caller, contentId: string, now: number): Promise<Target> {
   const item = await readItem(table, caller, contentId);
   const [setRaw, projectRaw] = await getRawItems(table, [keys.contentSet(item.contentSetId), keys.project(item.projectId)]);
@@ -188,7 +205,7 @@ export async function planWrite(
   if (contentId) {
     let item: ItemFacts | undefined = itemFacts(contentId);
     if (item && !visibleTo(caller, item.accountId)) throw notFound('Content item', contentId);
-    item ??= await readItem(table, caller, contentId);
+    item ??= await readItemWithItsSet(table, caller, contentId, now, needSettings);
     if ((contentSetId && contentSetId !== item.contentSetId) || (key && key !== item.key)) return undefined;
     let set = setFacts(item.contentSetId);
     let settings = setSettings(item.contentSetId, now);

@@ -1,6 +1,5 @@
 import { createAccount, expectError, revokedAdminKey, fieldPaths, pause, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
 
-const ID = /^[A-Za-z0-9_-]{22}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 let api: TestApi;
@@ -53,7 +52,8 @@ describe('contents/create', () => {
     );
     expect(status).toBe(200);
     expect(body).toEqual({
-      id: expect.stringMatching(ID),
+      // The set's id, then 128 random bits (docs/api.md, Ids).
+      id: expect.stringMatching(new RegExp(`^${setId}[A-Za-z0-9_-]{22}$`)),
       key: '/docs/intro',
       accountId: owner.accountId,
       projectId,

@@ -12,6 +12,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { ANONYMOUS } from '../../functions/api/auth';
 import { BASE_PATH, createApiServer } from '../../functions/local/server';
+import { insertContentItem, newContentItem } from '../../functions/operations/contents';
+import { newId } from '../../functions/domain/text';
 import { createResponse } from '../../functions/operations/response-collection';
 import { clearTargetCache, SETTINGS_MAX_AGE_MS } from '../../functions/operations/target-cache';
 import { defaultStore } from '../../functions/store/client';
@@ -105,14 +107,39 @@ describe('round trips of responses/create, counted exactly', () => {
     expect([again.answer.status, again.commands]).toEqual([200, { TransactWriteItemsCommand: 1 }]);
   });
 
-  test('by contentId: 3 cold (item, set, transaction), 1 warm', async () => {
+  test('by contentId: 2 cold (the item and, named by its id, its set in one BatchGetItem; the transaction), then 1 warm, with or without a revoke token', async () => {
     const contentSetId = await newSet();
     const item = await ok('contents/create', [{ contentSetId, key: 'by-id' }], owner.admin);
+    expect(item.id).toMatch(new RegExp(`^${contentSetId}[A-Za-z0-9_-]{22}$`));
+    for (const revokable of [undefined, true]) {
+      clearTargetCache();
+      const cold = await counted('responses/create', [{ contentId: item.id, value: 'heart', revokable }]);
+      expect([cold.answer.status, cold.requests, cold.commands]).toEqual([200, 2, { BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 }]);
+      expect(cold.answer.body.revokable !== undefined).toBe(revokable === true);
+      const warm = await counted('responses/create', [{ contentId: item.id, value: 'heart', revokable }]);
+      expect([warm.answer.status, warm.commands]).toEqual([200, { TransactWriteItemsCommand: 1 }]);
+    }
+  });
+
+  test('by a 22-character contentId (items created before ids carried their set): 3 cold (item, set, transaction), 1 warm', async () => {
+    const contentSetId = await newSet();
+    const { store } = defaultStore();
+    const set = await ok('sets/get', [contentSetId], owner.viewer);
+    const legacy = { ...newContentItem(set, 'legacy', {}, new Date()), id: newId() };
+    expect((await insertContentItem(store, legacy)).inserted).toBe(true);
     clearTargetCache();
-    const cold = await counted('responses/create', [{ contentId: item.id, value: 'heart' }]);
+    const cold = await counted('responses/create', [{ contentId: legacy.id, value: 'heart' }]);
     expect([cold.answer.status, cold.requests, cold.commands]).toEqual([200, 3, { BatchGetItemCommand: 2, TransactWriteItemsCommand: 1 }]);
-    const warm = await counted('responses/create', [{ contentId: item.id, value: 'heart' }]);
+    const warm = await counted('responses/create', [{ contentId: legacy.id, value: 'heart' }]);
     expect([warm.answer.status, warm.commands]).toEqual([200, { TransactWriteItemsCommand: 1 }]);
+    expect((await ok('responses/get', [warm.answer.body.responseId], owner.viewer)).contentItemId).toBe(legacy.id);
+  });
+
+  test("a contentId made of a real set's id and no item: 404 after one read, nothing written", async () => {
+    const contentSetId = await newSet();
+    clearTargetCache();
+    const made = await counted('responses/create', [{ contentId: `${contentSetId}${newId()}`, value: 'heart' }]);
+    expect([made.answer.status, made.answer.body.error, made.commands]).toEqual([404, 'not-found', { BatchGetItemCommand: 1 }]);
   });
 
   test('a revoke token after the set settings are 60 s old: they are read again (2), once', async () => {

@@ -1,0 +1,33 @@
+import { contentSetOfItemId, ID_PATTERN, newContentItemId, newId } from '../../functions/domain/text';
+
+describe('ids', () => {
+  test('newId: 22 URL-safe characters, different every time', () => {
+    const ids = Array.from({ length: 100 }, newId);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(new Set(ids).size).toBe(100);
+  });
+
+  test("a content item's id is its set's id then a new id, and names that set", () => {
+    const setId = newId();
+    const itemId = newContentItemId(setId);
+    expect(itemId).toHaveLength(44);
+    expect(itemId.startsWith(setId)).toBe(true);
+    expect(newContentItemId(setId)).not.toBe(itemId);
+    expect(contentSetOfItemId(itemId)).toBe(setId);
+    expect(ID_PATTERN.test(itemId)).toBe(true);
+  });
+
+  test.each([
+    ['a 22-character id (issued before item ids carried their set)', newId()],
+    ['43 characters', newId() + newId().slice(1)],
+    ['45 characters', `${newId()}${newId()}x`],
+    ['44 characters with one outside the alphabet', `${newId()}${newId().slice(1)}.`],
+    ['empty', ''],
+  ])('names no set: %s', (_name, id) => {
+    expect(contentSetOfItemId(id)).toBeUndefined();
+  });
+
+  test.each(['', 'a'.repeat(21), 'a'.repeat(23), 'a'.repeat(43), 'a'.repeat(45), `${'a'.repeat(21)}=`])('ID_PATTERN refuses %p', (text) => {
+    expect(ID_PATTERN.test(text)).toBe(false);
+  });
+});
