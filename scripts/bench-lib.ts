@@ -149,13 +149,17 @@ export function rawBaseline(client: DynamoDBClient, tableName: string) {
       await client.send(new PutItemCommand({ TableName: tableName, Item: item(readKey) }));
       for (const pk of checked) await client.send(new PutItemCommand({ TableName: tableName, Item: item(pk) }));
     },
-    /** The shape of responses/create's write, sent raw: a Put and three ConditionChecks of shared items. */
-    async transaction(i: number): Promise<void> {
+    /**
+     * The shape of responses/create's write, sent raw: a Put and three ConditionChecks of
+     * shared items; with `checks: 1`, the smallest write that can refuse a response on its
+     * own when another item (a set) is archived.
+     */
+    async transaction(i: number, checks = checked.length): Promise<void> {
       await client.send(
         new TransactWriteItemsCommand({
           TransactItems: [
-            { Put: { TableName: tableName, Item: item(`bench-raw#tx#${i}`), ConditionExpression: 'attribute_not_exists(pk)' } },
-            ...checked.map((pk) => ({
+            { Put: { TableName: tableName, Item: item(`bench-raw#tx#${checks}#${i}`), ConditionExpression: 'attribute_not_exists(pk)' } },
+            ...checked.slice(0, checks).map((pk) => ({
               ConditionCheck: {
                 TableName: tableName,
                 Key: { pk: { S: pk }, sk: { S: 'bench' } },

@@ -243,6 +243,8 @@ interface ThroughputRound {
   raw: number;
   /** Raw TransactWriteItems of create's shape (a Put and three ConditionChecks): what DynamoDB Local allows such a write. */
   rawTransaction: number;
+  /** Raw TransactWriteItems of a Put and one ConditionCheck: the most any write that refuses a response after an archive can reach. */
+  rawSmallestRefusal: number;
 }
 
 async function main(): Promise<number> {
@@ -358,7 +360,8 @@ async function main(): Promise<number> {
       });
       const rawPuts = await throughput(total, CONCURRENCY, (i) => raw.put(1_000_000 + round * total + i));
       const rawTransactions = await throughput(total, CONCURRENCY, (i) => raw.transaction(round * total + i));
-      rounds.push({ ours, raw: rawPuts, rawTransaction: rawTransactions });
+      const rawSmallestRefusals = await throughput(total, CONCURRENCY, (i) => raw.transaction(round * total + i, 1));
+      rounds.push({ ours, raw: rawPuts, rawTransaction: rawTransactions, rawSmallestRefusal: rawSmallestRefusals });
     }
 
     process.stderr.write('Measuring the stream consumer...\n');
@@ -463,9 +466,11 @@ async function main(): Promise<number> {
             ...rounds.map(
               (round, index) =>
                 `round ${index + 1}: ours ${round.ours.toFixed(0)} responses/s; raw PutItem ${round.raw.toFixed(0)}/s (ratio ${(round.ours / round.raw).toFixed(2)}); ` +
-                `raw TransactWriteItems of the same shape ${round.rawTransaction.toFixed(0)}/s (ratio ${(round.ours / round.rawTransaction).toFixed(2)})`,
+                `raw TransactWriteItems of the same shape ${round.rawTransaction.toFixed(0)}/s (ratio ${(round.ours / round.rawTransaction).toFixed(2)}); ` +
+                `raw Put + one ConditionCheck ${round.rawSmallestRefusal.toFixed(0)}/s`,
             ),
-            `all rounds: ours / raw PutItem ${(sum('ours') / sum('raw')).toFixed(2)}; ours / raw transaction ${(sum('ours') / sum('rawTransaction')).toFixed(2)}; raw transaction / raw PutItem ${(sum('rawTransaction') / sum('raw')).toFixed(2)} (sums over the rounds)`,
+            `all rounds: ours / raw PutItem ${(sum('ours') / sum('raw')).toFixed(2)}; ours / raw transaction ${(sum('ours') / sum('rawTransaction')).toFixed(2)}; ` +
+              `raw transaction / raw PutItem ${(sum('rawTransaction') / sum('raw')).toFixed(2)}; raw Put + one ConditionCheck / raw PutItem ${(sum('rawSmallestRefusal') / sum('raw')).toFixed(2)} (sums over the rounds)`,
             '',
           ]
         : []),
@@ -554,7 +559,7 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
   const { countStreamRecords } = await import('../functions/stream/counting');
   const { contentSetOf, keys } = await import('../functions/store/items');
   const { getRawItem } = await import('../functions/store/batch');
-  const { newId } = await import('../functions/domain/text');
+  const { newContentItemId, newId } = await import('../functions/domain/text');
   const { store } = defaultStore();
   const set = contentSetOf(await getRawItem(store, keys.contentSet(contentSetId)))!;
   const now = new Date();
@@ -623,7 +628,7 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
       },
     });
     const counting = Object.assign(Object.create(store), { documentClient: client });
-    const ids = Array.from({ length: shape.items }, () => newId());
+    const ids = Array.from({ length: shape.items }, () => newContentItemId(contentSetId));
     const records = Array.from({ length: shape.responses }, (_, index) => record(ids[index % ids.length]));
     for (let start = 0; start < records.length; start += shape.batchSize) {
       const result = await countStreamRecords(counting, records.slice(start, start + shape.batchSize), now);
