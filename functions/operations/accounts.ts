@@ -82,8 +82,9 @@ export async function listAccountKeys(store: Store, accountId: string, query: Ke
   const converter = keyConversions.byAccessPattern.all.fromComposite;
   const page = await cursorPage<ApiKeyItem>(
     {
-      read: async (start, count) =>
-        (await store.entities.ApiKey.query.all({ accountId }).go({ order: 'desc', cursor: start, count, limit: Math.max(count, 25) })).data,
+      read: async (start, count) => ({
+        items: (await store.entities.ApiKey.query.all({ accountId }).go({ order: 'desc', cursor: start, count, limit: Math.max(count, 25) })).data,
+      }),
       positionOf: (key) => converter.toCursor(key),
     },
     { accountId, scope: { operation: 'keys/list' }, path: 'args.0.cursor' },

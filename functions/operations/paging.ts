@@ -10,8 +10,12 @@ import { cursorSealingKey } from '../api/cursor-secret';
 import { badRequest } from '../api/errors';
 import { openCursorFor, scopeFingerprint, sealCursor } from '../domain/cursor';
 
-/** Up to `count` items after `start` (null: from the beginning), in index order; fewer only when the index ends. */
-export type IndexRead<T> = (start: string | null, count: number) => Promise<T[]>;
+/**
+ * Up to `count` items after `start` (null: from the beginning), in index order. Fewer come
+ * back when the index ends, or when a filtered read used up its budget among items its
+ * filter dropped: then `resume` is where it stopped, and reading on from there continues.
+ */
+export type IndexRead<T> = (start: string | null, count: number) => Promise<{ items: T[]; resume?: string }>;
 
 export interface IndexSource<T> {
   read: IndexRead<T>;
@@ -47,6 +51,9 @@ const SKIP_CHUNK = 1000;
 /**
  * Walks an index from `start`, handing items to `visit` a chunk at a time. Each read asks
  * for one item more than it may take, so `more` is exact without a read past the end.
+ * A read that stopped at its budget ends the walk there (`more`, `next` = where it
+ * stopped): one request's reads stay bounded however sparse a filter's matches are, and
+ * the caller pages on.
  */
 export async function walkIndex<T>(source: IndexSource<T>, options: WalkOptions<T>): Promise<WalkResult> {
   const chunk = options.chunk ?? DEFAULT_CHUNK;
@@ -54,13 +61,13 @@ export async function walkIndex<T>(source: IndexSource<T>, options: WalkOptions<
   let taken = 0;
   while (taken < options.limit) {
     const wanted = Math.min(chunk, options.limit - taken);
-    const read = await source.read(start, wanted + 1);
+    const { items: read, resume } = await source.read(start, wanted + 1);
     const offered = read.slice(0, wanted);
     const accepted = options.visit ? Math.max(0, Math.min(offered.length, await options.visit(offered))) : offered.length;
     taken += accepted;
     if (accepted > 0) start = source.positionOf(offered[accepted - 1]);
     if (accepted < offered.length) return { taken, more: true, next: start };
-    if (read.length <= wanted) return { taken, more: false, next: start };
+    if (read.length <= wanted) return resume === undefined ? { taken, more: false, next: start } : { taken, more: true, next: resume };
   }
   return { taken, more: true, next: start };
 }
@@ -107,6 +114,16 @@ export async function cursorPage<T>(source: IndexSource<T>, list: CursorScope, o
   if (options.skip) {
     const skipped = await walkIndex(source, { start, limit: options.skip, chunk: SKIP_CHUNK });
     if (!skipped.more) return { items: [] };
+    if (skipped.taken < options.skip) {
+      // A filter matched too sparsely to count off the skipped items within one request's reads.
+      throw badRequest('This page lies further into the filtered list than one request reads; page through it with the cursor instead', [
+        // `$page` sits beside the cursor in the same argument.
+        {
+          path: `${list.path.slice(0, list.path.lastIndexOf('.'))}.$page`,
+          message: `the first ${options.skip} matching items could not be counted off in one request`,
+        },
+      ]);
+    }
     start = skipped.next;
   }
   const items: T[] = [];

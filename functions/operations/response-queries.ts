@@ -2,6 +2,7 @@
 import { notFound } from '../api/errors';
 import type { ResponseQueryModel } from '../api/response-models';
 import { createConversions } from 'electrodb';
+import { budgetedRead, FILTERED_READ_BUDGET } from '../store/batch';
 import { Response as ResponseEntity, type ResponseItem, type Store } from '../store/entities';
 import { cursorPage, openPosition, type CursorScope, type IndexSource } from './paging';
 
@@ -75,7 +76,7 @@ async function selectedIndex(
 }
 
 interface ResponseQuery {
-  go(options: { order: 'desc'; cursor: string | null; count: number; limit: number }): Promise<{ data: ResponseItem[] }>;
+  go(options: { order: 'desc'; cursor: string | null; limit: number; pages: 1 }): Promise<{ data: ResponseItem[]; cursor: string | null }>;
 }
 
 /** The index query, newest first, narrowed to [from, to) on the index key and filtered by state. */
@@ -125,6 +126,8 @@ export async function responseListing(
   selection: ResponseSelection,
   operation: string,
   extra: Record<string, unknown> = {},
+  /** Items one read may examine (FILTERED_READ_BUDGET); tests lower it. */
+  readBudget = FILTERED_READ_BUDGET,
 ): Promise<ResponseListing> {
   const index = await selectedIndex(store, accountId, selection);
   const list: CursorScope = {
@@ -145,9 +148,20 @@ export async function responseListing(
   return {
     list,
     source: {
-      read: async (start, count) =>
-        (await indexQuery(store, index.accessPattern, index.partition, selection).go({ order: 'desc', cursor: start, count, limit: Math.max(count, MIN_READ) }))
-          .data,
+      read: async (start, count) => {
+        const query = indexQuery(store, index.accessPattern, index.partition, selection);
+        const { items, resume } = await budgetedRead<ResponseItem, string>(
+          count,
+          MIN_READ,
+          async (limit, cursor) => {
+            const page = await query.go({ order: 'desc', cursor: cursor ?? null, limit, pages: 1 });
+            return { items: page.data, next: page.cursor ?? undefined };
+          },
+          start ?? undefined,
+          readBudget,
+        );
+        return resume === undefined ? { items } : { items, resume };
+      },
       positionOf: (item) => converter.toCursor(item as never),
     },
   };
@@ -158,8 +172,8 @@ export async function responseListing(
  * reads the skipped items too, so `$page * $size` is bounded by MAX_LIST_DEPTH). Both
  * return a cursor while more responses exist.
  */
-export async function listResponses(store: Store, accountId: string, query: ResponseQueryModel) {
-  const { source, list } = await responseListing(store, accountId, query, 'responses/list');
+export async function listResponses(store: Store, accountId: string, query: ResponseQueryModel, readBudget = FILTERED_READ_BUDGET) {
+  const { source, list } = await responseListing(store, accountId, query, 'responses/list', {}, readBudget);
   const page = source
     ? await cursorPage(source, list, { cursor: query.cursor, size: query.$size, skip: ((query.$page ?? 1) - 1) * query.$size })
     : await openPosition(list, query.cursor).then(() => ({ items: [], cursor: undefined }));

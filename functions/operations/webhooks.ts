@@ -136,7 +136,10 @@ export async function createWebhook(store: Store, accountId: string, input: Webh
  */
 function gsi1Source(store: Store, partition: string, newestFirst: boolean, filter?: Gsi1Filter): IndexSource<Record<string, unknown>> {
   return {
-    read: (start, count) => readGsi1(store, partition, { newestFirst, filter, count, start: start === null ? undefined : JSON.parse(start) }),
+    read: async (start, count) => {
+      const { items, resume } = await readGsi1(store, partition, { newestFirst, filter, count, start: start === null ? undefined : JSON.parse(start) });
+      return resume ? { items, resume: JSON.stringify(resume) } : { items };
+    },
     positionOf: (item) => JSON.stringify({ pk: item.pk, sk: item.sk, gsi1pk: item.gsi1pk, gsi1sk: item.gsi1sk }),
   };
 }

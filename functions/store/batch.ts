@@ -37,3 +37,38 @@ export async function getRawItemsChunked(store: TableClient, keys: ItemKey[]): P
   for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) chunks.push(keys.slice(start, start + BATCH_GET_LIMIT));
   return (await Promise.all(chunks.map((chunk) => getRawItems(store, chunk)))).flat();
 }
+
+/**
+ * Items a filtered read examines at most (by the Limits it sends) before it answers with
+ * what it found and where it stopped: a filter that matches sparsely (revoked responses,
+ * failed deliveries) would otherwise read a whole partition within one request.
+ */
+export const FILTERED_READ_BUDGET = 5_000;
+
+/**
+ * Query pages until `count` items came back, the index ended, or `budget` is spent. The
+ * first page asks for `count` (at least `minRead`, within the budget); later ones double, so a sparse filter
+ * costs few round trips and a dense one reads little past `count`. `resume`: where a read
+ * that spent its budget stopped (the last page's LastEvaluatedKey, in the caller's form).
+ */
+export async function budgetedRead<T, Position>(
+  count: number,
+  minRead: number,
+  readPage: (limit: number, start: Position | undefined) => Promise<{ items: T[]; next?: Position }>,
+  start?: Position,
+  budget = FILTERED_READ_BUDGET,
+): Promise<{ items: T[]; resume?: Position }> {
+  const items: T[] = [];
+  let position = start;
+  let limit = Math.max(count, Math.min(minRead, budget));
+  let examined = 0;
+  for (;;) {
+    const page = await readPage(limit, position);
+    items.push(...page.items);
+    examined += limit;
+    position = page.next;
+    if (items.length >= count || position === undefined) return { items };
+    if (examined >= budget) return { items, resume: position };
+    limit = Math.min(Math.max(2 * limit, count - items.length), budget - examined);
+  }
+}

@@ -31,6 +31,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/li
 import { createHash } from 'node:crypto';
 import { deliveryLifetimeSeconds, type DeliveredEventType, type DeliveryStatus, type WebhookEventType, type WebhookFormat } from '../domain/webhooks';
 import type { TableClient } from './dynamo';
+import { budgetedRead } from './batch';
 
 export const DUE_INDEX = 'due';
 export const DUE_SHARDS = 4;
@@ -146,19 +147,17 @@ export interface Gsi1Filter {
 const MIN_FILTERED_READ = 100;
 
 /**
- * Items of a gsi1 partition in index order, after the item whose keys are `start`: `count`
- * at most (default all), fewer only when the partition ends.
+ * Items of a gsi1 partition in index order, after the item whose keys are `start`: all of
+ * them, or with `count` up to that many, fewer when the partition ends or a filtered read
+ * spends its budget (budgetedRead: then `resume` holds the keys where it stopped).
  */
 export async function readGsi1(
   store: TableClient,
   partition: string,
   options: { newestFirst?: boolean; start?: Record<string, unknown>; count?: number; filter?: Gsi1Filter } = {},
-): Promise<Record<string, unknown>[]> {
-  const { filter, count = Number.POSITIVE_INFINITY } = options;
-  const items: Record<string, unknown>[] = [];
-  let start = options.start;
-  do {
-    const remaining = count - items.length;
+): Promise<{ items: Record<string, unknown>[]; resume?: Record<string, unknown> }> {
+  const { filter, count } = options;
+  const readPage = async (limit: number | undefined, start: Record<string, unknown> | undefined) => {
     const page = await store.documentClient.send(
       new QueryCommand({
         TableName: store.tableName,
@@ -167,19 +166,29 @@ export async function readGsi1(
         ExpressionAttributeValues: { ':partition': partition, ...filter?.values },
         ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : {}),
         ScanIndexForward: !options.newestFirst,
-        ...(Number.isFinite(remaining) ? { Limit: filter ? Math.max(remaining, MIN_FILTERED_READ) : remaining } : {}),
+        Limit: limit,
         ExclusiveStartKey: start,
       }),
     );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start && items.length < count);
-  return items.slice(0, count);
+    return { items: page.Items ?? [], next: page.LastEvaluatedKey };
+  };
+  if (count !== undefined) {
+    const read = await budgetedRead(count, filter ? MIN_FILTERED_READ : 1, readPage, options.start);
+    return { ...read, items: read.items.slice(0, count) };
+  }
+  const items: Record<string, unknown>[] = [];
+  let start = options.start;
+  do {
+    const page = await readPage(undefined, start);
+    items.push(...page.items);
+    start = page.next;
+  } while (start);
+  return { items };
 }
 
 /** Every webhook of an account (at most 20: one page). */
 export async function accountWebhooks(store: TableClient, accountId: string): Promise<WebhookRecord[]> {
-  return (await readGsi1(store, accountWebhooksPartition(accountId))).map(webhookFromItem);
+  return (await readGsi1(store, accountWebhooksPartition(accountId))).items.map(webhookFromItem);
 }
 
 /**

@@ -1,6 +1,8 @@
 import { ANONYMOUS } from '../../functions/api/auth';
 import { createResponse } from '../../functions/operations/response-collection';
+import { listResponses } from '../../functions/operations/response-queries';
 import { removeResponse } from '../../functions/operations/response-revocation';
+import type { ResponseQueryModel } from '../../functions/api/response-models';
 import { defaultStore } from '../../functions/store/client';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 
@@ -273,6 +275,54 @@ describe('state filter', () => {
       const answer = await api.call('responses/list', [{ contentId, state }], { key: owner.viewer });
       expect({ state, status: answer.status, error: answer.body.error }).toEqual({ state, status: 400, error: 'bad-request' });
     }
+  });
+});
+
+describe('a sparse state filter', () => {
+  /** responses/list as the handler calls it, with the items one read may examine lowered from 5,000 to `budget`. */
+  const listWithBudget = (query: Record<string, unknown>, budget: number) =>
+    listResponses(defaultStore().store, owner.accountId, { $size: 10, state: 'active', ...query } as ResponseQueryModel, budget);
+
+  it('answers a short page with a cursor once a read has examined its budget, and paging on finds every match in order', async () => {
+    const contentId = await newItem();
+    const seeded = await seedMany(contentId, 60, 5000);
+    // Two revoked among 60, far apart: the newest and one in the middle.
+    const ordered = newestFirst(seeded).map((id) => seeded.find((response) => response.id === id)!);
+    await revoke([ordered[0], ordered[35]]);
+
+    const budget = 20;
+    const first = await listWithBudget({ contentId, state: 'revoked' }, budget);
+    // The first read examines 20 responses (newest first) and finds one: the page stops there.
+    expect([first.items.map((item) => item.id), first.hasMore, typeof first.cursor]).toEqual([[ordered[0].id], true, 'string']);
+    const found = [...first.items];
+    let cursor = first.cursor;
+    let calls = 1;
+    while (cursor !== undefined && calls < 10) {
+      const page = await listWithBudget({ contentId, state: 'revoked', cursor }, budget);
+      expect(page.hasMore).toBe(page.cursor !== undefined);
+      found.push(...page.items);
+      cursor = page.cursor;
+      calls++;
+    }
+    expect(found.map((item) => item.id)).toEqual([ordered[0].id, ordered[35].id]);
+    expect(cursor).toBeUndefined();
+    expect(calls).toBeGreaterThan(2);
+    // With the default budget the same list is one page.
+    expect(await pageIds({ contentId, state: 'revoked' })).toEqual([ordered[0].id, ordered[35].id]);
+  });
+
+  it('refuses an offset page whose skipped matches cannot be counted off within one request, naming $page and the cursor', async () => {
+    const contentId = await newItem();
+    const seeded = await seedMany(contentId, 30, 6000);
+    await revoke(seeded.slice(0, 3));
+    const refused = listWithBudget({ contentId, state: 'revoked', $size: 1, $page: 3 }, 10);
+    await expect(refused).rejects.toMatchObject({
+      code: 'bad-request',
+      message: expect.stringContaining('cursor'),
+      data: { fields: [{ path: 'args.0.$page', message: expect.any(String) }] },
+    });
+    // Unfiltered, the same depth is no problem: every response examined is one that counts.
+    expect((await listWithBudget({ contentId, state: 'all', $size: 1, $page: 3 }, 10)).items).toHaveLength(1);
   });
 });
 

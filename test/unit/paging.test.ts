@@ -1,15 +1,22 @@
 import { walkIndex, type IndexSource } from '../../functions/operations/paging';
 
-/** An index of the numbers 1..n; positions are the last number taken, as text. */
-function numbers(n: number, keep: (value: number) => boolean = () => true) {
+/**
+ * An index of the numbers 1..n; positions are the last number taken, as text. A read
+ * examines at most `budget` numbers, and says where it stopped when that ran out first.
+ */
+function numbers(n: number, keep: (value: number) => boolean = () => true, budget = Number.POSITIVE_INFINITY) {
   const reads: { start: string | null; count: number }[] = [];
   const source: IndexSource<number> = {
     read: async (start, count) => {
       reads.push({ start, count });
       const from = start === null ? 1 : Number(start) + 1;
       const found: number[] = [];
-      for (let value = from; value <= n && found.length < count; value++) if (keep(value)) found.push(value);
-      return found;
+      let value = from;
+      for (; value <= n && found.length < count; value++) {
+        if (value - from >= budget) return { items: found, resume: String(value - 1) };
+        if (keep(value)) found.push(value);
+      }
+      return { items: found };
     },
     positionOf: (value) => String(value),
   };
@@ -72,5 +79,28 @@ describe('walkIndex', () => {
     expect(atChunkEnd).toMatchObject({ more: true, next: '10' });
     const nothing = await collect(numbers(50).source, { start: '7', limit: 40, budget: 0 });
     expect(nothing).toMatchObject({ items: [], more: true, next: '7' });
+  });
+
+  it('ends the walk where a read spent its budget, with more = true, and a walk of walks still finds everything', async () => {
+    const multiplesOf7 = (value: number) => value % 7 === 0;
+    const { source } = numbers(100, multiplesOf7, 20);
+    const first = await collect(source, { limit: 10, chunk: 5 });
+    // The first read examines 1..20 and finds 7 and 14 only: the walk stops after 20.
+    expect(first).toMatchObject({ items: [7, 14], more: true, next: '20', taken: 2 });
+    const pieces: number[] = [...first.items];
+    let start: string | null = first.next;
+    for (let walk = 0; walk < 20 && start !== null; walk++) {
+      const part = await collect(source, { start, limit: 10, chunk: 5 });
+      pieces.push(...part.items);
+      start = part.more ? part.next : null;
+    }
+    expect(pieces).toEqual(Array.from({ length: 14 }, (_, index) => 7 * (index + 1)));
+    expect(start).toBeNull();
+  });
+
+  it('a read whose budget runs out on a match still ends exactly at the index end', async () => {
+    const { source } = numbers(10, () => true, 4);
+    expect(await collect(source, { limit: 3 })).toMatchObject({ items: [1, 2, 3], more: true, next: '3' });
+    expect(await collect(source, { start: '8', limit: 5 })).toMatchObject({ items: [9, 10], more: false, next: '10' });
   });
 });
