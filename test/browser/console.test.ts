@@ -73,6 +73,36 @@ describeInBrowser('console in Chromium', () => {
     expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
   }
 
+  /**
+   * The fields of a project dialog (create or rename): focus starts on the name; the limits are
+   * those of projects/create and projects/save; a blank name cannot be submitted.
+   */
+  async function projectFields(dialog: Locator, descriptionLabel: string, submitLabel: string): Promise<{ name: Locator; description: Locator }> {
+    const name = dialog.getByLabel('Name', { exact: true });
+    const description = dialog.getByLabel(descriptionLabel, { exact: true });
+    expect(await name.evaluate((input) => input === document.activeElement)).toBe(true);
+    expect(await name.evaluate((input: HTMLInputElement) => [input.required, input.maxLength])).toEqual([true, 50]);
+    expect(await description.evaluate((input: HTMLInputElement) => [input.required, input.maxLength])).toEqual([false, 255]);
+    const initial = await name.inputValue();
+    await name.fill('   ');
+    expect(await dialog.getByRole('button', { name: submitLabel }).isDisabled()).toBe(true);
+    await name.fill(initial);
+    return { name, description };
+  }
+
+  /** Submits a dialog whose operation answers, this once, with the API's own refusal of `refusedArgs`; the dialog shows its message and stays open. */
+  async function submitRefusedOnce(page: Page, dialog: Locator, operation: string, refusedArgs: unknown[], submitLabel: string): Promise<void> {
+    const refusal = await api.call(operation, refusedArgs, { key: account.admin });
+    expect(refusal.status).toBe(400);
+    await page.route(
+      `**/v0/${operation}`,
+      (route) => route.fulfill({ status: refusal.status, contentType: 'application/json', body: JSON.stringify(refusal.body) }),
+      { times: 1 },
+    );
+    await dialog.getByRole('button', { name: submitLabel }).click();
+    await expect(dialog.getByRole('alert').innerText()).resolves.toBe(refusal.body.message);
+  }
+
   async function heading(page: Page): Promise<string> {
     return (await page.locator('h1').innerText()).trim();
   }
@@ -201,7 +231,7 @@ describeInBrowser('console in Chromium', () => {
     await context.close();
   });
 
-  test('projects: counts of the last 7 days and lifetime; an admin creates, renames and archives a project', async () => {
+  test('projects: counts of the last 7 days and lifetime; an admin creates, renames and archives a project (both dialogs: limits, blank name, the API message)', async () => {
     const { context, page } = await newPage();
     await signIn(page, account.admin);
     await page.waitForFunction(() => document.querySelector('tr[data-project="Docs site"] [data-testid="project-7d"]')?.textContent === '49');
@@ -209,14 +239,30 @@ describeInBrowser('console in Chromium', () => {
     await check(page, 'projects');
 
     await page.getByRole('button', { name: 'New project' }).click();
+    let dialog = page.getByRole('dialog', { name: 'New project' });
     await check(page, 'project-create-dialog');
-    await page.getByLabel('Name', { exact: true }).fill('Blog');
-    await page.getByRole('button', { name: 'Create project' }).click();
+    let fields = await projectFields(dialog, 'Description (optional)', 'Create project');
+    expect([await fields.name.inputValue(), await fields.description.inputValue()]).toEqual(['', '']);
+    await fields.name.fill('Blog');
+    await fields.description.fill('  Team posts ');
+    await submitRefusedOnce(page, dialog, 'projects/create', [{ name: 'x'.repeat(51) }], 'Create project');
+    await dialog.getByRole('button', { name: 'Create project' }).click();
     await page.getByRole('heading', { level: 1, name: 'Blog' }).waitFor();
+    const created = (await call('projects/lookup', ['Blog']))[0];
+    expect([created.name, created.metadata]).toEqual(['Blog', { description: 'Team posts' }]);
+
     await page.getByRole('button', { name: 'Rename' }).click();
-    await page.getByLabel('Name', { exact: true }).fill('Engineering blog');
-    await page.getByRole('button', { name: 'Save' }).click();
+    dialog = page.getByRole('dialog', { name: 'Rename project' });
+    fields = await projectFields(dialog, 'Description', 'Save');
+    expect([await fields.name.inputValue(), await fields.description.inputValue()]).toEqual(['Blog', 'Team posts']);
+    await fields.name.fill('Engineering blog');
+    await fields.description.fill('');
+    await submitRefusedOnce(page, dialog, 'projects/save', [created.id, { name: 'x'.repeat(51) }], 'Save');
+    await check(page, 'project-rename-refused');
+    await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { level: 1, name: 'Engineering blog' }).waitFor();
+    expect(await page.getByText('Team posts').count()).toBe(0);
+    expect((await call('projects/get', [created.id])).metadata).toEqual({ description: '' });
     await page.getByRole('button', { name: 'Archive' }).click();
     await page.getByRole('button', { name: 'Archive project' }).click();
     await page.getByRole('button', { name: 'Unarchive' }).waitFor();
@@ -484,6 +530,7 @@ describeInBrowser('console in Chromium', () => {
       expect({ name, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ name, width: 360 });
     }
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe('rgb(15, 17, 21)');
+
     await context.close();
   });
 
