@@ -9,6 +9,7 @@ import { parse } from 'csv-parse/sync';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import type { ConsoleBuild } from '../../console/build';
+import { WEBHOOK_EVENT_TYPES } from '../../functions/domain/webhooks';
 import { LocalWebhookSweeper } from '../../functions/local/webhook-sweeper';
 import { defaultStore } from '../../functions/store/client';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
@@ -52,6 +53,15 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
     await page.waitForFunction(() => !document.querySelector('.loading'), undefined, { timeout: 20_000 }).catch(() => undefined);
     await screenshot(page, name);
     expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
+  }
+
+  /** The webhooks list's row of a webhook, as { column heading: cell text }. */
+  async function webhookRow(page: Page, name: string): Promise<Record<string, string>> {
+    const row = page.getByRole('row', { name: new RegExp(name) });
+    await row.waitFor();
+    const headings = await page.locator('table thead th').allTextContents();
+    const cells = await row.locator('th, td').allInnerTexts();
+    return Object.fromEntries(headings.map((heading, index) => [heading.trim(), cells[index].trim()]));
   }
 
   beforeAll(async () => {
@@ -177,7 +187,7 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
     await context.close();
   });
 
-  test('webhooks: create (secret shown once), test, delivery log with status and attempts, redeliver, edit, disable and enable', async () => {
+  test('webhooks: create (secret shown once), test, delivery log with status and attempts, redeliver, edit, disable and enable; the list shows the project of each, and "All events" exactly when every type is chosen', async () => {
     const receiver = await startReceiver();
     // As under `npm start` (functions/local/runtime.ts): the sweeper sends redeliveries.
     const { documentClient, settings } = defaultStore();
@@ -189,6 +199,10 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
       await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
       await page.getByText('No webhooks yet').waitFor();
       await page.getByRole('button', { name: 'New webhook' }).click();
+      // The form offers the API's event catalogue, every type chosen at first.
+      const events = page.getByRole('group', { name: 'Events' });
+      expect(await events.locator('code').allInnerTexts()).toEqual([...WEBHOOK_EVENT_TYPES]);
+      expect(await events.getByRole('checkbox', { checked: true }).count()).toBe(WEBHOOK_EVENT_TYPES.length);
       await page.getByLabel('Endpoint URL').fill(receiver.url);
       await page.getByLabel('Description (optional)').fill('Team inbox');
       await page.getByLabel('Project').selectOption({ label: 'Exports' });
@@ -202,6 +216,11 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
         .getByRole('row', { name: /Team inbox/ })
         .getByText('enabled')
         .waitFor();
+      // The project's name comes with its own read.
+      const projectLink = page.getByRole('row', { name: /Team inbox/ }).getByRole('link', { name: 'Exports' });
+      await projectLink.waitFor();
+      expect(await projectLink.getAttribute('href')).toBe(`/projects/${projectId}`);
+      expect(await webhookRow(page, 'Team inbox')).toMatchObject({ Project: 'Exports', Events: 'All events' });
       await check(page, 'webhooks');
       await page.getByRole('link', { name: 'Team inbox' }).click();
       await page.getByRole('heading', { level: 1, name: 'Team inbox' }).waitFor();
@@ -243,6 +262,34 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
       await page.getByRole('button', { name: 'Disable' }).waitFor();
       listed = await call('webhooks/list', []);
       expect(listed.body.items[0].enabled).toBe(true);
+
+      // "All events" exactly when every type of the catalogue is chosen.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+      expect(await webhookRow(page, 'Support inbox')).toMatchObject({ Project: 'All projects', Events: 'All events' });
+      await page.getByRole('button', { name: 'New webhook' }).click();
+      await page.getByLabel('Endpoint URL').fill(receiver.url);
+      await page.getByLabel('Description (optional)').fill('Responses only');
+      await page.getByRole('checkbox', { name: /content\.created/ }).uncheck();
+      await page.getByRole('button', { name: 'Create webhook' }).click();
+      await page.getByRole('button', { name: 'Done' }).click();
+      const responseEvents = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'content.created');
+      expect(await webhookRow(page, 'Responses only')).toMatchObject({ Project: 'All projects', Events: responseEvents.join(', ') });
+      await page.setViewportSize({ width: 360, height: 740 });
+      await check(page, 'narrow-webhooks');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(360);
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.getByRole('link', { name: 'Responses only' }).click();
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await page.getByRole('checkbox', { name: /content\.created/ }).check();
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('dialog').waitFor({ state: 'hidden' });
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+      // The list shows what it had until its new read arrives.
+      await page
+        .getByRole('row', { name: /Responses only/ })
+        .getByRole('cell', { name: 'All events' })
+        .waitFor();
+      expect(await webhookRow(page, 'Responses only')).toMatchObject({ Project: 'All projects', Events: 'All events' });
       await context.close();
     } finally {
       await sweeper.stop();

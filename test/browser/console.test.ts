@@ -13,8 +13,9 @@ import { createResponse } from '../../functions/operations/response-collection';
 import { defaultStore } from '../../functions/store/client';
 import type { ConsoleBuild } from '../../console/build';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
-import { buildTestConsole, describeInBrowser, launchBrowser, openPage, screenshot, seriousViolations } from '../support/browser';
+import { buildTestConsole, describeInBrowser, launchBrowser, openPage, SCREENSHOT_DIR, screenshot, seriousViolations } from '../support/browser';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import * as os from 'node:os';
 
 jest.setTimeout(180_000);
@@ -73,6 +74,70 @@ describeInBrowser('console in Chromium', () => {
     expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
   }
 
+  /**
+   * The fields of a project dialog (create or rename): focus starts on the name; the limits are
+   * those of projects/create and projects/save; a blank name cannot be submitted.
+   */
+  async function projectFields(dialog: Locator, descriptionLabel: string, submitLabel: string): Promise<{ name: Locator; description: Locator }> {
+    const name = dialog.getByLabel('Name', { exact: true });
+    const description = dialog.getByLabel(descriptionLabel, { exact: true });
+    expect(await name.evaluate((input) => input === document.activeElement)).toBe(true);
+    expect(await name.evaluate((input: HTMLInputElement) => [input.required, input.maxLength])).toEqual([true, 50]);
+    expect(await description.evaluate((input: HTMLInputElement) => [input.required, input.maxLength])).toEqual([false, 255]);
+    const initial = await name.inputValue();
+    await name.fill('   ');
+    expect(await dialog.getByRole('button', { name: submitLabel }).isDisabled()).toBe(true);
+    await name.fill(initial);
+    return { name, description };
+  }
+
+  /** Submits a dialog whose operation answers, this once, with the API's own refusal of `refusedArgs`; the dialog shows its message and stays open. */
+  async function submitRefusedOnce(page: Page, dialog: Locator, operation: string, refusedArgs: unknown[], submitLabel: string): Promise<void> {
+    const refusal = await api.call(operation, refusedArgs, { key: account.admin });
+    expect(refusal.status).toBe(400);
+    await page.route(
+      `**/v0/${operation}`,
+      (route) => route.fulfill({ status: refusal.status, contentType: 'application/json', body: JSON.stringify(refusal.body) }),
+      { times: 1 },
+    );
+    await dialog.getByRole('button', { name: submitLabel }).click();
+    await expect(dialog.getByRole('alert').innerText()).resolves.toBe(refusal.body.message);
+  }
+
+  /**
+   * The first chart's bars and x-axis ticks in CSS pixels, read from its canvas: the width of
+   * each bar (runs of opaque pixels along the row just above the baseline), the slot each of
+   * its `points` has, and the least distance between two ticks (the marks just under the plot,
+   * one per label).
+   */
+  async function chartGeometry(page: Page, points: number): Promise<{ bars: number[]; slot: number; tickSpacing: number }> {
+    await page.locator('.chart-canvas canvas').first().waitFor();
+    return page.evaluate((points) => {
+      const canvas = document.querySelector('.chart-canvas canvas') as HTMLCanvasElement;
+      const box = canvas.getBoundingClientRect();
+      const plot = (document.querySelector('.chart-canvas .u-over') as HTMLElement).getBoundingClientRect();
+      const scale = canvas.width / box.width;
+      const context = canvas.getContext('2d')!;
+      const runs = (y: number, opaque: (alpha: number) => boolean) => {
+        const row = context.getImageData(Math.round((plot.left - box.left) * scale), Math.round((y - box.top) * scale), Math.round(plot.width * scale), 1).data;
+        const found: { start: number; length: number }[] = [];
+        for (let x = 0; x < row.length / 4; x++) {
+          if (!opaque(row[x * 4 + 3])) continue;
+          const last = found.at(-1);
+          if (last && last.start + last.length === x) last.length++;
+          else found.push({ start: x, length: 1 });
+        }
+        return found.map((run) => ({ centre: (run.start + run.length / 2) / scale, length: run.length / scale }));
+      };
+      const ticks = runs(plot.bottom + 3, (alpha) => alpha > 0).map((run) => run.centre);
+      return {
+        bars: runs(plot.bottom - 4, (alpha) => alpha >= 250).map((run) => run.length),
+        slot: plot.width / points,
+        tickSpacing: Math.min(...ticks.slice(1).map((centre, index) => centre - ticks[index])),
+      };
+    }, points);
+  }
+
   async function heading(page: Page): Promise<string> {
     return (await page.locator('h1').innerText()).trim();
   }
@@ -127,6 +192,20 @@ describeInBrowser('console in Chromium', () => {
     await respond(ids.tagged, 'https://docs.example.com/install', { tag: 'error', message: 'The copy button copies the prompt too.' });
     for (let index = 0; index < 3; index++) await respond(ids.pulse, 'https://docs.example.com/intro', '+');
     for (let index = 0; index < 30; index++) await respond(ids.busy, `https://docs.example.com/page-${index % 3}`, 'y');
+    // A project of its own, so the counts above stay as they are: one answer a day for the last
+    // 28 days, written with their past dates, for a chart with a bar on every day.
+    const streak = (await call('projects/create', [{ name: 'Streak' }])).id;
+    ids.everyDay = (await call('sets/create', [{ projectId: streak, key: 'every-day', schema: 'yes-no', metadata: { name: 'Every day' } }])).id;
+    const { store } = defaultStore();
+    for (let day = 0; day < 28; day++) {
+      await createResponse(
+        store,
+        ANONYMOUS,
+        { contentSetId: ids.everyDay, key: 'https://docs.example.com/daily', value: 'y' },
+        { headers: {} },
+        new Date(Date.now() - day * 86_400_000),
+      );
+    }
     await api.drainStream();
     browser = await launchBrowser();
   });
@@ -201,7 +280,7 @@ describeInBrowser('console in Chromium', () => {
     await context.close();
   });
 
-  test('projects: counts of the last 7 days and lifetime; an admin creates, renames and archives a project', async () => {
+  test('projects: counts of the last 7 days and lifetime; an admin creates, renames and archives a project (both dialogs: limits, blank name, the API message)', async () => {
     const { context, page } = await newPage();
     await signIn(page, account.admin);
     await page.waitForFunction(() => document.querySelector('tr[data-project="Docs site"] [data-testid="project-7d"]')?.textContent === '49');
@@ -209,14 +288,30 @@ describeInBrowser('console in Chromium', () => {
     await check(page, 'projects');
 
     await page.getByRole('button', { name: 'New project' }).click();
+    let dialog = page.getByRole('dialog', { name: 'New project' });
     await check(page, 'project-create-dialog');
-    await page.getByLabel('Name', { exact: true }).fill('Blog');
-    await page.getByRole('button', { name: 'Create project' }).click();
+    let fields = await projectFields(dialog, 'Description (optional)', 'Create project');
+    expect([await fields.name.inputValue(), await fields.description.inputValue()]).toEqual(['', '']);
+    await fields.name.fill('Blog');
+    await fields.description.fill('  Team posts ');
+    await submitRefusedOnce(page, dialog, 'projects/create', [{ name: 'x'.repeat(51) }], 'Create project');
+    await dialog.getByRole('button', { name: 'Create project' }).click();
     await page.getByRole('heading', { level: 1, name: 'Blog' }).waitFor();
+    const created = (await call('projects/lookup', ['Blog']))[0];
+    expect([created.name, created.metadata]).toEqual(['Blog', { description: 'Team posts' }]);
+
     await page.getByRole('button', { name: 'Rename' }).click();
-    await page.getByLabel('Name', { exact: true }).fill('Engineering blog');
-    await page.getByRole('button', { name: 'Save' }).click();
+    dialog = page.getByRole('dialog', { name: 'Rename project' });
+    fields = await projectFields(dialog, 'Description', 'Save');
+    expect([await fields.name.inputValue(), await fields.description.inputValue()]).toEqual(['Blog', 'Team posts']);
+    await fields.name.fill('Engineering blog');
+    await fields.description.fill('');
+    await submitRefusedOnce(page, dialog, 'projects/save', [created.id, { name: 'x'.repeat(51) }], 'Save');
+    await check(page, 'project-rename-refused');
+    await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { level: 1, name: 'Engineering blog' }).waitFor();
+    expect(await page.getByText('Team posts').count()).toBe(0);
+    expect((await call('projects/get', [created.id])).metadata).toEqual({ description: '' });
     await page.getByRole('button', { name: 'Archive' }).click();
     await page.getByRole('button', { name: 'Archive project' }).click();
     await page.getByRole('button', { name: 'Unarchive' }).waitFor();
@@ -468,7 +563,7 @@ describeInBrowser('console in Chromium', () => {
     await context.close();
   });
 
-  test('usable at 360 px wide and in the dark: no sideways scrolling, OS colour scheme followed', async () => {
+  test('usable at 360 px wide and in the dark: no sideways scrolling, OS colour scheme followed, 28 days of chart bars readable (and as before when widened)', async () => {
     const { context, page } = await newPage({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
     await signIn(page, account.admin);
     for (const [name, path] of [
@@ -484,6 +579,31 @@ describeInBrowser('console in Chromium', () => {
       expect({ name, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ name, width: 360 });
     }
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe('rgb(15, 17, 21)');
+
+    // 28 days of bars on a phone: each apart from the next but filling its slot, labels clear of
+    // each other; widened to a desktop's (the chart follows), bars keep to 70% of their slot.
+    await page.goto(`${base}/sets/${ids.everyDay}`);
+    // 28 unless the day changed since the answers were written.
+    const days = (await dataTable(page)).rows.filter((row) => row[1] === '1').length;
+    expect(days).toBeGreaterThanOrEqual(27);
+    const chart = page.locator('.period-chart').first();
+    const narrow = await chartGeometry(page, 28);
+    await chart.screenshot({ path: join(SCREENSHOT_DIR, 'narrow-chart-28-days.png') });
+    expect(narrow.bars).toHaveLength(days);
+    // A 2 px gap, and up to a pixel at each edge that is not fully opaque.
+    for (const bar of narrow.bars) expect(bar).toBeGreaterThanOrEqual(narrow.slot - 3.5);
+    expect(narrow.tickSpacing).toBeGreaterThanOrEqual(50);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForFunction(
+      (narrowWidth) => document.querySelector('.chart-canvas .u-over')!.getBoundingClientRect().width > 2 * narrowWidth,
+      narrow.slot * 28,
+    );
+    const wide = await chartGeometry(page, 28);
+    await chart.screenshot({ path: join(SCREENSHOT_DIR, 'chart-28-days.png') });
+    expect(wide.bars).toHaveLength(days);
+    for (const bar of wide.bars) expect(bar / wide.slot).toBeGreaterThanOrEqual(0.6);
+    for (const bar of wide.bars) expect(bar / wide.slot).toBeLessThanOrEqual(0.75);
+    expect(wide.tickSpacing).toBeGreaterThanOrEqual(50);
     await context.close();
   });
 

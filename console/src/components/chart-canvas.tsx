@@ -24,11 +24,29 @@ function useColorScheme(): string {
   return scheme;
 }
 
+// Bars take 70% of their slot (less a pixel, at most 48 px) so that neighbours read apart. In a
+// narrow slot (28 days on a phone get ~9 px) that leaves 5 px slivers, so there a bar fills its
+// slot but for a 2 px gap, which still parts it from the next.
+const WIDE_BARS = uPlot.paths.bars!({ size: [0.7, 48], gap: 1 });
+const NARROW_BARS = uPlot.paths.bars!({ size: [1, 48], gap: 2 });
+/** CSS px; below it a wide bar would be under 7 px. */
+const NARROW_SLOT = 12;
+
+/** Chosen at each draw, as the slot depends on the width and the chart follows resizes (a phone turned). */
+function barsForSlot(points: number): uPlot.Series.PathBuilder {
+  return (chart, seriesIndex, first, last) => {
+    const slot = chart.bbox.width / uPlot.pxRatio / Math.max(points, 1);
+    return (slot < NARROW_SLOT ? NARROW_BARS : WIDE_BARS)(chart, seriesIndex, first, last);
+  };
+}
+
 function optionsOf(spec: ChartSpec, width: number): { options: uPlot.Options; data: uPlot.AlignedData } {
   const text = themeColor('--muted', '#6b7280');
   const grid = themeColor('--grid', 'rgba(128,128,128,0.2)');
   const xs = spec.labels.map((_, index) => index);
-  const bars = uPlot.paths.bars!({ size: [0.7, 48], gap: 1 });
+  const sparkline = spec.sparkline === true;
+  // A sparkline has one fixed size everywhere, so its bars need not follow the width.
+  const bars = sparkline ? WIDE_BARS : barsForSlot(xs.length);
   const series: uPlot.Series[] = [{}];
   const data: (number | null)[][] = [xs];
   if (spec.kind === 'stacked') {
@@ -64,7 +82,6 @@ function optionsOf(spec: ChartSpec, width: number): { options: uPlot.Options; da
     });
     data.push(spec.line.values);
   }
-  const sparkline = spec.sparkline === true;
   const axes: uPlot.Axis[] = sparkline
     ? [{ show: false }, { show: false }]
     : [
@@ -73,7 +90,11 @@ function optionsOf(spec: ChartSpec, width: number): { options: uPlot.Options; da
           grid: { show: false },
           ticks: { stroke: grid },
           values: (_chart, ticks) => ticks.map((tick) => spec.labels[tick] ?? ''),
-          space: 40,
+          // A label exists only at a point, so steps are whole points: ones that divide a day's
+          // hours and a year's months. A label is up to ~40 px wide ("22 Nov"), so ticks at
+          // least 50 px apart leave a clear gap between labels (a phone's 28 days: every 6th).
+          incrs: [1, 2, 3, 6, 12, 24],
+          space: 50,
           size: 30,
         },
         {

@@ -19,13 +19,24 @@ export interface WebhookFields {
   enabled: boolean;
 }
 
-export const EVENT_TYPES: { value: WebhookEventType; label: string }[] = [
-  { value: 'response.created', label: 'A response is created' },
-  { value: 'response.updated', label: 'A response is changed' },
-  { value: 'response.revoked', label: 'A response is taken back' },
-  { value: 'response.deleted', label: 'A response is erased' },
-  { value: 'content.created', label: 'A content item is created' },
-];
+/**
+ * The event catalogue: every type a webhook can subscribe to, with its label. Keyed by the
+ * client's type, so a type the API adds fails to compile until it is here, and "All events"
+ * stays true.
+ */
+const EVENT_LABELS: Record<WebhookEventType, string> = {
+  'response.created': 'A response is created',
+  'response.updated': 'A response is changed',
+  'response.revoked': 'A response is taken back',
+  'response.deleted': 'A response is erased',
+  'content.created': 'A content item is created',
+};
+const EVENT_TYPES = Object.keys(EVENT_LABELS) as WebhookEventType[];
+
+/** A webhook's events for a person: "All events" when it has every type of the catalogue. */
+export function eventsLabel(events: readonly WebhookEventType[]): string {
+  return EVENT_TYPES.every((type) => events.includes(type)) ? 'All events' : events.join(', ');
+}
 
 const FORMATS: { value: WebhookFormat; label: string }[] = [
   { value: 'standard', label: 'Standard Webhooks (signed JSON)' },
@@ -46,7 +57,7 @@ export function WebhookForm(props: {
   const [url, setUrl] = useState(initial?.url ?? '');
   const [description, setDescription] = useState(initial?.description ?? '');
   const [projectId, setProjectId] = useState(initial?.projectId ?? '');
-  const [events, setEvents] = useState<WebhookEventType[]>(initial?.events ?? EVENT_TYPES.map((event) => event.value));
+  const [events, setEvents] = useState<WebhookEventType[]>(initial?.events ?? EVENT_TYPES);
   const [format, setFormat] = useState<WebhookFormat>(initial?.format ?? 'standard');
   const [enabled, setEnabled] = useState(initial?.enabled ?? true);
   const projects = useQuery({ queryKey: ['projects', '', true], queryFn: () => client.projects.lookup('', { state: 'all' }) });
@@ -73,14 +84,14 @@ export function WebhookForm(props: {
       <fieldset className="checkboxes">
         <legend>Events</legend>
         {EVENT_TYPES.map((type) => (
-          <label key={type.value} className="checkbox">
+          <label key={type} className="checkbox">
             <input
               type="checkbox"
-              checked={events.includes(type.value)}
-              onChange={(event) => setEvents((current) => (event.target.checked ? [...current, type.value] : current.filter((value) => value !== type.value)))}
+              checked={events.includes(type)}
+              onChange={(event) => setEvents((current) => (event.target.checked ? [...current, type] : current.filter((value) => value !== type)))}
             />
             <span>
-              {type.label} <code>{type.value}</code>
+              {EVENT_LABELS[type]} <code>{type}</code>
             </span>
           </label>
         ))}

@@ -4,6 +4,7 @@ import { Link, useLocation } from 'wouter';
 import type { ContentSet, Project, SchemaName as Schema } from '@feedback-service/client';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { Page, PageState, Section } from '../components/page';
+import { type ProjectFields, ProjectForm } from '../components/project-form';
 import { PeriodSelector, usePeriodView } from '../components/period-selector';
 import { SevenDays } from '../components/sparkline';
 import { StatsPanel } from '../components/stats-panel';
@@ -18,43 +19,25 @@ import { SCHEMAS } from '../../../functions/domain/schema-options';
 function RenameProjectDialog(props: { project: Project; open: boolean; onClose: () => void }) {
   const { client } = useSession();
   const queryClient = useQueryClient();
-  const [name, setName] = useState(props.project.name);
-  const [description, setDescription] = useState(props.project.metadata.description ?? '');
-  const nameId = useId();
-  const descriptionId = useId();
   const save = useMutation({
-    mutationFn: () => client.projects.save(props.project.id, { name: name.trim(), description: description.trim() }),
+    mutationFn: (fields: ProjectFields) => client.projects.save(props.project.id, fields),
     onSuccess: (project) => {
       queryClient.setQueryData(['project', project.id], project);
       void queryClient.invalidateQueries({ queryKey: ['projects'] });
       props.onClose();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
   return (
     <Dialog open={props.open} title="Rename project" onClose={props.onClose}>
-      <form onSubmit={submit} className="form">
-        <label htmlFor={nameId}>Name</label>
-        <input id={nameId} value={name} onChange={(event) => setName(event.target.value)} maxLength={50} required />
-        <label htmlFor={descriptionId}>Description</label>
-        <input id={descriptionId} value={description} onChange={(event) => setDescription(event.target.value)} maxLength={255} />
-        {save.error && (
-          <p className="error" role="alert">
-            {errorMessage(save.error)}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending || name.trim() === ''}>
-            Save
-          </button>
-        </div>
-      </form>
+      <ProjectForm
+        initial={props.project}
+        descriptionLabel="Description"
+        submitLabel="Save"
+        busy={save.isPending}
+        error={save.error}
+        onSubmit={(fields) => save.mutate(fields)}
+        onCancel={props.onClose}
+      />
     </Dialog>
   );
 }

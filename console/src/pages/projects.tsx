@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useDeferredValue, useId, useState, type FormEvent } from 'react';
+import { useDeferredValue, useId, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { Project } from '@feedback-service/client';
 import { Dialog } from '../components/dialog';
+import { type ProjectFields, ProjectForm } from '../components/project-form';
 import { Page } from '../components/page';
-import { ErrorMessage, errorMessage, Loading } from '../components/states';
+import { ErrorMessage, Loading } from '../components/states';
 import { formatCount, formatDate } from '../lib/format';
 import { useStats } from '../lib/queries';
 import { useSession } from '../session';
@@ -25,43 +26,24 @@ export function CreateProjectDialog(props: { open: boolean; onClose: () => void 
   const { client } = useSession();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const nameId = useId();
-  const descriptionId = useId();
   const create = useMutation({
-    mutationFn: () => client.projects.create({ name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}) }),
+    mutationFn: ({ name, description }: ProjectFields) => client.projects.create({ name, ...(description ? { description } : {}) }),
     onSuccess: (project) => {
       void queryClient.invalidateQueries({ queryKey: ['projects'] });
       props.onClose();
       navigate(`/projects/${project.id}`);
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
   return (
     <Dialog open={props.open} title="New project" onClose={props.onClose}>
-      <form onSubmit={submit} className="form">
-        <label htmlFor={nameId}>Name</label>
-        <input id={nameId} value={name} onChange={(event) => setName(event.target.value)} maxLength={50} required autoFocus />
-        <label htmlFor={descriptionId}>Description (optional)</label>
-        <input id={descriptionId} value={description} onChange={(event) => setDescription(event.target.value)} maxLength={255} />
-        {create.error && (
-          <p className="error" role="alert">
-            {errorMessage(create.error)}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={create.isPending || name.trim() === ''}>
-            Create project
-          </button>
-        </div>
-      </form>
+      <ProjectForm
+        descriptionLabel="Description (optional)"
+        submitLabel="Create project"
+        busy={create.isPending}
+        error={create.error}
+        onSubmit={(fields) => create.mutate(fields)}
+        onCancel={props.onClose}
+      />
     </Dialog>
   );
 }

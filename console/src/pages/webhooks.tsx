@@ -6,7 +6,8 @@ import { CopyButton } from '../components/copy-button';
 import { Dialog } from '../components/dialog';
 import { Page } from '../components/page';
 import { errorMessage, Loading, OperationError } from '../components/states';
-import { type WebhookFields, WebhookForm, webhookName } from '../components/webhook-form';
+import { eventsLabel, type WebhookFields, WebhookForm, webhookName } from '../components/webhook-form';
+import { useProject } from '../lib/queries';
 import { useSession } from '../session';
 
 /** A secret shown once, with a copy button. */
@@ -54,6 +55,20 @@ function CreateWebhookDialog(props: { open: boolean; onClose: () => void }) {
       )}
     </Dialog>
   );
+}
+
+/** Whose events a webhook receives: one project's (by name, linked), or all projects'. */
+function ProjectScope(props: { projectId: string | undefined }) {
+  const project = useProject(props.projectId);
+  if (props.projectId === undefined) return <>All projects</>;
+  if (project.data) return <Link href={`/projects/${project.data.id}`}>{project.data.name}</Link>;
+  if (project.error)
+    return (
+      <>
+        <code>{props.projectId}</code> <span className="muted small">{errorMessage(project.error)}</span>
+      </>
+    );
+  return <span className="muted">…</span>;
 }
 
 function EnabledToggle(props: { webhook: Webhook }) {
@@ -122,6 +137,7 @@ export default function WebhooksPage() {
             <thead>
               <tr>
                 <th scope="col">Webhook</th>
+                <th scope="col">Project</th>
                 <th scope="col">Events</th>
                 <th scope="col">Format</th>
                 <th scope="col">State</th>
@@ -137,7 +153,10 @@ export default function WebhooksPage() {
                     <Link href={`/webhooks/${webhook.id}`}>{webhookName(webhook)}</Link>
                     <div className="muted small break">{webhook.url}</div>
                   </th>
-                  <td>{webhook.events.length === 5 ? 'All events' : webhook.events.join(', ')}</td>
+                  <td>
+                    <ProjectScope projectId={webhook.projectId} />
+                  </td>
+                  <td>{eventsLabel(webhook.events)}</td>
                   <td>{webhook.format}</td>
                   <td>
                     <span className={`state ${webhook.enabled ? 'state-active' : 'state-inactive'}`}>{webhook.enabled ? 'enabled' : 'disabled'}</span>
