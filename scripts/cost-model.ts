@@ -18,7 +18,16 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { markdownTable } from './bench-lib';
 
-/** us-east-1 list prices, as published by AWS in January 2025 (the latest checked; no live lookup was possible when writing this). */
+/**
+ * us-east-1 list prices, as published by AWS in January 2025. No live lookup is possible
+ * here; on 2026-11-23 the main ones were compared with stored copies of published pages
+ * and agree: API Gateway REST $3.50 per million (AWS whitepaper "Best Practices for
+ * Designing Amazon API Gateway Private APIs", cost optimization), Lambda arm64
+ * $0.0000133334 per GB-second and $0.20 per million requests, DynamoDB on-demand $0.625
+ * per million WRU and $0.125 per million RRU, WAF $5 per web ACL, $1 per rule and $0.60
+ * per million requests (third-party summaries of the AWS pricing pages). CloudFront,
+ * Secrets Manager and CloudWatch Logs prices were not re-checked.
+ */
 export const PRICES = {
   region: 'us-east-1',
   publishedOn: '2025-01 (AWS pricing pages for us-east-1)',
