@@ -1,9 +1,9 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { ApiKeyInfo } from '@feedback-service/client';
-import { CopyButton } from '../components/copy-button';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { Page } from '../components/page';
+import { SecretOnce } from '../components/secret-once';
 import { errorMessage, Loading, OperationError } from '../components/states';
 import { formatDateTime } from '../lib/format';
 import { type KeyLevel, useSession } from '../session';
@@ -13,7 +13,7 @@ function CreateKeyDialog(props: { open: boolean; onClose: () => void }) {
   const queryClient = useQueryClient();
   const [level, setLevel] = useState<KeyLevel>('viewer');
   const [label, setLabel] = useState('');
-  const ids = { level: useId(), label: useId(), key: useId() };
+  const ids = { level: useId(), label: useId() };
   const create = useMutation({
     mutationFn: () => client.keys.create({ level, ...(label.trim() ? { label: label.trim() } : {}) }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['keys'] }),
@@ -30,17 +30,14 @@ function CreateKeyDialog(props: { open: boolean; onClose: () => void }) {
   return (
     <Dialog open={props.open} title={create.data ? 'Your new API key' : 'New API key'} onClose={close}>
       {create.data ? (
-        <div className="form">
-          <p>This is the only time the key is shown: copy it now and keep it on your servers. The console stores only its id.</p>
-          <label htmlFor={ids.key}>API key ({create.data.level})</label>
-          <input id={ids.key} className="secret" readOnly value={create.data.key} onFocus={(event) => event.target.select()} data-testid="new-key" />
-          <CopyButton text={create.data.key} what="the API key" />
-          <div className="dialog-actions">
-            <button type="button" className="primary" onClick={close}>
-              Done
-            </button>
-          </div>
-        </div>
+        <SecretOnce
+          explanation="This is the only time the key is shown: copy it now and keep it on your servers. The console stores only its id."
+          label={`API key (${create.data.level})`}
+          what="the API key"
+          testId="new-key"
+          secret={create.data.key}
+          onDone={close}
+        />
       ) : (
         <form onSubmit={submit} className="form">
           <label htmlFor={ids.level}>Level</label>

@@ -4,11 +4,12 @@ import { useLocation } from 'wouter';
 import type { Delivery } from '@feedback-service/client';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { Page, PageState, Section } from '../components/page';
+import { SecretOnce } from '../components/secret-once';
 import { errorMessage, Loading, OperationError } from '../components/states';
 import { type WebhookFields, WebhookForm, webhookName } from '../components/webhook-form';
 import { formatDateTime } from '../lib/format';
 import { useSession } from '../session';
-import { SecretOnce } from './webhooks';
+import { SIGNING_SECRET } from './webhooks';
 
 type DeliveryStatus = Delivery['status'];
 
@@ -220,6 +221,7 @@ export default function WebhookPage(props: { webhookId: string }) {
       >
         {rotate.data ? (
           <SecretOnce
+            {...SIGNING_SECRET}
             secret={rotate.data.secret}
             onDone={() => {
               rotate.reset();

@@ -2,30 +2,21 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { Webhook } from '@feedback-service/client';
-import { CopyButton } from '../components/copy-button';
 import { Dialog } from '../components/dialog';
 import { Page } from '../components/page';
+import { SecretOnce, type SecretWording } from '../components/secret-once';
 import { errorMessage, Loading, OperationError } from '../components/states';
 import { eventsLabel, type WebhookFields, WebhookForm, webhookName } from '../components/webhook-form';
 import { useProject } from '../lib/queries';
 import { useSession } from '../session';
 
-/** A secret shown once, with a copy button. */
-export function SecretOnce(props: { secret: string; onDone: () => void }) {
-  return (
-    <div className="form">
-      <p>This signing secret is shown only now. Copy it into your receiver to verify the signatures of deliveries.</p>
-      <label htmlFor="webhook-secret">Signing secret</label>
-      <input id="webhook-secret" className="secret" readOnly value={props.secret} onFocus={(event) => event.target.select()} data-testid="webhook-secret" />
-      <CopyButton text={props.secret} what="the signing secret" />
-      <div className="dialog-actions">
-        <button type="button" className="primary" onClick={props.onDone}>
-          Done
-        </button>
-      </div>
-    </div>
-  );
-}
+/** How a webhook's signing secret is shown, on creation and on rotation. */
+export const SIGNING_SECRET: SecretWording = {
+  explanation: 'This signing secret is shown only now. Copy it into your receiver to verify the signatures of deliveries.',
+  label: 'Signing secret',
+  what: 'the signing secret',
+  testId: 'webhook-secret',
+};
 
 function CreateWebhookDialog(props: { open: boolean; onClose: () => void }) {
   const { webhooks } = useSession().client;
@@ -42,7 +33,7 @@ function CreateWebhookDialog(props: { open: boolean; onClose: () => void }) {
   return (
     <Dialog open={props.open} title={create.data ? 'Webhook created' : 'New webhook'} onClose={close}>
       {create.data ? (
-        <SecretOnce secret={create.data.secret} onDone={close} />
+        <SecretOnce {...SIGNING_SECRET} secret={create.data.secret} onDone={close} />
       ) : (
         <>
           <WebhookForm submitLabel="Create webhook" busy={create.isPending} onSubmit={(input) => create.mutate(input)} onCancel={close} />
