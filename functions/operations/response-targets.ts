@@ -112,28 +112,18 @@ async function targetBySetKey(table: TableClient, caller: Caller, contentSetId: 
   return { project, contentSet, item };
 }
 
-async function readItem(table: TableClient, caller: Caller, contentId: string): Promise<ContentItemItem> {
-  const [itemRaw] = await getRawItems(table, [keys.contentItem(contentId)]);
-  const item = contentItemOf(itemRaw);
-  if (!item || !visibleTo(caller, item.accountId)) throw notFound('Content item', contentId);
-  rememberItem(item);
-  return item;
-}
-
 /**
- * The item, and in the same BatchGetItem its set when the id names it (contentSetOfItemId)
- * and this instance does not know what the write needs of the set: so a cold create by
- * contentId is two round trips, this read and the write.
+ * The item, refused unless the caller may see it, and remembered. `withSet`: its set too,
+ * in the same BatchGetItem (a cold create by contentId is then two round trips, this read
+ * and the write).
  */
-async function readItemWithItsSet(table: TableClient, caller: Caller, contentId: string, now: number, needSettings: boolean): Promise<ContentItemItem> {
-  const setId = contentSetOfItemId(contentId);
-  if (!setId || (setFacts(setId) && (!needSettings || setSettings(setId, now)))) return readItem(table, caller, contentId);
-  const [itemRaw, setRaw] = await getRawItems(table, [keys.contentItem(contentId), keys.contentSet(setId)]);
+async function readItem(table: TableClient, caller: Caller, contentId: string, withSet?: { id: string; now: number }): Promise<ContentItemItem> {
+  const [itemRaw, setRaw] = await getRawItems(table, [keys.contentItem(contentId), ...(withSet ? [keys.contentSet(withSet.id)] : [])]);
   const item = contentItemOf(itemRaw);
   if (!item || !visibleTo(caller, item.accountId)) throw notFound('Content item', contentId);
   rememberItem(item);
-  const contentSet = contentSetOf(setRaw);
-  if (contentSet) rememberSet(contentSet, now);
+  const contentSet = withSet && contentSetOf(setRaw);
+  if (contentSet) rememberSet(contentSet, withSet.now);
   return item;
 }
 
@@ -205,7 +195,12 @@ export async function planWrite(
   if (contentId) {
     let item: ItemFacts | undefined = itemFacts(contentId);
     if (item && !visibleTo(caller, item.accountId)) throw notFound('Content item', contentId);
-    item ??= await readItemWithItsSet(table, caller, contentId, now, needSettings);
+    if (!item) {
+      // New ids name their set (contentSetOfItemId): read it alongside unless what the write needs of it is known.
+      const setId = contentSetOfItemId(contentId);
+      const setKnown = setId !== undefined && setFacts(setId) !== undefined && (!needSettings || setSettings(setId, now) !== undefined);
+      item = await readItem(table, caller, contentId, setId !== undefined && !setKnown ? { id: setId, now } : undefined);
+    }
     if ((contentSetId && contentSetId !== item.contentSetId) || (key && key !== item.key)) return undefined;
     let set = setFacts(item.contentSetId);
     let settings = setSettings(item.contentSetId, now);
