@@ -6,14 +6,14 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import type { ConsoleBuild } from '../../console/build';
 import { WEBHOOK_EVENT_TYPES } from '../../functions/domain/webhooks';
 import { LocalWebhookSweeper } from '../../functions/local/webhook-sweeper';
 import { defaultStore } from '../../functions/store/client';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
-import { buildTestConsole, describeInBrowser, launchBrowser, openPage, screenshot, seriousViolations } from '../support/browser';
+import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, screenshot, signInAt } from '../support/browser';
 import { startReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(180_000);
@@ -29,31 +29,13 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
   let projectId: string;
   let setId: string;
   const responseIds: string[] = [];
-  const pageProblems: string[][] = [];
 
   async function call<T = any>(path: string, args: unknown[], key: string | undefined = account.admin): Promise<{ status: number; body: T }> {
     return api.call<T>(path, args, { key });
   }
 
-  async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    const opened = await openPage(context);
-    pageProblems.push(opened.problems);
-    return { context, page: opened.page };
-  }
-
-  async function signIn(page: Page, path: string): Promise<void> {
-    await page.goto(`${base}${path}`);
-    await page.getByLabel('API key').fill(account.admin);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  }
-
-  async function check(page: Page, name: string): Promise<void> {
-    await page.waitForFunction(() => !document.querySelector('.loading'), undefined, { timeout: 20_000 }).catch(() => undefined);
-    await screenshot(page, name);
-    expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
-  }
+  const pages = pageOpener(() => browser);
+  const signIn = (page: Page, path: string) => signInAt(page, `${base}${path}`, account.admin);
 
   /** The webhooks list's row of a webhook, as { column heading: cell text }. */
   async function webhookRow(page: Page, name: string): Promise<Record<string, string>> {
@@ -97,11 +79,11 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
   });
 
   afterEach(() => {
-    expect(pageProblems.splice(0).flat()).toEqual([]);
+    expect(pages.takeProblems()).toEqual([]);
   });
 
   test('Export CSV and Export NDJSON download the filtered responses through responses/export', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     await signIn(page, `/sets/${setId}/responses`);
     await page.locator('[data-response]').first().waitFor();
     // Each chunk's answer is held back 1.5 s (the data is the server's own), as a large export
@@ -138,21 +120,21 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
       .filter(Boolean)
       .map((line) => JSON.parse(line));
     expect(lines.map((line) => line.id).sort()).toEqual([...responseIds].sort());
-    await check(page, 'responses-exported');
+    await checkPage(page, 'responses-exported');
     await context.close();
   });
 
   test("a person's responses, and their erasure after a confirmation naming how many go", async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     await signIn(page, `/people/${encodeURIComponent('bob@example.com')}`);
     await page.getByRole('heading', { level: 1, name: 'bob@example.com' }).waitFor();
     await page.locator('[data-response]').nth(2).waitFor();
     expect(await page.locator('[data-response]').count()).toBe(3);
-    await check(page, 'person');
+    await checkPage(page, 'person');
     await page.getByRole('button', { name: 'Erase this person’s data' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('This deletes 3 responses of bob@example.com for good').waitFor();
-    await check(page, 'person-erase-dialog');
+    await checkPage(page, 'person-erase-dialog');
     await dialog.getByRole('button', { name: 'Erase 3 responses' }).click();
     await page.getByText('Erased 3 responses of bob@example.com.').waitFor();
     const left = await call('responses/list', [{ userId: 'bob@example.com', state: 'all' }]);
@@ -163,7 +145,7 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
   });
 
   test('API keys: create (shown once, copyable), list, revoke', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     await signIn(page, '/keys');
     await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
     await page.getByRole('button', { name: 'New API key' }).click();
@@ -173,13 +155,13 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
     const key = await page.getByTestId('new-key').inputValue();
     expect(key).toMatch(/^fbk_/);
     expect(await page.getByRole('button', { name: 'Copy the API key' }).count()).toBe(1);
-    await check(page, 'key-created');
+    await checkPage(page, 'key-created');
     expect((await call('projects/lookup', [''], key)).status).toBe(200);
     await page.getByRole('button', { name: 'Done' }).click();
     const row = page.locator('tr', { hasText: 'weekly report' });
     await row.waitFor();
     expect(await row.innerText()).not.toContain(key);
-    await check(page, 'keys');
+    await checkPage(page, 'keys');
     await row.getByRole('button', { name: /Revoke/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
     await row.getByText(/revoked/).waitFor();
@@ -194,7 +176,7 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
     const sweeper = new LocalWebhookSweeper({ store: { documentClient, tableName: settings.tableName }, intervalMs: 200 });
     sweeper.start();
     try {
-      const { context, page } = await newPage();
+      const { context, page } = await pages.newPage();
       await signIn(page, '/webhooks');
       await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
       await page.getByText('No webhooks yet').waitFor();
@@ -210,7 +192,7 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
       const secret = await page.getByTestId('webhook-secret').inputValue();
       expect(secret).toMatch(/^whsec_/);
       expect(await page.getByRole('button', { name: 'Copy the signing secret' }).count()).toBe(1);
-      await check(page, 'webhook-created');
+      await checkPage(page, 'webhook-created');
       await page.getByRole('button', { name: 'Done' }).click();
       await page
         .getByRole('row', { name: /Team inbox/ })
@@ -221,7 +203,7 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
       await projectLink.waitFor();
       expect(await projectLink.getAttribute('href')).toBe(`/projects/${projectId}`);
       expect(await webhookRow(page, 'Team inbox')).toMatchObject({ Project: 'Exports', Events: 'All events' });
-      await check(page, 'webhooks');
+      await checkPage(page, 'webhooks');
       await page.getByRole('link', { name: 'Team inbox' }).click();
       await page.getByRole('heading', { level: 1, name: 'Team inbox' }).waitFor();
       // Shown once: nowhere on the webhook's page.
@@ -240,7 +222,7 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
       await delivery.getByText('succeeded').waitFor();
       expect(await delivery.locator('td.number').innerText()).toBe('1');
       expect(await delivery.innerText()).toContain('HTTP 200');
-      await check(page, 'webhook');
+      await checkPage(page, 'webhook');
 
       await delivery.getByRole('button', { name: 'Redeliver' }).click();
       const [, again] = await receiver.waitFor(2);
@@ -275,7 +257,7 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
       const responseEvents = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'content.created');
       expect(await webhookRow(page, 'Responses only')).toMatchObject({ Project: 'All projects', Events: responseEvents.join(', ') });
       await page.setViewportSize({ width: 360, height: 740 });
-      await check(page, 'narrow-webhooks');
+      await checkPage(page, 'narrow-webhooks');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(360);
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.getByRole('link', { name: 'Responses only' }).click();

@@ -6,14 +6,14 @@
  * axe-core on every page, 360 px and dark mode, keyboard use, and the budgets.
  * Screenshots go to .tmp/screenshots/.
  */
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { ANONYMOUS } from '../../functions/api/auth';
 import { issueApiKey, revokeApiKey } from '../../functions/operations/accounts';
 import { createResponse } from '../../functions/operations/response-collection';
 import { defaultStore } from '../../functions/store/client';
 import type { ConsoleBuild } from '../../console/build';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
-import { buildTestConsole, describeInBrowser, launchBrowser, openPage, SCREENSHOT_DIR, screenshot, seriousViolations } from '../support/browser';
+import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, SCREENSHOT_DIR, screenshot, signInAt } from '../support/browser';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as os from 'node:os';
@@ -29,7 +29,6 @@ describeInBrowser('console in Chromium', () => {
   let browser: Browser;
   let base: string;
   const ids: Record<string, string> = {};
-  const pageProblems: string[][] = [];
 
   async function call<T = any>(path: string, args: unknown[], key: string | undefined = account.admin): Promise<T> {
     const answer = await api.call<T>(path, args, { key });
@@ -40,13 +39,7 @@ describeInBrowser('console in Chromium', () => {
   const respond = (contentSetId: string, key: string, value: unknown, extra: Record<string, unknown> = {}) =>
     call('responses/create', [{ contentSetId, key, value, ...extra }], undefined);
 
-  /** A page in a context of its own; its uncaught errors and CSP violations fail the test. */
-  async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...options });
-    const opened = await openPage(context);
-    pageProblems.push(opened.problems);
-    return { context, page: opened.page };
-  }
+  const pages = pageOpener(() => browser);
 
   /** Waits until the locator matches `count` elements. */
   async function expectCount(locator: Locator, count: number): Promise<void> {
@@ -59,20 +52,7 @@ describeInBrowser('console in Chromium', () => {
     expect(seen).toBe(count);
   }
 
-  async function signIn(page: Page, key: string, path = '/projects'): Promise<void> {
-    await page.goto(`${base}${path}`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  }
-
-  /** Screenshot, axe-core (no serious or critical violation), one h1. */
-  async function check(page: Page, name: string): Promise<void> {
-    await page.waitForFunction(() => !document.querySelector('.loading'), undefined, { timeout: 20_000 }).catch(() => undefined);
-    await screenshot(page, name);
-    expect(await page.locator('h1').count()).toBe(1);
-    expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
-  }
+  const signIn = (page: Page, key: string, path = '/projects') => signInAt(page, `${base}${path}`, key);
 
   /**
    * The fields of a project dialog (create or rename): focus starts on the name; the limits are
@@ -217,14 +197,14 @@ describeInBrowser('console in Chromium', () => {
   });
 
   afterEach(() => {
-    expect(pageProblems.splice(0).flat()).toEqual([]);
+    expect(pages.takeProblems()).toEqual([]);
   });
 
   test('sign-in: a wrong key shows the API message; the key lives in sessionStorage, never in the URL; sign out clears it', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     await page.goto(`${base}/projects`);
     expect(await heading(page)).toBe('Sign in');
-    await check(page, 'sign-in');
+    await checkPage(page, 'sign-in');
     const refused = await api.call('projects/lookup', [''], { key: 'fbk_not-a-key' });
     await page.getByLabel('API key').fill('fbk_not-a-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -244,13 +224,13 @@ describeInBrowser('console in Chromium', () => {
   });
 
   test('a viewer sees no create, edit or erase controls', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     await signIn(page, account.viewer);
     await expect(page.locator('.level-badge').innerText()).resolves.toBe('Viewer');
     expect(await page.getByRole('button', { name: 'New project' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'API keys' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Webhooks' }).count()).toBe(0);
-    await check(page, 'viewer-projects');
+    await checkPage(page, 'viewer-projects');
     await page.getByRole('link', { name: 'Docs site' }).click();
     await page.getByRole('heading', { level: 1, name: 'Docs site' }).waitFor();
     for (const name of ['Rename', 'Archive', 'New content set']) expect(await page.getByRole('button', { name }).count()).toBe(0);
@@ -268,7 +248,7 @@ describeInBrowser('console in Chromium', () => {
   test('a key revoked while signed in returns to sign-in with the API message', async () => {
     const { store } = defaultStore();
     const issued = await issueApiKey(store, { accountId: account.accountId, level: 'admin' }, new Date());
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     await signIn(page, issued.key);
     await page.getByRole('link', { name: 'Docs site' }).waitFor();
     await revokeApiKey(store, issued.record.id, new Date());
@@ -281,15 +261,15 @@ describeInBrowser('console in Chromium', () => {
   });
 
   test('projects: counts of the last 7 days and lifetime; an admin creates, renames and archives a project (both dialogs: limits, blank name, the API message)', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     await signIn(page, account.admin);
     await page.waitForFunction(() => document.querySelector('tr[data-project="Docs site"] [data-testid="project-7d"]')?.textContent === '49');
     await page.waitForFunction(() => document.querySelector('tr[data-project="Docs site"] [data-testid="project-lifetime"]')?.textContent === '49');
-    await check(page, 'projects');
+    await checkPage(page, 'projects');
 
     await page.getByRole('button', { name: 'New project' }).click();
     let dialog = page.getByRole('dialog', { name: 'New project' });
-    await check(page, 'project-create-dialog');
+    await checkPage(page, 'project-create-dialog');
     let fields = await projectFields(dialog, 'Description (optional)', 'Create project');
     expect([await fields.name.inputValue(), await fields.description.inputValue()]).toEqual(['', '']);
     await fields.name.fill('Blog');
@@ -307,7 +287,7 @@ describeInBrowser('console in Chromium', () => {
     await fields.name.fill('Engineering blog');
     await fields.description.fill('');
     await submitRefusedOnce(page, dialog, 'projects/save', [created.id, { name: 'x'.repeat(51) }], 'Save');
-    await check(page, 'project-rename-refused');
+    await checkPage(page, 'project-rename-refused');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { level: 1, name: 'Engineering blog' }).waitFor();
     expect(await page.getByText('Team posts').count()).toBe(0);
@@ -326,7 +306,7 @@ describeInBrowser('console in Chromium', () => {
   });
 
   test('a project: its sets with 7-day counts and sparklines, its responses over the period, its top items', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     await signIn(page, account.admin, `/projects/${ids.project}`);
     await page.getByRole('heading', { level: 1, name: 'Docs site' }).waitFor();
     const sevenDays = async (name: string) => page.locator(`tr[data-set="${name}"] [data-testid="seven-day-count"]`).innerText();
@@ -344,12 +324,12 @@ describeInBrowser('console in Chromium', () => {
     const top = page.locator('.top-list li');
     await top.first().waitFor();
     await expect(top.first().innerText()).resolves.toContain('page-');
-    await check(page, 'project');
+    await checkPage(page, 'project');
     await context.close();
   });
 
   test('a yes-no set: summary, distribution and chart numbers; previous/next periods; a deep link survives a reload', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     await signIn(page, account.admin, `/sets/${ids.yesNo}`);
     await page.getByRole('heading', { level: 1, name: 'Was it helpful' }).waitFor();
     await expect(page.getByTestId('summary').innerText()).resolves.toBe('67% said yes (4 yes, 2 no): somewhat positive overall, score +0.33.');
@@ -360,7 +340,7 @@ describeInBrowser('console in Chromium', () => {
     // The chart's code loads apart from the page (prefetched with the stats), so its canvas may come a moment after the table.
     await page.locator('.chart-canvas canvas').first().waitFor();
     expect(await page.locator('.chart-canvas canvas').count()).toBe(1);
-    await check(page, 'set-yes-no');
+    await checkPage(page, 'set-yes-no');
 
     await page.getByLabel('Period', { exact: true }).selectOption('week');
     await page.waitForURL(/period=week/);
@@ -385,7 +365,7 @@ describeInBrowser('console in Chromium', () => {
   });
 
   test('sets of the other schemas: reaction emoji and shares, rating average, tagged messages, pulse points', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     await signIn(page, account.admin, `/sets/${ids.reaction}?period=rolling7d`);
     await page.getByRole('heading', { level: 1, name: 'Reactions' }).waitFor();
     const reactions = await distribution(page);
@@ -395,7 +375,7 @@ describeInBrowser('console in Chromium', () => {
     expect(reactions['👎 Dislike']).toEqual(['0', '0%']);
     await expect(page.getByTestId('summary').innerText()).resolves.toContain('Most chosen: 👍 Like (50%)');
     expect((await dataTable(page)).rows).toHaveLength(7);
-    await check(page, 'set-reaction');
+    await checkPage(page, 'set-reaction');
 
     await page.goto(`${base}/sets/${ids.rating}`);
     await page.getByRole('heading', { level: 1, name: 'Rating' }).waitFor();
@@ -404,24 +384,24 @@ describeInBrowser('console in Chromium', () => {
     const rating = await dataTable(page);
     expect(rating.columns).toEqual(['Point', 'Ratings', 'Average']);
     expect(rating.rows.at(-1)!.slice(1)).toEqual(['4', '3.75']);
-    await check(page, 'set-rating');
+    await checkPage(page, 'set-rating');
 
     await page.goto(`${base}/sets/${ids.tagged}`);
     await page.getByRole('heading', { level: 1, name: 'Feedback form' }).waitFor();
     expect(await distribution(page)).toEqual({ '💡 Idea': ['1', '50%'], '💥 Error': ['1', '50%'], '💬 Other': ['0', '0%'] });
-    await check(page, 'set-tagged-message');
+    await checkPage(page, 'set-tagged-message');
 
     await page.goto(`${base}/sets/${ids.pulse}?period=month`);
     await page.getByRole('heading', { level: 1, name: 'Love button' }).waitFor();
     await expect(page.getByTestId('summary').innerText()).resolves.toBe('3 responses.');
     const pulse = await dataTable(page);
     expect(pulse.rows.reduce((sum, row) => sum + Number(row[1]), 0)).toBe(3);
-    await check(page, 'set-pulse');
+    await checkPage(page, 'set-pulse');
     await context.close();
   });
 
   test('a content item: its title and URL, its statistics, its responses', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     await signIn(page, account.admin, `/sets/${ids.yesNo}`);
     await page.locator('.top-list').getByRole('link', { name: 'https://docs.example.com/intro' }).click();
     await page.getByRole('heading', { level: 1, name: 'https://docs.example.com/intro' }).waitFor();
@@ -429,12 +409,12 @@ describeInBrowser('console in Chromium', () => {
     expect(await link.getAttribute('href')).toBe('https://docs.example.com/intro');
     expect(await distribution(page)).toEqual({ '👍 Yes': ['3', '75%'], '👎 No': ['1', '25%'] });
     await expectCount(page.locator('[data-response]'), 4);
-    await check(page, 'item');
+    await checkPage(page, 'item');
     await context.close();
   });
 
   test('responses: newest first, messages in full, filters, profiling, Load more', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     await signIn(page, account.admin, `/sets/${ids.tagged}/responses`);
     await page.getByRole('heading', { level: 1, name: 'Responses to Feedback form' }).waitFor();
     const items = page.locator('[data-response]');
@@ -443,7 +423,7 @@ describeInBrowser('console in Chromium', () => {
     const message = items.nth(1).locator('.message');
     expect(await message.innerText()).toBe(LONG_MESSAGE);
     expect(await items.nth(1).getByRole('link', { name: 'ann@example.com' }).count()).toBe(1);
-    await check(page, 'responses');
+    await checkPage(page, 'responses');
     await page.getByLabel('Tag').selectOption('idea');
     await expectCount(items, 1);
     await expect(items.first().innerText()).resolves.toContain('💡 Idea');
@@ -467,12 +447,12 @@ describeInBrowser('console in Chromium', () => {
     await page.goto(`${base}/projects/${ids.project}/responses`);
     await page.getByRole('heading', { level: 1, name: 'Responses to Docs site' }).waitFor();
     await expectCount(items, 25);
-    await check(page, 'responses-project');
+    await checkPage(page, 'responses-project');
     await context.close();
   });
 
   test('embed: snippets with this endpoint and the set id; the live @feelback/react preview records a real response', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     await signIn(page, account.admin, `/sets/${ids.yesNo}/embed`);
     await page.getByRole('heading', { level: 1, name: 'Was it helpful' }).waitFor();
     const react = await page.getByTestId('snippet-react').innerText();
@@ -498,15 +478,15 @@ describeInBrowser('console in Chromium', () => {
     expect([listed.items[0].value, item.key]).toEqual(['n', `${base}/sets/${ids.yesNo}/embed`]);
     // The page's list of the latest responses picks it up (it polls every 2 s).
     await page.locator(`[data-testid="latest-responses"] [data-response="${listed.items[0].id}"]`).getByText('👎 No').waitFor();
-    await check(page, 'embed');
+    await checkPage(page, 'embed');
     await context.close();
   });
 
   test('settings: an admin changes name, description, public counts, automatic items, revoke window and state', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     await signIn(page, account.admin, `/sets/${ids.pulse}/settings`);
     await page.getByRole('heading', { level: 1, name: 'Love button' }).waitFor();
-    await check(page, 'settings');
+    await checkPage(page, 'settings');
     await page.getByLabel('Name', { exact: true }).fill('Love it');
     await page.getByLabel('Description').fill('The heart under each post');
     await page.getByLabel(/Public counts/).check();
@@ -525,24 +505,24 @@ describeInBrowser('console in Chromium', () => {
   });
 
   test('loading, empty and error states: never a blank page', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     await signIn(page, account.admin, `/projects/${ids.emptyProject}`);
     await page.getByText('No content sets yet').waitFor();
     await page.goto(`${base}/sets/${ids.quiet}`);
     await page.getByText('No feedback yet').first().waitFor();
     expect(await page.getByRole('link', { name: 'Embed a widget' }).first().getAttribute('href')).toBe(`/sets/${ids.quiet}/embed`);
-    await check(page, 'set-empty');
+    await checkPage(page, 'set-empty');
     const missing = await api.call('sets/get', ['no-such-set'], { key: account.admin });
     await page.goto(`${base}/sets/no-such-set`);
     await expect(page.getByRole('alert').innerText()).resolves.toContain(missing.body.message);
-    await check(page, 'set-not-found');
+    await checkPage(page, 'set-not-found');
     await page.goto(`${base}/no/such/page`);
     await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
     await context.close();
   });
 
   test('keyboard only: sign in, skip to content, open a project', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     await page.goto(`${base}/projects`);
     // React renders after the load event goto waits for: a Tab before that focuses nothing.
     await page.getByLabel('API key').waitFor();
@@ -564,7 +544,7 @@ describeInBrowser('console in Chromium', () => {
   });
 
   test('usable at 360 px wide and in the dark: no sideways scrolling, OS colour scheme followed, 28 days of chart bars readable (and as before when widened)', async () => {
-    const { context, page } = await newPage({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
+    const { context, page } = await pages.newPage({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
     await signIn(page, account.admin);
     for (const [name, path] of [
       ['narrow-projects', '/projects'],
@@ -575,7 +555,7 @@ describeInBrowser('console in Chromium', () => {
     ]) {
       await page.goto(`${base}${path}`);
       await page.locator('h1').waitFor();
-      await check(page, name);
+      await checkPage(page, name);
       expect({ name, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ name, width: 360 });
     }
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe('rgb(15, 17, 21)');
@@ -629,7 +609,7 @@ describeInBrowser('console in Chromium', () => {
     await api.drainStream();
 
     const expected = await call('sets/getStats', [yearSet, { period: 'rolling12m' }], account.viewer);
-    const { context, page } = await newPage();
+    const { context, page } = await pages.newPage();
     const scripts: Promise<number>[] = [];
     page.on('requestfinished', (request) => {
       if (request.resourceType() === 'script')

@@ -98,3 +98,34 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => ({ ...violation, nodes: violation.nodes.slice(0, 3).map((node) => ({ target: node.target, html: node.html.slice(0, 200) })) }));
 }
+
+/** Pages in contexts of their own (desktop size unless told); each page's problems (openPage) are kept for `takeProblems`. */
+export function pageOpener(browser: () => Browser) {
+  const problems: string[][] = [];
+  return {
+    async newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
+      const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...options });
+      const opened = await openPage(context);
+      problems.push(opened.problems);
+      return { context, page: opened.page };
+    },
+    /** Every problem recorded since the last call, for the test to expect none. */
+    takeProblems: (): string[] => problems.splice(0).flat(),
+  };
+}
+
+/** Signs in on the console's sign-in page shown at `url`, as a person would, and waits for the signed-in page. */
+export async function signInAt(page: Page, url: string, key: string): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** Once nothing is loading: a screenshot, one h1, and axe-core finding no serious or critical violation. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('.loading'), undefined, { timeout: 20_000 }).catch(() => undefined);
+  await screenshot(page, name);
+  expect(await page.locator('h1').count()).toBe(1);
+  expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
+}
