@@ -14,6 +14,7 @@ import {
   dueAttributes,
   getDelivery,
   getWebhook,
+  pendingDelivery,
   putDeliveryPointer,
   readGsi1,
   webhookCountKey,
@@ -275,31 +276,27 @@ export async function rotateWebhookSecret(store: Store, accountId: string, webho
 export async function testWebhook(store: Store, accountId: string, webhookId: string, now: Date) {
   const webhook = await loadWebhook(store, accountId, webhookId);
   const id = newId();
-  const timestamp = now.toISOString();
   const lease = newLease(now);
-  const delivery: DeliveryRecord = {
-    id,
-    webhookId,
-    accountId,
-    eventId: `evt_${newId()}`,
-    eventType: 'webhook.test',
-    status: 'pending',
-    attempts: 0,
-    failures: 0,
-    nextAttemptAt: timestamp,
-    createdAt: timestamp,
-    updatedAt: timestamp,
-    body: formatBody(webhook.format, testBody(webhook, now)),
-    leaseToken: lease.token,
-    leaseUntil: lease.until,
-  };
+  const delivery = pendingDelivery(
+    {
+      id,
+      webhookId,
+      accountId,
+      eventId: `evt_${newId()}`,
+      eventType: 'webhook.test',
+      body: formatBody(webhook.format, testBody(webhook, now)),
+      leaseToken: lease.token,
+      leaseUntil: lease.until,
+    },
+    now,
+  );
   await store.documentClient.send(
     new PutCommand({
       TableName: store.tableName,
       Item: {
         ...deliveryKey(id),
         gsi1pk: webhookDeliveriesPartition(webhookId),
-        gsi1sk: `${timestamp}#${id}`,
+        gsi1sk: `${delivery.createdAt}#${id}`,
         // Leased: if this function dies mid-attempt, a sweeper completes the test when the lease ends.
         ...leasedAttributes(id, lease),
         expiresAt: Math.floor(now.getTime() / 1000) + DELIVERY_RETENTION_SECONDS,

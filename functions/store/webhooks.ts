@@ -136,6 +136,15 @@ export async function getDelivery(store: TableClient, id: string): Promise<Deliv
   return Item ? deliveryFromItem(Item) : undefined;
 }
 
+/** A delivery not attempted yet, due at `now`: the event queued for a webhook, or a test. */
+export function pendingDelivery(
+  fields: Pick<DeliveryRecord, 'id' | 'webhookId' | 'accountId' | 'eventId' | 'eventType' | 'body' | 'responseId' | 'leaseToken' | 'leaseUntil'>,
+  now: Date,
+): DeliveryRecord {
+  const timestamp = now.toISOString();
+  return { ...fields, status: 'pending', attempts: 0, failures: 0, nextAttemptAt: timestamp, createdAt: timestamp, updatedAt: timestamp };
+}
+
 /** A filter on the items a gsi1 read returns (they still count against the read's Limit). */
 export interface Gsi1Filter {
   expression: string;

@@ -36,6 +36,7 @@ import {
   deliveryKey,
   derivedId,
   eraseResponseDeliveries,
+  pendingDelivery,
   putDeliveryPointer,
   webhookDeliveriesPartition,
   type DeliveryRecord,
@@ -107,27 +108,23 @@ interface Planned {
 }
 
 function planDelivery(event: DomainEvent, body: WebhookBody, webhook: WebhookRecord, subjects: Subjects, now: Date): Planned {
-  const timestamp = now.toISOString();
   const setId = subjectIds(event)?.contentSetId;
   const responseId = heldResponseId(event);
   return {
     event,
     webhook,
-    delivery: {
-      id: derivedId(event.eventId, webhook.id),
-      webhookId: webhook.id,
-      accountId: webhook.accountId,
-      eventId: `evt_${derivedId(event.eventId)}`,
-      eventType: body.type,
-      status: 'pending',
-      attempts: 0,
-      failures: 0,
-      nextAttemptAt: timestamp,
-      createdAt: timestamp,
-      updatedAt: timestamp,
-      body: formatBody(webhook.format, body, setId ? subjects.contentSets.get(setId)?.schemaConfig : undefined),
-      ...(responseId ? { responseId } : {}),
-    },
+    delivery: pendingDelivery(
+      {
+        id: derivedId(event.eventId, webhook.id),
+        webhookId: webhook.id,
+        accountId: webhook.accountId,
+        eventId: `evt_${derivedId(event.eventId)}`,
+        eventType: body.type,
+        body: formatBody(webhook.format, body, setId ? subjects.contentSets.get(setId)?.schemaConfig : undefined),
+        ...(responseId ? { responseId } : {}),
+      },
+      now,
+    ),
   };
 }
 
