@@ -17,7 +17,7 @@ import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { logger } from '../api/logger';
 import { DELIVERY_RETENTION_SECONDS, failedTooLong, nextAttemptAt, TEST_EVENT_TYPE, type AttemptVerdict } from '../domain/webhooks';
-import { isConditionFailure } from '../store/conditions';
+import { conditionHolds, isConditionFailure } from '../store/conditions';
 import type { TableClient } from '../store/dynamo';
 import { deliveryFromItem, deliveryKey, dueAttributes, dueSortKey, webhookKey, type DeliveryRecord, type WebhookRecord } from '../store/webhooks';
 import { openSecret } from './secrets';
@@ -67,8 +67,8 @@ export async function claimDelivery(store: TableClient, deliveryId: string, seen
 
 /** Gives a leased delivery back to the sweepers, due now (the consumer ran out of time for it). */
 export async function releaseDelivery(store: TableClient, delivery: DeliveryRecord, now: Date): Promise<void> {
-  try {
-    await store.documentClient.send(
+  await conditionHolds(
+    store.documentClient.send(
       new UpdateCommand({
         TableName: store.tableName,
         Key: deliveryKey(delivery.id),
@@ -76,10 +76,8 @@ export async function releaseDelivery(store: TableClient, delivery: DeliveryReco
         ConditionExpression: 'leaseToken = :token',
         ExpressionAttributeValues: { ':due': dueSortKey(now.toISOString(), delivery.id), ':token': delivery.leaseToken },
       }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+    ),
+  );
 }
 
 export interface AttemptOptions {
@@ -103,18 +101,16 @@ async function liveSecrets(webhook: WebhookRecord, now: Date): Promise<string[]>
 }
 
 async function dropDelivery(store: TableClient, delivery: DeliveryRecord): Promise<void> {
-  try {
-    await store.documentClient.send(
+  await conditionHolds(
+    store.documentClient.send(
       new DeleteCommand({
         TableName: store.tableName,
         Key: deliveryKey(delivery.id),
         ConditionExpression: 'leaseToken = :token',
         ExpressionAttributeValues: { ':token': delivery.leaseToken },
       }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+    ),
+  );
 }
 
 /** Records an attempt's outcome on the delivery, if the lease is still ours. */
@@ -152,8 +148,8 @@ async function recordOutcome(
   } else {
     remove.push('nextAttemptAt', 'duepk', 'duesk');
   }
-  try {
-    await store.documentClient.send(
+  return conditionHolds(
+    store.documentClient.send(
       new UpdateCommand({
         TableName: store.tableName,
         Key: deliveryKey(delivery.id),
@@ -162,18 +158,14 @@ async function recordOutcome(
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: values,
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Turns an endpoint off with the reason shown by webhooks/get (re-enabling with webhooks/save clears it). */
 export async function disableWebhook(store: TableClient, webhook: WebhookRecord, reason: string, now: Date): Promise<void> {
-  try {
-    await store.documentClient.send(
+  const disabled = await conditionHolds(
+    store.documentClient.send(
       new UpdateCommand({
         TableName: store.tableName,
         Key: webhookKey(webhook.id),
@@ -181,29 +173,25 @@ export async function disableWebhook(store: TableClient, webhook: WebhookRecord,
         ConditionExpression: 'attribute_exists(pk) AND enabled = :on',
         ExpressionAttributeValues: { ':off': false, ':on': true, ':reason': reason, ':now': now.toISOString() },
       }),
-    );
-    logger.warn('webhook endpoint disabled', { webhookId: webhook.id, accountId: webhook.accountId, reason });
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+    ),
+  );
+  if (disabled) logger.warn('webhook endpoint disabled', { webhookId: webhook.id, accountId: webhook.accountId, reason });
 }
 
 /** The endpoint's health after an attempt: the 5-day failing clock, and disabling on 410 or after 5 days. */
 async function updateEndpointHealth(store: TableClient, webhook: WebhookRecord, verdict: AttemptVerdict, now: Date): Promise<void> {
   if (verdict === 'succeeded') {
     if (webhook.failingSince) {
-      await store.documentClient
-        .send(
+      await conditionHolds(
+        store.documentClient.send(
           new UpdateCommand({
             TableName: store.tableName,
             Key: webhookKey(webhook.id),
             UpdateExpression: 'REMOVE failingSince',
             ConditionExpression: 'attribute_exists(pk)',
           }),
-        )
-        .catch((error) => {
-          if (!isConditionFailure(error)) throw error;
-        });
+        ),
+      );
       webhook.failingSince = undefined;
     }
     return;
