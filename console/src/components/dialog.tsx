@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { errorMessage } from './states';
 
 /** A modal dialog (the native <dialog>: focus moves in, Escape closes, the page behind is inert). */
 export function Dialog(props: { open: boolean; title: string; onClose: () => void; children: ReactNode }) {
@@ -45,5 +46,26 @@ export function ConfirmDialog(props: {
         </button>
       </div>
     </Dialog>
+  );
+}
+
+/** The end of a dialog's form: the API's refusal, if any, then Cancel and the submit button. */
+export function FormActions(props: { error: unknown; submitLabel: string; disabled: boolean; onCancel: () => void }) {
+  return (
+    <>
+      {Boolean(props.error) && (
+        <p className="error" role="alert">
+          {errorMessage(props.error)}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={props.disabled}>
+          {props.submitLabel}
+        </button>
+      </div>
+    </>
   );
 }

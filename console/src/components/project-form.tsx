@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Project } from '@feedback-service/client';
-import { errorMessage } from './states';
+import { FormActions } from './dialog';
 
 /** A project's name and description as typed, trimmed; an empty description is none. */
 export interface ProjectFields {
@@ -35,19 +35,7 @@ export function ProjectForm(props: {
       <input id={ids.name} value={name} onChange={(event) => setName(event.target.value)} maxLength={50} required />
       <label htmlFor={ids.description}>{props.descriptionLabel}</label>
       <input id={ids.description} value={description} onChange={(event) => setDescription(event.target.value)} maxLength={255} />
-      {props.error && (
-        <p className="error" role="alert">
-          {errorMessage(props.error)}
-        </p>
-      )}
-      <div className="dialog-actions">
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={props.busy || name.trim() === ''}>
-          {props.submitLabel}
-        </button>
-      </div>
+      <FormActions error={props.error} submitLabel={props.submitLabel} disabled={props.busy || name.trim() === ''} onCancel={props.onCancel} />
     </form>
   );
 }

@@ -1,10 +1,10 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { ApiKeyInfo } from '@feedback-service/client';
-import { ConfirmDialog, Dialog } from '../components/dialog';
+import { ConfirmDialog, Dialog, FormActions } from '../components/dialog';
 import { Page } from '../components/page';
 import { SecretOnce } from '../components/secret-once';
-import { errorMessage, Loading, OperationError } from '../components/states';
+import { Loading, OperationError } from '../components/states';
 import { formatDateTime } from '../lib/format';
 import { type KeyLevel, useSession } from '../session';
 
@@ -47,19 +47,7 @@ function CreateKeyDialog(props: { open: boolean; onClose: () => void }) {
           </select>
           <label htmlFor={ids.label}>Label (optional)</label>
           <input id={ids.label} value={label} onChange={(event) => setLabel(event.target.value)} maxLength={200} placeholder="e.g. weekly report script" />
-          {create.error && (
-            <p className="error" role="alert">
-              {errorMessage(create.error)}
-            </p>
-          )}
-          <div className="dialog-actions">
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-            <button type="submit" className="primary" disabled={create.isPending}>
-              Create key
-            </button>
-          </div>
+          <FormActions error={create.error} submitLabel="Create key" disabled={create.isPending} onCancel={close} />
         </form>
       )}
     </Dialog>

@@ -2,13 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { ContentSet, Project, SchemaName as Schema } from '@feedback-service/client';
-import { ConfirmDialog, Dialog } from '../components/dialog';
+import { ConfirmDialog, Dialog, FormActions } from '../components/dialog';
 import { Page, PageState, Section } from '../components/page';
 import { type ProjectFields, ProjectForm } from '../components/project-form';
 import { PeriodSelector, usePeriodView } from '../components/period-selector';
 import { SevenDays } from '../components/sparkline';
 import { StatsPanel } from '../components/stats-panel';
-import { ErrorMessage, errorMessage, Loading, NoFeedback } from '../components/states';
+import { ErrorMessage, Loading, NoFeedback } from '../components/states';
 import { TopItems } from '../components/top-items';
 import { SCHEMA_NAMES } from '../lib/options';
 import { containsNow, periodChoiceLabel } from '../lib/periods';
@@ -123,19 +123,7 @@ function NewSetDialog(props: { projectId: string; open: boolean; onClose: () => 
           </>
         )}
         <p className="hint">The schema and its options cannot change later (counts are kept per option).</p>
-        {create.error && (
-          <p className="error" role="alert">
-            {errorMessage(create.error)}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={create.isPending || name.trim() === ''}>
-            Create content set
-          </button>
-        </div>
+        <FormActions error={create.error} submitLabel="Create content set" disabled={create.isPending || name.trim() === ''} onCancel={props.onClose} />
       </form>
     </Dialog>
   );
