@@ -8,6 +8,7 @@ import { removeResponse } from '../../functions/operations/response-revocation';
 import { exportResponses } from '../../functions/operations/response-export';
 import { defaultStore } from '../../functions/store/client';
 import { createAccount, expectError, fieldPaths, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
+import { spreadsheetCell } from '../support/csv';
 
 /**
  * responses/export over HTTP: 600 responses of every schema, with Unicode and
@@ -140,9 +141,6 @@ async function exportAll(query: Record<string, unknown>, key = owner.viewer) {
   return chunks;
 }
 
-/** What a spreadsheet-safe cell of this text is. */
-const guard = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
-
 function expectedRow(response: StoredResponse): Record<string, string> {
   const set = sets.find((candidate) => candidate.id === response.contentSetId)!;
   const item = items.get(response.contentItemId)!;
@@ -171,7 +169,7 @@ function expectedRow(response: StoredResponse): Record<string, string> {
     context: response.context ? JSON.stringify(response.context) : '',
   };
   for (const field of PROFILING_FIELDS) row[field] = response.profiling?.[field] ?? '';
-  return Object.fromEntries(Object.entries(row).map(([column, cell]) => [column, guard(cell)]));
+  return Object.fromEntries(Object.entries(row).map(([column, cell]) => [column, spreadsheetCell(cell)]));
 }
 
 describe('CSV', () => {
@@ -216,7 +214,7 @@ describe('CSV', () => {
       const [chunk] = await exportAll({ ...query, format: 'csv' });
       const rows = parse<Record<string, string>>(chunk.data, { columns: true });
       const responses = await stored(query);
-      expect({ query, ids: rows.map((row) => row.responseId) }).toEqual({ query, ids: responses.map((response) => guard(response.id)) });
+      expect({ query, ids: rows.map((row) => row.responseId) }).toEqual({ query, ids: responses.map((response) => spreadsheetCell(response.id)) });
       expect(rows).toEqual(responses.map(expectedRow));
       expect(responses.length).toBeGreaterThan(0);
     }
