@@ -6,6 +6,7 @@ import { editResponse, removeResponse } from '../../functions/operations/respons
 import { counterFromItem } from '../../functions/store/counters';
 import { defaultStore } from '../../functions/store/client';
 import { rebuildProject } from '../../functions/jobs/rebuild';
+import { rollOver } from '../../functions/jobs/rollover';
 import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 import { normalCounter } from '../support/counters';
 
@@ -111,7 +112,13 @@ async function readSide(itemIds: string[]) {
 }
 
 let itemIds: string[] = [];
-/** The counters the stream made, before anything is rebuilt. */
+/**
+ * When the stream had counted everything. Rolling windows move at 00:00 UTC, and a rebuild
+ * computes them as of its `now`: the tests rebuild as of this instant, so a run that
+ * crosses midnight still compares like with like.
+ */
+let countedAt: Date;
+/** The counters the stream made (and that day's rollover, should setup have crossed midnight), before anything is rebuilt. */
 let streamed: Record<string, Record<string, unknown>>;
 
 beforeAll(async () => {
@@ -164,6 +171,8 @@ beforeAll(async () => {
   for (const value of ['yes', 'no', 'yes']) expect((await api.call('responses/create', [{ contentSetId: sets.yesNo, key: 'home', value }])).status).toBe(200);
   for (let index = 0; index < 3; index++) await api.call('responses/create', [{ contentSetId: otherSet, key: 'other', value: '+' }]);
   await api.drainStream();
+  countedAt = new Date();
+  await rollOver(store, countedAt);
 
   streamed = await counterItems(projectId);
   itemIds = [
@@ -180,7 +189,7 @@ describe('rebuildProject', () => {
   it('recomputes exactly the counters the stream made: nothing to write, zero items included', async () => {
     const zeroItems = Object.values(countersOf(streamed)).filter(isZero).length;
     expect(zeroItems).toBeGreaterThan(0);
-    const result = await rebuildProject(store, projectId, new Date());
+    const result = await rebuildProject(store, projectId, countedAt);
     expect(result).toMatchObject({ projectId, dryRun: false, conflicts: [], rewritten: [] });
     expect(result.responses.total).toBeGreaterThan(result.responses.active);
     expect(result.items.rewritten).toBe(0);
@@ -241,7 +250,7 @@ describe('rebuildProject', () => {
     const bogus: Record<string, unknown> = { ...streamed[dayBucket], sk: 'day#1999-01-01', bucket: '1999-01-01', count: 5, o0: 5 };
     await documentClient.send(new PutCommand({ TableName: settings.tableName, Item: bogus }));
 
-    const result = await rebuildProject(store, projectId, new Date());
+    const result = await rebuildProject(store, projectId, countedAt);
     expect(result.conflicts).toEqual([]);
     expect(result.rewritten.map((item) => `${item.pk} ${item.sk} ${item.action}`).sort()).toEqual(
       [
@@ -265,7 +274,7 @@ describe('rebuildProject', () => {
 
   it('a second rebuild writes nothing and changes no item', async () => {
     const before = await counterItems(projectId);
-    const again = await rebuildProject(store, projectId, new Date());
+    const again = await rebuildProject(store, projectId, countedAt);
     expect(again.items.rewritten).toBe(0);
     expect(again.rewritten).toEqual([]);
     expect(await counterItems(projectId)).toEqual(before);
@@ -284,10 +293,10 @@ describe('rebuildProject', () => {
       }),
     );
     const drifted = await counterItems(projectId);
-    const dry = await rebuildProject(store, projectId, new Date(), { dryRun: true });
+    const dry = await rebuildProject(store, projectId, countedAt, { dryRun: true });
     expect(dry.rewritten).toEqual([{ pk, sk, action: 'set', countBefore: Number(streamed[key].count) + 1, countAfter: Number(streamed[key].count) }]);
     expect(await counterItems(projectId)).toEqual(drifted);
-    await rebuildProject(store, projectId, new Date());
+    await rebuildProject(store, projectId, countedAt);
     expect(countersOf(await counterItems(projectId), false)).toEqual(countersOf(streamed, false));
   });
 });
@@ -315,7 +324,10 @@ describe('npm run aggregates:rebuild', () => {
   const errors = (stderr: string) => stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('npm warn'));
 
   it('rewrites what drifted and prints it, as JSON or text; refuses an unknown project and a missing --project', async () => {
-    const key = Object.keys(streamed).find((text) => streamed[text].sk === 'lifetime' && streamed[text].entity === 'contentSet')!;
+    // The command rebuilds as of the real time; bring rolling windows to today first, as the 00:00 UTC rollover does.
+    await rollOver(store, new Date());
+    const settled = await counterItems(projectId);
+    const key = Object.keys(settled).find((text) => settled[text].sk === 'lifetime' && settled[text].entity === 'contentSet')!;
     const [pk, sk] = key.split(' ');
     await documentClient.send(
       new UpdateCommand({
@@ -331,7 +343,7 @@ describe('npm run aggregates:rebuild', () => {
     expect(errors(json.stderr)).toEqual([]);
     expect(json.code).toBe(0);
     const result = JSON.parse(json.stdout);
-    expect(result).toMatchObject({ projectId, dryRun: false, conflicts: [], rewritten: [{ pk, sk, action: 'set', countAfter: Number(streamed[key].count) }] });
+    expect(result).toMatchObject({ projectId, dryRun: false, conflicts: [], rewritten: [{ pk, sk, action: 'set', countAfter: Number(settled[key].count) }] });
 
     const text = await rebuild('--project', projectId);
     expect(text.code).toBe(0);
@@ -342,6 +354,6 @@ describe('npm run aggregates:rebuild', () => {
     expect([unknown.code, errors(unknown.stderr)]).toEqual([1, [expect.stringContaining('No project with id "no-such-project"')]]);
     const usage = await rebuild();
     expect([usage.code, errors(usage.stderr)]).toEqual([2, ['aggregates:rebuild: --project <id> is required (see --help)']]);
-    expect(countersOf(await counterItems(projectId), false)).toEqual(countersOf(streamed, false));
+    expect(countersOf(await counterItems(projectId), false)).toEqual(countersOf(settled, false));
   }, 180000);
 });
