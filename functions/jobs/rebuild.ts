@@ -44,7 +44,7 @@ import {
   type CounterDelta,
   type ResponseChange,
 } from '../store/counters';
-import { isConditionFailure } from '../store/conditions';
+import { conditionHolds } from '../store/conditions';
 import type { ResponseItem, Store } from '../store/entities';
 import { inParallel } from './parallel';
 
@@ -186,10 +186,7 @@ export async function rebuildProject(store: Store, projectId: string, now: Date,
   const conflicts: { pk: string; sk: string }[] = [];
   if (!options.dryRun) {
     await inParallel(writes, options.concurrency ?? 16, async (write) => {
-      try {
-        await store.documentClient.send(conditionalPut(store, write.item, write.existing));
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
+      if (!(await conditionHolds(store.documentClient.send(conditionalPut(store, write.item, write.existing))))) {
         conflicts.push({ pk: write.change.pk, sk: write.change.sk });
       }
     });

@@ -68,7 +68,7 @@ import {
   type ResponseScope,
 } from '../store/counters';
 import { getRawItems } from '../store/batch';
-import { isConditionFailure } from '../store/conditions';
+import { conditionHolds } from '../store/conditions';
 import type { TableClient } from '../store/dynamo';
 import { inParallel } from './parallel';
 
@@ -177,14 +177,11 @@ export async function recomputeRolling(store: TableClient, pk: string, periods: 
       }
       const source = existing ?? [...periodBuckets.values()][0];
       const target = rollingTarget(pk, scopeFromItem(entity, entityId, source), period, now);
-      try {
-        await store.documentClient.send(conditionalPut(store, counterItem(target, target.attributes, sum, existing, now), existing));
-        written++;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
+      if (!(await conditionHolds(store.documentClient.send(conditionalPut(store, counterItem(target, target.attributes, sum, existing, now), existing))))) {
         conflict = true;
         break;
       }
+      written++;
     }
     outcome.written += written;
     if (!conflict) {

@@ -4,7 +4,7 @@ import { generateApiKey, hashSecret } from '../api/auth';
 import { notFound } from '../api/errors';
 import type { KeyCreateModel, KeyListQueryModel } from '../api/key-models';
 import { newId } from '../domain/text';
-import { isConditionFailure } from '../store/conditions';
+import { conditionHolds } from '../store/conditions';
 import { ApiKey as ApiKeyEntity, type AccountItem, type ApiKeyItem, type Store } from '../store/entities';
 import { cursorPage } from './paging';
 
@@ -105,12 +105,11 @@ export async function revokeAccountKey(store: Store, accountId: string, keyId: s
   if (!key) throw notFound('API key', keyId);
   if (key.revokedAt) return;
   const timestamp = now.toISOString();
-  try {
-    await store.entities.ApiKey.patch({ keyHash: key.keyHash })
+  // A concurrent revocation failing the condition has done what was asked.
+  await conditionHolds(
+    store.entities.ApiKey.patch({ keyHash: key.keyHash })
       .set({ revokedAt: timestamp, updatedAt: timestamp })
       .where((attributes, { notExists }) => notExists(attributes.revokedAt))
-      .go({ response: 'none' });
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+      .go({ response: 'none' }),
+  );
 }

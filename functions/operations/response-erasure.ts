@@ -13,7 +13,7 @@
  * remain; the caller repeats it until `more` is false.
  */
 import { ERASE_BATCH, type ResponseEraseModel } from '../api/response-models';
-import { isConditionFailure } from '../store/conditions';
+import { conditionHolds } from '../store/conditions';
 import type { Store } from '../store/entities';
 import { walkIndex } from './paging';
 import { responseListing } from './response-queries';
@@ -30,15 +30,11 @@ export interface EraseResult {
 
 /** Deletes one response if it belongs to the account; true when it did. */
 async function eraseOne(store: Store, accountId: string, responseId: string): Promise<boolean> {
-  try {
-    await store.entities.Response.delete({ id: responseId })
+  return conditionHolds(
+    store.entities.Response.delete({ id: responseId })
       .where((attributes, { eq }) => eq(attributes.accountId, accountId))
-      .go({ response: 'none' });
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+      .go({ response: 'none' }),
+  );
 }
 
 async function eraseAll(store: Store, accountId: string, responseIds: string[]): Promise<number> {

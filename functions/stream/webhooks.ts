@@ -29,7 +29,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { logger } from '../api/logger';
 import { DELIVERY_RETENTION_SECONDS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../domain/webhooks';
 import { getRawItemsChunked } from '../store/batch';
-import { isConditionFailure } from '../store/conditions';
+import { conditionHolds } from '../store/conditions';
 import type { TableClient } from '../store/dynamo';
 import {
   accountWebhooks,
@@ -135,8 +135,8 @@ async function queue(store: TableClient, planned: Planned, now: Date): Promise<D
   const leased = { ...delivery, leaseToken: lease.token, leaseUntil: lease.until };
   // Unconditional and first: a redelivered batch rewrites it harmlessly, and a failure here leaves no delivery without one.
   if (delivery.responseId) await putDeliveryPointer(store, delivery.responseId, delivery.id, now);
-  try {
-    await store.documentClient.send(
+  const queued = await conditionHolds(
+    store.documentClient.send(
       new PutCommand({
         TableName: store.tableName,
         Item: {
@@ -149,12 +149,9 @@ async function queue(store: TableClient, planned: Planned, now: Date): Promise<D
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-    return leased;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
+    ),
+  );
+  return queued ? leased : undefined;
 }
 
 /**
