@@ -9,7 +9,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(@middy|@feelback)/)'],
   // The TypeScript client (clients/typescript, an ES module package) imports its own files as './x.js'.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  setupFiles: ['<rootDir>/test/support/env.ts'],
+  setupFiles: ['<rootDir>/test/support/env.ts', '<rootDir>/test/support/day-guard.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/support/cleanup.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
