@@ -231,6 +231,12 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
       // The log follows the sweeper's second attempt (pending, then succeeded, 2 attempts).
       await delivery.locator('td.number', { hasText: '2' }).waitFor({ timeout: 30_000 });
       await delivery.getByText('succeeded').waitFor();
+      // The status filter: none failed, said in words; then back to every delivery.
+      await page.getByLabel('Status').selectOption('failed');
+      await page.getByText('No failed deliveries.').waitFor();
+      expect(await page.getByTestId('deliveries').count()).toBe(0);
+      await page.getByLabel('Status').selectOption('succeeded');
+      await delivery.getByText('succeeded').waitFor();
 
       await page.getByRole('button', { name: 'Edit' }).click();
       await page.getByLabel('Description (optional)').fill('Support inbox');

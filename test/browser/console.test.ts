@@ -448,6 +448,14 @@ describeInBrowser('console in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'Responses to Docs site' }).waitFor();
     await expectCount(items, 25);
     await checkPage(page, 'responses-project');
+    // The one match is older than the first page: the list reads on by itself, nothing clicked.
+    await page.getByLabel('Value contains').fill('copy button');
+    await expectCount(items, 1);
+    await expect(items.first().innerText()).resolves.toContain('The copy button copies the prompt too.');
+    const status = page.locator('.responses p[role="status"]');
+    await status.getByText(/^1 response of \d+ loaded match\.$/).waitFor();
+    expect(Number(/of (\d+) loaded/.exec(await status.innerText())![1])).toBeGreaterThan(25);
+    await screenshot(page, 'responses-read-on');
     await context.close();
   });
 

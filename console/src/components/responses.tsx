@@ -10,6 +10,7 @@ import type { ContentSet, ExportChunk, Response as FeedbackResponse, ResponseQue
 import { exportAll, saveFile, type ExportProgress } from '../lib/export';
 import { formatCount, formatDateTime, plural } from '../lib/format';
 import { optionIndex, optionText, setOptions } from '../lib/options';
+import { useReadOn } from '../lib/read-on';
 import { useSession } from '../session';
 import { OperationError, Loading, NoFeedback } from './states';
 
@@ -252,6 +253,7 @@ export function ResponsesList(props: { scope: ResponseScope; set?: ContentSet; e
   const clientFiltered = Boolean(filters.option || filters.text);
   const shown = clientFiltered ? loaded.filter((response) => matchesClientFilters(response, filters, setById.get(response.contentSetId))) : loaded;
   const unfiltered = !filters.from && !filters.to && filters.state === 'active' && !clientFiltered;
+  const readOn = useReadOn(responses, shown.length, PAGE_SIZE, JSON.stringify(filters));
 
   return (
     <div className="responses">
@@ -273,7 +275,8 @@ export function ResponsesList(props: { scope: ResponseScope; set?: ContentSet; e
             {clientFiltered
               ? `${plural(shown.length, 'response')} of ${formatCount(loaded.length)} loaded match`
               : `${plural(loaded.length, 'response')} shown`}
-            {responses.hasNextPage ? '; more below' : ''}.
+            {readOn.searching ? '; searching older responses…' : responses.hasNextPage ? '; more below.' : '.'}
+            {readOn.paused && ` Searched ${plural(readOn.pages, 'page')} of responses; older ones may match too.`}
           </p>
           <ol className="response-list" data-testid="response-list">
             {shown.map((response) => {
@@ -298,8 +301,8 @@ export function ResponsesList(props: { scope: ResponseScope; set?: ContentSet; e
             })}
           </ol>
           {responses.hasNextPage && (
-            <button type="button" className="load-more" onClick={() => void responses.fetchNextPage()} disabled={responses.isFetchingNextPage}>
-              {responses.isFetchingNextPage ? 'Loading…' : 'Load more'}
+            <button type="button" className="load-more" onClick={readOn.more} disabled={responses.isFetchingNextPage || readOn.searching}>
+              {responses.isFetchingNextPage || readOn.searching ? 'Loading…' : readOn.paused ? 'Keep searching' : 'Load more'}
             </button>
           )}
         </>

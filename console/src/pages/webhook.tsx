@@ -7,11 +7,14 @@ import { Page, PageState, Section } from '../components/page';
 import { SecretOnce } from '../components/secret-once';
 import { errorMessage, Loading, OperationError } from '../components/states';
 import { type WebhookFields, WebhookForm, webhookName } from '../components/webhook-form';
-import { formatDateTime } from '../lib/format';
+import { formatDateTime, plural } from '../lib/format';
+import { useReadOn } from '../lib/read-on';
 import { useSession } from '../session';
 import { SIGNING_SECRET } from './webhooks';
 
 type DeliveryStatus = Delivery['status'];
+
+const DELIVERY_PAGE_SIZE = 25;
 
 function Deliveries(props: { webhookId: string }) {
   const { webhooks } = useSession().client;
@@ -22,7 +25,12 @@ function Deliveries(props: { webhookId: string }) {
     queryKey: ['deliveries', props.webhookId, status],
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
-      webhooks.deliveries({ webhookId: props.webhookId, $size: 25, ...(status ? { status } : {}), ...(pageParam ? { cursor: pageParam } : {}) }),
+      webhooks.deliveries({
+        webhookId: props.webhookId,
+        $size: DELIVERY_PAGE_SIZE,
+        ...(status ? { status } : {}),
+        ...(pageParam ? { cursor: pageParam } : {}),
+      }),
     getNextPageParam: (last) => last.cursor,
     refetchInterval: 5000,
   });
@@ -31,6 +39,7 @@ function Deliveries(props: { webhookId: string }) {
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['deliveries', props.webhookId] }),
   });
   const items = deliveries.data?.pages.flatMap((page) => page.items) ?? [];
+  const readOn = useReadOn(deliveries, items.length, DELIVERY_PAGE_SIZE, status);
   return (
     <>
       <div className="toolbar">
@@ -49,8 +58,14 @@ function Deliveries(props: { webhookId: string }) {
         <OperationError error={deliveries.error} feature="The delivery log" />
       ) : !deliveries.data ? (
         <Loading what="deliveries" />
+      ) : items.length === 0 && !deliveries.hasNextPage ? (
+        <p className="muted">{status ? `No ${status} deliveries.` : 'No deliveries yet. Send a test to see one here.'}</p>
       ) : items.length === 0 ? (
-        <p className="muted">No deliveries yet. Send a test to see one here.</p>
+        <p className="muted" role="status">
+          {readOn.searching
+            ? `No ${status} deliveries among the newest; searching older ones…`
+            : `No ${status} deliveries in ${plural(readOn.pages, 'page')} read; older ones may match.`}
+        </p>
       ) : (
         <div className="table-scroll">
           <table className="list-table" data-testid="deliveries">
@@ -99,8 +114,8 @@ function Deliveries(props: { webhookId: string }) {
         </div>
       )}
       {deliveries.hasNextPage && (
-        <button type="button" className="load-more" onClick={() => void deliveries.fetchNextPage()}>
-          Load more
+        <button type="button" className="load-more" onClick={readOn.more} disabled={readOn.searching}>
+          {readOn.searching ? 'Loading…' : readOn.paused ? 'Keep searching' : 'Load more'}
         </button>
       )}
     </>
