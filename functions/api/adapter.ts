@@ -1,6 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { restoreWidgetTarget } from '../domain/widget-query';
 import type { TableClient } from '../store/dynamo';
 import type { Store } from '../store/entities';
 import { authenticate, authorize } from './auth';
@@ -8,6 +7,7 @@ import { corsHeaders } from './cors';
 import { ApiError, badRequest, invalidFields } from './errors';
 import { MAX_BODY_BYTES } from './limits';
 import { logger } from './logger';
+import { queryArguments } from './query-arguments';
 import { answersNoContent, type OperationDeclaration, operationPath, type RequestInfo, type RunnableOperation } from './operation';
 
 export { MAX_BODY_BYTES };
@@ -38,61 +38,6 @@ function rawArguments(event: APIGatewayProxyEvent, operation: Pick<OperationDecl
   }
   if (event.body === null || event.body === undefined) return undefined;
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Bounds the rejoining below: each bare parameter doubles the candidates. */
-const MAX_REJOIN_CANDIDATES = 64;
-
-/** The text itself when it is JSON, else the widgets' target repaired (see restoreWidgetTarget), else undefined. */
-function asArguments(text: string): string | undefined {
-  return isJson(text) ? text : restoreWidgetTarget(text);
-}
-
-/**
- * The `$p` query parameter. The published widgets write the JSON into the URL without
- * encoding it, so an `&` inside a content key splits it into several parameters: those
- * are joined back, in order, until the text is valid JSON again. A parameter without a
- * value arrives the same whether it was written `flag` or `flag=`; the bare spelling, the
- * common one, is tried first. API Gateway groups repeated parameter names, so a key that
- * repeats a name around another one (`?a=1&b=2&a=3`) or ends a parameter with a bare `=`
- * before another parameter cannot be restored exactly.
- *
- * The parameters arrive percent-decoded (API Gateway decodes them; the local server does
- * the same), so a key holding escapes (`caf%C3%A9`) is read in its decoded form: the store
- * resolves that form through the key's alias (operations/content-keys.ts). Rejoining keeps
- * that form, since the split happens on the raw `&` before decoding (`%26` stays inside
- * its parameter). A decoded `%22` or control character makes the widgets' JSON invalid;
- * restoreWidgetTarget repairs their one target shape when that is unambiguous.
- */
-function queryArguments(event: APIGatewayProxyEvent): string | undefined {
-  const parameters =
-    event.multiValueQueryStringParameters ??
-    Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).map(([name, value]) => [name, [value ?? '']]));
-  const first = parameters.$p?.[0];
-  if (first === undefined) return first;
-  const direct = asArguments(first);
-  if (direct !== undefined) return direct;
-  let candidates = [first];
-  for (const [name, values] of Object.entries(parameters)) {
-    for (const value of name === '$p' ? (values ?? []).slice(1) : (values ?? [])) {
-      const spellings = value === '' ? [name, `${name}=`] : [`${name}=${value}`];
-      candidates = candidates.flatMap((candidate) => spellings.map((spelling) => `${candidate}&${spelling}`)).slice(0, MAX_REJOIN_CANDIDATES);
-      for (const candidate of candidates) {
-        const restored = asArguments(candidate);
-        if (restored !== undefined) return restored;
-      }
-    }
-  }
-  return first;
 }
 
 function checkSize(event: APIGatewayProxyEvent): void {

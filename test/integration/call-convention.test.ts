@@ -155,6 +155,15 @@ describe('methods', () => {
     expect(fieldPaths(wrongType)).toEqual(['args.0']);
   });
 
+  it('refuses an unauthenticated GET whose $p cannot be rebuilt from thousands of parameters, naming the query', async () => {
+    // The adversarial review's request: before the bound it held the server for seconds.
+    const bare = '&b'.repeat(3900);
+    const answer = await raw(`/v0/responses/getAggregates?$p=%5B%22${'a'.repeat(2000)}${bare}`);
+    expectError(answer, 400, 'bad-request');
+    expect(fieldPaths(answer)).toEqual(['query']);
+    expect((await raw('/v0/health')).status).toBe(200);
+  });
+
   it.each(['projects/create', 'projects/save', 'sets/create', 'sets/save', 'contents/create', 'contents/save'])(
     'refuses GET on %s with method-not-allowed and writes nothing',
     async (path) => {
