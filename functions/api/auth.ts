@@ -16,7 +16,13 @@ export type Caller = { level: 'anonymous' } | { level: KeyLevel; accountId: stri
 export const ANONYMOUS: Caller = { level: 'anonymous' };
 
 const KEY_PREFIX = 'fbk_';
-const AUTH_SCHEME = /^API-KEY\s+(\S+)\s*$/i;
+/**
+ * `API-KEY <key>`: the scheme in any case, ASCII spaces or tabs around the key, and the key
+ * a token68 (RFC 9110 §11.4). JavaScript's `\s` would also take a no-break space and other
+ * Unicode spaces, which a web ACL or proxy counts as a non-empty header: every header that
+ * is not exactly this shape is refused, so skipping the per-visitor limit always costs a key.
+ */
+const AUTH_HEADER = /^API-KEY[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*$/i;
 
 /** Secrets (API keys, revoke tokens) are stored as SHA-256: they are 128+ random bits, so no slow hash is needed. */
 export function hashSecret(secret: string): string {
@@ -66,13 +72,13 @@ async function refreshLastUsed(store: TableClient, keyHash: string, key: ApiKeyR
 }
 
 /**
- * Resolves the `Authorization` header to a caller; a header that is present but not a live
- * key is an error. The key is read strongly consistent, so a revocation holds from the
+ * Resolves the `Authorization` header to a caller: only a request without the header is
+ * anonymous; one that is present (even empty or blank) but not a live key is an error. The key is read strongly consistent, so a revocation holds from the
  * very next request.
  */
 export async function authenticate(store: TableClient, authorization: string | undefined, now: Date = new Date()): Promise<Caller> {
-  if (authorization === undefined || authorization.trim() === '') return ANONYMOUS;
-  const match = AUTH_SCHEME.exec(authorization);
+  if (authorization === undefined) return ANONYMOUS;
+  const match = AUTH_HEADER.exec(authorization);
   if (!match) {
     throw new ApiError('unauthorized', 'The Authorization header must be "API-KEY <key>"');
   }

@@ -244,6 +244,28 @@ describe('authentication', () => {
     expect(await tableSnapshot()).toEqual(before);
   });
 
+  it.each([
+    ['an empty header', ''],
+    ['a no-break space', '\u00a0'],
+    ['blanks', '   '],
+    ['a no-break space between scheme and key', (key: string) => `API-KEY\u00a0${key}`],
+    ['a no-break space after the key', (key: string) => `API-KEY ${key}\u00a0`],
+    ['the Basic scheme', (key: string) => `Basic ${Buffer.from(`x:${key}`).toString('base64')}`],
+  ])('refuses %s with unauthorized, also on the anonymous operations', async (_case, header) => {
+    const value = typeof header === 'string' ? header : header(owner.viewer);
+    const before = await tableSnapshot();
+    const headers = { authorization: value, 'content-type': 'application/json' };
+    expectError(await raw('/v0/responses/getAggregates', { method: 'POST', headers, body: '[]' }), 401, 'unauthorized');
+    expectError(await raw('/v0/responses/create', { method: 'POST', headers, body: '[]' }), 401, 'unauthorized');
+    expectError(await raw('/v0/feelbacks/create', { method: 'POST', headers, body: '[]' }), 401, 'unauthorized');
+    expect(await tableSnapshot()).toEqual(before);
+  });
+
+  it('accepts tabs and spaces around the key', async () => {
+    const answer = await api.call('projects/get', [projectId], { headers: { authorization: `API-KEY \t ${owner.viewer}\t ` } });
+    expect(answer.status).toBe(200);
+  });
+
   it('accepts the scheme in any case', async () => {
     const answer = await api.call('projects/get', [projectId], { headers: { authorization: `api-key ${owner.viewer}` } });
     expect(answer.status).toBe(200);
