@@ -8,6 +8,7 @@ import { ApiError, badRequest, invalidFields } from './errors';
 import { MAX_BODY_BYTES } from './limits';
 import { logger } from './logger';
 import { queryArguments } from './query-arguments';
+import { checkJsonInput } from './json-input';
 import { answersNoContent, type OperationDeclaration, operationPath, type RequestInfo, type RunnableOperation } from './operation';
 
 export { MAX_BODY_BYTES };
@@ -96,7 +97,9 @@ export async function handleApiEvent<S extends TableClient>(
     const now = dependencies.now?.() ?? new Date();
     const caller = await authenticate(dependencies.store, headers.authorization, now);
     authorize(caller, operation.level);
-    const parsed = operation.args.safeParse(parseArguments(raw));
+    const args = parseArguments(raw);
+    checkJsonInput(args);
+    const parsed = operation.args.safeParse(args);
     if (!parsed.success) {
       throw badRequest(`Invalid arguments for ${operationPath(operation)}`, invalidFields(parsed.error.issues));
     }
