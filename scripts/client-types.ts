@@ -34,10 +34,14 @@ function union(members: string[]): string {
 /** Wraps a union or function type where it is followed by `[]` or `?`. */
 const grouped = (type: string) => (/[|&]/.test(type) ? `(${type})` : type);
 
+/** `{ not: {} }`: the schema nothing matches, which the document writes for `false` (closed tuples). */
+const matchesNothing = (schema: JsonSchema) =>
+  Object.keys(schema).length === 1 && typeof schema.not === 'object' && schema.not !== null && Object.keys(schema.not).length === 0;
+
 /** A JSON Schema (as zod writes them) as a TypeScript type. */
 export function printType(schema: JsonSchema | boolean, indent = ''): string {
   if (schema === true) return 'unknown';
-  if (schema === false) return 'never';
+  if (schema === false || matchesNothing(schema)) return 'never';
   if (typeof schema.$ref === 'string') return typeName(schema.$ref.replace('#/components/schemas/', ''));
   if ('const' in schema) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return union(schema.enum.map((value) => JSON.stringify(value)));
@@ -67,7 +71,10 @@ function printOfType(type: string, schema: JsonSchema, indent: string): string {
           const printed = printType(item, indent);
           return index < required ? printed : `${grouped(`${printed} | undefined`)}?`;
         });
-        const rest = schema.items === false || schema.items === undefined ? [] : [`...${grouped(printType(schema.items as JsonSchema, indent))}[]`];
+        const rest =
+          schema.items === undefined || printType(schema.items as JsonSchema | boolean, indent) === 'never'
+            ? []
+            : [`...${grouped(printType(schema.items as JsonSchema, indent))}[]`];
         return `[${[...items, ...rest].join(', ')}]`;
       }
       return `${grouped(printType((schema.items as JsonSchema | undefined) ?? true, indent))}[]`;

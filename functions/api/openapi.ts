@@ -19,7 +19,7 @@ import { operationRoutes } from './routes';
 export type JsonSchema = { [keyword: string]: unknown };
 export type OpenApiDocument = {
   openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
   servers: { url: string; description: string }[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, JsonSchema>>;
@@ -94,12 +94,25 @@ export function argumentsComponent(operation: Pick<OperationDeclaration, 'resour
 const SCHEMA_REF = '#/components/schemas/';
 const ref = (name: string) => ({ $ref: `${SCHEMA_REF}${name}` });
 
+/**
+ * The schema nothing matches, as an object: the same as `false`. zod closes a tuple with
+ * `items: false`, which @readme/openapi-parser (and generators built the same way) read as
+ * "no items schema" and reject; `{ not: {} }` says the same and every reader takes it.
+ */
+const NOTHING: JsonSchema = { not: {} };
+
+/** Points zod's `#/$defs/` refs at the components, and closes tuples with `items: NOTHING`. */
 function rewriteRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rewriteRefs);
   if (value === null || typeof value !== 'object') return value;
+  const closedTuple = 'prefixItems' in value && (value as JsonSchema).items === false;
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) =>
-      key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/') ? [key, SCHEMA_REF + item.slice('#/$defs/'.length)] : [key, rewriteRefs(item)],
+      key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/')
+        ? [key, SCHEMA_REF + item.slice('#/$defs/'.length)]
+        : key === 'items' && closedTuple
+          ? [key, { ...NOTHING }]
+          : [key, rewriteRefs(item)],
     ),
   );
 }
@@ -240,6 +253,7 @@ export function openApiDocument(operations: readonly OperationDeclaration[] = op
         `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB.`,
         'Authenticate with the header `Authorization: API-KEY <key>`; each operation names its permission level.',
       ].join(' '),
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: API_BASE_PATH, description: 'This deployment (the document is served at /v0/openapi.json).' }],
     tags: RESOURCES.map((resource) => ({ name: resource, description: RESOURCE_DESCRIPTIONS[resource] })),

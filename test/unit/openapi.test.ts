@@ -9,21 +9,50 @@ import { operationRoutes } from '../../functions/api/routes';
 
 const document = openApiDocument();
 
-/** Runs @seriousme/openapi-schema-validator (an ES module) in a child process on a document. */
+/** Runs an ES module script in a child process with `input` as its stdin; returns what it prints, parsed. */
+function runModule(script: string, input: string): any {
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: resolve(__dirname, '../..'), input, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(run.stderr);
+  return JSON.parse(run.stdout);
+}
+
+/** Runs @seriousme/openapi-schema-validator (an ES module) on a document. */
 function validateWithSchemaValidator(spec: unknown): { valid: boolean; errors?: unknown; version?: string } {
-  const script = `
+  return runModule(
+    `
     import { Validator } from '@seriousme/openapi-schema-validator';
     import { readFileSync } from 'node:fs';
     const validator = new Validator();
     const result = await validator.validate(JSON.parse(readFileSync(0, 'utf8')));
-    console.log(JSON.stringify({ ...result, version: validator.version }));`;
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: resolve(__dirname, '../..'),
-    input: JSON.stringify(spec),
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(run.stderr);
-  return JSON.parse(run.stdout);
+    console.log(JSON.stringify({ ...result, version: validator.version }));`,
+    JSON.stringify(spec),
+  );
+}
+
+/** Runs @readme/openapi-parser's `validate` (an ES module; it dereferences its input in place) on a document. */
+function validateWithReadmeParser(spec: unknown): { valid: boolean; errors?: { message: string }[]; warnings: { message: string }[] } {
+  return runModule(
+    `
+    import { validate } from '@readme/openapi-parser';
+    import { readFileSync } from 'node:fs';
+    console.log(JSON.stringify(await validate(JSON.parse(readFileSync(0, 'utf8')))));`,
+    JSON.stringify(spec),
+  );
+}
+
+type LintProblem = { ruleId: string; severity: 'error' | 'warn'; message: string; pointer: string };
+
+/** Lints a document with Redocly's `recommended` ruleset (@redocly/openapi-core, an ES module). */
+function lintWithRedocly(spec: unknown): LintProblem[] {
+  return runModule(
+    `
+    import { createConfig, lintFromString } from '@redocly/openapi-core';
+    import { readFileSync } from 'node:fs';
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: readFileSync(0, 'utf8'), absoluteRef: '/openapi.json', config });
+    console.log(JSON.stringify(problems.map(({ ruleId, severity, message, location }) => ({ ruleId, severity, message, pointer: location[0]?.pointer }))));`,
+    JSON.stringify(spec),
+  );
 }
 
 describe('the OpenAPI document', () => {
@@ -37,6 +66,57 @@ describe('the OpenAPI document', () => {
     delete broken.info;
     broken.paths['/projects/get'].post.responses = { '200': { content: {} } };
     expect(validateWithSchemaValidator(broken).valid).toBe(false);
+  });
+
+  it("passes @readme/openapi-parser's validate, with no warnings", () => {
+    expect(validateWithReadmeParser(JSON.parse(openApiJson()))).toEqual({ valid: true, warnings: [], specification: 'OpenAPI' });
+  });
+
+  it('@readme/openapi-parser does reject an argument array without an items schema', () => {
+    const broken = JSON.parse(openApiJson());
+    delete broken.components.schemas.ProjectsGetArguments.items;
+    const result = validateWithReadmeParser(broken);
+    expect(result.valid).toBe(false);
+    expect(result.errors?.map((error) => error.message)).toContain(
+      '`/paths/projects/get/get/parameters/$p/content/application/json/schema` is an array, so it must include an `items` schema.',
+    );
+  });
+
+  it("passes Redocly's lint with the recommended rules", () => {
+    const problems = lintWithRedocly(document);
+    // no-required-schema-properties-undefined reads a `required` list against its own schema and
+    // the allOf/anyOf/oneOf around it, not through `not`: `not: { required: [a, b] }` ("not both a
+    // and b", e.g. ResponseQueryModel's userId with projectId) names properties of the schema
+    // that holds the `not`. Those are the only problems allowed; any other fails.
+    const notBoth = (problem: LintProblem) => problem.ruleId === 'no-required-schema-properties-undefined' && /\/not\/required\/\d+$/.test(problem.pointer);
+    expect(problems.filter((problem) => !notBoth(problem))).toEqual([]);
+    expect(problems.filter(notBoth).every((problem) => problem.severity === 'warn')).toBe(true);
+  });
+
+  it('Redocly does report a broken document', () => {
+    const broken = JSON.parse(openApiJson());
+    delete broken.paths['/projects/get'].post.operationId;
+    broken.components.schemas.Project.required.push('noSuchProperty');
+    expect(lintWithRedocly(broken).map((problem) => problem.ruleId)).toEqual(
+      expect.arrayContaining(['operation-operationId', 'no-required-schema-properties-undefined']),
+    );
+  });
+
+  it('closes every argument tuple with an items schema that nothing matches: `{ not: {} }`, which every validator reads', () => {
+    const tuples: { path: string; items: unknown }[] = [];
+    const walk = (value: unknown, path: string): void => {
+      if (value === null || typeof value !== 'object') return;
+      if (!Array.isArray(value) && 'prefixItems' in value) tuples.push({ path, items: (value as { items?: unknown }).items });
+      for (const [key, item] of Object.entries(value)) walk(item, `${path}/${key}`);
+    };
+    walk(document, '#');
+    expect(tuples.length).toBeGreaterThan(operationList.length);
+    // A tuple that a branch of anyOf narrows (ResponsesCreateArguments) is closed by the schema around it.
+    const closing = tuples.filter((tuple) => !/\/anyOf\/\d+\/anyOf\/\d+$/.test(tuple.path));
+    for (const tuple of closing) expect(tuple).toEqual({ path: tuple.path, items: { not: {} } });
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    expect(ajv.validate({ type: 'array', prefixItems: [{ type: 'string' }], items: { not: {} } }, ['a', 'b'])).toBe(false);
+    expect(ajv.validate({ type: 'array', prefixItems: [{ type: 'string' }], items: { not: {} } }, ['a'])).toBe(true);
   });
 
   it('has one path per operation path, aliases included: post always, get for read-only operations', () => {
@@ -114,7 +194,7 @@ describe('the OpenAPI document', () => {
     expect(schemas.ResponseQueryModel.properties.$size).toMatchObject({ minimum: 1, maximum: 100, default: 10 });
     expect(schemas.StatsFilter.properties.shift).toMatchObject({ minimum: -36600, maximum: 36600 });
     expect(schemas.ContentSetMetadataModel.properties.revokeWindow).toMatchObject({ minimum: 0, maximum: 30 * 24 * 3600 });
-    expect(schemas.ProjectsGetStatsArguments).toMatchObject({ type: 'array', minItems: 1, maxItems: 2, items: false });
+    expect(schemas.ProjectsGetStatsArguments).toMatchObject({ type: 'array', minItems: 1, maxItems: 2, items: { not: {} } });
   });
 
   it('every schema compiles with Ajv (draft 2020-12), and the text is stable', () => {
