@@ -21,7 +21,7 @@ function collect(value: unknown, path: string, found: InvalidField[]): void {
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, index) => collect(item, `${path}.${index}`, found));
+    for (const [index, item] of value.entries()) collect(item, `${path}.${index}`, found);
     return;
   }
   if (value === null || typeof value !== 'object') return;
