@@ -20,6 +20,7 @@ import {
   OriginRequestQueryStringBehavior,
   OriginSslPolicy,
   PriceClass,
+  ResponseHeadersPolicy,
   ViewerProtocolPolicy,
   type BehaviorOptions,
 } from 'aws-cdk-lib/aws-cloudfront';
@@ -27,6 +28,7 @@ import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { HSTS_MAX_AGE_SECONDS } from '../console/serving';
 import type { OperationDeclaration } from '../functions/api/operation';
 import { anonymousWriteOperations, type AnonymousRateLimit } from '../functions/api/rate-limits';
 import { operationRoutes } from './feedback-api';
@@ -151,6 +153,13 @@ export class PublicEdge extends Construct {
       headerBehavior: OriginRequestHeaderBehavior.allowList(...FORWARDED_HEADERS),
       cookieBehavior: OriginRequestCookieBehavior.none(),
     });
+    const apiSecurityHeaders = new ResponseHeadersPolicy(this, 'ApiSecurityHeaders', {
+      comment: 'API: HSTS (the API is only served over HTTPS) and nosniff on every answer, also the cached ones',
+      securityHeadersBehavior: {
+        strictTransportSecurity: { accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS), includeSubdomains: true, override: true },
+        contentTypeOptions: { override: true },
+      },
+    });
     const apiBehavior: BehaviorOptions = {
       origin: apiOrigin,
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
@@ -158,6 +167,7 @@ export class PublicEdge extends Construct {
       cachedMethods: CachedMethods.CACHE_GET_HEAD,
       cachePolicy: apiCache,
       originRequestPolicy: apiRequest,
+      responseHeadersPolicy: apiSecurityHeaders,
       compress: true,
       functionAssociations: [{ function: viewerAddress, eventType: FunctionEventType.VIEWER_REQUEST }],
     };

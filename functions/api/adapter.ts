@@ -21,6 +21,12 @@ export interface AdapterDependencies<S extends TableClient = Store> {
 /** API answers are not cached unless the operation says otherwise (responseHeaders). */
 const NOT_CACHED = { 'Cache-Control': 'no-store' };
 
+/**
+ * On every API answer, from the handler and the local server alike: JSON is never sniffed
+ * as HTML. HSTS is CloudFront's (lib/edge.ts): only it knows the answer goes over HTTPS.
+ */
+export const API_SECURITY_HEADERS = { 'X-Content-Type-Options': 'nosniff' };
+
 function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers'] | null): Record<string, string | undefined> {
   const lowered: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(headers ?? {})) lowered[name.toLowerCase()] = value ?? undefined;
@@ -87,7 +93,7 @@ export async function handleApiEvent<S extends TableClient>(
     headers,
     sourceIp: event.requestContext?.identity?.sourceIp ?? undefined,
   };
-  const cors = { ...corsHeaders(headers.origin), ...NOT_CACHED };
+  const cors = { ...corsHeaders(headers.origin), ...NOT_CACHED, ...API_SECURITY_HEADERS };
   const responseHeaders: Record<string, string> = {};
   let result: APIGatewayProxyResult;
   let errorCode: string | undefined;

@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { localLambdaContext } from './lambda-context';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { MAX_BODY_BYTES } from '../api/adapter';
+import { API_SECURITY_HEADERS, MAX_BODY_BYTES } from '../api/adapter';
 import { preflightHeaders, corsHeaders } from '../api/cors';
 import { ApiError } from '../api/errors';
 import { lambdaHandler } from '../api/lambda';
@@ -104,7 +104,7 @@ function proxyEvent(request: IncomingMessage, url: URL, body: string, requestId:
 }
 
 function send(response: ServerResponse, result: APIGatewayProxyResult, requestId: string): void {
-  response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), 'X-Request-Id': requestId });
+  response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...API_SECURITY_HEADERS, 'X-Request-Id': requestId });
   response.end(result.body);
 }
 
@@ -157,7 +157,7 @@ export function createApiServer(options: ApiServerOptions = {}): Server {
         return;
       }
       if (request.method === 'OPTIONS') {
-        response.writeHead(204, preflightHeaders(origin));
+        response.writeHead(204, { ...preflightHeaders(origin), ...API_SECURITY_HEADERS });
         response.end();
         return;
       }

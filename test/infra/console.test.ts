@@ -15,7 +15,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runInNewContext } from 'node:vm';
-import { CONTENT_SECURITY_POLICY, IMMUTABLE_CACHE, NO_CACHE } from '../../console/serving';
+import { CONTENT_SECURITY_POLICY, HSTS_MAX_AGE_SECONDS, IMMUTABLE_CACHE, NO_CACHE } from '../../console/serving';
 import { operationList } from '../../functions/api/registry';
 import { FeedbackConsole, spaRewriteCode } from '../../lib/console';
 import { API_PATH_PATTERN, ORIGIN_VERIFY_HEADER, PublicEdge, VIEWER_ADDRESS_HEADER } from '../../lib/edge';
@@ -133,8 +133,11 @@ test("/v0/* stays the edge's API behaviour: its cache policy, the viewer-address
   });
   expect(resources[api.CachePolicyId.Ref].Properties.CachePolicyConfig).toMatchObject({ DefaultTTL: 0, MinTTL: 0 });
   expect(functionCode(api)).toContain(VIEWER_ADDRESS_HEADER);
-  // The console's CSP would replace the API reference page's own (functions/docs/pages.ts).
-  expect(api.ResponseHeadersPolicyId).toBeUndefined();
+  // HSTS and nosniff only: the console's CSP would replace the API reference page's own (functions/docs/pages.ts).
+  expect(resources[api.ResponseHeadersPolicyId.Ref].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig).toEqual({
+    StrictTransportSecurity: { AccessControlMaxAgeSec: HSTS_MAX_AGE_SECONDS, IncludeSubdomains: true, Override: true },
+    ContentTypeOptions: { Override: true },
+  });
   const origin = config.Origins.find((candidate: Json) => candidate.Id === api.TargetOriginId);
   expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only' });
   expect(origin.OriginCustomHeaders.map((header: Json) => header.HeaderName)).toEqual([ORIGIN_VERIFY_HEADER]);
@@ -159,7 +162,8 @@ test('without the console, the default behaviour answers 404 at the edge and the
 });
 
 test('security headers: the console CSP (no inline scripts or styles, no framing), HSTS, DENY, nosniff', () => {
-  const headers = only('AWS::CloudFront::ResponseHeadersPolicy').ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+  const consolePolicy = only('AWS::CloudFront::Distribution').DistributionConfig.DefaultCacheBehavior.ResponseHeadersPolicyId.Ref;
+  const headers = resources[consolePolicy].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
   expect(headers.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: CONTENT_SECURITY_POLICY, Override: true });
   expect(CONTENT_SECURITY_POLICY).toMatch(/script-src 'self'(;|$)/);
   expect(CONTENT_SECURITY_POLICY).toMatch(/frame-ancestors 'none'/);

@@ -12,6 +12,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { runInNewContext } from 'node:vm';
+import { HSTS_MAX_AGE_SECONDS } from '../../console/serving';
 import { CORS_ALLOWED_HEADERS } from '../../functions/api/cors';
 import { anonymousWriteOperations } from '../../functions/api/rate-limits';
 import { operationPath, RESOURCE_ALIASES, type OperationDeclaration } from '../../functions/api/operation';
@@ -757,7 +758,7 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
     expect(origin.OriginCustomHeaders).toBeUndefined();
     expect(behavior.ViewerProtocolPolicy).toBe('redirect-to-https');
     expect(refId(behavior.ResponseHeadersPolicyId)).toBe(stack.getLogicalId(consoleFiles.responseHeadersPolicy.node.defaultChild as any));
-    const headers = only('AWS::CloudFront::ResponseHeadersPolicy')[1].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    const headers = resources[refId(behavior.ResponseHeadersPolicyId)!].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
     expect(headers.ContentSecurityPolicy.ContentSecurityPolicy).toMatch(/frame-ancestors 'none'/);
     expect(headers.ContentSecurityPolicy.ContentSecurityPolicy).not.toMatch(/unsafe-inline/);
     expect(headers).toMatchObject({
@@ -766,8 +767,12 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
       StrictTransportSecurity: { IncludeSubdomains: true },
     });
     expect(functionCode(behavior)).toBe(spaRewriteCode());
-    // The API keeps its own answers' headers (the reference page has its own CSP).
-    expect(apiBehavior().ResponseHeadersPolicyId).toBeUndefined();
+    // The API gets HSTS and nosniff only: its answers keep their own headers (the reference page has its own CSP).
+    const api = resources[refId(apiBehavior().ResponseHeadersPolicyId)!].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    expect(api).toEqual({
+      StrictTransportSecurity: { AccessControlMaxAgeSec: HSTS_MAX_AGE_SECONDS, IncludeSubdomains: true, Override: true },
+      ContentTypeOptions: { Override: true },
+    });
     // The deployment invalidates index.html on this same distribution.
     const pages = ofType('Custom::CDKBucketDeployment').find(([, resource]) => resource.Properties.DistributionId);
     expect(pages?.[1].Properties.DistributionId).toEqual({ Ref: only('AWS::CloudFront::Distribution')[0] });

@@ -277,6 +277,20 @@ describe('authentication', () => {
   });
 });
 
+describe('security headers', () => {
+  it('every API answer carries X-Content-Type-Options: nosniff (success, error, unknown route, preflight, health)', async () => {
+    const answers = [
+      await api.call('projects/get', [projectId], { key: owner.viewer }),
+      await api.call('projects/get', [projectId]),
+      await raw('/v0/nothing/here', { method: 'POST' }),
+      await raw('/v0/projects/get', { method: 'OPTIONS', headers: { origin: 'https://site.example', 'access-control-request-method': 'POST' } }),
+      await raw('/v0/health'),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 401, 404, 204, 200]);
+    for (const answer of answers) expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
 describe('CORS', () => {
   it('answers a preflight with the CORS headers', async () => {
     for (const path of ['/v0/projects/create', '/v0/feelbacks/create']) {
