@@ -12,11 +12,12 @@
  * WEBHOOK_RETRY_SCHEDULE, WEBHOOK_ALLOW_PRIVATE_TARGETS (default true here), WEBHOOK_SECRETS_KEY.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildConsole } from '../console/build';
 import { parseArgs } from 'node:util';
 import { logger } from '../functions/api/logger';
+import { ensurePrivateDir } from '../functions/local/private-dir';
 import { rateLimitSettingsFromEnv } from '../functions/local/rate-limiter';
 import { startLocalRuntime } from '../functions/local/runtime';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
@@ -28,7 +29,7 @@ process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ??= 'true';
 /** The secret sealing paging cursors, kept next to the data so cursors survive restarts. */
 function ensureCursorSecret(dataDir: string | undefined): void {
   if (process.env.CURSOR_SECRET || !dataDir) return;
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const file = join(dataDir, 'cursor-secret');
   if (!existsSync(file)) writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
   process.env.CURSOR_SECRET = readFileSync(file, 'utf8').trim();

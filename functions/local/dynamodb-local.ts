@@ -2,10 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
+import { ensurePrivateDir } from './private-dir';
 
 /** Where scripts/install-dynamodb-local.mjs (npm postinstall) puts DynamoDB Local. */
 export const DYNAMODB_LOCAL_HOME = resolve(__dirname, '../../.dynamodb-local');
+
+/**
+ * Runs DynamoDB Local bound to 127.0.0.1 (the jar itself has no such option and listens on every
+ * interface, checking no credentials); see that file's comment.
+ */
+export const LOOPBACK_LAUNCHER = join(__dirname, 'LoopbackDynamoDbLocal.java');
 
 export interface DynamoDbLocalOptions {
   /** Keep tables in this folder; omitted means in memory. */
@@ -47,7 +54,12 @@ async function waitUntilAnswering(endpoint: string, child: ChildProcess, timeout
 }
 
 /**
- * Starts DynamoDB Local as a child of this process.
+ * Starts DynamoDB Local as a child of this process, listening on 127.0.0.1 only.
+ *
+ * The jar's main class listens on every interface and has no option to change that, so Java runs
+ * LoopbackDynamoDbLocal.java (a single-file source program next to this file) instead: it builds
+ * the same server from the same arguments, binds its Jetty connector to 127.0.0.1, and exits
+ * rather than serve if the socket is anything but loopback.
  *
  * Java runs under a small shell that holds our end of a pipe on its stdin: when this
  * process ends in any way (Ctrl-C, crash, SIGKILL) the pipe closes and the shell kills
@@ -62,13 +74,17 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   const javaTmp = join(tmpdir(), 'feedback-dynamodb-local');
   mkdirSync(javaTmp, { recursive: true });
   const storage = options.dbPath ? ['-dbPath', resolve(options.dbPath)] : ['-inMemory'];
-  if (options.dbPath) mkdirSync(options.dbPath, { recursive: true });
+  if (options.dbPath) ensurePrivateDir(options.dbPath);
+  const lib = join(DYNAMODB_LOCAL_HOME, 'DynamoDBLocal_lib');
   const java = [
     'java',
     `-Djava.io.tmpdir=${javaTmp}`,
-    `-Djava.library.path=${join(DYNAMODB_LOCAL_HOME, 'DynamoDBLocal_lib')}`,
-    '-jar',
-    jar,
+    `-Djava.library.path=${lib}`,
+    // A plain IPv4 socket (127.0.0.1:port) rather than an IPv6 one bound to ::ffff:127.0.0.1.
+    '-Djava.net.preferIPv4Stack=true',
+    '-cp',
+    `${jar}${delimiter}${join(lib, '*')}`,
+    LOOPBACK_LAUNCHER,
     '-port',
     String(port),
     ...storage,
@@ -76,7 +92,10 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   ]
     .map((word) => `'${word.replace(/'/g, `'\\''`)}'`)
     .join(' ');
-  const script = `${java} >/dev/null 2>&1 & java=$!; trap 'kill $java 2>/dev/null; exit 0' TERM INT; cat >/dev/null; kill $java 2>/dev/null; wait $java`;
+  // umask 077: the database files DynamoDB Local creates (and re-creates) under dbPath are
+  // readable by the owner only, whatever the caller's umask; the 0700 folder alone would not
+  // protect them if it were ever moved or its mode loosened.
+  const script = `umask 077; ${java} >/dev/null & java=$!; trap 'kill $java 2>/dev/null; exit 0' TERM INT; cat >/dev/null; kill $java 2>/dev/null; wait $java`;
   // Telemetry off twice (flag and environment variable), and run from the temp folder so the
   // metadata file DynamoDB Local writes to its working directory never lands in the repository.
   const child = spawn('sh', ['-c', script], { stdio: ['pipe', 'ignore', 'inherit'], cwd: javaTmp, env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } });

@@ -71,7 +71,7 @@ export class LocalRolloverSchedule {
     const result = await rollOver(this.options.store, now, { days });
     this.lastRunDay = due;
     if (this.stateFile) {
-      writeFileSync(`${this.stateFile}.tmp`, JSON.stringify({ lastRunDay: due }));
+      writeFileSync(`${this.stateFile}.tmp`, JSON.stringify({ lastRunDay: due }), { mode: 0o600 });
       renameSync(`${this.stateFile}.tmp`, this.stateFile);
     }
     logger.info('rolling windows recomputed', {

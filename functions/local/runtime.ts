@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { KeyLevel } from '../api/auth';
@@ -6,6 +6,7 @@ import { ensureAccount, findApiKey, issueApiKey } from '../operations/accounts';
 import { defaultStore } from '../store/client';
 import { ensureTable } from '../store/setup';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
+import { ensurePrivateDir } from './private-dir';
 import { rateLimitSettingsFromEnv, type LocalRateLimitSettings } from './rate-limiter';
 import { BASE_PATH, createApiServer } from './server';
 import { LocalRolloverSchedule } from './rollover-schedule';
@@ -78,7 +79,8 @@ async function ensureDevKeys(wanted: Partial<Record<KeyLevel, string>>, dataDir:
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   let dynamo: DynamoDbLocal | undefined;
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  // Owner only: DynamoDB Local's files there hold every account's data, next to keys and secrets.
+  if (options.dataDir) ensurePrivateDir(options.dataDir);
   if (!options.dynamoEndpoint) {
     dynamo = await startDynamoDbLocal({ port: options.dynamoPort, dbPath: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined });
   }

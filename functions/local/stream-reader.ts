@@ -144,7 +144,7 @@ export class LocalStreamReader {
   private savePosition(): void {
     const file = this.options.positionFile;
     if (!file || !this.position) return;
-    writeFileSync(`${file}.tmp`, JSON.stringify(this.position));
+    writeFileSync(`${file}.tmp`, JSON.stringify(this.position), { mode: 0o600 });
     renameSync(`${file}.tmp`, file);
   }
 
