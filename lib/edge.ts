@@ -36,6 +36,12 @@ import { acknowledgeNag } from './nag';
 
 /** Set by the edge function on every request from the visitor's address; whatever a client sends under this name is replaced. */
 export const VIEWER_ADDRESS_HEADER = 'x-feedback-viewer-address';
+/**
+ * Set by the edge function on every request to the per-visitor key the rate-based rule counts:
+ * the IPv4 address, or the /64 of an IPv6 address (functions/api/visitor-key.ts); whatever a
+ * client sends under this name is replaced.
+ */
+export const VISITOR_KEY_HEADER = 'x-feedback-visitor-key';
 /** Added by CloudFront to every request it sends to the API; the web ACL refuses requests without it. */
 export const ORIGIN_VERIFY_HEADER = 'x-feedback-origin-verify';
 /** The path prefix of the API on the distribution: the API Gateway stage. */
@@ -56,6 +62,8 @@ export const FORWARDED_HEADERS = [
   'CloudFront-Viewer-Country',
   'CloudFront-Viewer-City',
   VIEWER_ADDRESS_HEADER,
+  // Forwarded so that the web ACL on the stage sees it (and the functions could).
+  VISITOR_KEY_HEADER,
 ];
 
 export interface PublicEdgeProps {
@@ -85,12 +93,13 @@ export interface PublicEdgeProps {
  *   (`public, max-age=N`), keyed by the full query string, Authorization and Origin.
  * - The visitor's address: a viewer-request CloudFront function writes `event.viewer.ip`
  *   (the address CloudFront's TCP connection came from, which no header can change) into
- *   VIEWER_ADDRESS_HEADER, replacing any value the client sent.
+ *   VIEWER_ADDRESS_HEADER, and the visitor's key (that address, or its /64 for IPv6) into
+ *   VISITOR_KEY_HEADER, replacing any values the client sent (viewerRequestCode).
  * - No way around: CloudFront adds a secret ORIGIN_VERIFY_HEADER (Secrets Manager,
  *   resolved at deploy time) to every origin request; the web ACL on the stage blocks any
  *   request without it, so calling the execute-api URL directly, with any headers, gets 403.
  * - The limit: a REGIONAL web ACL on the API stage (same region as the stack: no
- *   us-east-1 resources, no custom resources), rate-based per VIEWER_ADDRESS_HEADER on the
+ *   us-east-1 resources, no custom resources), rate-based per VISITOR_KEY_HEADER on the
  *   anonymous write paths for requests without an Authorization header, answering 429 with
  *   the API's error body; plus the AWS managed groups of MANAGED_RULE_GROUPS.
  */
@@ -121,17 +130,8 @@ export class PublicEdge extends Construct {
 
     const viewerAddress = new EdgeFunction(this, 'ViewerAddress', {
       runtime: FunctionRuntime.JS_2_0,
-      comment: `Writes the viewer address into ${VIEWER_ADDRESS_HEADER}, replacing what the client sent`,
-      code: FunctionCode.fromInline(
-        [
-          'function handler(event) {',
-          '  var request = event.request;',
-          `  request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };`,
-          `  delete request.headers['${ORIGIN_VERIFY_HEADER}'];`,
-          '  return request;',
-          '}',
-        ].join('\n'),
-      ),
+      comment: `Writes the viewer address and the visitor key (IPv6: the /64) into ${VIEWER_ADDRESS_HEADER}, ${VISITOR_KEY_HEADER}`,
+      code: FunctionCode.fromInline(viewerRequestCode()),
     });
 
     const apiCache = new CachePolicy(this, 'ApiCache', {
@@ -263,7 +263,7 @@ export class PublicEdge extends Construct {
     };
   }
 
-  /** At most `limit` anonymous writes per window from one viewer address (VIEWER_ADDRESS_HEADER), answered 429. */
+  /** At most `limit` anonymous writes per window from one visitor (VISITOR_KEY_HEADER), answered 429. */
   private rateRule(props: PublicEdgeProps, priority: number): CfnWebACL.RuleProperty {
     const { limit, windowSeconds } = props.anonymousRateLimit;
     return {
@@ -285,9 +285,21 @@ export class PublicEdge extends Construct {
         rateBasedStatement: {
           limit,
           evaluationWindowSec: windowSeconds,
-          aggregateKeyType: 'FORWARDED_IP',
-          // Every request that passed RefuseDirectCalls came through CloudFront, whose function set this header.
-          forwardedIpConfig: { headerName: VIEWER_ADDRESS_HEADER, fallbackBehavior: 'MATCH' },
+          // Per visitor key, not per address: an IPv6 visitor holds a whole /64 (2^64 addresses), and
+          // WAF aggregates IP and FORWARDED_IP on the full address only; it has no prefix option.
+          // A single header custom key counts each distinct value of the header ("If you use a single
+          // header as your custom key, then each value fully defines an aggregation instance", WAF API
+          // reference, RateBasedStatementCustomKey); `2001:db8:1:2::/64` is no IP to FORWARDED_IP.
+          // The header cannot be forged: this web ACL is REGIONAL, on the API stage, so it inspects
+          // the request CloudFront sends to the origin, after the viewer-request function replaced
+          // whatever the client wrote. (A CLOUDFRONT-scope ACL runs first at the edge, "the
+          // Lambda@Edge viewer request is executed after any AWS WAF rules are applied", CloudFront
+          // Developer Guide, so it would count the client's forged value.) And "web requests that are missing
+          // any of the components specified in the aggregation keys are omitted from the rate-based
+          // rule evaluation" (same page): every request that passed RefuseDirectCalls came through
+          // CloudFront, whose function sets the header on every /v0/* request.
+          aggregateKeyType: 'CUSTOM_KEYS',
+          customKeys: [{ header: { name: VISITOR_KEY_HEADER, textTransformations: [{ priority: 0, type: 'NONE' }] } }],
           scopeDownStatement: {
             andStatement: {
               statements: [
@@ -331,6 +343,44 @@ export class PublicEdge extends Construct {
       visibilityConfig: visibility('AnonymousWritesPerVisitor'),
     };
   }
+}
+
+/**
+ * The viewer-request function of `/v0/*`: the viewer's address into VIEWER_ADDRESS_HEADER, its
+ * visitor key into VISITOR_KEY_HEADER (both replacing what the client sent), and the client's
+ * ORIGIN_VERIFY_HEADER dropped. The key is functions/api/visitor-key.ts's, written again here
+ * because CloudFront Functions cannot load libraries (no ipaddr.js): IPv4 as is; IPv6 by its
+ * /64 in RFC 5952 text (the network's first four groups, trailing zero groups folded into
+ * `::`); IPv4-mapped IPv6 (`::ffff:a.b.c.d`), and the deprecated IPv4-compatible `::a.b.c.d`
+ * (which ipaddr.js reads as mapped), as the IPv4 address. `event.viewer.ip` is always a valid
+ * address; anything else comes back as given. test/infra/edge.test.ts runs it against visitorKey.
+ */
+export function viewerRequestCode(): string {
+  return `function visitorKey(ip) {
+  if (ip.indexOf(':') < 0) return ip;
+  var text = ip.split('%')[0];
+  if (/^::\\d+\\.\\d+\\.\\d+\\.\\d+$/.test(text)) return text.slice(2);
+  text = text.replace(/(\\d+)\\.(\\d+)\\.(\\d+)\\.(\\d+)$/, function (all, a, b, c, d) {
+    return (a * 256 + +b).toString(16) + ':' + (c * 256 + +d).toString(16);
+  });
+  var halves = text.split('::');
+  var head = halves[0] ? halves[0].split(':') : [];
+  var tail = halves[1] ? halves[1].split(':') : [];
+  while (halves.length === 2 && head.length + tail.length < 8) head.push('0');
+  var groups = head.concat(tail).map(function (group) { return parseInt(group, 16); });
+  if (halves.length > 2 || groups.length !== 8 || groups.some(isNaN)) return ip;
+  if (groups.slice(0, 6).join() === '0,0,0,0,0,65535') return [groups[6] >> 8, groups[6] & 255, groups[7] >> 8, groups[7] & 255].join('.');
+  var prefix = groups.slice(0, 4);
+  while (prefix.length > 0 && prefix[prefix.length - 1] === 0) prefix.pop();
+  return prefix.map(function (group) { return group.toString(16); }).join(':') + '::/64';
+}
+function handler(event) {
+  var request = event.request;
+  request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };
+  request.headers['${VISITOR_KEY_HEADER}'] = { value: visitorKey(event.viewer.ip) };
+  delete request.headers['${ORIGIN_VERIFY_HEADER}'];
+  return request;
+}`;
 }
 
 /** `^/v0/(?:responses|feelbacks)/(?:create|edit|remove)/?$`, derived from the registry. */

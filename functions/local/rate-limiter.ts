@@ -1,7 +1,8 @@
 /**
  * The local server's per-visitor limit on the anonymous writes: what the WAF rate-based
  * rule does on AWS (functions/api/rate-limits.ts), with the same defaults, counted in
- * memory by rate-limiter-flexible per client address.
+ * memory by rate-limiter-flexible per visitor: the client address, an IPv6 one by its /64
+(functions/api/visitor-key.ts, the key the edge function computes on AWS).
  *
  * The address is the socket's. `X-Forwarded-For` is read only when `TRUST_PROXY` says how
  * many proxies in front of the server append to it (`true` = 1): the address is then the
@@ -10,6 +11,7 @@
 import type { IncomingMessage } from 'node:http';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { anonymousRateLimit, type AnonymousRateLimit } from '../api/rate-limits';
+import { visitorKey } from '../api/visitor-key';
 
 export interface LocalRateLimitSettings extends AnonymousRateLimit {
   /** Proxies in front of this server whose `X-Forwarded-For` entries are trusted; 0: the socket address. */
@@ -61,7 +63,7 @@ export class AnonymousWriteLimiter {
     const authorization = request.headers.authorization;
     if (typeof authorization === 'string' && authorization.trim() !== '') return { limited: false };
     try {
-      await this.limiter.consume(clientAddress(request, this.settings.trustedProxies));
+      await this.limiter.consume(visitorKey(clientAddress(request, this.settings.trustedProxies)));
       return { limited: false };
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;

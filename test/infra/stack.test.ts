@@ -23,7 +23,7 @@ import { localDocsAssets, swaggerUiDirectory } from '../../functions/docs/local'
 import { DOCS_FILES, docsPages } from '../../functions/docs/pages';
 import { createFeedbackApp } from '../../lib/app';
 import { spaRewriteCode } from '../../lib/console';
-import { API_PATH_PATTERN, FORWARDED_HEADERS, MANAGED_RULE_GROUPS, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/edge';
+import { API_PATH_PATTERN, FORWARDED_HEADERS, MANAGED_RULE_GROUPS, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER, VISITOR_KEY_HEADER } from '../../lib/edge';
 import { DOCS_ROUTES } from '../../lib/feedback-api';
 import { FeedbackStack } from '../../lib/feedback-stack';
 import { NAG_REASONS } from '../../lib/nag';
@@ -656,7 +656,7 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
     expect(resources[functionLogicalId(getAggregates)].Properties.Environment.Variables.AGGREGATES_MAX_AGE_SECONDS).toBe('10');
   });
 
-  test("the visitor's address: a viewer-request function replaces whatever the client sent with the connection's address", () => {
+  test("the visitor's address and key: a viewer-request function replaces whatever the client sent with the connection's address and its key", () => {
     const behavior = apiBehavior();
     expect(behavior.FunctionAssociations).toHaveLength(1);
     expect(behavior.FunctionAssociations[0].EventType).toBe('viewer-request');
@@ -665,11 +665,20 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
       viewer: { ip: '198.51.100.7' },
       request: {
         uri: '/v0/responses/create',
-        headers: { [VIEWER_ADDRESS_HEADER]: { value: '203.0.113.1' }, [ORIGIN_VERIFY_HEADER]: { value: 'guess' }, 'x-forwarded-for': { value: '203.0.113.2' } },
+        headers: {
+          [VIEWER_ADDRESS_HEADER]: { value: '203.0.113.1' },
+          [VISITOR_KEY_HEADER]: { value: '203.0.113.1' },
+          [ORIGIN_VERIFY_HEADER]: { value: 'guess' },
+          'x-forwarded-for': { value: '203.0.113.2' },
+        },
       },
     };
     const request = handle(forged);
     expect(request.headers[VIEWER_ADDRESS_HEADER]).toEqual({ value: '198.51.100.7' });
+    expect(request.headers[VISITOR_KEY_HEADER]).toEqual({ value: '198.51.100.7' });
+    // IPv6 visitors by their /64 (test/infra/edge.test.ts has the details).
+    const v6 = handle({ ...forged, viewer: { ip: '2001:db8:1:2:3:4:5:6' } });
+    expect(v6.headers[VISITOR_KEY_HEADER]).toEqual({ value: '2001:db8:1:2::/64' });
     expect(request.headers[ORIGIN_VERIFY_HEADER]).toBeUndefined();
   });
 
@@ -701,14 +710,14 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
     expect(JSON.stringify(association.ResourceArn)).toContain('/restapis/');
   });
 
-  test('rate-based rule: 300 per 5 minutes per viewer address on the anonymous writes (not their CORS preflights) without a key, answered 429 too-many-requests', () => {
+  test('rate-based rule: 300 per 5 minutes per visitor key on the anonymous writes (not their CORS preflights) without a key, answered 429 too-many-requests', () => {
     const rule = rules().find((candidate) => candidate.Name === 'AnonymousWritesPerVisitor');
     const statement = rule.Statement.RateBasedStatement;
     expect(statement).toMatchObject({
       Limit: 300,
       EvaluationWindowSec: 300,
-      AggregateKeyType: 'FORWARDED_IP',
-      ForwardedIPConfig: { HeaderName: VIEWER_ADDRESS_HEADER, FallbackBehavior: 'MATCH' },
+      AggregateKeyType: 'CUSTOM_KEYS',
+      CustomKeys: [{ Header: { Name: VISITOR_KEY_HEADER, TextTransformations: [{ Priority: 0, Type: 'NONE' }] } }],
     });
     const [paths, notPreflight, withoutKey] = statement.ScopeDownStatement.AndStatement.Statements;
     expect(notPreflight.NotStatement.Statement.ByteMatchStatement).toMatchObject({

@@ -1,9 +1,9 @@
 /**
  * The local server's per-visitor limit on anonymous writes (functions/local/rate-limiter.ts),
  * the same rule the WAF applies on AWS: 429 `too-many-requests` with Retry-After past the
- * limit, a fresh allowance after the window, keyed calls and reads not counted, and the
+ * limit, a fresh allowance after the window, keyed calls and reads not counted, the
  * address taken from the socket unless TRUST_PROXY says which X-Forwarded-For entry to
- * believe.
+ * believe, and IPv6 visitors counted by their /64.
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -152,5 +152,17 @@ describe('the local server', () => {
     expect((await respond(baseUrl, { 'x-forwarded-for': '203.0.113.3, 198.51.100.7' })).status).toBe(429);
     // Another visitor behind the same proxy has an allowance of its own.
     expect((await respond(baseUrl, { 'x-forwarded-for': '198.51.100.8' })).status).toBe(200);
+  });
+
+  test('an IPv6 visitor is counted by its /64: its other addresses share the allowance, another /64 has its own', async () => {
+    const baseUrl = await start({ limit: 2, windowSeconds: 60, trustedProxies: 1 });
+    for (const address of ['2001:db8:1:2::1', '2001:db8:1:2:ffff:ffff:ffff:ffff']) {
+      expect((await respond(baseUrl, { 'x-forwarded-for': address })).status).toBe(200);
+    }
+    expect((await respond(baseUrl, { 'x-forwarded-for': '2001:0db8:0001:0002:0:0:0:9' })).status).toBe(429);
+    expect((await respond(baseUrl, { 'x-forwarded-for': '2001:db8:1:3::1' })).status).toBe(200);
+    // An IPv4 client as a dual-stack socket reports it is the IPv4 address.
+    for (const address of ['198.51.100.9', '::ffff:198.51.100.9']) expect((await respond(baseUrl, { 'x-forwarded-for': address })).status).toBe(200);
+    expect((await respond(baseUrl, { 'x-forwarded-for': '198.51.100.9' })).status).toBe(429);
   });
 });

@@ -1,0 +1,124 @@
+/**
+ * The per-visitor key on AWS (lib/edge.ts): the viewer-request CloudFront function of /v0/*
+ * writes the visitor key (IPv4: the address; IPv6: its /64) into VISITOR_KEY_HEADER, over
+ * whatever the client sent, and the web ACL's rate-based rule counts per value of that
+ * header. The function's code is taken from the synthesized template and run (node:vm), as
+ * CloudFront would; it must agree with functions/api/visitor-key.ts, the local server's key.
+ * A small stack of its own (a stand-in RestApi with stage v0), like test/infra/console.test.ts.
+ */
+import { App, Stack } from 'aws-cdk-lib';
+import { MockIntegration, RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { Template } from 'aws-cdk-lib/assertions';
+import fc from 'fast-check';
+import { runInNewContext } from 'node:vm';
+import { operationList } from '../../functions/api/registry';
+import { visitorKey } from '../../functions/api/visitor-key';
+import { API_PATH_PATTERN, FORWARDED_HEADERS, ORIGIN_VERIFY_HEADER, PublicEdge, VIEWER_ADDRESS_HEADER, VISITOR_KEY_HEADER } from '../../lib/edge';
+
+type Json = any;
+type Headers = Record<string, { value: string }>;
+
+let resources: Record<string, Json>;
+/** The deployed function's `handler`. */
+let handler: (event: Json) => { headers: Headers };
+
+beforeAll(() => {
+  const app = new App();
+  const stack = new Stack(app, 'Edge', { env: { region: 'eu-west-1' } });
+  const restApi = new RestApi(stack, 'Api', { deployOptions: { stageName: 'v0' } });
+  restApi.root.addResource('health').addMethod('GET', new MockIntegration());
+  new PublicEdge(stack, 'Edge', {
+    restApi,
+    stageName: 'v0',
+    operations: operationList,
+    corsAllowedOrigins: ['*'],
+    anonymousRateLimit: { limit: 300, windowSeconds: 300 },
+    managedRules: 'block',
+  });
+  resources = Template.fromStack(stack).toJSON().Resources;
+  const [distribution] = Object.values(resources).filter((resource) => resource.Type === 'AWS::CloudFront::Distribution');
+  const api = distribution.Properties.DistributionConfig.CacheBehaviors.find((behavior: Json) => behavior.PathPattern === API_PATH_PATTERN);
+  expect(api.FunctionAssociations).toHaveLength(1);
+  expect(api.FunctionAssociations[0].EventType).toBe('viewer-request');
+  const edgeFunction = resources[api.FunctionAssociations[0].FunctionARN['Fn::GetAtt'][0]].Properties;
+  expect(edgeFunction.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+  handler = runInNewContext(`${edgeFunction.FunctionCode}; handler`);
+});
+
+/** A CloudFront Functions viewer-request event (the fields the function reads, and some it must leave alone). */
+function viewerRequest(ip: string, headers: Headers = {}): Json {
+  return {
+    version: '1.0',
+    context: { eventType: 'viewer-request' },
+    viewer: { ip },
+    request: {
+      method: 'POST',
+      uri: '/v0/responses/create',
+      querystring: {},
+      headers: { host: { value: 'd111111abcdef8.cloudfront.net' }, ...headers },
+      cookies: {},
+    },
+  };
+}
+
+const keyOf = (ip: string, headers?: Headers) => handler(viewerRequest(ip, headers)).headers[VISITOR_KEY_HEADER]?.value;
+
+test('IPv4: the key is the address', () => {
+  expect(keyOf('198.51.100.7')).toBe('198.51.100.7');
+  expect(keyOf('198.51.100.8')).toBe('198.51.100.8');
+});
+
+test('IPv6: one key per /64 (two addresses of one /64 share it, another /64 has its own), in RFC 5952 text', () => {
+  const first = keyOf('2001:db8:1:2:3:4:5:6');
+  expect(first).toBe('2001:db8:1:2::/64');
+  expect(keyOf('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe(first);
+  expect(keyOf('2001:0DB8:0001:0002::1')).toBe(first);
+  expect(keyOf('2001:db8:1:3:3:4:5:6')).toBe('2001:db8:1:3::/64');
+  expect(keyOf('2001:db8::1')).toBe('2001:db8::/64');
+  expect(keyOf('::1')).toBe('::/64');
+  expect(keyOf('fe80::1%eth0')).toBe('fe80::/64');
+});
+
+test('IPv4-mapped IPv6: the key is the IPv4 address', () => {
+  expect(keyOf('::ffff:198.51.100.7')).toBe('198.51.100.7');
+  expect(keyOf('::ffff:c633:6407')).toBe('198.51.100.7');
+});
+
+test('whatever the client sent under the key, the address or the origin-verify header is replaced or dropped; other headers stay', () => {
+  const request = handler(
+    viewerRequest('2001:db8:1:2::7', {
+      [VISITOR_KEY_HEADER]: { value: '203.0.113.1' },
+      [VIEWER_ADDRESS_HEADER]: { value: '203.0.113.1' },
+      [ORIGIN_VERIFY_HEADER]: { value: 'guess' },
+      'x-forwarded-for': { value: '203.0.113.2' },
+    }),
+  );
+  expect(request.headers[VISITOR_KEY_HEADER]).toEqual({ value: '2001:db8:1:2::/64' });
+  expect(request.headers[VIEWER_ADDRESS_HEADER]).toEqual({ value: '2001:db8:1:2::7' });
+  expect(request.headers[ORIGIN_VERIFY_HEADER]).toBeUndefined();
+  expect(request.headers['x-forwarded-for']).toEqual({ value: '203.0.113.2' });
+  expect(request.headers.host).toEqual({ value: 'd111111abcdef8.cloudfront.net' });
+});
+
+test("the function's key is the local server's (functions/api/visitor-key.ts), for any address in any notation", () => {
+  fc.assert(
+    fc.property(fc.oneof(fc.ipV4(), fc.ipV6()), (ip) => {
+      expect(keyOf(ip)).toBe(visitorKey(ip));
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test('the rate-based rule counts per value of the key header, which CloudFront forwards to the API', () => {
+  const [acl] = Object.values(resources).filter((resource) => resource.Type === 'AWS::WAFv2::WebACL');
+  expect(acl.Properties.Scope).toBe('REGIONAL');
+  const rule = acl.Properties.Rules.find((candidate: Json) => candidate.Name === 'AnonymousWritesPerVisitor');
+  const statement = rule.Statement.RateBasedStatement;
+  expect(statement.AggregateKeyType).toBe('CUSTOM_KEYS');
+  expect(statement.CustomKeys).toEqual([{ Header: { Name: VISITOR_KEY_HEADER, TextTransformations: [{ Priority: 0, Type: 'NONE' }] } }]);
+  expect(statement.ForwardedIPConfig).toBeUndefined();
+  expect(FORWARDED_HEADERS).toContain(VISITOR_KEY_HEADER);
+  // The rule after the origin check, which guarantees the request came through the function.
+  expect(acl.Properties.Rules[0].Name).toBe('RefuseDirectCalls');
+  expect(rule.Priority).toBeGreaterThan(0);
+});
