@@ -90,7 +90,8 @@ export interface PublicEdgeProps {
  *
  * - Cache: `/v0/*` goes to the API Gateway stage with a cache policy that honours the
  *   API's Cache-Control (default TTL 0): only getAggregates GETs of public sets are kept
- *   (`public, max-age=N`), keyed by the full query string, Authorization and Origin.
+ *   (`public, max-age=0, s-maxage=N`: CloudFront keeps them N seconds, browsers revalidate),
+ *   keyed by the full query string, Authorization and Origin.
  * - The visitor's address: a viewer-request CloudFront function writes `event.viewer.ip`
  *   (the address CloudFront's TCP connection came from, which no header can change) into
  *   VIEWER_ADDRESS_HEADER, and the visitor's key (that address, or its /64 for IPv6) into
