@@ -4,7 +4,7 @@
  *
  * Exit codes: 0 done, 1 failed, 2 wrong usage.
  */
-import type { StoreSettings } from '../functions/store/dynamo';
+import type { StoreSettings } from '../functions/store/dynamodb-clients';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 

@@ -14,7 +14,7 @@
  */
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createConversions } from 'electrodb';
-import { defaultStore } from '../functions/store/client';
+import { defaultStore } from '../functions/store/entity-store';
 import { isConditionFailure } from '../functions/store/conditions';
 import { Response } from '../functions/store/entities';
 import { userIndexAttributes } from '../functions/store/items';

@@ -7,9 +7,9 @@
  */
 import { parseArgs } from 'node:util';
 import type { KeyLevel } from '../functions/api/auth';
-import { ensureAccount, issueApiKey, revokeApiKey } from '../functions/operations/accounts';
-import { defaultStore } from '../functions/store/client';
-import type { StoreSettings } from '../functions/store/dynamo';
+import { ensureAccount, issueApiKey, revokeApiKey } from '../functions/operations/api-keys';
+import { defaultStore } from '../functions/store/entity-store';
+import type { StoreSettings } from '../functions/store/dynamodb-clients';
 import { describeError, Failure, print, runCli, UsageError, where } from './cli';
 import type { ApiKeyItem, Store } from '../functions/store/entities';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';

@@ -8,8 +8,8 @@
  * 2 wrong usage. Errors are one line on stderr, never a stack trace.
  */
 import { parseArgs } from 'node:util';
-import { defaultStore } from '../functions/store/client';
-import type { StoreSettings } from '../functions/store/dynamo';
+import { defaultStore } from '../functions/store/entity-store';
+import type { StoreSettings } from '../functions/store/dynamodb-clients';
 import { describeError, Failure, print, runCli, UsageError, where } from './cli';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 import { rebuildProject, type RebuildResult } from '../functions/jobs/rebuild';

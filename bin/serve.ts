@@ -16,10 +16,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildConsole } from '../console/build';
 import { parseArgs } from 'node:util';
-import { logger } from '../functions/api/logger';
-import { ensurePrivateDir } from '../functions/local/private-dir';
-import { rateLimitSettingsFromEnv } from '../functions/local/rate-limiter';
-import { startLocalRuntime } from '../functions/local/runtime';
+import { logger } from '../functions/observability/logger';
+import { ensurePrivateDir } from '../local/private-dir';
+import { rateLimitSettingsFromEnv } from '../local/rate-limiter';
+import { startLocalRuntime } from '../local/runtime';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

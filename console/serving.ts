@@ -1,5 +1,5 @@
 /**
- * How the console's files are served, locally (functions/local/console-files.ts) and on AWS
+ * How the console's files are served, locally (local/console-files.ts) and on AWS
  * (lib/console.ts: CloudFront's response headers policy and SPA rewrite), so tests see what
  * users get.
  *

@@ -21,8 +21,8 @@ import { operationPath, type OperationDeclaration } from '../functions/api/opera
 import { operationMethods, operationRoutes } from '../functions/api/routes';
 import { handlerModule } from '../functions/api/registry';
 import { openApiJson } from '../functions/api/openapi';
-import { swaggerUiDirectory } from '../functions/docs/local';
-import { DOCS_FILES } from '../functions/docs/pages';
+import { swaggerUiDirectory } from '../functions/reference-page/local';
+import { DOCS_FILES } from '../functions/reference-page/pages';
 import { acknowledgeNag } from './nag';
 import { DOCS_ENTRY } from './paths';
 import { ServiceFunction } from './service-function';

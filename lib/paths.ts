@@ -12,7 +12,7 @@ export function repoPath(relativePath: string): string {
 export const ROLLOVER_ENTRY = 'functions/jobs/rollover-handler.ts';
 
 /** Entry of the function serving /openapi.json and the /docs reference page (exports `handler`). */
-export const DOCS_ENTRY = 'functions/docs/handler.ts';
+export const DOCS_ENTRY = 'functions/reference-page/handler.ts';
 
 /** Entry of the webhook sweeper, started every minute (exports `handler`). */
 export const WEBHOOK_SWEEPER_ENTRY = 'functions/jobs/webhook-sweeper-handler.ts';

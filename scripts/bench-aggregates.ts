@@ -77,16 +77,16 @@ async function main(): Promise<number> {
 }
 
 async function run(settings: { responses: number; iterations: number; small: number; large: number }): Promise<string[]> {
-  const { defaultStore } = await import('../functions/store/client');
+  const { defaultStore } = await import('../functions/store/entity-store');
   const { meterClient } = await import('./dynamo-meter');
   const { ensureTable } = await import('../functions/store/setup');
-  const { ensureAccount } = await import('../functions/operations/accounts');
+  const { ensureAccount } = await import('../functions/operations/api-keys');
   const { createProject } = await import('../functions/operations/projects');
   const { createContentSet } = await import('../functions/operations/sets');
   const { newContentItem } = await import('../functions/operations/contents');
   const { newContentItemId, newId } = await import('../functions/domain/text');
-  const { LocalStreamReader } = await import('../functions/local/stream-reader');
-  const { localLambdaContext } = await import('../functions/local/lambda-context');
+  const { LocalStreamReader } = await import('../local/stream-reader');
+  const { localLambdaContext } = await import('../local/lambda-context');
   const { handler: countStreamHandler } = await import('../functions/stream/counting-handler');
   const { countStreamRecords } = await import('../functions/stream/counting');
   const { counterItem, counterTargets, rollingSk } = await import('../functions/store/counters');
@@ -94,7 +94,7 @@ async function run(settings: { responses: number; iterations: number; small: num
   const { normalizeValue } = await import('../functions/domain/schemas');
   const { contentSetStats } = await import('../functions/operations/stats');
   const { topContentItems } = await import('../functions/operations/top');
-  const { STAT_PERIODS } = await import('../functions/domain/periods');
+  const { STAT_PERIODS } = await import('../shared/periods');
 
   const { store, client } = defaultStore();
   await ensureTable(client, TABLE_NAME);

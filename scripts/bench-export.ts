@@ -84,7 +84,7 @@ async function main(): Promise<number> {
   const small = Math.min(total, positiveInteger('small', values.small, 10_000));
   const format = values.format === 'ndjson' ? 'ndjson' : 'csv';
 
-  const { startDynamoDbLocal, freePort } = await import('../functions/local/dynamodb-local');
+  const { startDynamoDbLocal, freePort } = await import('../local/dynamodb-local');
   log('Starting DynamoDB Local (in memory)...');
   // A busy machine can make its start miss the 30 s deadline: try again a few times.
   let dynamo: Awaited<ReturnType<typeof startDynamoDbLocal>> | undefined;
@@ -101,9 +101,9 @@ async function main(): Promise<number> {
   const workDir = mkdtempSync(join(tmpdir(), 'bench-export-'));
   let server: ChildProcess | undefined;
   try {
-    const { defaultStore } = await import('../functions/store/client');
+    const { defaultStore } = await import('../functions/store/entity-store');
     const { ensureTable } = await import('../functions/store/setup');
-    const { ensureAccount, issueApiKey } = await import('../functions/operations/accounts');
+    const { ensureAccount, issueApiKey } = await import('../functions/operations/api-keys');
     const { createProject } = await import('../functions/operations/projects');
     const { createContentSet } = await import('../functions/operations/sets');
     const { newContentItem } = await import('../functions/operations/contents');
@@ -201,7 +201,7 @@ async function main(): Promise<number> {
     // The API in a child process of its own, so its memory is measured apart from the seeding.
     const port = await freePort();
     const serverScript = `
-      const { startLocalRuntime } = require('./functions/local/runtime');
+      const { startLocalRuntime } = require('./local/runtime');
       startLocalRuntime({ port: ${port}, dynamoEndpoint: ${JSON.stringify(dynamo.endpoint)}, tableName: ${JSON.stringify(TABLE_NAME)}, devKeys: {}, consumeStream: false })
         .then((runtime) => process.stdout.write('READY ' + runtime.baseUrl + '\\n'), (error) => { console.error(error); process.exit(1); });`;
     server = spawn(process.execPath, ['--import', 'tsx', '-e', serverScript], {

@@ -349,7 +349,7 @@ export function killLeftoverDynamoLocal(port: number): Array<{ pid: number; comm
  */
 export async function benchOnDynamoDbLocal(title: string, tableName: string, run: () => Promise<string[]>): Promise<number> {
   const log = (text: string) => process.stderr.write(`${text}\n`);
-  const { startDynamoDbLocal, DYNAMODB_LOCAL_HOME } = await import('../functions/local/dynamodb-local');
+  const { startDynamoDbLocal, DYNAMODB_LOCAL_HOME } = await import('../local/dynamodb-local');
   const started = performance.now();
   log('Starting DynamoDB Local (in memory)...');
   const dynamo = await startDynamoDbLocal();
@@ -368,7 +368,7 @@ export async function benchOnDynamoDbLocal(title: string, tableName: string, run
   try {
     report = await run();
   } finally {
-    const { defaultStore } = await import('../functions/store/client');
+    const { defaultStore } = await import('../functions/store/entity-store');
     defaultStore().client.destroy();
     await stop();
   }

@@ -56,17 +56,17 @@ async function main(): Promise<number> {
 }
 
 async function run(settings: { paced: number; rate: number; burst: number }): Promise<string[]> {
-  const { defaultStore } = await import('../functions/store/client');
+  const { defaultStore } = await import('../functions/store/entity-store');
   const { ensureTable } = await import('../functions/store/setup');
-  const { ensureAccount } = await import('../functions/operations/accounts');
+  const { ensureAccount } = await import('../functions/operations/api-keys');
   const { createProject } = await import('../functions/operations/projects');
   const { createContentSet } = await import('../functions/operations/sets');
   const { createResponse } = await import('../functions/operations/response-collection');
   const { createWebhook } = await import('../functions/operations/webhooks');
   const { ANONYMOUS } = await import('../functions/api/auth');
-  const { LocalStreamReader } = await import('../functions/local/stream-reader');
-  const { LocalWebhookSweeper } = await import('../functions/local/webhook-sweeper');
-  const { localLambdaContext } = await import('../functions/local/lambda-context');
+  const { LocalStreamReader } = await import('../local/stream-reader');
+  const { LocalWebhookSweeper } = await import('../local/webhook-sweeper');
+  const { localLambdaContext } = await import('../local/lambda-context');
   const { handler: countingHandler } = await import('../functions/stream/counting-handler');
   const { handler: webhooksHandler } = await import('../functions/stream/webhooks-handler');
   const { STREAM_CONSUMERS } = await import('../functions/stream/consumers');

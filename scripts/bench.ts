@@ -272,12 +272,12 @@ async function main(): Promise<number> {
   const jsonFile = resolve(values.json ?? resolve(__dirname, '../docs/bench-results.json'));
 
   // Loaded only now, so the logger reads POWERTOOLS_LOG_LEVEL set above.
-  const { startLocalRuntime } = await import('../functions/local/runtime');
-  const { DYNAMODB_LOCAL_HOME } = await import('../functions/local/dynamodb-local');
-  const { createDynamoClient } = await import('../functions/store/dynamo');
-  const { defaultStore } = await import('../functions/store/client');
+  const { startLocalRuntime } = await import('../local/runtime');
+  const { DYNAMODB_LOCAL_HOME } = await import('../local/dynamodb-local');
+  const { createDynamoClient } = await import('../functions/store/dynamodb-clients');
+  const { defaultStore } = await import('../functions/store/entity-store');
   const { clearTargetCache } = await import('../functions/operations/target-cache');
-  const { startStreamConsumers } = await import('../functions/local/stream-consumers');
+  const { startStreamConsumers } = await import('../local/stream-consumers');
   const { meterClient } = await import('./dynamo-meter');
   const settings = {
     iterations: positiveInteger('iterations', values.iterations, 200),
@@ -555,7 +555,7 @@ interface ConsumerShape {
  * property of its coalescing (one update per counter item per batch) and chunking.
  */
 async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[]> {
-  const { defaultStore } = await import('../functions/store/client');
+  const { defaultStore } = await import('../functions/store/entity-store');
   const { countStreamRecords } = await import('../functions/stream/counting');
   const { contentSetOf, keys } = await import('../functions/store/items');
   const { getRawItem } = await import('../functions/store/batch');
@@ -645,7 +645,7 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
 }
 
 /** Median and largest size per kind of stored item (entity, or counter / marker), from a Scan of the benchmark's table. */
-async function storedItemSizes(client: ReturnType<typeof import('../functions/store/dynamo').createDynamoClient>, tableName: string) {
+async function storedItemSizes(client: ReturnType<typeof import('../functions/store/dynamodb-clients').createDynamoClient>, tableName: string) {
   const sizes = new Map<string, number[]>();
   let start: Record<string, any> | undefined;
   do {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { TOP_PERIODS } from '../domain/periods';
+import { TOP_PERIODS } from '../../shared/periods';
 import { DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE } from './models';
 import { StatPeriodModel } from './response-models';
 

@@ -2,10 +2,10 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { getRawItem } from '../store/batch';
 import { isConditionFailure } from '../store/conditions';
-import type { TableClient } from '../store/dynamo';
+import type { TableClient } from '../store/dynamodb-clients';
 import { type ApiKeyRecord, apiKeyOf, keys } from '../store/items';
 import { ApiError } from './errors';
-import { logger } from './logger';
+import { logger } from '../observability/logger';
 
 export const LEVELS = ['anonymous', 'viewer', 'admin'] as const;
 export type Level = (typeof LEVELS)[number];

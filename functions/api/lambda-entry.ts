@@ -1,9 +1,9 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { TableClient } from '../store/dynamo';
+import type { TableClient } from '../store/dynamodb-clients';
 import { handleApiEvent, type AdapterDependencies } from './adapter';
-import { logger } from './logger';
+import { logger } from '../observability/logger';
 import type { RunnableOperation } from './operation';
 
 /**

@@ -1,4 +1,4 @@
-import { defaultStore } from '../store/client';
+import { defaultStore } from '../store/entity-store';
 import { lambdaEntry } from './lambda-entry';
 import type { OperationDefinition } from './operation';
 

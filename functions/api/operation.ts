@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { TableClient } from '../store/dynamo';
+import type { TableClient } from '../store/dynamodb-clients';
 import type { Store } from '../store/entities';
 import type { Caller, Level } from './auth';
 import type { ErrorCode } from './errors';

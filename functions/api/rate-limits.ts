@@ -7,7 +7,7 @@
  * refused with 401 before anything is written).
  *
  * On AWS a WAF rate-based rule applies it (lib/edge.ts, context `anonymousRateLimit` and
- * `anonymousRateWindowSeconds`); locally functions/local/rate-limiter.ts
+ * `anonymousRateWindowSeconds`); locally local/rate-limiter.ts
  * (`ANONYMOUS_RATE_LIMIT`, `ANONYMOUS_RATE_WINDOW_SECONDS`). docs/scaling.md explains
  * how the limit keys on the visitor's real address.
  */

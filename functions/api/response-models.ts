@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { PROFILING_FIELDS, PROFILING_VALUE_MAX_LENGTH, type ProfilingField } from '../domain/profiling';
-import { STAT_PERIODS } from '../domain/periods';
+import { STAT_PERIODS } from '../../shared/periods';
 import { MAX_CURSOR_LENGTH } from '../domain/cursor';
 import { contentKey, ContentKeyModel, DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE } from './models';
 

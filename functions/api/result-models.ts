@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { STAT_PERIODS } from '../domain/periods';
+import { STAT_PERIODS } from '../../shared/periods';
 import { PROFILING_FIELDS, type ProfilingField } from '../domain/profiling';
 import { SCHEMAS } from '../domain/schemas';
 import { CONTENT_STATES, PROJECT_STATES, RESPONSE_STATES } from '../domain/states';

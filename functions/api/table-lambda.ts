@@ -1,7 +1,7 @@
-import { defaultTableClient } from '../store/dynamo';
+import { defaultTableClient } from '../store/dynamodb-clients';
 import { lambdaEntry } from './lambda-entry';
 import type { RunnableOperation } from './operation';
-import type { TableClient } from '../store/dynamo';
+import type { TableClient } from '../store/dynamodb-clients';
 
 /**
  * The Lambda entry of an operation implemented with `implementOnTable` (the widgets' hot

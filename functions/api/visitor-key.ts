@@ -6,7 +6,7 @@
  * IPv4 client) as the IPv4 address; so is the deprecated IPv4-compatible `::198.51.100.7`,
  * which ipaddr.js reads as mapped.
  *
- * The local server keys its limiter with this function (functions/local/rate-limiter.ts).
+ * The local server keys its limiter with this function (local/rate-limiter.ts).
  * On AWS the viewer-request CloudFront function in lib/edge.ts computes the same key with
  * a small parser of its own (CloudFront Functions cannot load libraries);
  * test/infra/edge.test.ts checks that both give the same keys.

@@ -9,7 +9,7 @@ import {
   type Schema,
   type SchemaConfig,
   type TagOption,
-} from './schema-options';
+} from '../../shared/schema-options';
 
 /**
  * Feedback schemas of a content set: which values a response may carry and how they
@@ -31,7 +31,7 @@ export {
   type Schema,
   type SchemaConfig,
   type TagOption,
-} from './schema-options';
+} from '../../shared/schema-options';
 
 export const MESSAGE_MAX_LENGTH = 4000;
 

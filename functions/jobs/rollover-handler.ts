@@ -1,7 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import { logger } from '../api/logger';
-import { defaultTableClient } from '../store/dynamo';
+import { logger } from '../observability/logger';
+import { defaultTableClient } from '../store/dynamodb-clients';
 import { rollOver, type RolloverResult } from './rollover';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Rollover of the rolling windows (the `rolling` periods of domain/periods.ts: rolling7d,
+ * Rollover of the rolling windows (the `rolling` periods of shared/periods.ts: rolling7d,
  * rolling28d, rolling12m today; what follows names those, the code reads the catalogue).
  *
  * The stream consumer ADDs a response to an entity's `rolling#<period>` item while the
@@ -8,7 +8,7 @@
  * day's responses. This job, scheduled daily at 00:05 UTC, recomputes the rolling items of
  * exactly the entities that had responses on a day (month) that just left a window:
  *
- * 1. Leaving buckets of a run on day T (domain/periods.ts leavingBucket): day T-7
+ * 1. Leaving buckets of a run on day T (shared/periods.ts leavingBucket): day T-7
  *    (rolling7d) and day T-28 (rolling28d); on the first day of a month M also month M-12
  *    (rolling12m). `{ days: n }` takes the
  *    leaving buckets of the runs of days T-n+1 .. T too (backfill after a missed schedule).
@@ -53,7 +53,7 @@
  * the number of responses.
  */
 import { sumCounters, isZeroCounter, sameCounter } from '../domain/aggregation';
-import { addBuckets, leavingBucket, ROLLING_PERIODS, rollingRule, windowKeys, type Granularity, type RollingPeriod } from '../domain/periods';
+import { addBuckets, leavingBucket, ROLLING_PERIODS, rollingRule, windowKeys, type Granularity, type RollingPeriod } from '../../shared/periods';
 import {
   conditionalPut,
   counterFromItem,
@@ -69,7 +69,7 @@ import {
 } from '../store/counters';
 import { getRawItems } from '../store/batch';
 import { conditionHolds } from '../store/conditions';
-import type { TableClient } from '../store/dynamo';
+import type { TableClient } from '../store/dynamodb-clients';
 import { inParallel } from './parallel';
 
 /** The rolling item of an entity as the consumer writes it (keys and static attributes). */
@@ -89,7 +89,7 @@ export interface RolloverOptions {
 }
 
 export interface LeavingBucket {
-  /** The window's unit (domain/periods.ts). */
+  /** The window's unit (shared/periods.ts). */
   granularity: Granularity;
   key: string;
   /** The windows it leaves. */

@@ -1,8 +1,8 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { ScheduledEvent } from 'aws-lambda';
-import { logger } from '../api/logger';
-import { defaultTableClient } from '../store/dynamo';
+import { logger } from '../observability/logger';
+import { defaultTableClient } from '../store/dynamodb-clients';
 import { sweepUntil } from '../webhooks/sweeper';
 
 /** A run starts attempts for at most this long: the schedule starts the next run a minute after this one. */

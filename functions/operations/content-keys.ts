@@ -33,7 +33,7 @@
 import { decodeAsApiGateway, hasPercentEscapes } from '../domain/percent-escapes';
 import { keyHash } from '../domain/text';
 import { getRawItems } from '../store/batch';
-import type { TableClient } from '../store/dynamo';
+import type { TableClient } from '../store/dynamodb-clients';
 import type { ContentItemItem } from '../store/entities';
 import { aliasMembers, aliasMemberUpdate, contentKeyTarget, keys, type TransactItem } from '../store/items';
 import { conflictPause, isConflict, writeTransaction } from '../store/transactions';

@@ -2,7 +2,7 @@ import { ApiError, notFound } from '../api/errors';
 import type { ContentCreateModel, ContentFilters, ContentSaveModel } from '../api/models';
 import { indexedPrefix, isHttpUrl, keyHash, newContentItemId } from '../domain/text';
 import { isConditionFailure } from '../store/conditions';
-import type { TableClient } from '../store/dynamo';
+import type { TableClient } from '../store/dynamodb-clients';
 import type { ContentItemItem, ContentSetItem, NewContentItem, Store } from '../store/entities';
 import { createContentItem as createContentItemWrite, createContentKey, type TransactItem } from '../store/items';
 import { aliasChanges, aliasMember, writeKeyTransaction } from './content-keys';

@@ -21,7 +21,7 @@ import { ApiError } from '../api/errors';
 import type { ResponseCreateModel } from '../api/response-models';
 import { deriveProfiling, type Profiling } from '../domain/profiling';
 import { newId } from '../domain/text';
-import type { TableClient } from '../store/dynamo';
+import type { TableClient } from '../store/dynamodb-clients';
 import { createResponse as createResponseWrite, type NewResponse, userIndexAttributes } from '../store/items';
 import { conflictPause, isConflict, writeTransaction } from '../store/transactions';
 import { autoMetadata, insertContentItem, newContentItem } from './contents';

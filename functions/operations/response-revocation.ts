@@ -12,7 +12,7 @@ import { hashSecret, secretMatches, type Caller } from '../api/auth';
 import { ApiError, notFound } from '../api/errors';
 import { getRawItems } from '../store/batch';
 import { isConditionFailure } from '../store/conditions';
-import type { TableClient } from '../store/dynamo';
+import type { TableClient } from '../store/dynamodb-clients';
 import { contentItemOf, contentSetOf, keys, projectStateOf, responseOf, type StoredResponse, type TransactItem } from '../store/items';
 import { conflictPause, isConflict, writeTransaction } from '../store/transactions';
 import type { ResponseWriteResult } from './response-collection';

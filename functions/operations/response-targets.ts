@@ -19,7 +19,7 @@ import type { ResponseCreateModel } from '../api/response-models';
 import { normalizeValue, type AnySchemaConfig, type Schema } from '../domain/schemas';
 import { contentSetOfItemId, ID_PATTERN, keyHash } from '../domain/text';
 import { getRawItems } from '../store/batch';
-import type { TableClient } from '../store/dynamo';
+import type { TableClient } from '../store/dynamodb-clients';
 import type { ContentItemItem, ContentSetItem } from '../store/entities';
 import { activeCheck, contentItemOf, contentKeyTarget, contentSetOf, keys, projectStateOf, type TransactItem } from '../store/items';
 import {

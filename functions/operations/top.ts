@@ -1,6 +1,6 @@
 /** sets/top and contents/top: the entities with the most responses in a period, each with its stats. */
 import type { ContentSetTopQueryModel, ContentTopQueryModel } from '../api/aggregate-models';
-import { rankSuffix, type TopPeriod } from '../domain/periods';
+import { rankSuffix, type TopPeriod } from '../../shared/periods';
 import { rankPartition, readRanked } from '../store/counters';
 import { getRawItemsChunked, keyOf } from '../store/batch';
 import type { ContentItemItem, ContentSetItem, Store } from '../store/entities';

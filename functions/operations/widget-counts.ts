@@ -10,9 +10,9 @@
 import type { Caller } from '../api/auth';
 import { DEFAULT_STAT_PERIOD } from '../api/aggregate-models';
 import { ApiError, notFound } from '../api/errors';
-import type { StatPeriod } from '../domain/periods';
+import type { StatPeriod } from '../../shared/periods';
 import { getRawItem } from '../store/batch';
-import type { TableClient } from '../store/dynamo';
+import type { TableClient } from '../store/dynamodb-clients';
 import type { ContentSetItem } from '../store/entities';
 import { contentItemOf, contentSetOf, keys } from '../store/items';
 import { resolveContentKey } from './content-keys';

@@ -1,5 +1,5 @@
 import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { TableClient } from './dynamo';
+import type { TableClient } from './dynamodb-clients';
 
 export type ItemKey = Record<string, unknown>;
 

@@ -14,7 +14,7 @@
  * | Entities with responses in a bucket of a rolling | retire | retire#<unit>#<key>#<shard>                  | sk                    |
  * | window's unit (day, month), for the rollover     |        |                                              |                       |
  *
- * Ranked calendar periods (domain/periods.ts RANKED_UNITS) rank their bucket items
+ * Ranked calendar periods (shared/periods.ts RANKED_UNITS) rank their bucket items
  * directly; rolling windows rank the `rolling#<period>` items, which the daily rollover
  * recomputes from the buckets of the window's unit when one leaves the window.
  *
@@ -35,9 +35,9 @@ import {
   rollingRule,
   type Granularity,
   type RollingPeriod,
-} from '../domain/periods';
+} from '../../shared/periods';
 import type { Contribution } from '../domain/schemas';
-import type { TableClient } from './dynamo';
+import type { TableClient } from './dynamodb-clients';
 
 export const AGGREGATE_ENTITIES = ['project', 'contentSet', 'contentItem'] as const;
 export type AggregateEntity = (typeof AGGREGATE_ENTITIES)[number];
@@ -75,7 +75,7 @@ export const rollingSk = (period: RollingPeriod) => `rolling#${period}`;
 
 const RANK_OWNERS: Record<RankIndex, string> = { rank1: 'set', rank2: 'project', rank3: 'account' };
 
-/** A rank partition: the `entity` items of one owner (set, project or account) for a period (domain/periods.ts rankSuffix). */
+/** A rank partition: the `entity` items of one owner (set, project or account) for a period (shared/periods.ts rankSuffix). */
 export function rankPartition(index: RankIndex, ownerId: string, entity: RankedEntity, suffix: string): string {
   return `${RANK_OWNERS[index]}#${ownerId}#${entity}#${suffix}`;
 }

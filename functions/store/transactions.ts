@@ -1,6 +1,6 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { TableClient } from './dynamo';
+import type { TableClient } from './dynamodb-clients';
 import type { RawItem, TransactItem } from './items';
 
 /** Why DynamoDB canceled one entry of a transaction (`None` for the entries that were fine). */

@@ -30,7 +30,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { deliveryLifetimeSeconds, type DeliveredEventType, type DeliveryStatus, type WebhookEventType, type WebhookFormat } from '../domain/webhooks';
-import type { TableClient } from './dynamo';
+import type { TableClient } from './dynamodb-clients';
 import { budgetedRead } from './batch';
 
 export const DUE_INDEX = 'due';

@@ -4,10 +4,10 @@
  */
 import { BatchGetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
-import { logger } from '../api/logger';
+import { logger } from '../observability/logger';
 import type { Contribution } from '../domain/schemas';
 import { counterDeltas, counterTargets, counterItemId, counterUpdates, type CounterDelta, type ResponseChange } from '../store/counters';
-import type { TableClient } from '../store/dynamo';
+import type { TableClient } from '../store/dynamodb-clients';
 import { eventsOf, type DomainEvent, type ResponseImage } from './events';
 
 /** Stream records are kept 24 h; markers outlive any redelivery. */

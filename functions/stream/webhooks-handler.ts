@@ -1,8 +1,8 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { logger } from '../api/logger';
-import { defaultTableClient } from '../store/dynamo';
+import { logger } from '../observability/logger';
+import { defaultTableClient } from '../store/dynamodb-clients';
 import { deliverStreamRecords } from './webhooks';
 
 /** Time kept after the last first attempt may start: one attempt (10 s) and its bookkeeping. */

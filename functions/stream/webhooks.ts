@@ -26,11 +26,11 @@
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
-import { logger } from '../api/logger';
+import { logger } from '../observability/logger';
 import { DELIVERY_RETENTION_SECONDS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../domain/webhooks';
 import { getRawItemsChunked } from '../store/batch';
 import { conditionHolds } from '../store/conditions';
-import type { TableClient } from '../store/dynamo';
+import type { TableClient } from '../store/dynamodb-clients';
 import {
   accountWebhooks,
   deliveryKey,

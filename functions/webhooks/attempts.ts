@@ -15,10 +15,10 @@
  */
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { logger } from '../api/logger';
+import { logger } from '../observability/logger';
 import { DELIVERY_RETENTION_SECONDS, failedTooLong, nextAttemptAt, TEST_EVENT_TYPE, type AttemptVerdict } from '../domain/webhooks';
 import { conditionHolds, isConditionFailure } from '../store/conditions';
-import type { TableClient } from '../store/dynamo';
+import type { TableClient } from '../store/dynamodb-clients';
 import { deliveryFromItem, deliveryKey, dueAttributes, dueSortKey, webhookKey, type DeliveryRecord, type WebhookRecord } from '../store/webhooks';
 import { openSecret } from './secrets';
 import { sendAttempt, type AttemptResult } from './sender';

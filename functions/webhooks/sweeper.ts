@@ -4,13 +4,13 @@
  * live in the sparse `due` index (store/webhooks.ts); a sweep reads the due ones from each
  * shard, claims each with a conditional update, and attempts what it claimed.
  *
- * Locally `npm start` sweeps every second (functions/local/webhook-sweeper.ts); on AWS an
+ * Locally `npm start` sweeps every second (local/webhook-sweeper.ts); on AWS an
  * EventBridge rule starts the sweeper function every minute, and it keeps sweeping while
  * deliveries fall due within its minute (functions/jobs/webhook-sweeper-handler.ts).
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { logger } from '../api/logger';
-import type { TableClient } from '../store/dynamo';
+import { logger } from '../observability/logger';
+import type { TableClient } from '../store/dynamodb-clients';
 import { DUE_INDEX, DUE_SHARDS, getWebhook, type DeliveryRecord, type WebhookRecord } from '../store/webhooks';
 import { attemptDelivery, claimDelivery, inParallel, type AttemptSummary } from './attempts';
 

@@ -10,8 +10,8 @@ import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import type { ConsoleBuild } from '../../console/build';
 import { WEBHOOK_EVENT_TYPES } from '../../functions/domain/webhooks';
-import { LocalWebhookSweeper } from '../../functions/local/webhook-sweeper';
-import { defaultStore } from '../../functions/store/client';
+import { LocalWebhookSweeper } from '../../local/webhook-sweeper';
+import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, screenshot, signInAt } from '../support/browser';
 import { spreadsheetCell } from '../support/csv';
@@ -172,7 +172,7 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
 
   test('webhooks: create (secret shown once), test, delivery log with status and attempts, redeliver, edit, disable and enable; the list shows the project of each, and "All events" exactly when every type is chosen', async () => {
     const receiver = await startReceiver();
-    // As under `npm start` (functions/local/runtime.ts): the sweeper sends redeliveries.
+    // As under `npm start` (local/runtime.ts): the sweeper sends redeliveries.
     const { documentClient, settings } = defaultStore();
     const sweeper = new LocalWebhookSweeper({ store: { documentClient, tableName: settings.tableName }, intervalMs: 200 });
     sweeper.start();

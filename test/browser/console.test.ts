@@ -8,9 +8,9 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ANONYMOUS } from '../../functions/api/auth';
-import { issueApiKey, revokeApiKey } from '../../functions/operations/accounts';
+import { issueApiKey, revokeApiKey } from '../../functions/operations/api-keys';
 import { createResponse } from '../../functions/operations/response-collection';
-import { defaultStore } from '../../functions/store/client';
+import { defaultStore } from '../../functions/store/entity-store';
 import type { ConsoleBuild } from '../../console/build';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, SCREENSHOT_DIR, screenshot, signInAt } from '../support/browser';

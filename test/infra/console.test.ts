@@ -133,7 +133,7 @@ test("/v0/* stays the edge's API behaviour: its cache policy, the viewer-address
   });
   expect(resources[api.CachePolicyId.Ref].Properties.CachePolicyConfig).toMatchObject({ DefaultTTL: 0, MinTTL: 0 });
   expect(functionCode(api)).toContain(VIEWER_ADDRESS_HEADER);
-  // HSTS and nosniff only: the console's CSP would replace the API reference page's own (functions/docs/pages.ts).
+  // HSTS and nosniff only: the console's CSP would replace the API reference page's own (functions/reference-page/pages.ts).
   expect(resources[api.ResponseHeadersPolicyId.Ref].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig).toEqual({
     StrictTransportSecurity: { AccessControlMaxAgeSec: HSTS_MAX_AGE_SECONDS, IncludeSubdomains: true, Override: true },
     ContentTypeOptions: { Override: true },

@@ -36,9 +36,9 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import * as path from 'node:path';
 import { operationPath } from '../../functions/api/operation';
 import { operationList } from '../../functions/api/registry';
-import { ensureAccount, issueApiKey } from '../../functions/operations/accounts';
+import { ensureAccount, issueApiKey } from '../../functions/operations/api-keys';
 import { createWebhook } from '../../functions/operations/webhooks';
-import { createDocumentClient } from '../../functions/store/dynamo';
+import { createDocumentClient } from '../../functions/store/dynamodb-clients';
 import { createStore } from '../../functions/store/entities';
 import {
   actionMatches,

@@ -19,8 +19,8 @@ import { operationPath, RESOURCE_ALIASES, type OperationDeclaration } from '../.
 import { operationList } from '../../functions/api/registry';
 import { createTableInput, TABLE_KEYS } from '../../functions/store/table';
 import { openApiJson } from '../../functions/api/openapi';
-import { localDocsAssets, swaggerUiDirectory } from '../../functions/docs/local';
-import { DOCS_FILES, docsPages } from '../../functions/docs/pages';
+import { localDocsAssets, swaggerUiDirectory } from '../../functions/reference-page/local';
+import { DOCS_FILES, docsPages } from '../../functions/reference-page/pages';
 import { createFeedbackApp } from '../../lib/app';
 import { spaRewriteCode } from '../../lib/console';
 import { API_PATH_PATTERN, FORWARDED_HEADERS, MANAGED_RULE_GROUPS, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER, VISITOR_KEY_HEADER } from '../../lib/edge';

@@ -1,11 +1,11 @@
 import { ANONYMOUS } from '../../functions/api/auth';
-import { resolvePeriod, STAT_PERIODS, TOP_PERIODS, type StatPeriod, type TopPeriod } from '../../functions/domain/periods';
+import { resolvePeriod, STAT_PERIODS, TOP_PERIODS, type StatPeriod, type TopPeriod } from '../../shared/periods';
 import { parseBucketKey } from '../support/bucket-keys';
 import type { ResponseCreateModel } from '../../functions/api/response-models';
 import { createResponse } from '../../functions/operations/response-collection';
 import { eraseResponses } from '../../functions/operations/response-erasure';
 import { editResponse, removeResponse } from '../../functions/operations/response-revocation';
-import { defaultStore } from '../../functions/store/client';
+import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 
 /**

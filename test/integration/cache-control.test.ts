@@ -46,7 +46,11 @@ describe('Cache-Control', () => {
       if (saved === undefined) delete process.env.AGGREGATES_MAX_AGE_SECONDS;
       else process.env.AGGREGATES_MAX_AGE_SECONDS = saved;
     }
-    expect([aggregatesMaxAge({}), aggregatesMaxAge({ AGGREGATES_MAX_AGE_SECONDS: 'x' }), publicCacheControl(5)]).toEqual([10, 10, 'public, max-age=0, s-maxage=5']);
+    expect([aggregatesMaxAge({}), aggregatesMaxAge({ AGGREGATES_MAX_AGE_SECONDS: 'x' }), publicCacheControl(5)]).toEqual([
+      10,
+      10,
+      'public, max-age=0, s-maxage=5',
+    ]);
   });
 
   test('no-store for everything else: a private set (keyed), POST, errors, other operations', async () => {

@@ -1,5 +1,5 @@
 /**
- * The local server's console files (functions/local/console-files.ts): client routes answer
+ * The local server's console files (local/console-files.ts): client routes answer
  * index.html, hashed assets are immutable, index.html revalidated, every answer carries the
  * console's security headers, and /v0 stays the API's.
  */

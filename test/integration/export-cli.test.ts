@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { ANONYMOUS } from '../../functions/api/auth';
 import { createResponse } from '../../functions/operations/response-collection';
 import { exportResponses } from '../../functions/operations/response-export';
-import { defaultStore } from '../../functions/store/client';
+import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, createContentSet, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 
 /** bin/export.ts against the local HTTP server, as against a deployed stack (--url, --key). */

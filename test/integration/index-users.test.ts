@@ -4,7 +4,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ANONYMOUS } from '../../functions/api/auth';
 import { createResponse } from '../../functions/operations/response-collection';
 import { keyOf } from '../../functions/store/batch';
-import { defaultStore } from '../../functions/store/client';
+import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, createContentSet, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 
 /** bin/index-users.ts: responses stored before the person index existed become findable (and erasable) by userId. */

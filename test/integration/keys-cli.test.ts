@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { hashSecret } from '../../functions/api/auth';
-import { defaultStore } from '../../functions/store/client';
+import { defaultStore } from '../../functions/store/entity-store';
 import { ensureTable } from '../../functions/store/setup';
 import { startTestApi, type TestApi } from '../support/api';
 

@@ -1,9 +1,9 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../functions/local/dynamodb-local';
-import { ensurePrivateDir } from '../../functions/local/private-dir';
-import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime';
+import { freePort } from '../../local/dynamodb-local';
+import { ensurePrivateDir } from '../../local/private-dir';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 
 /**
  * What `npm start` exposes on this machine: DynamoDB Local checks no credentials, so it must

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openApiJson } from '../../functions/api/openapi';
-import { DOCS_CONTENT_SECURITY_POLICY, DOCS_INIT_SCRIPT } from '../../functions/docs/pages';
-import { swaggerUiDirectory } from '../../functions/docs/local';
+import { DOCS_CONTENT_SECURITY_POLICY, DOCS_INIT_SCRIPT } from '../../functions/reference-page/pages';
+import { swaggerUiDirectory } from '../../functions/reference-page/local';
 import { startTestApi, type TestApi } from '../support/api';
 
 /** GET /v0/openapi.json and the reference page /v0/docs on the local server (the stack serves the same pages). */

@@ -1,5 +1,5 @@
 /**
- * The local server's per-visitor limit on anonymous writes (functions/local/rate-limiter.ts),
+ * The local server's per-visitor limit on anonymous writes (local/rate-limiter.ts),
  * the same rule the WAF applies on AWS: 429 `too-many-requests` with Retry-After past the
  * limit, a fresh allowance after the window, keyed calls and reads not counted, the
  * address taken from the socket unless TRUST_PROXY says which X-Forwarded-For entry to
@@ -14,9 +14,9 @@ import {
   DEFAULT_ANONYMOUS_RATE_WINDOW_SECONDS,
 } from '../../functions/api/rate-limits';
 import { operationList } from '../../functions/api/registry';
-import { rateLimitSettingsFromEnv, trustedProxies, type LocalRateLimitSettings } from '../../functions/local/rate-limiter';
-import { BASE_PATH, createApiServer } from '../../functions/local/server';
-import { defaultStore } from '../../functions/store/client';
+import { rateLimitSettingsFromEnv, trustedProxies, type LocalRateLimitSettings } from '../../local/rate-limiter';
+import { BASE_PATH, createApiServer } from '../../local/server';
+import { defaultStore } from '../../functions/store/entity-store';
 import { ensureTable } from '../../functions/store/setup';
 import { createAccount, createContentSet, expectError, tableSnapshot, type AccountKeys } from '../support/api';
 

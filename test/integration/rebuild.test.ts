@@ -4,7 +4,7 @@ import { ANONYMOUS } from '../../functions/api/auth';
 import { createResponse } from '../../functions/operations/response-collection';
 import { editResponse, removeResponse } from '../../functions/operations/response-revocation';
 import { counterFromItem } from '../../functions/store/counters';
-import { defaultStore } from '../../functions/store/client';
+import { defaultStore } from '../../functions/store/entity-store';
 import { rebuildProject } from '../../functions/jobs/rebuild';
 import { rollOver } from '../../functions/jobs/rollover';
 import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';

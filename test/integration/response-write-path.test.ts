@@ -11,12 +11,12 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { ANONYMOUS } from '../../functions/api/auth';
-import { BASE_PATH, createApiServer } from '../../functions/local/server';
+import { BASE_PATH, createApiServer } from '../../local/server';
 import { insertContentItem, newContentItem } from '../../functions/operations/contents';
 import { newId } from '../../functions/domain/text';
 import { createResponse } from '../../functions/operations/response-collection';
 import { clearTargetCache, SETTINGS_MAX_AGE_MS } from '../../functions/operations/target-cache';
-import { defaultStore } from '../../functions/store/client';
+import { defaultStore } from '../../functions/store/entity-store';
 import { ensureTable } from '../../functions/store/setup';
 import { meterClient, type DynamoMeter } from '../../scripts/dynamo-meter';
 import { createAccount, tableSnapshot, type AccountKeys } from '../support/api';

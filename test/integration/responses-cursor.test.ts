@@ -1,7 +1,7 @@
 import { ANONYMOUS } from '../../functions/api/auth';
 import { sealCursor, scopeFingerprint, cursorKey } from '../../functions/domain/cursor';
 import { createResponse } from '../../functions/operations/response-collection';
-import { defaultStore } from '../../functions/store/client';
+import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, createContentSet, expectError, fieldPaths, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
 
 /**

@@ -1,7 +1,7 @@
 import { ANONYMOUS } from '../../functions/api/auth';
 import { createResponse } from '../../functions/operations/response-collection';
 import { eraseResponses } from '../../functions/operations/response-erasure';
-import { defaultStore } from '../../functions/store/client';
+import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, createContentSet, expectError, fieldPaths, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
 
 /**

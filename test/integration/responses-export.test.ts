@@ -6,7 +6,7 @@ import { PROFILING_FIELDS } from '../../functions/domain/profiling';
 import { createResponse } from '../../functions/operations/response-collection';
 import { removeResponse } from '../../functions/operations/response-revocation';
 import { exportResponses } from '../../functions/operations/response-export';
-import { defaultStore } from '../../functions/store/client';
+import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, expectError, fieldPaths, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
 import { spreadsheetCell } from '../support/csv';
 

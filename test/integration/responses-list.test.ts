@@ -3,7 +3,7 @@ import { createResponse } from '../../functions/operations/response-collection';
 import { listResponses } from '../../functions/operations/response-queries';
 import { removeResponse } from '../../functions/operations/response-revocation';
 import type { ResponseQueryModel } from '../../functions/api/response-models';
-import { defaultStore } from '../../functions/store/client';
+import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 
 /**

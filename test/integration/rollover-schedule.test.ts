@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ANONYMOUS } from '../../functions/api/auth';
-import { bucketKey } from '../../functions/domain/periods';
-import { LocalRolloverSchedule } from '../../functions/local/rollover-schedule';
+import { bucketKey } from '../../shared/periods';
+import { LocalRolloverSchedule } from '../../local/rollover-schedule';
 import { createResponse } from '../../functions/operations/response-collection';
 import { getRawItems } from '../../functions/store/batch';
-import { defaultStore } from '../../functions/store/client';
+import { defaultStore } from '../../functions/store/entity-store';
 import { counterFromItem, rollingSk } from '../../functions/store/counters';
 import { createAccount, createContentSet, startTestApi, type TestApi } from '../support/api';
 

@@ -2,7 +2,7 @@ import { ANONYMOUS } from '../../functions/api/auth';
 import type { ResponseCreateModel } from '../../functions/api/response-models';
 import { createResponse } from '../../functions/operations/response-collection';
 import { editResponse, removeResponse } from '../../functions/operations/response-revocation';
-import { defaultStore } from '../../functions/store/client';
+import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 
 /**

@@ -4,8 +4,8 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalStreamReader, type StreamReaderOptions } from '../../functions/local/stream-reader';
-import { defaultStore } from '../../functions/store/client';
+import { LocalStreamReader, type StreamReaderOptions } from '../../local/stream-reader';
+import { defaultStore } from '../../functions/store/entity-store';
 import { ensureTable } from '../../functions/store/setup';
 
 /**

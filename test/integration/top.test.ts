@@ -1,7 +1,7 @@
 import { ANONYMOUS } from '../../functions/api/auth';
-import { bucketKey } from '../../functions/domain/periods';
+import { bucketKey } from '../../shared/periods';
 import { createResponse } from '../../functions/operations/response-collection';
-import { defaultStore } from '../../functions/store/client';
+import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 
 /**

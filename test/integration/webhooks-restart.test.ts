@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { freePort } from '../../functions/local/dynamodb-local';
+import { freePort } from '../../local/dynamodb-local';
 import { startReceiver, until, type Receiver } from '../support/webhook-receiver';
 
 const REPO = resolve(__dirname, '../..');

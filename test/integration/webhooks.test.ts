@@ -10,12 +10,12 @@ import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
-import { LocalWebhookSweeper } from '../../functions/local/webhook-sweeper';
-import { defaultStore } from '../../functions/store/client';
+import { LocalWebhookSweeper } from '../../local/webhook-sweeper';
+import { defaultStore } from '../../functions/store/entity-store';
 import { getDelivery, getWebhook, webhookKey } from '../../functions/store/webhooks';
 import { deliverStreamRecords } from '../../functions/stream/webhooks';
 import { handler as sweeperHandler } from '../../functions/jobs/webhook-sweeper-handler';
-import { localLambdaContext } from '../../functions/local/lambda-context';
+import { localLambdaContext } from '../../local/lambda-context';
 import { attemptDelivery } from '../../functions/webhooks/attempts';
 import { nextDueAt } from '../../functions/webhooks/sweeper';
 import { createAccount, createContentSet, expectError, fieldPaths, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';

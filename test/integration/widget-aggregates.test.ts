@@ -2,7 +2,7 @@ import { getFeelbackAggregates, getFeelbackStore, removeFeelback, sendFeelback }
 import { decodeAsApiGateway } from '../../functions/domain/percent-escapes';
 import { keyHash } from '../../functions/domain/text';
 import { MAX_ALIAS_MEMBERS, resolveContentKey } from '../../functions/operations/content-keys';
-import { defaultStore } from '../../functions/store/client';
+import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, expectError, startTestApi, tableSnapshot, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 
 /**

@@ -2,10 +2,10 @@ import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { KeyLevel } from '../../functions/api/auth';
-import { startStreamConsumers } from '../../functions/local/stream-consumers';
-import { BASE_PATH, createApiServer } from '../../functions/local/server';
-import { ensureAccount, issueApiKey, revokeApiKey } from '../../functions/operations/accounts';
-import { defaultStore } from '../../functions/store/client';
+import { startStreamConsumers } from '../../local/stream-consumers';
+import { BASE_PATH, createApiServer } from '../../local/server';
+import { ensureAccount, issueApiKey, revokeApiKey } from '../../functions/operations/api-keys';
+import { defaultStore } from '../../functions/store/entity-store';
 import { ensureTable } from '../../functions/store/setup';
 import { checkResult, watchResults } from './result-check';
 

@@ -1,4 +1,4 @@
-import { bucketKey, type Granularity } from '../../functions/domain/periods';
+import { bucketKey, type Granularity } from '../../shared/periods';
 
 const KEY_PATTERN = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}))?)?)?$/;
 

@@ -6,7 +6,7 @@
 import { type DynamoDBStreamsClient, DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { APIGatewayProxyEvent, DynamoDBRecord, ScheduledEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { lambdaRecord } from '../../functions/local/stream-reader';
+import { lambdaRecord } from '../../local/stream-reader';
 
 // Event filter patterns and attribute values are untyped JSON.
 type Json = any;

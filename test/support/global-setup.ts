@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { startDynamoDbLocal } from '../../functions/local/dynamodb-local';
+import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { REPO_ROOT } from '../../lib/paths';
 
 /**

@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import type { DynamoDbLocal } from '../../functions/local/dynamodb-local';
+import type { DynamoDbLocal } from '../../local/dynamodb-local';
 
 export default async function globalTeardown(): Promise<void> {
   await (globalThis as { __dynamoLocal__?: DynamoDbLocal }).__dynamoLocal__?.stop();

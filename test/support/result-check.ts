@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { answersNoContent, type OperationDeclaration } from '../../functions/api/operation';
 import { operationList } from '../../functions/api/registry';
 import { operationRoutes } from '../../functions/api/routes';
-import { BASE_PATH } from '../../functions/local/server';
+import { BASE_PATH } from '../../local/server';
 
 /**
  * The result check of the integration tests: every successful answer of an operation must

@@ -1,7 +1,7 @@
 import { ContentSetTopQueryModel, ContentTopQueryModel, StatsFilter } from '../../functions/api/aggregate-models';
-import { resolvePeriod } from '../../functions/domain/periods';
+import { resolvePeriod } from '../../shared/periods';
 import { aggregatedData, periodRequest, type AggregateSubject } from '../../functions/operations/stats';
-import { rankSuffix as rankPeriod } from '../../functions/domain/periods';
+import { rankSuffix as rankPeriod } from '../../shared/periods';
 
 const paths = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) =>
   result.success ? [] : result.error!.issues.map((issue) => issue.path.join('.'));

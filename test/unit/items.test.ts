@@ -4,7 +4,7 @@
  * must be identical: same keys, attributes, identity and conditions.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createDocumentClient } from '../../functions/store/dynamo';
+import { createDocumentClient } from '../../functions/store/dynamodb-clients';
 import { createStore } from '../../functions/store/entities';
 import {
   aliasMembers,

@@ -16,7 +16,7 @@ import {
   TOP_PERIODS,
   windowKeys,
   type Granularity,
-} from '../../functions/domain/periods';
+} from '../../shared/periods';
 import { parseBucketKey } from '../support/bucket-keys';
 
 const at = (iso: string) => new Date(iso);

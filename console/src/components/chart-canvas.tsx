@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
-import type { ChartSpec } from './chart';
+import type { ChartSpec } from './chart-spec';
 
 function themeColor(name: string, fallback: string): string {
   const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();

@@ -1,21 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 
-export interface ChartSeries {
-  label: string;
-  color: string;
-  values: (number | null)[];
-}
-
-export interface ChartSpec {
-  /** One label per data point (x axis). */
-  labels: string[];
-  kind: 'bars' | 'stacked';
-  series: ChartSeries[];
-  /** A line on its own scale (ratings: the average per point). */
-  line?: ChartSeries & { min: number; max: number };
-  height?: number;
-  sparkline?: boolean;
-}
+import type { ChartSpec } from './chart-spec';
 
 const loadChart = () => import('./chart-canvas');
 const ChartCanvas = lazy(loadChart);

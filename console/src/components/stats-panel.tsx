@@ -8,8 +8,9 @@ import { formatCount, formatDecimal, formatPercent, formatScore, percentOf, plur
 import { optionColors, optionText, setOptions, type OptionDisplay } from '../lib/options';
 import { pointLabel, pointTitle, type Granularity } from '../lib/periods';
 import { usePointCounts, type SetLike, type Subject } from '../lib/queries';
-import type { SchemaConfig } from '../../../functions/domain/schema-options';
-import { ChartWithReadout, type ChartSpec } from './chart';
+import type { SchemaConfig } from '../../../shared/schema-options';
+import { ChartWithReadout } from './chart';
+import type { ChartSpec } from './chart-spec';
 import { ErrorMessage, Loading } from './states';
 
 export function sentimentWord(score: number): string {

@@ -21,7 +21,7 @@ import {
   PRESET_YESNO_LIKE_DISLIKE,
   type FeelbackValueDefinition,
 } from '@feelback/react';
-import type { SchemaConfig } from '../../../functions/domain/schema-options';
+import type { SchemaConfig } from '../../../shared/schema-options';
 import type { ContentSet } from '@feedback-service/client';
 import { optionsOf, reactionPreset, usesFeedbackTags } from '../lib/options';
 

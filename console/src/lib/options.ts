@@ -1,9 +1,9 @@
 /**
  * How each option of a set is shown: its label and emoji. The option order and values
- * come from the set's `schemaConfig` (functions/domain/schema-options.ts, the server's own
+ * come from the set's `schemaConfig` (shared/schema-options.ts, the server's own
  * order); the emoji and titles are those of the published widgets' presets.
  */
-import { optionLabels, REACTION_PRESETS, type AnySchemaConfig, type Schema, type SchemaConfig } from '../../../functions/domain/schema-options';
+import { optionLabels, REACTION_PRESETS, type AnySchemaConfig, type Schema, type SchemaConfig } from '../../../shared/schema-options';
 import type { ContentSet, ResponseValue } from '@feedback-service/client';
 
 export interface OptionDisplay {

@@ -1,11 +1,11 @@
 /**
  * Periods as the console shows them: the choices, the URL form of a reference, navigation
  * to the previous and next period, and labels. The maths is the server's own catalogue
- * (functions/domain/periods.ts, pure), so the console and getStats agree on every boundary.
+ * (shared/periods.ts, pure), so the console and getStats agree on every boundary.
  */
 import { UTCDate } from '@date-fns/utc';
 import { format } from 'date-fns';
-import { addBuckets, PERIODS, resolvePeriod, type Granularity, type PeriodRule, type ResolvedPeriod, type StatPeriod } from '../../../functions/domain/periods';
+import { addBuckets, PERIODS, resolvePeriod, type Granularity, type PeriodRule, type ResolvedPeriod, type StatPeriod } from '../../../shared/periods';
 import type { AggregatedData } from '@feedback-service/client';
 
 export type { Granularity, ResolvedPeriod, StatPeriod };

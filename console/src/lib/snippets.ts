@@ -2,7 +2,7 @@
  * Copy-paste snippets for the published widgets, with this server's endpoint and the set's
  * id filled in, and the widget and preset that match the set's schema.
  */
-import type { SchemaConfig } from '../../../functions/domain/schema-options';
+import type { SchemaConfig } from '../../../shared/schema-options';
 import type { ContentSet } from '@feedback-service/client';
 import { optionsOf, reactionPreset, usesFeedbackTags } from './options';
 

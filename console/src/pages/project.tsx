@@ -14,7 +14,7 @@ import { SCHEMA_NAMES } from '../lib/options';
 import { containsNow, periodChoiceLabel } from '../lib/periods';
 import { useProject, useProjectSets, useStats } from '../lib/queries';
 import { useSession } from '../session';
-import { SCHEMAS } from '../../../functions/domain/schema-options';
+import { SCHEMAS } from '../../../shared/schema-options';
 
 function RenameProjectDialog(props: { project: Project; open: boolean; onClose: () => void }) {
   const { client } = useSession();

@@ -10,8 +10,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { anonymousRateLimit, type AnonymousRateLimit } from '../api/rate-limits';
-import { visitorKey } from '../api/visitor-key';
+import { anonymousRateLimit, type AnonymousRateLimit } from '../functions/api/rate-limits';
+import { visitorKey } from '../functions/api/visitor-key';
 
 export interface LocalRateLimitSettings extends AnonymousRateLimit {
   /** Proxies in front of this server whose `X-Forwarded-For` entries are trusted; 0: the socket address. */

@@ -1,17 +1,17 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { KeyLevel } from '../api/auth';
-import { ensureAccount, findApiKey, issueApiKey } from '../operations/accounts';
-import { defaultStore } from '../store/client';
-import { ensureTable } from '../store/setup';
+import type { KeyLevel } from '../functions/api/auth';
+import { ensureAccount, findApiKey, issueApiKey } from '../functions/operations/api-keys';
+import { defaultStore } from '../functions/store/entity-store';
+import { ensureTable } from '../functions/store/setup';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { ensurePrivateDir } from './private-dir';
 import { rateLimitSettingsFromEnv, type LocalRateLimitSettings } from './rate-limiter';
 import { BASE_PATH, createApiServer } from './server';
 import { LocalRolloverSchedule } from './rollover-schedule';
 import { startStreamConsumers, type LocalStreamConsumers } from './stream-consumers';
-import { keyFromFile, useSecretsKey } from '../webhooks/secrets';
+import { keyFromFile, useSecretsKey } from '../functions/webhooks/secrets';
 import { LocalWebhookSweeper } from './webhook-sweeper';
 
 export const DEV_ACCOUNT = 'local-dev';

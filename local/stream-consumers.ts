@@ -1,10 +1,10 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { join } from 'node:path';
-import { STREAM_CONSUMERS, type StreamConsumerName } from '../stream/consumers';
-import { handler as countingHandler } from '../stream/counting-handler';
-import { matchesRecordFilter } from '../stream/events';
-import { handler as webhooksHandler } from '../stream/webhooks-handler';
+import { STREAM_CONSUMERS, type StreamConsumerName } from '../functions/stream/consumers';
+import { handler as countingHandler } from '../functions/stream/counting-handler';
+import { matchesRecordFilter } from '../functions/stream/events';
+import { handler as webhooksHandler } from '../functions/stream/webhooks-handler';
 import { localLambdaContext } from './lambda-context';
 import { LocalStreamReader } from './stream-reader';
 

@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { logger } from '../api/logger';
+import { logger } from '../functions/observability/logger';
 
 export interface StreamReaderOptions {
   client: DynamoDBClient;

@@ -22,7 +22,7 @@ import org.eclipse.jetty.server.ServerConnector;
  *
  * Run as a single-file source program (Java 11+), with the DynamoDB Local jars on the class path:
  *   java -cp DynamoDBLocal.jar:DynamoDBLocal_lib/* LoopbackDynamoDbLocal.java -port 8000 -inMemory
- * Used by functions/local/dynamodb-local.ts, for `npm start` and the tests.
+ * Used by local/dynamodb-local.ts, for `npm start` and the tests.
  */
 public class LoopbackDynamoDbLocal {
   static final String HOST = "127.0.0.1";

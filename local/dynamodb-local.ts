@@ -6,7 +6,7 @@ import { delimiter, join, resolve } from 'node:path';
 import { ensurePrivateDir } from './private-dir';
 
 /** Where scripts/install-dynamodb-local.mjs (npm postinstall) puts DynamoDB Local. */
-export const DYNAMODB_LOCAL_HOME = resolve(__dirname, '../../.dynamodb-local');
+export const DYNAMODB_LOCAL_HOME = resolve(__dirname, '../.dynamodb-local');
 
 /**
  * Runs DynamoDB Local bound to 127.0.0.1 (the jar itself has no such option and listens on every

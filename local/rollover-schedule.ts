@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { logger } from '../api/logger';
-import { addBuckets, bucketKey } from '../domain/periods';
-import { MAX_ROLLOVER_DAYS, rollOver, type RolloverResult } from '../jobs/rollover';
-import type { TableClient } from '../store/dynamo';
+import { logger } from '../functions/observability/logger';
+import { addBuckets, bucketKey } from '../shared/periods';
+import { MAX_ROLLOVER_DAYS, rollOver, type RolloverResult } from '../functions/jobs/rollover';
+import type { TableClient } from '../functions/store/dynamodb-clients';
 
 /** Minutes after midnight UTC of the daily run: the stack's schedule (lib/rollover-job.ts, cron 00:05). */
 export const ROLLOVER_MINUTE_OF_DAY = 5;

@@ -1,5 +1,5 @@
 import { createStore, type Store } from './entities';
-import { defaultTableClient } from './dynamo';
+import { defaultTableClient } from './dynamodb-clients';
 
 let cached: ReturnType<typeof build> | undefined;
 

@@ -8,7 +8,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { createGzip } from 'node:zlib';
-import { CONSOLE_SECURITY_HEADERS, IMMUTABLE_CACHE, isStaticFilePath, NO_CACHE, STATIC_FILE_TYPES } from '../../console/serving';
+import { CONSOLE_SECURITY_HEADERS, IMMUTABLE_CACHE, isStaticFilePath, NO_CACHE, STATIC_FILE_TYPES } from '../console/serving';
 
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.txt', '.map']);
 

@@ -1,6 +1,6 @@
-import { logger } from '../api/logger';
-import type { TableClient } from '../store/dynamo';
-import { sweepDueDeliveries } from '../webhooks/sweeper';
+import { logger } from '../functions/observability/logger';
+import type { TableClient } from '../functions/store/dynamodb-clients';
+import { sweepDueDeliveries } from '../functions/webhooks/sweeper';
 
 export interface LocalWebhookSweeperOptions {
   store: TableClient;
