@@ -1,36 +1,28 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { localLambdaContext } from './lambda-context';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { API_SECURITY_HEADERS, MAX_BODY_BYTES } from '../functions/api/adapter';
 import { preflightHeaders, corsHeaders } from '../functions/api/cors';
 import { ApiError } from '../functions/api/errors';
-import { lambdaHandler } from '../functions/api/lambda';
 import { logger } from '../functions/observability/logger';
 import { anonymousWriteOperations } from '../functions/api/rate-limits';
-import { RESOURCE_ALIASES, type OperationDefinition } from '../functions/api/operation';
-import { OPERATION_NAMES } from '../functions/api/registry';
-import { implementations } from '../functions/handlers';
+import { operationRoutes } from '../functions/api/routes';
 import { defaultStore } from '../functions/store/entity-store';
 import { docsPath, docsResponse, isDocsPath } from '../functions/reference-page/pages';
 import { localDocsPages } from '../functions/reference-page/local';
 import { serveConsoleFile } from './console-files';
+import { loadOperationModules, type OperationModule } from './operation-modules';
 import { AnonymousWriteLimiter, type LocalRateLimitSettings } from './rate-limiter';
 
 export const BASE_PATH = '/v0';
 
-type LambdaFunction = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-
-/** `/v0/<resource>/<name>` (and the widgets' `/v0/feelbacks/<name>`) to each operation's Lambda handler. */
-function routeTable(): Map<string, { operation: OperationDefinition; handler: LambdaFunction }> {
-  const routes = new Map<string, { operation: OperationDefinition; handler: LambdaFunction }>();
-  for (const name of OPERATION_NAMES) {
-    const operation = implementations[name];
-    const route = { operation, handler: lambdaHandler(operation) as unknown as LambdaFunction };
-    routes.set(`${BASE_PATH}/${operation.resource}/${operation.name}`, route);
-    const alias = RESOURCE_ALIASES[operation.resource];
-    if (alias) routes.set(`${BASE_PATH}/${alias}/${operation.name}`, route);
+/** Every path of each operation (operationRoutes: `/v0/<resource>/<name>` and the widgets' `/v0/feelbacks/<name>`) to its handler module. */
+function routeTable(modules: Map<string, OperationModule>): Map<string, OperationModule> {
+  const routes = new Map<string, OperationModule>();
+  for (const module of modules.values()) {
+    for (const route of operationRoutes(module.operation)) routes.set(`${BASE_PATH}/${route}`, module);
   }
   return routes;
 }
@@ -143,9 +135,10 @@ function tooManyRequests(retryAfterSeconds: number): ApiError {
  * stack deploys.
  */
 export function createApiServer(options: ApiServerOptions = {}): Server {
-  const routes = routeTable();
+  const modules = loadOperationModules();
+  const routes = routeTable(modules);
   const limiter = options.anonymousRateLimit ? new AnonymousWriteLimiter(options.anonymousRateLimit) : undefined;
-  const limited = new Set(anonymousWriteOperations(OPERATION_NAMES.map((name) => implementations[name])));
+  const limited = new Set(anonymousWriteOperations([...modules.values()].map((module) => module.operation)));
   return createServer(async (request, response) => {
     const requestId = randomUUID();
     const origin = request.headers.origin;

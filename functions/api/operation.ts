@@ -101,9 +101,17 @@ export interface OperationDefinition<
 /** Any implemented operation whose handler takes the store S: what the adapter and the Lambda entries run. */
 export type RunnableOperation<S extends TableClient = Store> = OperationDefinition<ArgumentsSchema, ResultSchema, ArgumentsSchema, S>;
 
-export function declareOperation<Args extends ArgumentsSchema, Result extends ResultSchema, Input extends ArgumentsSchema = Args>(
-  declaration: OperationDeclaration<Args, Result, Input>,
-): OperationDeclaration<Args, Result, Input> {
+/**
+ * An operation's declaration, keeping its resource and name as literal types: the registry
+ * derives every operation's name (`<resource>/<name>`) from the declarations themselves.
+ */
+export function declareOperation<
+  const R extends Resource,
+  const N extends string,
+  Args extends ArgumentsSchema,
+  Result extends ResultSchema,
+  Input extends ArgumentsSchema = Args,
+>(declaration: OperationDeclaration<Args, Result, Input> & { resource: R; name: N }): OperationDeclaration<Args, Result, Input> & { resource: R; name: N } {
   return declaration;
 }
 

@@ -1,86 +1,37 @@
-import type { OperationDeclaration } from './operation';
-import { contentsCreate, contentsExists, contentsGet, contentsGetStats, contentsLookup, contentsSave, contentsTop } from './declarations/contents';
-import { projectsCreate, projectsGet, projectsGetStats, projectsLookup, projectsSave } from './declarations/projects';
-import { keysCreate, keysList, keysRevoke } from './declarations/keys';
-import {
-  responsesCreate,
-  responsesEdit,
-  responsesErase,
-  responsesExport,
-  responsesGet,
-  responsesGetAggregates,
-  responsesList,
-  responsesRemove,
-} from './declarations/responses';
-import { setsCreate, setsExists, setsGet, setsGetStats, setsLookup, setsSave, setsTop } from './declarations/sets';
-import {
-  webhooksCreate,
-  webhooksDeliveries,
-  webhooksGet,
-  webhooksList,
-  webhooksRedeliver,
-  webhooksRemove,
-  webhooksRotateSecret,
-  webhooksSave,
-  webhooksTest,
-} from './declarations/webhooks';
+import * as contents from './declarations/contents';
+import * as keys from './declarations/keys';
+import * as projects from './declarations/projects';
+import * as responses from './declarations/responses';
+import * as sets from './declarations/sets';
+import * as webhooks from './declarations/webhooks';
+import { operationPath, RESOURCES, type OperationDeclaration, type Resource } from './operation';
 
 /**
- * Every operation of the API, once, as its declaration (arguments, result, level). The
- * local server's routes, the Lambda functions and routes of the CDK stack and the tables
- * of docs/api.md are all derived from this map; `functions/handlers/index.ts` must
- * implement every name in it (the compiler checks).
+ * Every operation of the API, derived from the declarations themselves: each module of
+ * `declarations/` declares the operations of one resource, and nothing lists them again.
+ * The local server's routes, the Lambda functions and routes of the CDK stack, the tables
+ * of docs/api.md, the OpenAPI document and the typed client all derive from this.
  *
- * Adding an operation: declare it in `functions/api/declarations/<resource>.ts`, add it
- * here, and write its handler module `functions/handlers/<resource>/<name>.ts`.
+ * Adding an operation: declare it in `functions/api/declarations/<resource>.ts` and write
+ * its handler module `functions/handlers/<resource>/<name>.ts` (found by that name:
+ * handlerModule; test/unit/registry.test.ts checks that every declaration has exactly one).
  */
-export const operations = {
-  'projects/get': projectsGet,
-  'projects/lookup': projectsLookup,
-  'projects/create': projectsCreate,
-  'projects/save': projectsSave,
-  'projects/getStats': projectsGetStats,
-  'sets/get': setsGet,
-  'sets/lookup': setsLookup,
-  'sets/create': setsCreate,
-  'sets/save': setsSave,
-  'sets/exists': setsExists,
-  'sets/top': setsTop,
-  'sets/getStats': setsGetStats,
-  'contents/get': contentsGet,
-  'contents/lookup': contentsLookup,
-  'contents/create': contentsCreate,
-  'contents/save': contentsSave,
-  'contents/exists': contentsExists,
-  'contents/top': contentsTop,
-  'contents/getStats': contentsGetStats,
-  'responses/get': responsesGet,
-  'responses/list': responsesList,
-  'responses/create': responsesCreate,
-  'responses/edit': responsesEdit,
-  'responses/remove': responsesRemove,
-  'responses/getAggregates': responsesGetAggregates,
-  'responses/export': responsesExport,
-  'responses/erase': responsesErase,
-  'keys/list': keysList,
-  'keys/create': keysCreate,
-  'keys/revoke': keysRevoke,
-  'webhooks/create': webhooksCreate,
-  'webhooks/get': webhooksGet,
-  'webhooks/list': webhooksList,
-  'webhooks/save': webhooksSave,
-  'webhooks/remove': webhooksRemove,
-  'webhooks/rotateSecret': webhooksRotateSecret,
-  'webhooks/test': webhooksTest,
-  'webhooks/deliveries': webhooksDeliveries,
-  'webhooks/redeliver': webhooksRedeliver,
-} as const satisfies Record<string, OperationDeclaration>;
+const declarationModules = { projects, sets, contents, responses, keys, webhooks } satisfies Record<Resource, Record<string, OperationDeclaration>>;
 
-export type OperationName = keyof typeof operations;
+type Declaration = { [R in Resource]: (typeof declarationModules)[R][keyof (typeof declarationModules)[R]] }[Resource];
 
-export const OPERATION_NAMES = Object.keys(operations) as OperationName[];
+/** Each operation's declaration by its name, `<resource>/<name>`. */
+export type Operations = { [D in Declaration as `${D['resource']}/${D['name']}`]: D };
+export type OperationName = keyof Operations;
 
-export const operationList: readonly OperationDeclaration[] = OPERATION_NAMES.map((name) => operations[name]);
+/** Every declaration: resources in RESOURCES order, each resource's operations by name. */
+export const operationList: readonly Declaration[] = RESOURCES.flatMap((resource) =>
+  Object.values<Declaration>(declarationModules[resource]).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+);
+
+export const operations = Object.fromEntries(operationList.map((operation) => [operationPath(operation), operation])) as Operations;
+
+export const OPERATION_NAMES = operationList.map((operation) => operationPath(operation) as OperationName);
 
 /** Source file of an operation's handler: the entry point of its Lambda function. */
 export function handlerModule(operation: Pick<OperationDeclaration, 'resource' | 'name'>): string {

@@ -1,5 +1,5 @@
 import { operations } from '../../functions/api/registry';
-import { implementations } from '../../functions/handlers';
+import { loadOperationModules } from '../../local/operation-modules';
 import { resultMismatch } from '../support/result-check';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 
@@ -44,14 +44,16 @@ describe('resultMismatch', () => {
 describe('the hook in TestApi', () => {
   let api: TestApi;
   let owner: AccountKeys;
-  const original = implementations['projects/get'].handler;
+  // The very object the local server runs (handler modules are loaded once, by require).
+  const projectsGet = loadOperationModules().get('projects/get')!.operation;
+  const original = projectsGet.handler;
 
   beforeAll(async () => {
     api = await startTestApi();
     owner = await createAccount('result-check');
   });
   afterEach(() => {
-    (implementations['projects/get'] as { handler: unknown }).handler = original;
+    (projectsGet as { handler: unknown }).handler = original;
   });
   afterAll(() => api.close());
 
@@ -59,14 +61,14 @@ describe('the hook in TestApi', () => {
     const created = await api.call('projects/create', [{ name: 'Checked' }], { key: owner.admin });
     expect(created.status).toBe(200);
     // A handler that leaks an internal attribute: it still compiles (extra fields are allowed by TypeScript).
-    (implementations['projects/get'] as { handler: unknown }).handler = async (...args: Parameters<typeof original>) => ({
+    (projectsGet as { handler: unknown }).handler = async (...args: Parameters<typeof original>) => ({
       ...((await original(...args)) as object),
       nameLower: 'checked',
     });
     await expect(api.call('projects/get', [created.body.id], { key: owner.viewer })).rejects.toThrow(/result\.nameLower/);
     // The server-side watch saw it too (it also covers clients other than call(), e.g. the widgets); close() would fail on it.
     expect(api.resultMismatches.splice(0)).toEqual([expect.stringMatching(/POST \/v0\/projects\/get: .*result\.nameLower/s)]);
-    (implementations['projects/get'] as { handler: unknown }).handler = original;
+    (projectsGet as { handler: unknown }).handler = original;
     expect((await api.call('projects/get', [created.body.id], { key: owner.viewer })).status).toBe(200);
     expect(api.resultMismatches).toEqual([]);
   });

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { implementations } from '../../functions/handlers';
-import { handlerModule, OPERATION_NAMES, operations } from '../../functions/api/registry';
+import { RESOURCES, type OperationDeclaration } from '../../functions/api/operation';
+import { handlerModule, OPERATION_NAMES, operationList, operations } from '../../functions/api/registry';
+import { loadOperationModules } from '../../local/operation-modules';
 import { currentDocs, DOCS_PATH } from '../../scripts/api-docs';
 
 describe('operation registry', () => {
@@ -13,7 +14,7 @@ describe('operation registry', () => {
     expect(existsSync(entry)).toBe(true);
     const module = await import(entry);
     expect(module.operation).toMatchObject(operation);
-    expect(implementations[name]).toBe(module.operation);
+    expect(loadOperationModules().get(name)?.operation).toBe(module.operation);
     expect(typeof module.handler).toBe('function');
   });
 
@@ -24,50 +25,19 @@ describe('operation registry', () => {
     expect(JSON.parse(run.stdout.trim().split('\n').at(-1)!)).toEqual([]);
   });
 
-  it('holds every operation of SPEC part 4, plus sets/get, contents/get, the data-rights operations, keys and webhooks', () => {
-    expect([...OPERATION_NAMES].sort()).toEqual(
-      [
-        'projects/get',
-        'projects/lookup',
-        'projects/create',
-        'projects/save',
-        'projects/getStats',
-        'sets/get',
-        'sets/lookup',
-        'sets/create',
-        'sets/save',
-        'sets/exists',
-        'sets/top',
-        'sets/getStats',
-        'contents/get',
-        'contents/lookup',
-        'contents/create',
-        'contents/save',
-        'contents/exists',
-        'contents/top',
-        'contents/getStats',
-        'responses/get',
-        'responses/list',
-        'responses/create',
-        'responses/edit',
-        'responses/remove',
-        'responses/getAggregates',
-        'responses/export',
-        'responses/erase',
-        'keys/list',
-        'keys/create',
-        'keys/revoke',
-        'webhooks/create',
-        'webhooks/get',
-        'webhooks/list',
-        'webhooks/save',
-        'webhooks/remove',
-        'webhooks/rotateSecret',
-        'webhooks/test',
-        'webhooks/deliveries',
-        'webhooks/redeliver',
-      ].sort(),
-    );
+  it('has exactly one handler module per declaration, and no handler module without one', () => {
+    const handlersRoot = resolve(__dirname, '../../functions/handlers');
+    const found = readdirSync(handlersRoot, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => `functions/handlers/${file.replaceAll('\\', '/')}`)
+      .sort();
+    expect(found).toEqual(operationList.map((operation) => handlerModule(operation)).sort());
+  });
+
+  it.each(RESOURCES)('declarations/%s.ts declares only operations of that resource', async (resource) => {
+    const declared = Object.values(await import(`../../functions/api/declarations/${resource}`)) as OperationDeclaration[];
+    expect(declared.length).toBeGreaterThan(0);
+    for (const operation of declared) expect(operation.resource).toBe(resource);
   });
 
   it('only the widget operations are anonymous; admin: create/save, erasure, keys and webhooks', () => {

@@ -723,127 +723,127 @@ export type WebhookTestResult = {
 
 /** Every operation: its argument array and its result. */
 export interface Operations {
-  /** A project by id. */
-  "projects/get": { args: ProjectsGetArguments; result: Project };
-  /** Projects whose name starts with the text (case-insensitive), or whose id is the text; at most 20, by name. */
-  "projects/lookup": { args: ProjectsLookupArguments; result: Project[] };
   /** Creates an active project. */
   "projects/create": { args: ProjectsCreateArguments; result: Project };
-  /** Changes the given fields of a project (name, description, state). */
-  "projects/save": { args: ProjectsSaveArguments; result: Project };
+  /** A project by id. */
+  "projects/get": { args: ProjectsGetArguments; result: Project };
   /** Aggregated responses of a project over one period (default lifetime), with one data point per hour, day, month or year of the period. */
   "projects/getStats": { args: ProjectsGetStatsArguments; result: AggregatedData };
-  /** A content set by id (extension: SPEC has no sets/get). */
-  "sets/get": { args: SetsGetArguments; result: ContentSet };
-  /** Content sets whose name or key starts with the text (case-insensitive), or whose id is the text; at most 20. */
-  "sets/lookup": { args: SetsLookupArguments; result: ContentSet[] };
+  /** Projects whose name starts with the text (case-insensitive), or whose id is the text; at most 20, by name. */
+  "projects/lookup": { args: ProjectsLookupArguments; result: Project[] };
+  /** Changes the given fields of a project (name, description, state). */
+  "projects/save": { args: ProjectsSaveArguments; result: Project };
   /** Creates an active content set in a project; the key is unique within the project. */
   "sets/create": { args: SetsCreateArguments; result: ContentSet };
-  /** Changes the given fields of a content set (name, description, key, flags, revokeWindow, state). */
-  "sets/save": { args: SetsSaveArguments; result: ContentSet };
   /** Whether the account has a content set with this key in this project. */
   "sets/exists": { args: SetsExistsArguments; result: boolean };
-  /** Content sets of the account (or of a project) with the most responses in a period (default rolling7d), highest first, each with its stats for that period. */
-  "sets/top": { args: SetsTopArguments; result: ContentSetTopEntry[] };
+  /** A content set by id (extension: SPEC has no sets/get). */
+  "sets/get": { args: SetsGetArguments; result: ContentSet };
   /** Aggregated responses of a content set over one period (default lifetime), with one data point per hour, day, month or year of the period. */
   "sets/getStats": { args: SetsGetStatsArguments; result: AggregatedData };
-  /** A content item by id (extension: SPEC has no contents/get). */
-  "contents/get": { args: ContentsGetArguments; result: ContentItem };
-  /** Content items whose key or title starts with the text (case-insensitive), or whose id is the text; at most 20. */
-  "contents/lookup": { args: ContentsLookupArguments; result: ContentItemLookupEntry[] };
+  /** Content sets whose name or key starts with the text (case-insensitive), or whose id is the text; at most 20. */
+  "sets/lookup": { args: SetsLookupArguments; result: ContentSet[] };
+  /** Changes the given fields of a content set (name, description, key, flags, revokeWindow, state). */
+  "sets/save": { args: SetsSaveArguments; result: ContentSet };
+  /** Content sets of the account (or of a project) with the most responses in a period (default rolling7d), highest first, each with its stats for that period. */
+  "sets/top": { args: SetsTopArguments; result: ContentSetTopEntry[] };
   /** Creates an active content item in a set; the key is unique within the set. */
   "contents/create": { args: ContentsCreateArguments; result: ContentItem };
-  /** Changes the given fields of a content item (title, description, url, key, state). */
-  "contents/save": { args: ContentsSaveArguments; result: ContentItem };
   /** Whether the account has a content item with this key in this set. */
   "contents/exists": { args: ContentsExistsArguments; result: boolean };
-  /** Content items of the account, a project or a content set with the most responses in a period (default rolling7d), highest first, each with its stats for that period. */
-  "contents/top": { args: ContentsTopArguments; result: ContentItemTopEntry[] };
+  /** A content item by id (extension: SPEC has no contents/get). */
+  "contents/get": { args: ContentsGetArguments; result: ContentItem };
   /** Aggregated responses of a content item over one period (default lifetime), with one data point per hour, day, month or year of the period. */
   "contents/getStats": { args: ContentsGetStatsArguments; result: AggregatedData };
-  /** A response by id (revoke tokens are never returned). */
-  "responses/get": { args: ResponsesGetArguments; result: Response };
-  /** Responses of a project, content set or content item, or of a person (userId) across the account, newest first; page on with the returned cursor (or 1-based $page). */
-  "responses/list": { args: ResponsesListArguments; result: ResponsePage };
+  /** Content items whose key or title starts with the text (case-insensitive), or whose id is the text; at most 20. */
+  "contents/lookup": { args: ContentsLookupArguments; result: ContentItemLookupEntry[] };
+  /** Changes the given fields of a content item (title, description, url, key, state). */
+  "contents/save": { args: ContentsSaveArguments; result: ContentItem };
+  /** Content items of the account, a project or a content set with the most responses in a period (default rolling7d), highest first, each with its stats for that period. */
+  "contents/top": { args: ContentsTopArguments; result: ContentItemTopEntry[] };
   /** Records one response on a content item, named by contentId or by contentSetId + key (the item is created on first use unless the set disallows it). */
   "responses/create": { args: ResponsesCreateArguments; result: ResponseWriteResult };
   /** Replaces the value of a response while its revocation window is open. */
   "responses/edit": { args: ResponsesEditArguments; result: ResponseWriteResult };
-  /** Revokes a response (state becomes revoked) while its revocation window is open. */
-  "responses/remove": { args: ResponsesRemoveArguments; result: void };
-  /** Counts per option of a content item (by id, or by contentSetId + key) over a period (default lifetime), in the set's option order; zeros for a key nobody answered yet. */
-  "responses/getAggregates": { args: ResponsesGetAggregatesArguments; result: number[] };
-  /** Responses of a project, set, item or person as CSV or NDJSON, in chunks of up to 5,000 rows or about 4 MB; page on with the returned cursor. */
-  "responses/export": { args: ResponsesExportArguments; result: ExportChunk };
   /** Deletes responses of the account for good (a person's by userId, up to 1,000 per call, or up to 100 by id); aggregates are corrected. Idempotent. */
   "responses/erase": { args: ResponsesEraseArguments; result: EraseResult };
-  /** The account's API keys, newest first (never the key or its hash); page on with the returned cursor. */
-  "keys/list": { args: KeysListArguments; result: ApiKeyPage };
+  /** Responses of a project, set, item or person as CSV or NDJSON, in chunks of up to 5,000 rows or about 4 MB; page on with the returned cursor. */
+  "responses/export": { args: ResponsesExportArguments; result: ExportChunk };
+  /** A response by id (revoke tokens are never returned). */
+  "responses/get": { args: ResponsesGetArguments; result: Response };
+  /** Counts per option of a content item (by id, or by contentSetId + key) over a period (default lifetime), in the set's option order; zeros for a key nobody answered yet. */
+  "responses/getAggregates": { args: ResponsesGetAggregatesArguments; result: number[] };
+  /** Responses of a project, content set or content item, or of a person (userId) across the account, newest first; page on with the returned cursor (or 1-based $page). */
+  "responses/list": { args: ResponsesListArguments; result: ResponsePage };
+  /** Revokes a response (state becomes revoked) while its revocation window is open. */
+  "responses/remove": { args: ResponsesRemoveArguments; result: void };
   /** Issues an API key of the account; the key is shown only in this answer. */
   "keys/create": { args: KeysCreateArguments; result: CreatedApiKey };
+  /** The account's API keys, newest first (never the key or its hash); page on with the returned cursor. */
+  "keys/list": { args: KeysListArguments; result: ApiKeyPage };
   /** Revokes an API key of the account by its id (the calling key too: from its next request). Revoking again changes nothing. */
   "keys/revoke": { args: KeysRevokeArguments; result: void };
   /** Registers an endpoint for events of the account (or of one project); answers the Webhook with its signing secret, shown only here. At most 20 per account. */
   "webhooks/create": { args: WebhooksCreateArguments; result: CreatedWebhook };
+  /** A webhook's delivery log, newest first, optionally of one status; pages follow `cursor`. */
+  "webhooks/deliveries": { args: WebhooksDeliveriesArguments; result: DeliveryPage };
   /** A webhook by id (never its secret). */
   "webhooks/get": { args: WebhooksGetArguments; result: Webhook };
   /** The account's webhooks, oldest first, optionally those of one project; pages follow `cursor`. */
   "webhooks/list": { args: WebhooksListArguments; result: WebhookPage };
-  /** Changes the given fields of a webhook; `enabled: true` re-enables it and clears `disabledReason`. */
-  "webhooks/save": { args: WebhooksSaveArguments; result: Webhook };
+  /** Queues a delivery again (same event, endpoint and webhook-id), with a fresh retry schedule. */
+  "webhooks/redeliver": { args: WebhooksRedeliverArguments; result: Delivery };
   /** Deletes a webhook; its pending deliveries are dropped. */
   "webhooks/remove": { args: WebhooksRemoveArguments; result: void };
   /** Replaces the signing secret; for 24 hours deliveries carry signatures with the new and the old one. */
   "webhooks/rotateSecret": { args: WebhooksRotateSecretArguments; result: WebhookSecret };
+  /** Changes the given fields of a webhook; `enabled: true` re-enables it and clears `disabledReason`. */
+  "webhooks/save": { args: WebhooksSaveArguments; result: Webhook };
   /** Sends one webhook.test event now (also to a disabled endpoint) and answers how it went; not retried. */
   "webhooks/test": { args: WebhooksTestArguments; result: WebhookTestResult };
-  /** A webhook's delivery log, newest first, optionally of one status; pages follow `cursor`. */
-  "webhooks/deliveries": { args: WebhooksDeliveriesArguments; result: DeliveryPage };
-  /** Queues a delivery again (same event, endpoint and webhook-id), with a fresh retry schedule. */
-  "webhooks/redeliver": { args: WebhooksRedeliverArguments; result: Delivery };
 }
 
 export type OperationName = keyof Operations;
 
 /** Which operations only read (the client may send them as GET) and the permission level each needs. */
 export const OPERATIONS = {
-  "projects/get": { readOnly: true, level: "viewer" },
-  "projects/lookup": { readOnly: true, level: "viewer" },
   "projects/create": { readOnly: false, level: "admin" },
-  "projects/save": { readOnly: false, level: "admin" },
+  "projects/get": { readOnly: true, level: "viewer" },
   "projects/getStats": { readOnly: true, level: "viewer" },
-  "sets/get": { readOnly: true, level: "viewer" },
-  "sets/lookup": { readOnly: true, level: "viewer" },
+  "projects/lookup": { readOnly: true, level: "viewer" },
+  "projects/save": { readOnly: false, level: "admin" },
   "sets/create": { readOnly: false, level: "admin" },
-  "sets/save": { readOnly: false, level: "admin" },
   "sets/exists": { readOnly: true, level: "viewer" },
-  "sets/top": { readOnly: true, level: "viewer" },
+  "sets/get": { readOnly: true, level: "viewer" },
   "sets/getStats": { readOnly: true, level: "viewer" },
-  "contents/get": { readOnly: true, level: "viewer" },
-  "contents/lookup": { readOnly: true, level: "viewer" },
+  "sets/lookup": { readOnly: true, level: "viewer" },
+  "sets/save": { readOnly: false, level: "admin" },
+  "sets/top": { readOnly: true, level: "viewer" },
   "contents/create": { readOnly: false, level: "admin" },
-  "contents/save": { readOnly: false, level: "admin" },
   "contents/exists": { readOnly: true, level: "viewer" },
-  "contents/top": { readOnly: true, level: "viewer" },
+  "contents/get": { readOnly: true, level: "viewer" },
   "contents/getStats": { readOnly: true, level: "viewer" },
-  "responses/get": { readOnly: true, level: "viewer" },
-  "responses/list": { readOnly: true, level: "viewer" },
+  "contents/lookup": { readOnly: true, level: "viewer" },
+  "contents/save": { readOnly: false, level: "admin" },
+  "contents/top": { readOnly: true, level: "viewer" },
   "responses/create": { readOnly: false, level: "anonymous" },
   "responses/edit": { readOnly: false, level: "anonymous" },
-  "responses/remove": { readOnly: false, level: "anonymous" },
-  "responses/getAggregates": { readOnly: true, level: "anonymous" },
-  "responses/export": { readOnly: true, level: "viewer" },
   "responses/erase": { readOnly: false, level: "admin" },
-  "keys/list": { readOnly: true, level: "admin" },
+  "responses/export": { readOnly: true, level: "viewer" },
+  "responses/get": { readOnly: true, level: "viewer" },
+  "responses/getAggregates": { readOnly: true, level: "anonymous" },
+  "responses/list": { readOnly: true, level: "viewer" },
+  "responses/remove": { readOnly: false, level: "anonymous" },
   "keys/create": { readOnly: false, level: "admin" },
+  "keys/list": { readOnly: true, level: "admin" },
   "keys/revoke": { readOnly: false, level: "admin" },
   "webhooks/create": { readOnly: false, level: "admin" },
+  "webhooks/deliveries": { readOnly: true, level: "admin" },
   "webhooks/get": { readOnly: true, level: "admin" },
   "webhooks/list": { readOnly: true, level: "admin" },
-  "webhooks/save": { readOnly: false, level: "admin" },
+  "webhooks/redeliver": { readOnly: false, level: "admin" },
   "webhooks/remove": { readOnly: false, level: "admin" },
   "webhooks/rotateSecret": { readOnly: false, level: "admin" },
+  "webhooks/save": { readOnly: false, level: "admin" },
   "webhooks/test": { readOnly: false, level: "admin" },
-  "webhooks/deliveries": { readOnly: true, level: "admin" },
-  "webhooks/redeliver": { readOnly: false, level: "admin" },
 } as const satisfies Record<OperationName, { readOnly: boolean; level: "anonymous" | "viewer" | "admin" }>;
