@@ -5,6 +5,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { ROLLING_PERIODS } from '../shared/periods';
 import { ROLLOVER_ENTRY } from './paths';
 import { ServiceFunction } from './service-function';
 import { grantTableAccess } from './table-access';
@@ -34,7 +35,7 @@ export class RolloverJob extends Construct {
     grantTableAccess(this.rollover.role, props.table, 'rollover');
     // 00:05 UTC: a consumer batch started just before midnight has finished (see functions/jobs/rollover.ts).
     new Rule(this, 'RolloverSchedule', {
-      description: 'Slides the rolling windows (rolling7d, rolling28d, rolling12m) once a day',
+      description: `Slides the rolling windows (${ROLLING_PERIODS.join(', ')}) once a day`,
       schedule: Schedule.cron({ minute: '5', hour: '0' }),
       targets: [new LambdaFunction(this.rollover.function, { retryAttempts: 2 })],
     });

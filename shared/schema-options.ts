@@ -74,25 +74,23 @@ export const DEFAULT_RATING = { min: 1, max: 5, step: 1 } as const;
 /** More options than this would make every aggregate item and `values` array unwieldy. */
 export const MAX_OPTIONS = 50;
 
+/** Names of the options each schema counts, in the order of `values` and `counts`: one entry per schema, or it does not compile. */
+const OPTION_LABELS: { [S in Schema]: (config: SchemaConfig[S]) => string[] } = {
+  pulse: () => ['count'],
+  message: () => ['count'],
+  'yes-no': () => ['yes', 'no'],
+  reaction: (config) => config.options.map((option) => option.value),
+  'tagged-message': (config) => config.tags.map((tag) => tag.value),
+  rating: ({ min, max, step }) => {
+    const labels: string[] = [];
+    for (let index = 0; min + index * step <= max + 1e-9; index++) labels.push(String(roundStep(min + index * step)));
+    return labels;
+  },
+};
+
 /** Names of the options a schema counts, in the order of `values` and `counts`. */
-export function optionLabels(schema: Schema, config: AnySchemaConfig): string[] {
-  switch (schema) {
-    case 'pulse':
-    case 'message':
-      return ['count'];
-    case 'yes-no':
-      return ['yes', 'no'];
-    case 'reaction':
-      return (config as SchemaConfig['reaction']).options.map((option) => option.value);
-    case 'tagged-message':
-      return (config as SchemaConfig['tagged-message']).tags.map((tag) => tag.value);
-    case 'rating': {
-      const { min, max, step } = config as SchemaConfig['rating'];
-      const labels: string[] = [];
-      for (let index = 0; min + index * step <= max + 1e-9; index++) labels.push(String(roundStep(min + index * step)));
-      return labels;
-    }
-  }
+export function optionLabels<S extends Schema>(schema: S, config: AnySchemaConfig): string[] {
+  return (OPTION_LABELS[schema] as (config: SchemaConfig[S]) => string[])(config as SchemaConfig[S]);
 }
 
 function roundStep(value: number): number {

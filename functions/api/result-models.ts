@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { STAT_PERIODS } from '../../shared/periods';
 import { PROFILING_FIELDS, type ProfilingField } from '../domain/profiling';
-import { SCHEMAS } from '../domain/schemas';
+import { SCHEMAS, type Schema } from '../domain/schemas';
 import { CONTENT_STATES, PROJECT_STATES, RESPONSE_STATES } from '../domain/states';
 import { DELIVERY_STATUSES, TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from '../domain/webhooks';
 import { ERROR_STATUS, type ErrorCode } from './errors';
@@ -268,6 +268,11 @@ export const ResponseAggregationModel = z
     }),
   ])
   .meta({ id: 'ResponseAggregation', description: 'The counts of one period, shaped by the schema (projects use the pulse shape).' });
+
+/** A schema without its member above is a compile error here (the union cannot be built from SCHEMAS and stay typed). */
+type SchemasWithoutAggregation = Exclude<Schema, z.infer<typeof ResponseAggregationModel>['schema']>;
+const everySchemaAggregated: [SchemasWithoutAggregation] extends [never] ? true : SchemasWithoutAggregation = true;
+void everySchemaAggregated;
 
 export const AggregatedDataModel = z
   .object({

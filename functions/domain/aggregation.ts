@@ -1,4 +1,15 @@
-import type { Contribution, Schema } from './schemas';
+import type { Schema } from '../../shared/schema-options';
+
+/**
+ * How one response is counted: the option it falls in and the numbers averaged in
+ * summaries. The stream consumer stores these with the response's weight (+1 / -1).
+ */
+export interface Contribution {
+  option: number;
+  sentiment?: number;
+  intensity?: number;
+  rating?: number;
+}
 
 /** The summed fields of a counter besides `count` and `options`; stored as one attribute each. */
 export const COUNTER_SUMS = ['sentimentSum', 'sentimentCount', 'intensitySum', 'intensityCount', 'ratingSum'] as const;
@@ -143,7 +154,7 @@ export type ResponseAggregation =
  * Sums of fractional sentiments pick up float noise (0.1 + 0.2); six decimals hide it.
  * `|| 0` turns -0 into 0, which JSON would print as 0 anyway but comparisons would not.
  */
-function round(value: number): number {
+export function round(value: number): number {
   return Math.round(value * 1e6) / 1e6 || 0;
 }
 
@@ -152,94 +163,16 @@ function round(value: number): number {
  * stream, for instance), so a counter may briefly be negative.
  * Readers see 0 instead; the counter itself keeps the true sum so that it converges.
  */
-function nonNegative(count: number): number {
+export function nonNegative(count: number): number {
   return Math.max(0, count);
 }
 
-function mean(sum: number, count: number): number {
+export function mean(sum: number, count: number): number {
   return count > 0 ? round(sum / count) : 0;
 }
 
-function countsOf(counter: Counter, optionCount: number): number[] {
+export function countsOf(counter: Counter, optionCount: number): number[] {
   return Array.from({ length: optionCount }, (_, index) => nonNegative(counter.options[index] ?? 0));
-}
-
-function yesNoOf(counter: Counter): [number, number] {
-  return [nonNegative(counter.options[0] ?? 0), nonNegative(counter.options[1] ?? 0)];
-}
-
-/**
- * The aggregation of one period for an entity whose responses all have `schema`.
- * `points` are the counters of the period's data points, oldest first; the period total
- * is their sum.
- */
-export function buildAggregation(schema: Schema, optionCount: number, period: string, points: Counter[]): ResponseAggregation {
-  const total = sumCounters(points, optionCount);
-  const count = nonNegative(total.count);
-  switch (schema) {
-    case 'pulse':
-    case 'message':
-      return { schema, period, values: [count], count };
-    case 'yes-no': {
-      const counts = yesNoOf(total);
-      const [yes, no] = counts;
-      return {
-        schema,
-        period,
-        values: [...counts],
-        count,
-        counts,
-        summary: yes + no > 0 ? round((yes - no) / (yes + no)) : 0,
-        points: points.map(yesNoOf),
-      };
-    }
-    case 'reaction': {
-      const counts = countsOf(total, optionCount);
-      return {
-        schema,
-        period,
-        values: [...counts],
-        count,
-        counts,
-        summary: mean(total.sentimentSum, total.sentimentCount),
-        intensity: mean(total.intensitySum, total.intensityCount),
-        points: points.map((point) => [
-          countsOf(point, optionCount),
-          mean(point.sentimentSum, point.sentimentCount),
-          mean(point.intensitySum, point.intensityCount),
-        ]),
-      };
-    }
-    case 'rating':
-      return {
-        schema,
-        period,
-        values: countsOf(total, optionCount),
-        count,
-        summary: mean(total.ratingSum, total.count),
-        points: points.map((point) => [nonNegative(point.count), mean(point.ratingSum, point.count)]),
-      };
-    case 'tagged-message': {
-      const counts = countsOf(total, optionCount);
-      return {
-        schema,
-        period,
-        values: [...counts],
-        count,
-        counts,
-        summary: mean(total.sentimentSum, total.sentimentCount),
-        points: points.map((point) => [countsOf(point, optionCount), mean(point.sentimentSum, point.sentimentCount)]),
-      };
-    }
-  }
-}
-
-/**
- * A project's sets can have different schemas, whose options and means do not add up;
- * only the number of responses does, so a project is aggregated in the pulse shape.
- */
-export function buildProjectAggregation(period: string, points: Counter[]): ResponseAggregation {
-  return buildAggregation('pulse', 1, period, points);
 }
 
 /** The aggregation's `summary`, for the members that have one (AggregatedData.summary). */

@@ -8,6 +8,7 @@
  * with `'` (csv-stringify's `escape_formulas`).
  */
 import { stringify } from 'csv-stringify/sync';
+import { readableValue, type Schema } from './schemas';
 
 export const CSV_COLUMNS = [
   'responseId',
@@ -52,7 +53,7 @@ export interface ExportedResponse {
   projectId: string;
   contentSetId: string;
   contentItemId: string;
-  schema: string;
+  schema: Schema;
   value: unknown;
   context?: Record<string, unknown>;
   profiling?: Record<string, unknown>;
@@ -63,24 +64,6 @@ export interface ExportLabels {
   contentSetKey?: string;
   contentKey?: string;
   contentTitle?: string;
-}
-
-/** A stored value as a person reads it, in the value, tag and message columns. */
-export function readableValue(schema: string, value: unknown): { value: string; tag: string; message: string } {
-  const blank = { value: '', tag: '', message: '' };
-  switch (schema) {
-    case 'yes-no':
-      return { ...blank, value: value === 'y' ? 'yes' : value === 'n' ? 'no' : String(value) };
-    case 'message':
-      return { ...blank, message: typeof value === 'string' ? value : JSON.stringify(value) };
-    case 'tagged-message': {
-      const { tag, message } = (value ?? {}) as { tag?: unknown; message?: unknown };
-      return { ...blank, tag: tag === undefined ? '' : String(tag), message: message === undefined || message === null ? '' : String(message) };
-    }
-    default:
-      // pulse ("+"), reaction (the option's value), rating (the number)
-      return { ...blank, value: typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value ?? '') };
-  }
 }
 
 /** The cells of one response, by column. */

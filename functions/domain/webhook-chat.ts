@@ -11,32 +11,13 @@
  *   markdown escaped and `allowed_mentions: { parse: [] }` keeps "@everyone" in a message
  *   from pinging anyone.
  */
+import { describeValue } from './schemas';
 import type { DeliveredEventType } from './webhooks';
 
 export const SLACK_SECTION_LIMIT = 3000;
 export const DISCORD_CONTENT_LIMIT = 2000;
 /** Item titles and keys may be 1,024 characters; a line shows at most this much of them. */
 const LABEL_LIMIT = 200;
-
-/** Emoji of the reaction presets' values (functions/domain/schemas.ts); other values are shown by name only. */
-export const REACTION_EMOJI: Record<string, string> = {
-  '+1': '👍',
-  '-1': '👎',
-  laugh: '😄',
-  confused: '😕',
-  heart: '❤️',
-  hooray: '🎉',
-  rocket: '🚀',
-  eyes: '👀',
-  like: '👍',
-  love: '😍',
-  wow: '😮',
-  sad: '😢',
-  angry: '😠',
-  happy: '😊',
-  neutral: '😐',
-  hate: '😡',
-};
 
 /** The parts of a standard event body the line is made of (webhooks/payloads.ts builds them). */
 export interface ChatEvent {
@@ -48,32 +29,6 @@ export interface ChatEvent {
     contentSet?: { id: string; name?: string; schema?: string };
     project?: { id: string; name?: string };
   };
-}
-
-/** The value of a response as a person reads it. `config` is the set's complete schemaConfig. */
-export function describeValue(schema: string | undefined, config: unknown, value: unknown): string {
-  switch (schema) {
-    case 'pulse':
-      return '+1';
-    case 'yes-no':
-      return value === 'y' ? 'Yes' : value === 'n' ? 'No' : String(value);
-    case 'reaction': {
-      const emoji = REACTION_EMOJI[String(value)];
-      return emoji ? `${emoji} ${String(value)}` : String(value);
-    }
-    case 'rating': {
-      const max = (config as { max?: number } | undefined)?.max;
-      return max === undefined ? `★ ${String(value)}` : `★ ${String(value)} of ${max}`;
-    }
-    case 'message':
-      return `“${String(value)}”`;
-    case 'tagged-message': {
-      const { tag, message } = (value ?? {}) as { tag?: string; message?: string };
-      return message ? `[${tag}] “${message}”` : `[${tag}]`;
-    }
-    default:
-      return typeof value === 'string' ? value : JSON.stringify(value);
-  }
 }
 
 /** A piece of the line: our own words, or text that came from users (escaped, and shortened first when the line is too long). */

@@ -21,9 +21,9 @@
  */
 import { DEFAULT_STAT_PERIOD, type StatsFilter } from '../api/aggregate-models';
 import { badRequest } from '../api/errors';
-import { buildAggregation, buildProjectAggregation, summaryOf, type ResponseAggregation } from '../domain/aggregation';
+import { summaryOf, type ResponseAggregation } from '../domain/aggregation';
 import { resolvePeriod, type ResolvedPeriod, type StatPeriod } from '../../shared/periods';
-import { optionLabels, type AnySchemaConfig, type Schema } from '../domain/schemas';
+import { buildAggregation, buildProjectAggregation, optionLabels, type AnySchemaConfig, type Schema } from '../domain/schemas';
 import { counterFromItem, readBuckets, type AggregateEntity } from '../store/counters';
 import type { TableClient } from '../store/dynamodb-clients';
 import type { ContentItemItem, ContentSetItem, ProjectItem, Store } from '../store/entities';

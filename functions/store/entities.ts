@@ -56,6 +56,7 @@
  * (store/counters.ts), webhooks and their deliveries (store/webhooks.ts, with the sparse
  * `due` index of pending deliveries).
  */
+import { SCHEMAS } from '../../shared/schema-options';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Entity, Service, type CreateEntityItem, type EntityItem } from 'electrodb';
 import { CONTENT_STATES, PROJECT_STATES, RESPONSE_STATES } from '../domain/states';
@@ -152,7 +153,7 @@ export const ContentSet = new Entity({
     name: { type: 'string', required: true },
     nameLower: { type: 'string', required: true, hidden: true },
     description: { type: 'string' },
-    schema: { type: 'string', required: true, readOnly: true },
+    schema: { type: SCHEMAS, required: true, readOnly: true },
     schemaConfig: { type: 'any', required: true },
     disallowAutoContentCreation: { type: 'boolean', required: true },
     publicAggregates: { type: 'boolean', required: true },
@@ -265,7 +266,7 @@ export const Response = new Entity({
     projectId: { type: 'string', required: true, readOnly: true },
     contentSetId: { type: 'string', required: true, readOnly: true },
     contentItemId: { type: 'string', required: true, readOnly: true },
-    schema: { type: 'string', required: true, readOnly: true },
+    schema: { type: SCHEMAS, required: true, readOnly: true },
     state: { type: RESPONSE_STATES, required: true },
     value: { type: 'any', required: true },
     /** How the value is counted, fixed when it is written so later set edits cannot skew counts. */

@@ -1,6 +1,7 @@
 import { expectTypeOf } from 'expect-type';
 import type { CallerArguments, OperationResult } from '../../functions/api/operation';
 import type { OperationName, operations } from '../../functions/api/registry';
+import type { StatPeriod } from '../../shared/periods';
 import {
   createClient,
   type AggregatedData,
@@ -51,13 +52,7 @@ describe('client types', () => {
 
     expectTypeOf(client.sets.getStats).returns.resolves.toEqualTypeOf<AggregatedData>();
     expectTypeOf(client.sets.getStats).parameter(0).toEqualTypeOf<string>();
-    expectTypeOf(client.sets.getStats)
-      .parameter(1)
-      .toEqualTypeOf<
-        | { period?: 'day' | 'week' | 'month' | 'year' | 'lifetime' | 'rolling7d' | 'rolling28d' | 'rolling12m'; reference?: string; shift?: number }
-        | null
-        | undefined
-      >();
+    expectTypeOf(client.sets.getStats).parameter(1).toEqualTypeOf<{ period?: StatPeriod; reference?: string; shift?: number } | null | undefined>();
 
     expectTypeOf(client.contents.top).returns.resolves.toEqualTypeOf<ContentItemTopEntry[]>();
     expectTypeOf<ContentItemTopEntry['stats']['data']['schema']>().toEqualTypeOf<'pulse' | 'yes-no' | 'reaction' | 'rating' | 'message' | 'tagged-message'>();

@@ -1,14 +1,13 @@
+import { addContribution, emptyCounter, mergeCounters, sumCounters, summaryOf, type Counter } from '../../functions/domain/aggregation';
 import {
-  addContribution,
   buildAggregation,
   buildProjectAggregation,
-  emptyCounter,
-  mergeCounters,
-  sumCounters,
-  summaryOf,
-  type Counter,
-} from '../../functions/domain/aggregation';
-import { normalizeValue, optionLabels, parseSchemaConfig, type Contribution, type Schema } from '../../functions/domain/schemas';
+  normalizeValue,
+  optionLabels,
+  parseSchemaConfig,
+  type Contribution,
+  type Schema,
+} from '../../functions/domain/schemas';
 
 /** The contribution a value makes, taken from the schema module as the stream consumer does. */
 function contributionOf(schema: Schema, value: unknown, config: unknown = undefined): Contribution {

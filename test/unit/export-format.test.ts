@@ -7,10 +7,10 @@ import {
   jsonBytes,
   ndjsonLine,
   PROFILING_COLUMNS,
-  readableValue,
   type ExportedResponse,
   type ExportLabels,
 } from '../../functions/domain/export-format';
+import { readableValue, type Schema } from '../../functions/domain/schemas';
 import { PROFILING_FIELDS } from '../../functions/domain/profiling';
 
 const base: ExportedResponse = {
@@ -82,7 +82,7 @@ describe('values as a person reads them', () => {
     ['tagged-message', { tag: 'idea' }, { value: '', tag: 'idea', message: '' }],
     ['tagged-message', { tag: 'error', message: 'Broken link' }, { value: '', tag: 'error', message: 'Broken link' }],
   ])('%s %j', (schema, value, expected) => {
-    expect(readableValue(schema, value)).toEqual(expected);
+    expect(readableValue(schema as Schema, value)).toEqual(expected);
   });
 
   it('fills every column of a full response', () => {

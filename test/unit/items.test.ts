@@ -128,7 +128,7 @@ describe('raw reads give what ElectroDB parses', () => {
       keyLower: 'docs',
       name: 'Docs',
       nameLower: 'docs',
-      schema: 'reaction',
+      schema: 'reaction' as const,
       schemaConfig: { options: ['heart'] },
       disallowAutoContentCreation: false,
       publicAggregates: true,

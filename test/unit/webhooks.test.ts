@@ -2,7 +2,8 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { describeValue, discordText, DISCORD_CONTENT_LIMIT, slackText, SLACK_SECTION_LIMIT, type ChatEvent } from '../../functions/domain/webhook-chat';
+import { describeValue } from '../../functions/domain/schemas';
+import { discordText, DISCORD_CONTENT_LIMIT, slackText, SLACK_SECTION_LIMIT, type ChatEvent } from '../../functions/domain/webhook-chat';
 import {
   DEFAULT_RETRY_SCHEDULE_SECONDS,
   deliveryLifetimeSeconds,

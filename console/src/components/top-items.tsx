@@ -2,7 +2,7 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { formatCount, formatPercent } from '../lib/format';
-import { periodChoiceLabel, rankedPeriodFor, type StatPeriod } from '../lib/periods';
+import { isCalendarPeriod, periodChoiceLabel, rankedPeriodFor, type StatPeriod } from '../lib/periods';
 import { useSession } from '../session';
 import { ErrorMessage, Loading } from './states';
 
@@ -16,7 +16,7 @@ export function TopItems(props: { scope: { projectId: string } | { contentSetId:
   });
   const note =
     ranked !== props.period || !props.isCurrent
-      ? `Rankings cover the current period only: ${periodChoiceLabel(ranked).toLowerCase()}${ranked === 'week' || ranked === 'month' || ranked === 'year' ? ' (this one)' : ''}.`
+      ? `Rankings cover the current period only: ${periodChoiceLabel(ranked).toLowerCase()}${isCalendarPeriod(ranked) ? ' (this one)' : ''}.`
       : undefined;
   // In a project, items of several sets can share a key: each names its set.
   const setIds = 'projectId' in props.scope ? [...new Set((top.data ?? []).map((entry) => entry.contentSetId))] : [];

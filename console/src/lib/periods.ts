@@ -5,21 +5,39 @@
  */
 import { UTCDate } from '@date-fns/utc';
 import { format } from 'date-fns';
-import { addBuckets, PERIODS, resolvePeriod, type Granularity, type PeriodRule, type ResolvedPeriod, type StatPeriod } from '../../../shared/periods';
+import {
+  addBuckets,
+  PERIODS,
+  resolvePeriod,
+  type Granularity,
+  type PeriodRule,
+  type ResolvedPeriod,
+  type StatPeriod,
+  type TopPeriod,
+} from '../../../shared/periods';
 import type { AggregatedData } from '@feedback-service/client';
 
 export type { Granularity, ResolvedPeriod, StatPeriod };
 
-export const PERIOD_CHOICES: readonly { value: StatPeriod; label: string }[] = [
-  { value: 'day', label: 'Day' },
-  { value: 'week', label: 'Week' },
-  { value: 'month', label: 'Month' },
-  { value: 'year', label: 'Year' },
-  { value: 'rolling7d', label: 'Last 7 days' },
-  { value: 'rolling28d', label: 'Last 28 days' },
-  { value: 'rolling12m', label: 'Last 12 months' },
-  { value: 'lifetime', label: 'Lifetime' },
-];
+/** Every period's name in the selector, in its order: a period of PERIODS without a label does not compile. */
+const PERIOD_LABELS = {
+  day: 'Day',
+  week: 'Week',
+  month: 'Month',
+  year: 'Year',
+  rolling7d: 'Last 7 days',
+  rolling28d: 'Last 28 days',
+  rolling12m: 'Last 12 months',
+  lifetime: 'Lifetime',
+} as const satisfies Record<StatPeriod, string>;
+
+export const PERIOD_CHOICES: readonly { value: StatPeriod; label: string }[] = (Object.keys(PERIOD_LABELS) as StatPeriod[]).map((value) => ({
+  value,
+  label: PERIOD_LABELS[value],
+}));
+
+/** What an unranked period's rankings show instead: the ranked period closest to it. */
+const RANKED_INSTEAD: { [P in Exclude<StatPeriod, TopPeriod>]: TopPeriod } = { day: 'rolling7d', lifetime: 'rolling12m' };
 
 export const DEFAULT_PERIOD: StatPeriod = 'rolling28d';
 
@@ -155,18 +173,20 @@ export function pointPeriod(granularity: Granularity): StatPeriod | undefined {
   }
 }
 
+function isRanked(period: StatPeriod): period is TopPeriod {
+  return PERIODS[period].ranked;
+}
+
 /** Top rankings exist for current periods only: the ranked period closest to the one shown. */
-export function rankedPeriodFor(period: StatPeriod): 'week' | 'month' | 'year' | 'rolling7d' | 'rolling28d' | 'rolling12m' {
-  switch (period) {
-    case 'day':
-      return 'rolling7d';
-    case 'lifetime':
-      return 'rolling12m';
-    default:
-      return period;
-  }
+export function rankedPeriodFor(period: StatPeriod): TopPeriod {
+  return isRanked(period) ? period : RANKED_INSTEAD[period];
+}
+
+/** A calendar period (a week, a month, …) rather than a rolling window or lifetime. */
+export function isCalendarPeriod(period: StatPeriod): boolean {
+  return PERIODS[period].kind === 'calendar';
 }
 
 export function periodChoiceLabel(period: StatPeriod): string {
-  return PERIOD_CHOICES.find((choice) => choice.value === period)?.label ?? period;
+  return PERIOD_LABELS[period];
 }

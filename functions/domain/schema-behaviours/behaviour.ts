@@ -1,0 +1,71 @@
+import * as z from 'zod';
+import type { Schema, SchemaConfig } from '../../../shared/schema-options';
+import type { Contribution, Counter, ResponseAggregation } from '../aggregation';
+
+/** A stored response value: an option's value, a rating, a message, or a tag with its message. */
+export type NormalizedValue = string | number | { tag: string; message?: string };
+
+export type ValueResult = { ok: true; value: NormalizedValue; contribution: Contribution } | { ok: false; reason: string };
+
+/** The export's value, tag and message columns of one response. */
+export interface ExportCells {
+  value: string;
+  tag: string;
+  message: string;
+}
+
+/** The counters of one period: its data points', oldest first, their sum, and the non-negative count. */
+export interface PeriodCounters {
+  optionCount: number;
+  period: string;
+  points: Counter[];
+  total: Counter;
+  count: number;
+}
+
+/**
+ * Everything the server does differently per schema, in one record per schema
+ * (SCHEMA_BEHAVIOURS in ../schemas.ts holds one for every name of SCHEMAS, so a new schema
+ * without its record does not compile). The option labels are shared/schema-options.ts's,
+ * since the console reads them too.
+ */
+export interface SchemaBehaviour<S extends Schema> {
+  /** Parses a caller's schemaConfig and completes it with the defaults (its input is in the OpenAPI document). */
+  config: z.ZodType<SchemaConfig[S], unknown>;
+  /** Checks a response value: its stored form (one canonical spelling) and how it is counted, or why it is refused. */
+  value(config: SchemaConfig[S], value: unknown): ValueResult;
+  /** The SPEC's aggregation of one period from its counters. */
+  aggregate(counters: PeriodCounters): Extract<ResponseAggregation, { schema: S }>;
+  /** The value as a person reads it in a chat notification (`config` is absent when the set is gone). */
+  describe(value: unknown, config: SchemaConfig[S] | undefined): string;
+  /** The value in the export's value, tag and message columns. */
+  exportCells(value: unknown): ExportCells;
+}
+
+export const BLANK_CELLS: ExportCells = { value: '', tag: '', message: '' };
+
+/** A value as text when nothing better is known of it. */
+export function plainText(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value ?? '');
+}
+
+/** The config of the schemas that have none: only `{}` (or nothing) is accepted. */
+export const emptyConfig = z.strictObject({}).transform(() => ({})) as unknown as z.ZodType<Record<string, never>, unknown>;
+
+export const sentiment = z.number().min(-1).max(1);
+export const intensity = z.number().min(0).max(1);
+export const optionValue = z.string().min(1).max(30);
+
+export function uniqueValues(options: { value: string }[]): boolean {
+  return new Set(options.map((option) => option.value)).size === options.length;
+}
+
+export const MESSAGE_MAX_LENGTH = 4000;
+
+/** Why a message is refused, or undefined. */
+export function messageProblem(message: unknown): string | undefined {
+  if (typeof message !== 'string') return 'must be a string';
+  if (message.trim().length === 0) return 'must not be empty';
+  if (message.length > MESSAGE_MAX_LENGTH) return `must be at most ${MESSAGE_MAX_LENGTH} characters`;
+  return undefined;
+}

@@ -1,0 +1,14 @@
+import type { SchemaBehaviour } from './behaviour';
+import { BLANK_CELLS, emptyConfig, messageProblem } from './behaviour';
+
+/** Free text, stored verbatim; counted, its words are not. */
+export const message: SchemaBehaviour<'message'> = {
+  config: emptyConfig,
+  value: (_config, value) => {
+    const problem = messageProblem(value);
+    return problem ? { ok: false, reason: `a message ${problem}` } : { ok: true, value: value as string, contribution: { option: 0 } };
+  },
+  aggregate: ({ period, count }) => ({ schema: 'message', period, values: [count], count }),
+  describe: (value) => `“${String(value)}”`,
+  exportCells: (value) => ({ ...BLANK_CELLS, message: typeof value === 'string' ? value : JSON.stringify(value) }),
+};

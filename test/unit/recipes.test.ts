@@ -1,0 +1,65 @@
+/**
+ * The recipes of docs/architecture.md, proved by the compiler: a throwaway schema or period
+ * is added to a copy of the catalogue (in memory; no file changes), and the type checker
+ * must name exactly the places the recipe lists. A place that silently accepted the new
+ * name (a `default:` branch, a `string`) would be missing from the errors.
+ */
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+import { REPO_ROOT } from '../../lib/paths';
+
+jest.setTimeout(240_000);
+
+const PROJECTS = ['tsconfig.json', 'console/tsconfig.json'];
+
+/** The files with type errors when `edits` replace the texts of some files, across the server's and the console's projects. */
+function filesWithErrors(edits: Partial<Record<string, (text: string) => string>>): string[] {
+  const found = new Set<string>();
+  for (const project of PROJECTS) {
+    const configPath = join(REPO_ROOT, project);
+    const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+    if (!config) throw new Error(`cannot read ${project}`);
+    const host = ts.createCompilerHost(config.options);
+    const readFile = host.readFile.bind(host);
+    host.readFile = (fileName) => {
+      const text = readFile(fileName);
+      const edit = edits[relative(REPO_ROOT, fileName)];
+      return edit && text !== undefined ? edit(text) : text;
+    };
+    const getSourceFile = host.getSourceFile.bind(host);
+    host.getSourceFile = (fileName, language, onError, shouldCreate) => {
+      const edit = edits[relative(REPO_ROOT, fileName)];
+      if (!edit) return getSourceFile(fileName, language, onError, shouldCreate);
+      return ts.createSourceFile(fileName, edit(ts.sys.readFile(fileName) ?? ''), language);
+    };
+    const program = ts.createProgram({ rootNames: config.fileNames, options: { ...config.options, noEmit: true }, host });
+    for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
+      if (diagnostic.file) found.add(relative(REPO_ROOT, diagnostic.file.fileName));
+      else throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+    }
+  }
+  return [...found].sort();
+}
+
+function replaced(text: string, from: string, to: string): string {
+  if (!text.includes(from)) throw new Error(`the recipe test no longer finds ${JSON.stringify(from)}`);
+  return text.replace(from, to);
+}
+
+test('a new period: its entry in PERIODS, then only the console names what it needs (its label and how to say its span)', () => {
+  const errors = filesWithErrors({
+    'shared/periods.ts': (text) =>
+      replaced(
+        text,
+        "  rolling12m: { kind: 'rolling', unit: 'month', length: 12, pointGranularity: 'month', ranked: true },",
+        "  rolling12m: { kind: 'rolling', unit: 'month', length: 12, pointGranularity: 'month', ranked: true },\n  rolling90d: { kind: 'rolling', unit: 'day', length: 90, pointGranularity: 'day', ranked: true },",
+      ),
+    'clients/typescript/src/generated.ts': (text) => regeneratedClient(text, 'rolling12m', 'rolling90d'),
+  });
+  expect(errors).toEqual(['console/src/lib/periods.ts']);
+});
+
+/** What `npm run client:generate` writes for the new name (test/client/generated.test.ts checks the real file is current). */
+function regeneratedClient(text: string, last: string, added: string): string {
+  return replaced(text, `| "${last}"`, `| "${last}"`).replaceAll(`| "${last}"`, `| "${last}" | "${added}"`);
+}
