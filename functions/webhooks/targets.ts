@@ -4,7 +4,8 @@
  * On AWS a webhook URL must be `https` and resolve to public unicast addresses only:
  * loopback, private (10/8, 172.16/12, 192.168/16), link-local (169.254/16, where the
  * instance metadata service lives), unique-local (fc00::/7), carrier-grade NAT, multicast,
- * reserved, IPv4-mapped/NAT64/6to4 forms of those, ... are refused. The check runs at
+ * reserved, and every IPv6 form that embeds an IPv4 address (IPv4-mapped, IPv4-compatible,
+ * NAT64, 6to4, Teredo, ...) are refused. The check runs at
  * create/save (every address the name resolves to) and again at delivery, inside the
  * connection's own DNS lookup (`guardedLookup`), so the address checked is the address
  * connected to: a name that re-resolves to 127.0.0.1 after passing at create time (DNS
@@ -23,12 +24,29 @@ export function privateTargetsAllowed(env: NodeJS.ProcessEnv = process.env): boo
   return env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true';
 }
 
-/** Public unicast: the only addresses a webhook may reach when private targets are not allowed. */
+/**
+ * IANA's global unicast block: every IPv6 address the registries hand out lies in it. Outside
+ * it ipaddr.js still calls some addresses 'unicast', notably the deprecated IPv4-compatible
+ * `::/96` (`::127.0.0.1` is `::7f00:1`) and the rest of `::/8`.
+ */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+
+/**
+ * Public unicast: the only addresses a webhook may reach when private targets are not allowed.
+ *
+ * An address is public when ipaddr.js names its range 'unicast' (every special range it knows,
+ * present or future, is refused) and, for IPv6, it is in 2000::/3. No IPv6 transition or
+ * translation form is unwrapped to judge the IPv4 address inside it: IPv4-mapped
+ * (::ffff:0:0/96), IPv4-compatible (::/96), SIIT (::ffff:0:0:0/96), NAT64 (64:ff9b::/96,
+ * 64:ff9b:1::/48), 6to4 (2002::/16) and Teredo (2001::/32, the IPv4 XOR-ed) are all refused
+ * outright, whatever they embed: a webhook receiver has no business being reached through
+ * one, and refusing them all leaves no embedded private address to miss.
+ */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  if (parsed.range() !== 'unicast') return false;
+  return parsed.kind() === 'ipv4' || (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6);
 }
 
 /** The host of a URL as an address literal (IPv6 without brackets), or undefined for a name. */

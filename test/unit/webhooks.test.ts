@@ -1,6 +1,7 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { createHmac } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
 import { Webhook } from 'standardwebhooks';
 import { describeValue } from '../../functions/domain/schemas';
 import { discordText, DISCORD_CONTENT_LIMIT, slackText, SLACK_SECTION_LIMIT, type ChatEvent } from '../../functions/domain/webhook-chat';
@@ -167,33 +168,96 @@ describe('secrets at rest', () => {
   });
 });
 
+type Subnet = [ipaddr.IPv4 | ipaddr.IPv6, number];
+type SpecialRanges = Record<string, Subnet | Subnet[]>;
+
+/**
+ * One sample address (the subnet's first address + 1) from every subnet of every special
+ * range ipaddr.js knows, read from its own tables: a range the library adds shows up here.
+ */
+function specialRangeSamples(kind: 'ipv4' | 'ipv6'): [string, string, string][] {
+  const ranges = (kind === 'ipv4' ? ipaddr.IPv4 : ipaddr.IPv6).prototype as unknown as { SpecialRanges: SpecialRanges };
+  return Object.entries(ranges.SpecialRanges).flatMap(([name, entry]) => {
+    const subnets = (Array.isArray(entry[0]) ? entry : [entry]) as Subnet[];
+    return subnets.map(([network, bits]): [string, string, string] => {
+      const bytes = network.toByteArray();
+      if (bits < bytes.length * 8) bytes[bytes.length - 1] |= 1;
+      return [name, `${network.toString()}/${bits}`, ipaddr.fromByteArray(bytes).toString()];
+    });
+  });
+}
+
+/**
+ * The IPv6 transition and translation forms that carry an IPv4 address, written in hex as
+ * URL parsing and DNS hand them over (ipaddr.js itself reads a dotted `::a.b.c.d` as `::ffff:a.b.c.d`).
+ */
+const EMBEDDINGS: [string, (v4: ipaddr.IPv4) => string][] = [
+  ['IPv4-mapped ::ffff:0:0/96', (v4) => `::ffff:${low32(v4)}`],
+  ['IPv4-compatible ::/96', (v4) => `::${low32(v4)}`],
+  ['SIIT ::ffff:0:0:0/96', (v4) => `::ffff:0:${low32(v4)}`],
+  ['NAT64 64:ff9b::/96', (v4) => `64:ff9b::${low32(v4)}`],
+  ['local NAT64 64:ff9b:1::/48', (v4) => `64:ff9b:1::${low32(v4)}`],
+  ['6to4 2002::/16', (v4) => `2002:${low32(v4)}::1`],
+  ['Teredo 2001::/32', (v4) => `2001:0:4136:e378:8000:63bf:${low32(v4, 0xffff)}`],
+];
+function low32(v4: ipaddr.IPv4, xor = 0): string {
+  const [a, b, c, d] = v4.octets;
+  return [(a << 8) | b, (c << 8) | d].map((part) => (part ^ xor).toString(16)).join(':');
+}
+
 describe('SSRF guard', () => {
-  it('admits public unicast addresses only', () => {
-    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) expect(isPublicAddress(address)).toBe(true);
-    for (const address of [
-      '127.0.0.1',
-      '10.0.0.1',
-      '172.16.0.1',
-      '172.31.255.255',
-      '192.168.1.1',
-      '169.254.169.254',
-      '100.64.0.1',
-      '0.0.0.0',
-      '255.255.255.255',
-      '224.0.0.1',
-      '::1',
-      '::',
-      'fe80::1',
-      'fc00::1',
-      'fd12:3456::1',
-      '::ffff:127.0.0.1',
-      '::ffff:10.0.0.1',
-      '64:ff9b::a00:1',
-      '2002:a00:1::1',
-      'not-an-ip',
-    ]) {
-      expect({ address, public: isPublicAddress(address) }).toEqual({ address, public: false });
+  const publicAddresses = ['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:81c::200e', '2001:4860:4860::8888'];
+
+  it.each(publicAddresses)('admits the public unicast address %s', (address) => {
+    expect(ipaddr.parse(address).range()).toBe('unicast');
+    expect(isPublicAddress(address)).toBe(true);
+  });
+
+  it.each([...specialRangeSamples('ipv4'), ...specialRangeSamples('ipv6')])("refuses ipaddr.js's %s range (%s): %s", (_range, _subnet, sample) => {
+    expect(ipaddr.parse(sample).range()).not.toBe('unicast');
+    expect(isPublicAddress(sample)).toBe(false);
+  });
+
+  it('has samples of every range this guard is known to depend on', () => {
+    const names = new Set([...specialRangeSamples('ipv4'), ...specialRangeSamples('ipv6')].map(([name]) => name));
+    for (const name of ['private', 'loopback', 'linkLocal', 'carrierGradeNat', 'uniqueLocal', 'ipv4Mapped', 'rfc6145', 'rfc6052', '6to4', 'teredo']) {
+      expect(names).toContain(name);
     }
+  });
+
+  // Every IPv6 form that embeds an IPv4 address is refused whatever it embeds, a public address included.
+  const embeddedSamples = ['127.0.0.1', '10.0.0.1', '169.254.169.254', '192.168.1.1', '8.8.8.8', ...specialRangeSamples('ipv4').map(([, , sample]) => sample)];
+  it.each(EMBEDDINGS.flatMap(([form, embed]) => embeddedSamples.map((v4): [string, string, string] => [form, v4, embed(ipaddr.IPv4.parse(v4))])))(
+    'refuses the %s form of %s (%s)',
+    (_form, _v4, address) => {
+      expect(isPublicAddress(address)).toBe(false);
+    },
+  );
+
+  it.each(['::', '::1', '::127.0.0.1', '::8.8.8.8', '::1:2:3:4', '100::1', '5f00::1', '3fff::1', '4000::1', 'fe80::1%eth0', 'not-an-ip', ''])(
+    'refuses %p, outside global unicast or not an address',
+    (address) => {
+      expect(isPublicAddress(address)).toBe(false);
+    },
+  );
+
+  it.each([
+    'https://[::127.0.0.1]/',
+    'https://[::ffff:127.0.0.1]/',
+    'https://[::ffff:7f00:1]/',
+    'https://[::ffff:0:127.0.0.1]/',
+    'https://[64:ff9b::10.0.0.1]/',
+    'https://[64:ff9b:1::a9fe:a9fe]/',
+    'https://[2002:7f00:1::]/',
+    'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/',
+    'https://[::ffff:8.8.8.8]/',
+    'https://2130706433/',
+    'https://0x7f.1/',
+    'https://017700000001/',
+    'https://127.1/',
+    'https://0xa9.0xfe.0xa9.0xfe/latest/meta-data/',
+  ])('refuses the URL %s', (url) => {
+    expect(urlProblem(url, false)).toMatch(/must not target a private, loopback or link-local address/);
   });
 
   it('checks the URL form: https only unless private targets are allowed, no credentials, no private literal', () => {
