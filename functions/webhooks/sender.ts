@@ -11,12 +11,20 @@
  * the SSRF guard checks the address actually connected to (webhooks/targets.ts); redirects
  * are never followed (http.request has no such behaviour); `AbortSignal.timeout` bounds the
  * whole exchange to 10 s.
+ *
+ * What an attempt reports of the receiver's answer (the delivery log's lastError and the
+ * `webhooks/test` answer) depends on the address it came from. From a public address: the
+ * status code, status text and the first 200 characters of the body (or the redirect's
+ * Location). From a non-public one (only reachable with WEBHOOK_ALLOW_PRIVATE_TARGETS): the
+ * status code alone, with no duration, and the body is never read, so the service cannot be
+ * used to read, or time, an internal endpoint. A refused target is refused before connecting
+ * and reports the refusal only.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
 import { ATTEMPT_TIMEOUT_MS, parseRetryAfter, verdictOfStatus, type AttemptVerdict } from '../domain/webhooks';
-import { guardedLookup, privateTargetsAllowed, TARGET_REFUSED, urlProblem } from './targets';
+import { guardedLookup, isPublicAddress, privateTargetsAllowed, TARGET_REFUSED, urlProblem } from './targets';
 
 export const USER_AGENT = 'FeedbackService-Webhooks/1.0 (Standard Webhooks v1)';
 
@@ -68,7 +76,9 @@ function describeError(error: NodeJS.ErrnoException, timedOut: boolean, timeoutM
   return error.code ? `${error.code}: ${error.message}` : error.message;
 }
 
-function errorSnippet(status: number, message: string | undefined, body: string): string {
+/** What a failed answer from a public address reports: status, status text, and the body's head or the redirect's target. */
+export function describeAnswer(status: number, message: string | undefined, body: string, location?: string): string {
+  if (location) return `HTTP ${status}: redirect to ${location} not followed`;
   const text = body.replace(/\s+/g, ' ').trim();
   const head = `HTTP ${status}${message ? ` ${message}` : ''}`;
   return text ? `${head}: ${Array.from(text).slice(0, ERROR_BODY_LIMIT).join('')}` : head;
@@ -87,15 +97,24 @@ export async function sendAttempt(attempt: AttemptRequest): Promise<AttemptResul
   const signal = AbortSignal.timeout(timeoutMs);
   return new Promise<AttemptResult>((resolve) => {
     let settled = false;
-    const settle = (result: Omit<AttemptResult, 'durationMs'>) => {
+    /** `timed`: false for a refusal and for an answer from a non-public address (durationMs 0). */
+    const settle = (result: Omit<AttemptResult, 'durationMs'>, timed = true) => {
       if (settled) return;
       settled = true;
-      resolve({ ...result, durationMs: elapsed() });
+      resolve({ ...result, durationMs: timed ? elapsed() : 0 });
     };
     const onAnswer = (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;
       const verdict = verdictOfStatus(status);
       const retryAfterSeconds = parseRetryAfter(response.headers['retry-after'], attempt.now);
+      const retryAfter = retryAfterSeconds !== undefined ? { retryAfterSeconds } : {};
+      const peer = response.socket?.remoteAddress;
+      if (peer === undefined || !isPublicAddress(peer)) {
+        // A non-public receiver (private targets allowed): its status code, nothing it said, no timing.
+        response.destroy();
+        settle({ verdict, statusCode: status, ...(verdict === 'succeeded' ? {} : { error: `HTTP ${status}`, ...retryAfter }) }, false);
+        return;
+      }
       if (verdict === 'succeeded') {
         response.resume();
         settle({ verdict, statusCode: status });
@@ -105,8 +124,7 @@ export async function sendAttempt(attempt: AttemptRequest): Promise<AttemptResul
       let body = '';
       const finish = () => {
         response.destroy();
-        const error = location ? `HTTP ${status}: redirect to ${location} not followed` : errorSnippet(status, response.statusMessage, body);
-        settle({ verdict, statusCode: status, error, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) });
+        settle({ verdict, statusCode: status, error: describeAnswer(status, response.statusMessage, body, location), ...retryAfter });
       };
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
@@ -125,7 +143,11 @@ export async function sendAttempt(attempt: AttemptRequest): Promise<AttemptResul
     };
     const request = https ? httpsRequest(url, options, onAnswer) : httpRequest(url, options, onAnswer);
     request.on('error', (error: NodeJS.ErrnoException) => {
-      settle({ verdict: error.code === TARGET_REFUSED ? 'failed' : 'retry', error: describeError(error, signal.aborted, timeoutMs) });
+      const refused = error.code === TARGET_REFUSED;
+      // A connection error names the address it failed on: no timing for a non-public one either.
+      const address = (error as NodeJS.ErrnoException & { address?: string }).address;
+      const timed = !refused && (address === undefined || isPublicAddress(address));
+      settle({ verdict: refused ? 'failed' : 'retry', error: describeError(error, signal.aborted, timeoutMs) }, timed);
     });
     request.end(attempt.body);
   });

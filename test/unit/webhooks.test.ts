@@ -1,6 +1,8 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { createHmac } from 'node:crypto';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Webhook } from 'standardwebhooks';
 import { describeValue } from '../../functions/domain/schemas';
@@ -18,7 +20,7 @@ import { STREAM_CONSUMERS } from '../../functions/stream/consumers';
 import { matchesRecordFilter } from '../../functions/stream/events';
 import { responseDeliveriesPartition } from '../../functions/store/webhooks';
 import { generateSigningSecret, openSecret, sealSecret, useSecretsKey } from '../../functions/webhooks/secrets';
-import { deliveryHeaders, sendAttempt, signatureHeader } from '../../functions/webhooks/sender';
+import { deliveryHeaders, describeAnswer, sendAttempt, signatureHeader } from '../../functions/webhooks/sender';
 import { guardedLookup, isPublicAddress, urlProblem } from '../../functions/webhooks/targets';
 
 describe('retry schedule', () => {
@@ -284,7 +286,7 @@ describe('SSRF guard', () => {
       now: new Date(),
       allowPrivate: false,
     });
-    expect(result).toMatchObject({ verdict: 'failed', error: expect.stringMatching(/non-public address .*refused/) });
+    expect(result).toEqual({ verdict: 'failed', error: expect.stringMatching(/non-public address .*refused/), durationMs: 0 });
     const literal = await sendAttempt({
       url: 'http://127.0.0.1:9/hook',
       body: '{}',
@@ -294,6 +296,31 @@ describe('SSRF guard', () => {
       allowPrivate: false,
     });
     expect(literal).toMatchObject({ verdict: 'failed', error: expect.stringMatching(/^refused/) });
+  });
+});
+
+describe('what an attempt reports of the answer', () => {
+  it('from a public address: status, status text and the head of the body, or the redirect not followed', () => {
+    expect(describeAnswer(500, 'Internal Server Error', ' database\n down ')).toBe('HTTP 500 Internal Server Error: database down');
+    expect(describeAnswer(503, undefined, '')).toBe('HTTP 503');
+    expect(describeAnswer(400, 'Bad Request', 'é'.repeat(300))).toBe(`HTTP 400 Bad Request: ${'é'.repeat(200)}`);
+    expect(describeAnswer(302, 'Found', 'moved', 'https://elsewhere.example/')).toBe('HTTP 302: redirect to https://elsewhere.example/ not followed');
+  });
+
+  it('from a non-public address (private targets allowed): the status code only, no body, headers or timing', async () => {
+    const server = createHttpServer((_request, response) => {
+      response.writeHead(500, 'Internal Thing', { location: 'http://10.0.0.1/', 'retry-after': '1' });
+      response.end('secret internal detail');
+    });
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', () => listening()));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      const result = await sendAttempt({ url, body: '{}', messageId: 'msg_x', secrets: [generateSigningSecret()], now: new Date(), allowPrivate: true });
+      expect(result).toEqual({ verdict: 'retry', statusCode: 500, error: 'HTTP 500', retryAfterSeconds: 1, durationMs: 0 });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((closed) => server.close(closed));
+    }
   });
 });
 

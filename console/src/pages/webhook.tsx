@@ -200,7 +200,8 @@ export default function WebhookPage(props: { webhookId: string }) {
         <p role="status" className={test.data.status === 'succeeded' ? 'success' : 'error'} data-testid="test-result">
           Test {test.data.status}
           {test.data.statusCode !== undefined ? ` with HTTP ${test.data.statusCode}` : ''}
-          {test.data.error ? `: ${test.data.error}` : ''} in {test.data.durationMs} ms.
+          {test.data.error ? `: ${test.data.error}` : ''}
+          {test.data.durationMs ? ` in ${test.data.durationMs} ms` : ''}.
         </p>
       )}
       {test.error && <OperationError error={test.error} feature="Testing webhooks" />}
