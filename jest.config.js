@@ -5,8 +5,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest'] },
-  // @middy/* and @feelback/js are published as ES modules only.
-  transformIgnorePatterns: ['/node_modules/(?!(@middy|@feelback)/)'],
+  // @middy/*, @feelback/js and jose are published as ES modules only.
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|@feelback|jose)/)'],
   // The TypeScript client (clients/typescript, an ES module package) imports its own files as './x.js'.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   setupFiles: ['<rootDir>/test/support/env.ts', '<rootDir>/test/support/day-guard.ts'],
