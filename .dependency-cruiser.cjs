@@ -38,6 +38,13 @@ module.exports = {
       severity: 'error',
       comment: 'functions/domain/ is pure logic: no store, no API, no I/O of its own.',
       from: { path: '^functions/domain/' },
+      to: { path: '^functions/(api|handlers|operations|store|stream|webhooks|jobs|observability|secrets|reference-page)/' },
+    },
+    {
+      name: 'secrets-know-only-the-domain',
+      severity: 'error',
+      comment: 'functions/secrets/ loads the service keys (environment, Secrets Manager) and seals with domain/sealing.ts: it knows nothing of the store, the API or the work it serves.',
+      from: { path: '^functions/secrets/' },
       to: { path: '^functions/(api|handlers|operations|store|stream|webhooks|jobs|observability|reference-page)/' },
     },
     {
@@ -81,7 +88,7 @@ module.exports = {
       comment: 'The CDK app reads operation declarations, not their code: `cdk synth` must not load middy, Powertools or ElectroDB.',
       from: { path: '^(lib|bin/app\\.ts)' },
       to: {
-        path: '^functions/(handlers|operations|store/(entities|entity-store|dynamodb-clients|batch|items|counters|transactions|webhooks)|webhooks|jobs|observability)',
+        path: '^functions/(handlers|operations|store/(entities|entity-store|dynamodb-clients|batch|items|counters|transactions|webhooks)|webhooks|jobs|observability|secrets)',
       },
     },
   ],

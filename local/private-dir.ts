@@ -1,4 +1,5 @@
-import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -23,4 +24,18 @@ function restrict(path: string): void {
   } else if (stat.mode & 0o077) {
     chmodSync(path, stat.mode & 0o700);
   }
+}
+
+/**
+ * A 32-byte key kept in a file (base64), created with 32 random bytes if absent, owner-only
+ * (the webhook secrets key in DATA_DIR).
+ */
+export function keyFromFile(path: string): Buffer {
+  if (!existsSync(path)) {
+    writeFileSync(path, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+  }
+  chmodSync(path, 0o600);
+  const value = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
+  if (value.length !== 32) throw new Error(`${path} must hold the base64 of 32 bytes`);
+  return value;
 }

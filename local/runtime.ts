@@ -6,12 +6,12 @@ import { ensureAccount, findApiKey, issueApiKey } from '../functions/operations/
 import { defaultStore } from '../functions/store/entity-store';
 import { ensureTable } from '../functions/store/setup';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
-import { ensurePrivateDir } from './private-dir';
+import { ensurePrivateDir, keyFromFile } from './private-dir';
 import { rateLimitSettingsFromEnv, type LocalRateLimitSettings } from './rate-limiter';
 import { BASE_PATH, createApiServer } from './server';
 import { LocalRolloverSchedule } from './rollover-schedule';
 import { startStreamConsumers, type LocalStreamConsumers } from './stream-consumers';
-import { keyFromFile, useSecretsKey } from '../functions/webhooks/secrets';
+import { useSecretsKey } from '../functions/webhooks/secrets';
 import { LocalWebhookSweeper } from './webhook-sweeper';
 
 export const DEV_ACCOUNT = 'local-dev';

@@ -2,21 +2,18 @@
  * Paging cursors: the position in an index where a list stopped, sealed so that a caller
  * can hand it back but neither read nor change it.
  *
- * A cursor is AES-256-GCM over `{ account, scope, position }` with a key derived from a
- * server secret (functions/api/cursor-secret.ts says where that comes from). GCM
+ * A cursor is `{ account, scope, position }` sealed (domain/sealing.ts, AES-256-GCM) with a
+ * key derived from a server secret (functions/secrets/keys.ts says where that comes from). GCM
  * authenticates as it decrypts, so a forged or altered cursor does not open; the account
  * and the scope fingerprint inside must then equal the caller's account and the list's
  * current filters, so a cursor of another account or of another list is refused too. The
  * position itself is opaque here (the index key the next query starts after).
  *
- * Layout (base64url): version (1 byte) | IV (12 bytes) | ciphertext | tag (16 bytes); the
- * version byte is also the additional authenticated data.
+ * The layout is sealing's, with no associated data: base64url characters only.
  */
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash, hkdfSync } from 'node:crypto';
+import { open, seal } from './sealing';
 
-const VERSION = 1;
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 /** A cursor longer than this was not made here (positions are index keys: a few hundred bytes). */
 export const MAX_CURSOR_LENGTH = 4096;
 
@@ -49,25 +46,15 @@ export function scopeFingerprint(scope: Record<string, unknown>): string {
 }
 
 export function sealCursor(key: Buffer, content: CursorContent): string {
-  const iv = randomBytes(IV_BYTES);
-  const version = Buffer.from([VERSION]);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(version);
-  const plain = Buffer.from(JSON.stringify([content.accountId, content.scope, content.position]), 'utf8');
-  const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
-  return Buffer.concat([version, iv, sealed, cipher.getAuthTag()]).toString('base64url');
+  return seal(key, JSON.stringify([content.accountId, content.scope, content.position]));
 }
 
 /** The content of a cursor sealed with this key, or null for anything else (forged, altered, truncated, other key). */
 export function openCursor(key: Buffer, cursor: string): CursorContent | null {
   if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
-  const bytes = Buffer.from(cursor, 'base64url');
-  if (bytes.length < 1 + IV_BYTES + TAG_BYTES + 1 || bytes[0] !== VERSION) return null;
+  const plain = open(key, cursor);
+  if (!plain) return null;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(1, 1 + IV_BYTES));
-    decipher.setAAD(bytes.subarray(0, 1));
-    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-    const plain = Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]);
     const parsed: unknown = JSON.parse(plain.toString('utf8'));
     if (!Array.isArray(parsed) || parsed.length !== 3 || !parsed.every((part) => typeof part === 'string')) return null;
     const [accountId, scope, position] = parsed as string[];

@@ -6,7 +6,7 @@
  * Positions are index keys serialized by ElectroDB (the key just after the last item
  * taken); callers only ever see them sealed (functions/domain/cursor.ts).
  */
-import { cursorSealingKey } from '../api/cursor-secret';
+import { cursorSealingKey } from '../secrets/keys';
 import { badRequest } from '../api/errors';
 import { openCursorFor, scopeFingerprint, sealCursor } from '../domain/cursor';
 
@@ -86,7 +86,7 @@ function fingerprint(list: CursorScope) {
 /** The position a caller's cursor stands for; bad-request unless it was sealed here for this account and list. */
 export async function openPosition(list: CursorScope, cursor: string | undefined): Promise<string | null> {
   if (cursor === undefined) return null;
-  const position = openCursorFor(await cursorSealingKey(), cursor, fingerprint(list));
+  const position = openCursorFor(await cursorSealingKey.get(), cursor, fingerprint(list));
   if (position === null) {
     throw badRequest('The cursor is not valid for this list: pass the cursor a previous page of the same list returned', [
       { path: list.path, message: 'not a cursor of this list' },
@@ -96,7 +96,7 @@ export async function openPosition(list: CursorScope, cursor: string | undefined
 }
 
 export async function sealPosition(list: CursorScope, position: string): Promise<string> {
-  return sealCursor(await cursorSealingKey(), { ...fingerprint(list), position });
+  return sealCursor(await cursorSealingKey.get(), { ...fingerprint(list), position });
 }
 
 export interface Page<T> {

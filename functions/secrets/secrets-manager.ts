@@ -1,7 +1,7 @@
 /**
  * The string value of a Secrets Manager secret, for the keys the stack generates (the cursor
- * secret, the webhook secrets key). The SDK client is loaded only here: the Lambda runtime
- * provides it, and local runs, which take their keys from the environment or the data
+ * secret, the webhook secrets key: keys.ts). The SDK client is loaded only here: the Lambda
+ * runtime provides it, and local runs, which take their keys from the environment or the data
  * folder, never load it.
  */
 export async function readSecretString(secretId: string): Promise<string> {
