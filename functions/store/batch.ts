@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableClient } from './dynamodb-clients';
 
@@ -13,19 +14,69 @@ export async function getRawItem(store: TableClient, key: ItemKey, { consistent 
 }
 
 /**
- * Reads items of different entities in one strongly consistent BatchGetItem round trip
- * (ElectroDB batches only within one entity). Raw items come back in key order, undefined
- * when missing; parse them with the entity's `parse`.
+ * How a batch request's unprocessed part is sent again: after a wait drawn at random between 0
+ * and `baseMs` doubled per attempt, at most `capMs` ("full jitter", as the SDK's own retries
+ * wait), `attempts` requests in all. DynamoDB leaves part of a batch unprocessed when the
+ * table or a partition is at its throughput: sending it again at once would only meet the
+ * same limit, and many callers doing so in step would keep meeting it.
+ *
+ * A small loop of its own: the SDK retries failed requests but not the unprocessed part of a
+ * successful one, and its backoff helpers (@smithy/util-retry) are not among this package's
+ * runtime dependencies, only theirs. `sleep` and `random` are there for the tests.
  */
-export async function getRawItems(store: TableClient, keys: ItemKey[]): Promise<(Record<string, unknown> | undefined)[]> {
+export interface Backoff {
+  attempts: number;
+  baseMs: number;
+  capMs: number;
+  sleep?: (ms: number) => Promise<unknown>;
+  random?: () => number;
+}
+
+/** At most ~3.5 s of waiting in all (~1.8 s on average) before a read gives up. */
+export const UNPROCESSED_BACKOFF: Backoff = { attempts: 8, baseMs: 50, capMs: 1_000 };
+
+/**
+ * Sends `pending` with `send` (which answers what it left unprocessed) until nothing is left,
+ * waiting per `backoff` between requests; throws once `backoff.attempts` requests left some.
+ */
+export async function sendUntilProcessed<T>(
+  what: string,
+  pending: T[],
+  send: (pending: T[]) => Promise<T[]>,
+  backoff: Backoff = UNPROCESSED_BACKOFF,
+): Promise<void> {
+  const { attempts, baseMs, capMs, sleep: wait = sleep, random = Math.random } = backoff;
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    if (attempt > 1) await wait(Math.floor(random() * Math.min(capMs, baseMs * 2 ** (attempt - 2))));
+    pending = await send(pending);
+    if (pending.length > 0 && attempt >= attempts) {
+      throw new Error(`${what}: ${pending.length} left unprocessed after ${attempts} attempts (the table is at its throughput)`);
+    }
+  }
+}
+
+/**
+ * Reads items of different entities in one strongly consistent BatchGetItem round trip
+ * (ElectroDB batches only within one entity), the unprocessed keys again with backoff. Raw
+ * items come back in key order, undefined when missing; parse them with the entity's `parse`.
+ */
+export async function getRawItems(
+  store: TableClient,
+  keys: ItemKey[],
+  backoff: Backoff = UNPROCESSED_BACKOFF,
+): Promise<(Record<string, unknown> | undefined)[]> {
   const found = new Map<string, Record<string, unknown>>();
   const id = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
-  let pending = keys;
-  while (pending.length > 0) {
-    const answer = await store.documentClient.send(new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true } } }));
-    for (const item of answer.Responses?.[store.tableName] ?? []) found.set(id(item), item);
-    pending = (answer.UnprocessedKeys?.[store.tableName]?.Keys as ItemKey[] | undefined) ?? [];
-  }
+  await sendUntilProcessed(
+    'BatchGetItem',
+    keys,
+    async (pending) => {
+      const answer = await store.documentClient.send(new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true } } }));
+      for (const item of answer.Responses?.[store.tableName] ?? []) found.set(id(item), item);
+      return (answer.UnprocessedKeys?.[store.tableName]?.Keys as ItemKey[] | undefined) ?? [];
+    },
+    backoff,
+  );
   return keys.map((key) => found.get(id(key)));
 }
 
