@@ -43,7 +43,6 @@ type Periods = typeof PERIODS;
 export type StatPeriod = keyof Periods;
 export type TopPeriod = { [P in StatPeriod]: Periods[P]['ranked'] extends true ? P : never }[StatPeriod];
 export type RollingPeriod = { [P in StatPeriod]: Periods[P]['kind'] extends 'rolling' ? P : never }[StatPeriod];
-export type CalendarPeriod = { [P in StatPeriod]: Periods[P]['kind'] extends 'calendar' ? P : never }[StatPeriod];
 
 const periodNames = Object.keys(PERIODS) as StatPeriod[];
 export const STAT_PERIODS = periodNames as readonly StatPeriod[] as readonly [StatPeriod, ...StatPeriod[]];

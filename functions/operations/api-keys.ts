@@ -45,13 +45,6 @@ export async function findApiKey(store: Store, key: string): Promise<ApiKeyItem 
   return data && !data.revokedAt ? data : null;
 }
 
-export async function listApiKeys(store: Store): Promise<ApiKeyItem[]> {
-  return store.entities.ApiKey.query
-    .all({})
-    .go({ pages: 'all' })
-    .then((result) => result.data);
-}
-
 /** Revokes by public key id; returns false when no such key exists. */
 export async function revokeApiKey(store: Store, keyId: string, now: Date): Promise<boolean> {
   const { data } = await store.entities.ApiKey.query.byId({ id: keyId }).go();

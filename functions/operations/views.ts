@@ -67,6 +67,5 @@ export function contentLookupEntry(item: ContentItemItem) {
   };
 }
 
-export type ProjectView = ReturnType<typeof projectView>;
 export type ContentSetView = ReturnType<typeof contentSetView>;
 export type ContentItemView = ReturnType<typeof contentItemView>;

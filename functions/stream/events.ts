@@ -63,8 +63,6 @@ export type DomainEvent =
   | (EventBase & { type: 'content.created'; after: ContentItemImage })
   | (EventBase & { type: 'content.updated'; before: ContentItemImage; after: ContentItemImage });
 
-export type DomainEventType = DomainEvent['type'];
-
 function image<T>(attributes: Record<string, LambdaAttributeValue> | undefined): T | undefined {
   return attributes ? (unmarshall(attributes as never) as T) : undefined;
 }
