@@ -3,15 +3,19 @@
  * for sets with options the tag or value), `Load more` by cursor, messages in full,
  * profiling in one line, and the exports.
  */
-import { useInfiniteQuery, useQueries } from '@tanstack/react-query';
 import { useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import type { ContentSet, ExportChunk, Response as FeedbackResponse, ResponseQueryModel } from '@feedback-service/client';
+import type { ContentSet, ExportChunk, Response as FeedbackResponse } from '@feedback-service/client';
+import { useContentItems } from '../data/contents';
+import { loadedItems } from '../data/paging';
+import { type ResponseQuery, useResponses } from '../data/responses';
+import { useContentSets } from '../data/sets';
 import { exportAll, saveFile, type ExportProgress } from '../lib/export';
 import { formatCount, formatDateTime, plural } from '../lib/format';
 import { optionIndex, optionText, setOptions } from '../lib/options';
 import { useReadOn } from '../lib/read-on';
 import { useSession } from '../session';
+import { LoadMore } from './load-more';
 import { OperationError, Loading, NoFeedback } from './states';
 
 export type ResponseScope = { projectId: string } | { contentSetId: string } | { contentId: string } | { userId: string };
@@ -36,7 +40,7 @@ function dayStart(day: string, plusDays = 0): string {
   return new Date(year, month - 1, date + plusDays).toISOString();
 }
 
-function serverQuery(scope: ResponseScope, filters: Filters): Omit<ResponseQueryModel, '$size' | '$page' | 'cursor'> {
+function serverQuery(scope: ResponseScope, filters: Filters): ResponseQuery {
   return {
     ...scope,
     state: filters.state,
@@ -228,23 +232,15 @@ function Filters(props: { filters: Filters; onChange: (filters: Filters) => void
 }
 
 export function ResponsesList(props: { scope: ResponseScope; set?: ContentSet; embedHref?: string; showItem?: boolean }) {
-  const { client } = useSession();
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const query = serverQuery(props.scope, filters);
-  const responses = useInfiniteQuery({
-    queryKey: ['responses', query],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => client.responses.list({ ...query, $size: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) }),
-    // The cursor is there while more responses remain.
-    getNextPageParam: (last) => last.cursor,
-  });
-  const loaded = useMemo(() => responses.data?.pages.flatMap((page) => page.items) ?? [], [responses.data]);
+  const responses = useResponses(serverQuery(props.scope, filters), PAGE_SIZE);
+  const loaded = useMemo(() => loadedItems(responses.data), [responses.data]);
 
   // Sets and items named by the responses (one read each, cached), for labels and links.
   const setIds = props.set ? [] : [...new Set(loaded.map((response) => response.contentSetId))];
   const itemIds = props.showItem === false ? [] : [...new Set(loaded.map((response) => response.contentItemId))];
-  const sets = useQueries({ queries: setIds.map((id) => ({ queryKey: ['set', id], queryFn: () => client.sets.get(id) })) });
-  const items = useQueries({ queries: itemIds.map((id) => ({ queryKey: ['item', id], queryFn: () => client.contents.get(id) })) });
+  const sets = useContentSets(setIds);
+  const items = useContentItems(itemIds);
   const setById = new Map<string, ContentSet>();
   if (props.set) setById.set(props.set.id, props.set);
   for (const [index, result] of sets.entries()) if (result.data) setById.set(setIds[index], result.data);
@@ -300,11 +296,7 @@ export function ResponsesList(props: { scope: ResponseScope; set?: ContentSet; e
               );
             })}
           </ol>
-          {responses.hasNextPage && (
-            <button type="button" className="load-more" onClick={readOn.more} disabled={responses.isFetchingNextPage || readOn.searching}>
-              {responses.isFetchingNextPage || readOn.searching ? 'Loading…' : readOn.paused ? 'Keep searching' : 'Load more'}
-            </button>
-          )}
+          <LoadMore hasMore={responses.hasNextPage} onMore={readOn.more} busy={responses.isFetchingNextPage || readOn.searching} paused={readOn.paused} />
         </>
       )}
     </div>

@@ -1,6 +1,6 @@
 import { formatCount } from '../lib/format';
 import { pointTitle } from '../lib/periods';
-import { usePointCounts, useStats, type Subject } from '../lib/queries';
+import { usePointCounts, useStats, type Subject } from '../data/stats';
 import { Chart } from './chart';
 
 /** Responses in the last 7 days: the number and a bar per day. */

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { ApiError } from '@feedback-service/client';
 
@@ -33,22 +34,29 @@ export function ErrorMessage(props: { error: unknown; retry?: () => void }) {
   );
 }
 
+/** An empty list or page: what is missing, and how to get some. */
+export function Empty(props: { title: string; children: ReactNode }) {
+  return (
+    <div className="empty">
+      <p className="empty-title">{props.title}</p>
+      <p>{props.children}</p>
+    </div>
+  );
+}
+
 /** "No feedback yet", with how to start collecting some. */
 export function NoFeedback(props: { embedHref?: string; what?: string }) {
   return (
-    <div className="empty">
-      <p className="empty-title">No feedback yet</p>
-      <p>
-        {props.what ?? 'Responses show here as soon as visitors answer a widget.'}{' '}
-        {props.embedHref ? (
-          <>
-            <Link href={props.embedHref}>Embed a widget</Link> on your pages to start collecting them.
-          </>
-        ) : (
-          'Open a content set and follow “Embed” to put a widget on your pages.'
-        )}
-      </p>
-    </div>
+    <Empty title="No feedback yet">
+      {props.what ?? 'Responses show here as soon as visitors answer a widget.'}{' '}
+      {props.embedHref ? (
+        <>
+          <Link href={props.embedHref}>Embed a widget</Link> on your pages to start collecting them.
+        </>
+      ) : (
+        'Open a content set and follow “Embed” to put a widget on your pages.'
+      )}
+    </Empty>
   );
 }
 

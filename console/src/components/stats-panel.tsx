@@ -7,7 +7,7 @@ import type { AggregatedData, ResponseAggregation } from '@feedback-service/clie
 import { formatCount, formatDecimal, formatPercent, formatScore, percentOf, plural } from '../lib/format';
 import { optionColors, optionText, setOptions, type OptionDisplay } from '../lib/options';
 import { pointLabel, pointTitle, type Granularity } from '../lib/periods';
-import { usePointCounts, type SetLike, type Subject } from '../lib/queries';
+import { usePointCounts, type SetLike, type Subject } from '../data/stats';
 import type { SchemaConfig } from '../../../shared/schema-options';
 import { ChartWithReadout } from './chart';
 import type { ChartSpec } from './chart-spec';

@@ -1,26 +1,22 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
+import { type TopScope, useTopItems } from '../data/contents';
+import { useContentSets } from '../data/sets';
 import { formatCount, formatPercent } from '../lib/format';
 import { isCalendarPeriod, periodChoiceLabel, rankedPeriodFor, type StatPeriod } from '../lib/periods';
-import { useSession } from '../session';
 import { ErrorMessage, Loading } from './states';
 
 /** The content items with the most responses (rankings exist for current periods only). */
-export function TopItems(props: { scope: { projectId: string } | { contentSetId: string }; period: StatPeriod; isCurrent: boolean; empty?: ReactNode }) {
-  const { client } = useSession();
+export function TopItems(props: { scope: TopScope; period: StatPeriod; isCurrent: boolean; empty?: ReactNode }) {
   const ranked = rankedPeriodFor(props.period);
-  const top = useQuery({
-    queryKey: ['top-items', props.scope, ranked],
-    queryFn: () => client.contents.top({ ...props.scope, period: ranked, $size: 10 }),
-  });
+  const top = useTopItems(props.scope, ranked);
   const note =
     ranked !== props.period || !props.isCurrent
       ? `Rankings cover the current period only: ${periodChoiceLabel(ranked).toLowerCase()}${isCalendarPeriod(ranked) ? ' (this one)' : ''}.`
       : undefined;
   // In a project, items of several sets can share a key: each names its set.
   const setIds = 'projectId' in props.scope ? [...new Set((top.data ?? []).map((entry) => entry.contentSetId))] : [];
-  const sets = useQueries({ queries: setIds.map((id) => ({ queryKey: ['set', id], queryFn: () => client.sets.get(id) })) });
+  const sets = useContentSets(setIds);
   const setNames = new Map(sets.flatMap((result, index) => (result.data ? [[setIds[index], result.data.name] as const] : [])));
   if (top.error) return <ErrorMessage error={top.error} />;
   if (!top.data) return <Loading what="top items" />;

@@ -1,7 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { Webhook } from '@feedback-service/client';
-import { useSession } from '../session';
+import { useProjectLookup } from '../data/projects';
 
 type WebhookEventType = Webhook['events'][number];
 type WebhookFormat = Webhook['format'];
@@ -52,7 +51,6 @@ export function WebhookForm(props: {
   onSubmit: (fields: WebhookFields) => void;
   onCancel?: () => void;
 }) {
-  const { client } = useSession();
   const initial = props.initial;
   const [url, setUrl] = useState(initial?.url ?? '');
   const [description, setDescription] = useState(initial?.description ?? '');
@@ -60,7 +58,7 @@ export function WebhookForm(props: {
   const [events, setEvents] = useState<WebhookEventType[]>(initial?.events ?? EVENT_TYPES);
   const [format, setFormat] = useState<WebhookFormat>(initial?.format ?? 'standard');
   const [enabled, setEnabled] = useState(initial?.enabled ?? true);
-  const projects = useQuery({ queryKey: ['projects', '', true], queryFn: () => client.projects.lookup('', { state: 'all' }) });
+  const projects = useProjectLookup({ text: '', archived: true });
   const ids = { url: useId(), description: useId(), project: useId(), format: useId() };
   const submit = (event: FormEvent) => {
     event.preventDefault();

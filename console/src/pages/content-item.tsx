@@ -4,7 +4,10 @@ import { ResponsesList } from '../components/responses';
 import { StatsPanel } from '../components/stats-panel';
 import { ErrorMessage, Loading } from '../components/states';
 import { periodChoiceLabel } from '../lib/periods';
-import { useContentItem, useContentSet, useProject, useStats } from '../lib/queries';
+import { useContentItem } from '../data/contents';
+import { useProject } from '../data/projects';
+import { useContentSet } from '../data/sets';
+import { useStats } from '../data/stats';
 
 function safeHref(url: string | undefined): string | undefined {
   if (!url) return undefined;

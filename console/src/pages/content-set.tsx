@@ -6,7 +6,9 @@ import { ErrorMessage, Loading, NoFeedback } from '../components/states';
 import { TopItems } from '../components/top-items';
 import { SCHEMA_NAMES } from '../lib/options';
 import { containsNow, periodChoiceLabel } from '../lib/periods';
-import { useContentSet, useProject, useStats } from '../lib/queries';
+import { useProject } from '../data/projects';
+import { useContentSet } from '../data/sets';
+import { useStats } from '../data/stats';
 import { useSession } from '../session';
 
 export function ContentSetPage(props: { setId: string }) {

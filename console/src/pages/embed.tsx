@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState } from 'react';
 import { Link } from 'wouter';
 import { CopyButton } from '../components/copy-button';
@@ -6,9 +5,11 @@ import { Page, PageState, Section } from '../components/page';
 import { ErrorMessage, Loading } from '../components/states';
 import { formatDateTime } from '../lib/format';
 import { optionIndex, optionText, setOptions } from '../lib/options';
-import { useContentSet, useProject } from '../lib/queries';
+import { useProject } from '../data/projects';
+import { useLatestResponses } from '../data/responses';
+import { useContentSet } from '../data/sets';
 import { snippetsFor } from '../lib/snippets';
-import { API_BASE_URL, useSession } from '../session';
+import { API_BASE_URL } from '../session';
 import type { ContentSet } from '@feedback-service/client';
 
 const WidgetPreview = lazy(() => import('../components/widget-preview'));
@@ -71,12 +72,7 @@ function Snippet(props: { set: ContentSet }) {
 }
 
 function LatestResponses(props: { set: ContentSet }) {
-  const { client } = useSession();
-  const latest = useQuery({
-    queryKey: ['responses', 'latest', props.set.id],
-    queryFn: () => client.responses.list({ contentSetId: props.set.id, $size: 5 }),
-    refetchInterval: 2000,
-  });
+  const latest = useLatestResponses(props.set.id);
   if (latest.error) return <ErrorMessage error={latest.error} />;
   if (!latest.data) return <Loading what="latest responses" />;
   if (latest.data.items.length === 0) return <p className="muted">No response yet: answer the preview above.</p>;

@@ -1,23 +1,21 @@
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { ApiKeyInfo } from '@feedback-service/client';
 import { ConfirmDialog, Dialog, FormActions } from '../components/dialog';
+import { type Column, ListTable } from '../components/list-table';
+import { LoadMore } from '../components/load-more';
 import { Page } from '../components/page';
 import { SecretOnce } from '../components/secret-once';
 import { Loading, OperationError } from '../components/states';
+import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../data/api-keys';
+import { loadedItems } from '../data/paging';
 import { formatDateTime } from '../lib/format';
-import { type KeyLevel, useSession } from '../session';
+import type { KeyLevel } from '../session';
 
 function CreateKeyDialog(props: { open: boolean; onClose: () => void }) {
-  const { client } = useSession();
-  const queryClient = useQueryClient();
   const [level, setLevel] = useState<KeyLevel>('viewer');
   const [label, setLabel] = useState('');
   const ids = { level: useId(), label: useId() };
-  const create = useMutation({
-    mutationFn: () => client.keys.create({ level, ...(label.trim() ? { label: label.trim() } : {}) }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['keys'] }),
-  });
+  const create = useCreateApiKey();
   const close = () => {
     create.reset();
     setLabel('');
@@ -25,7 +23,7 @@ function CreateKeyDialog(props: { open: boolean; onClose: () => void }) {
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate({ level, ...(label.trim() ? { label: label.trim() } : {}) });
   };
   return (
     <Dialog open={props.open} title={create.data ? 'Your new API key' : 'New API key'} onClose={close}>
@@ -55,24 +53,36 @@ function CreateKeyDialog(props: { open: boolean; onClose: () => void }) {
 }
 
 export default function KeysPage() {
-  const { client } = useSession();
-  const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKeyInfo | undefined>();
-  const keys = useInfiniteQuery({
-    queryKey: ['keys'],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => client.keys.list({ $size: 50, ...(pageParam ? { cursor: pageParam } : {}) }),
-    getNextPageParam: (last) => last.cursor,
-  });
-  const revoke = useMutation({
-    mutationFn: (id: string) => client.keys.revoke(id),
-    onSuccess: () => {
-      setRevoking(undefined);
-      void queryClient.invalidateQueries({ queryKey: ['keys'] });
+  const keys = useApiKeys();
+  const revoke = useRevokeApiKey({ onSuccess: () => setRevoking(undefined) });
+  const columns: Column<ApiKeyInfo>[] = [
+    { header: 'Label', cell: (key) => key.label ?? <span className="muted">(no label)</span> },
+    { header: 'Level', cell: (key) => key.level },
+    { header: 'Id', cell: (key) => <code>{key.id}</code> },
+    { header: 'Created', cell: (key) => formatDateTime(key.createdAt) },
+    { header: 'Last used', cell: (key) => (key.lastUsedAt ? formatDateTime(key.lastUsedAt) : '–') },
+    {
+      header: 'State',
+      cell: (key) =>
+        key.revokedAt ? (
+          <span className="state state-revoked">revoked {formatDateTime(key.revokedAt)}</span>
+        ) : (
+          <span className="state state-active">active</span>
+        ),
     },
-  });
-  const items = keys.data?.pages.flatMap((page) => page.items) ?? [];
+    {
+      header: 'Actions',
+      hiddenHeader: true,
+      cell: (key) =>
+        !key.revokedAt && (
+          <button type="button" className="danger small" onClick={() => setRevoking(key)} aria-label={`Revoke key ${key.label ?? key.id}`}>
+            Revoke
+          </button>
+        ),
+    },
+  ];
   return (
     <Page
       title="API keys"
@@ -88,57 +98,9 @@ export default function KeysPage() {
       ) : !keys.data ? (
         <Loading what="API keys" />
       ) : (
-        <div className="table-scroll">
-          <table className="list-table">
-            <caption className="visually-hidden">API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Label</th>
-                <th scope="col">Level</th>
-                <th scope="col">Id</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((key) => (
-                <tr key={key.id} data-key={key.id}>
-                  <th scope="row">{key.label ?? <span className="muted">(no label)</span>}</th>
-                  <td>{key.level}</td>
-                  <td>
-                    <code>{key.id}</code>
-                  </td>
-                  <td>{formatDateTime(key.createdAt)}</td>
-                  <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : '–'}</td>
-                  <td>
-                    {key.revokedAt ? (
-                      <span className="state state-revoked">revoked {formatDateTime(key.revokedAt)}</span>
-                    ) : (
-                      <span className="state state-active">active</span>
-                    )}
-                  </td>
-                  <td>
-                    {!key.revokedAt && (
-                      <button type="button" className="danger small" onClick={() => setRevoking(key)} aria-label={`Revoke key ${key.label ?? key.id}`}>
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable caption="API keys" columns={columns} rows={loadedItems(keys.data)} rowKey={(key) => key.id} rowData={(key) => ({ 'data-key': key.id })} />
       )}
-      {keys.hasNextPage && (
-        <button type="button" className="load-more" onClick={() => void keys.fetchNextPage()}>
-          Load more
-        </button>
-      )}
+      <LoadMore hasMore={keys.hasNextPage} onMore={() => void keys.fetchNextPage()} />
       {revoke.error && <OperationError error={revoke.error} feature="Revoking API keys" />}
       <CreateKeyDialog open={creating} onClose={() => setCreating(false)} />
       <ConfirmDialog

@@ -2,16 +2,15 @@
  * A person's responses across the account (by the userId the widgets' forms record, or a
  * site's own profiling.userId), their export, and for admins the erasure of their data.
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
 import { ConfirmDialog } from '../components/dialog';
 import { Page } from '../components/page';
 import { ResponsesList } from '../components/responses';
 import { OperationError } from '../components/states';
+import { useCountPersonResponses, useErasePerson } from '../data/responses';
 import { formatCount, plural } from '../lib/format';
 import { useSession } from '../session';
-import type { FeedbackClient } from '@feedback-service/client';
 
 function decoded(text: string): string {
   try {
@@ -45,38 +44,14 @@ export function PeoplePage() {
   );
 }
 
-/** Counts a person's responses (every state) by paging through them. */
-async function countResponses(client: FeedbackClient, userId: string): Promise<number> {
-  let count = 0;
-  let cursor: string | undefined;
-  do {
-    const page = await client.responses.list({ userId, state: 'all', $size: 100, ...(cursor ? { cursor } : {}) });
-    count += page.items.length;
-    cursor = page.cursor;
-  } while (cursor);
-  return count;
-}
-
 function EraseButton(props: { userId: string }) {
-  const { client } = useSession();
-  const queryClient = useQueryClient();
   const [count, setCount] = useState<number | undefined>();
   const [result, setResult] = useState<string | undefined>();
-  const counting = useMutation({ mutationFn: () => countResponses(client, props.userId), onSuccess: setCount });
-  const erase = useMutation({
-    mutationFn: async () => {
-      let erased = 0;
-      for (;;) {
-        const answer = await client.responses.erase({ userId: props.userId });
-        erased += answer.erased;
-        if (!answer.more) return erased;
-      }
-    },
+  const counting = useCountPersonResponses(props.userId, { onSuccess: setCount });
+  const erase = useErasePerson(props.userId, {
     onSuccess: (erased) => {
       setCount(undefined);
       setResult(`Erased ${plural(erased, 'response')} of ${props.userId}.`);
-      void queryClient.invalidateQueries({ queryKey: ['responses'] });
-      void queryClient.invalidateQueries({ queryKey: ['stats'] });
     },
   });
   return (

@@ -1,32 +1,25 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { ContentSet, Project, SchemaName as Schema } from '@feedback-service/client';
 import { ConfirmDialog, Dialog, FormActions } from '../components/dialog';
+import { type Column, ListTable } from '../components/list-table';
 import { Page, PageState, Section } from '../components/page';
-import { type ProjectFields, ProjectForm } from '../components/project-form';
+import { ProjectForm } from '../components/project-form';
 import { PeriodSelector, usePeriodView } from '../components/period-selector';
 import { SevenDays } from '../components/sparkline';
 import { StatsPanel } from '../components/stats-panel';
-import { ErrorMessage, Loading, NoFeedback } from '../components/states';
+import { Empty, ErrorMessage, Loading, NoFeedback } from '../components/states';
 import { TopItems } from '../components/top-items';
 import { SCHEMA_NAMES } from '../lib/options';
 import { containsNow, periodChoiceLabel } from '../lib/periods';
-import { useProject, useProjectSets, useStats } from '../lib/queries';
+import { useProject, useSaveProject } from '../data/projects';
+import { useCreateSet, useProjectSets } from '../data/sets';
+import { useStats } from '../data/stats';
 import { useSession } from '../session';
 import { SCHEMAS } from '../../../shared/schema-options';
 
 function RenameProjectDialog(props: { project: Project; open: boolean; onClose: () => void }) {
-  const { client } = useSession();
-  const queryClient = useQueryClient();
-  const save = useMutation({
-    mutationFn: (fields: ProjectFields) => client.projects.save(props.project.id, fields),
-    onSuccess: (project) => {
-      queryClient.setQueryData(['project', project.id], project);
-      void queryClient.invalidateQueries({ queryKey: ['projects'] });
-      props.onClose();
-    },
-  });
+  const save = useSaveProject(props.project.id, { onSuccess: props.onClose });
   return (
     <Dialog open={props.open} title="Rename project" onClose={props.onClose}>
       <ProjectForm
@@ -50,8 +43,6 @@ const PRESETS = [
 ] as const;
 
 function NewSetDialog(props: { projectId: string; open: boolean; onClose: () => void }) {
-  const { client } = useSession();
-  const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const [name, setName] = useState('');
   const [key, setKey] = useState('');
@@ -59,32 +50,29 @@ function NewSetDialog(props: { projectId: string; open: boolean; onClose: () => 
   const [preset, setPreset] = useState<(typeof PRESETS)[number]['value']>('github');
   const [ratingMax, setRatingMax] = useState(5);
   const ids = { name: useId(), key: useId(), schema: useId(), preset: useId(), rating: useId() };
-  const create = useMutation({
-    mutationFn: () =>
-      client.sets.create({
-        projectId: props.projectId,
-        key:
-          key.trim() ||
-          name
-            .trim()
-            .toLowerCase()
-            .replace(/[^a-z0-9]+/g, '-')
-            .replace(/^-|-$/g, '')
-            .slice(0, 30) ||
-          'set',
-        schema,
-        schemaConfig: schema === 'reaction' ? { preset } : schema === 'rating' ? { min: 1, max: ratingMax, step: 1 } : undefined,
-        metadata: { name: name.trim() },
-      }),
+  const create = useCreateSet({
     onSuccess: (set) => {
-      void queryClient.invalidateQueries({ queryKey: ['sets', props.projectId] });
       props.onClose();
       navigate(`/sets/${set.id}/embed`);
     },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate({
+      projectId: props.projectId,
+      key:
+        key.trim() ||
+        name
+          .trim()
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .replace(/^-|-$/g, '')
+          .slice(0, 30) ||
+        'set',
+      schema,
+      schemaConfig: schema === 'reaction' ? { preset } : schema === 'rating' ? { min: 1, max: ratingMax, step: 1 } : undefined,
+      metadata: { name: name.trim() },
+    });
   };
   return (
     <Dialog open={props.open} title="New content set" onClose={props.onClose}>
@@ -129,6 +117,14 @@ function NewSetDialog(props: { projectId: string; open: boolean; onClose: () => 
   );
 }
 
+const SET_COLUMNS: Column<ContentSet>[] = [
+  { header: 'Name', cell: (set) => <Link href={`/sets/${set.id}`}>{set.name}</Link> },
+  { header: 'Key', cell: (set) => <code>{set.key}</code> },
+  { header: 'Schema', cell: (set) => SCHEMA_NAMES[set.schema] },
+  { header: 'State', cell: (set) => <span className={`state state-${set.state}`}>{set.state}</span> },
+  { header: 'Last 7 days', cell: (set) => <SevenDays subject={{ kind: 'set', id: set.id }} name={set.name} /> },
+];
+
 function SetsTable(props: { projectId: string; isAdmin: boolean; onCreate: () => void }) {
   const [text, setText] = useState('');
   const search = useDeferredValue(text.trim());
@@ -138,19 +134,16 @@ function SetsTable(props: { projectId: string; isAdmin: boolean; onCreate: () =>
   if (!sets.data) return <Loading what="content sets" />;
   if (sets.data.length === 0 && !search) {
     return (
-      <div className="empty">
-        <p className="empty-title">No content sets yet</p>
-        <p>
-          A content set is one kind of question (a like button, reactions, a rating, a feedback form) asked on many pages.{' '}
-          {props.isAdmin ? (
-            <button type="button" className="link-button" onClick={props.onCreate}>
-              Create the first one
-            </button>
-          ) : (
-            'An admin of your account creates them.'
-          )}
-        </p>
-      </div>
+      <Empty title="No content sets yet">
+        A content set is one kind of question (a like button, reactions, a rating, a feedback form) asked on many pages.{' '}
+        {props.isAdmin ? (
+          <button type="button" className="link-button" onClick={props.onCreate}>
+            Create the first one
+          </button>
+        ) : (
+          'An admin of your account creates them.'
+        )}
+      </Empty>
     );
   }
   return (
@@ -161,47 +154,14 @@ function SetsTable(props: { projectId: string; isAdmin: boolean; onCreate: () =>
         </label>
         <input id={searchId} type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="Name or key" />
       </div>
-      <div className="table-scroll">
-        <table className="list-table">
-          <caption className="visually-hidden">Content sets</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Schema</th>
-              <th scope="col">State</th>
-              <th scope="col">Last 7 days</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sets.data.map((set: ContentSet) => (
-              <tr key={set.id} data-set={set.name}>
-                <th scope="row">
-                  <Link href={`/sets/${set.id}`}>{set.name}</Link>
-                </th>
-                <td>
-                  <code>{set.key}</code>
-                </td>
-                <td>{SCHEMA_NAMES[set.schema]}</td>
-                <td>
-                  <span className={`state state-${set.state}`}>{set.state}</span>
-                </td>
-                <td>
-                  <SevenDays subject={{ kind: 'set', id: set.id }} name={set.name} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ListTable caption="Content sets" columns={SET_COLUMNS} rows={sets.data} rowKey={(set) => set.id} rowData={(set) => ({ 'data-set': set.name })} />
       {sets.data.length >= 20 && <p className="note">Showing the first 20 sets; type to narrow the list.</p>}
     </>
   );
 }
 
 export function ProjectPage(props: { projectId: string }) {
-  const { client, isAdmin } = useSession();
-  const queryClient = useQueryClient();
+  const { isAdmin } = useSession();
   const project = useProject(props.projectId);
   const [view, setView] = usePeriodView();
   const subject = { kind: 'project' as const, id: props.projectId };
@@ -209,14 +169,7 @@ export function ProjectPage(props: { projectId: string }) {
   const [renaming, setRenaming] = useState(false);
   const [archiving, setArchiving] = useState(false);
   const [creatingSet, setCreatingSet] = useState(false);
-  const archive = useMutation({
-    mutationFn: (state: 'active' | 'archived') => client.projects.save(props.projectId, { state }),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(['project', saved.id], saved);
-      void queryClient.invalidateQueries({ queryKey: ['projects'] });
-      setArchiving(false);
-    },
-  });
+  const archive = useSaveProject(props.projectId, { onSuccess: () => setArchiving(false) });
   const crumbs = [{ label: 'Projects', href: '/projects' }];
   if (project.error)
     return (
@@ -256,7 +209,7 @@ export function ProjectPage(props: { projectId: string }) {
               <button type="button" onClick={() => setRenaming(true)}>
                 Rename
               </button>
-              <button type="button" onClick={() => (archived ? archive.mutate('active') : setArchiving(true))}>
+              <button type="button" onClick={() => (archived ? archive.mutate({ state: 'active' }) : setArchiving(true))}>
                 {archived ? 'Unarchive' : 'Archive'}
               </button>
             </>
@@ -295,7 +248,7 @@ export function ProjectPage(props: { projectId: string }) {
             title={`Archive ${data.name}?`}
             confirmLabel="Archive project"
             busy={archive.isPending}
-            onConfirm={() => archive.mutate('archived')}
+            onConfirm={() => archive.mutate({ state: 'archived' })}
             onClose={() => setArchiving(false)}
           >
             <p>An archived project takes no more responses; its sets and statistics stay readable. You can unarchive it later.</p>

@@ -1,13 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useId, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { Project } from '@feedback-service/client';
 import { Dialog } from '../components/dialog';
+import { type Column, ListTable } from '../components/list-table';
 import { type ProjectFields, ProjectForm } from '../components/project-form';
 import { Page } from '../components/page';
-import { ErrorMessage, Loading } from '../components/states';
+import { Empty, ErrorMessage, Loading } from '../components/states';
 import { formatCount, formatDate } from '../lib/format';
-import { useStats } from '../lib/queries';
+import { useCreateProject, useProjectLookup } from '../data/projects';
+import { useStats } from '../data/stats';
 import { useSession } from '../session';
 
 const LOOKUP_LIMIT = 20;
@@ -22,14 +23,26 @@ function Count(props: { projectId: string; period: 'rolling7d' | 'lifetime'; tes
   );
 }
 
+const COLUMNS: Column<Project>[] = [
+  {
+    header: 'Project',
+    cell: (project) => (
+      <>
+        <Link href={`/projects/${project.id}`}>{project.name}</Link>
+        {project.metadata.description && <div className="muted small">{project.metadata.description}</div>}
+      </>
+    ),
+  },
+  { header: 'State', cell: (project) => <span className={`state state-${project.state}`}>{project.state}</span> },
+  { header: 'Last 7 days', number: true, cell: (project) => <Count projectId={project.id} period="rolling7d" testId="project-7d" /> },
+  { header: 'Lifetime', number: true, cell: (project) => <Count projectId={project.id} period="lifetime" testId="project-lifetime" /> },
+  { header: 'Created', cell: (project) => formatDate(project.createdAt) },
+];
+
 export function CreateProjectDialog(props: { open: boolean; onClose: () => void }) {
-  const { client } = useSession();
-  const queryClient = useQueryClient();
   const [, navigate] = useLocation();
-  const create = useMutation({
-    mutationFn: ({ name, description }: ProjectFields) => client.projects.create({ name, ...(description ? { description } : {}) }),
+  const create = useCreateProject({
     onSuccess: (project) => {
-      void queryClient.invalidateQueries({ queryKey: ['projects'] });
       props.onClose();
       navigate(`/projects/${project.id}`);
     },
@@ -41,7 +54,7 @@ export function CreateProjectDialog(props: { open: boolean; onClose: () => void 
         submitLabel="Create project"
         busy={create.isPending}
         error={create.error}
-        onSubmit={(fields) => create.mutate(fields)}
+        onSubmit={({ name, description }: ProjectFields) => create.mutate({ name, ...(description ? { description } : {}) })}
         onCancel={props.onClose}
       />
     </Dialog>
@@ -49,16 +62,13 @@ export function CreateProjectDialog(props: { open: boolean; onClose: () => void 
 }
 
 export function ProjectsPage() {
-  const { client, isAdmin } = useSession();
+  const { isAdmin } = useSession();
   const [text, setText] = useState('');
   const [showArchived, setShowArchived] = useState(false);
   const [creating, setCreating] = useState(false);
   const search = useDeferredValue(text.trim());
   const searchId = useId();
-  const projects = useQuery({
-    queryKey: ['projects', search, showArchived],
-    queryFn: () => client.projects.lookup(search, { state: showArchived ? 'all' : 'active' }),
-  });
+  const projects = useProjectLookup({ text: search, archived: showArchived });
   return (
     <Page
       title="Projects"
@@ -84,57 +94,24 @@ export function ProjectsPage() {
         <ErrorMessage error={projects.error} retry={() => void projects.refetch()} />
       ) : !projects.data ? (
         <Loading what="projects" />
-      ) : projects.data.length === 0 ? (
-        <div className="empty">
-          <p className="empty-title">{search ? 'No project matches' : 'No projects yet'}</p>
-          <p>
-            {search
-              ? 'Try another name.'
-              : isAdmin
-                ? 'Create a project, add a content set, then embed its widget on your pages.'
-                : 'An admin of your account creates projects.'}
-          </p>
-        </div>
       ) : (
         <>
-          <div className="table-scroll">
-            <table className="list-table">
-              <caption className="visually-hidden">Projects</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Project</th>
-                  <th scope="col">State</th>
-                  <th scope="col" className="number">
-                    Last 7 days
-                  </th>
-                  <th scope="col" className="number">
-                    Lifetime
-                  </th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {projects.data.map((project: Project) => (
-                  <tr key={project.id} data-project={project.name}>
-                    <th scope="row">
-                      <Link href={`/projects/${project.id}`}>{project.name}</Link>
-                      {project.metadata.description && <div className="muted small">{project.metadata.description}</div>}
-                    </th>
-                    <td>
-                      <span className={`state state-${project.state}`}>{project.state}</span>
-                    </td>
-                    <td className="number">
-                      <Count projectId={project.id} period="rolling7d" testId="project-7d" />
-                    </td>
-                    <td className="number">
-                      <Count projectId={project.id} period="lifetime" testId="project-lifetime" />
-                    </td>
-                    <td>{formatDate(project.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable
+            caption="Projects"
+            columns={COLUMNS}
+            rows={projects.data}
+            rowKey={(project) => project.id}
+            rowData={(project) => ({ 'data-project': project.name })}
+            empty={
+              <Empty title={search ? 'No project matches' : 'No projects yet'}>
+                {search
+                  ? 'Try another name.'
+                  : isAdmin
+                    ? 'Create a project, add a content set, then embed its widget on your pages.'
+                    : 'An admin of your account creates projects.'}
+              </Empty>
+            }
+          />
           {projects.data.length >= LOOKUP_LIMIT && <p className="note">Showing the first {LOOKUP_LIMIT} projects by name; type to narrow the list.</p>}
         </>
       )}

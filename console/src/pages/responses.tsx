@@ -1,7 +1,8 @@
 import { Page, PageState } from '../components/page';
 import { ResponsesList } from '../components/responses';
 import { ErrorMessage, Loading } from '../components/states';
-import { useContentSet, useProject } from '../lib/queries';
+import { useProject } from '../data/projects';
+import { useContentSet } from '../data/sets';
 
 /** The responses of a project or of a content set. */
 export function ResponsesPage(props: { scope: { projectId: string } | { contentSetId: string } }) {

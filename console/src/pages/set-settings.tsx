@@ -1,17 +1,15 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import type { ContentSet } from '@feedback-service/client';
 import { Page, PageState } from '../components/page';
 import { ErrorMessage, errorMessage, Loading } from '../components/states';
-import { useContentSet, useProject } from '../lib/queries';
+import { useProject } from '../data/projects';
+import { useContentSet, useSaveSet } from '../data/sets';
 import { useSession } from '../session';
 
 const MAX_REVOKE_MINUTES = 30 * 24 * 60;
 
 function SettingsForm(props: { set: ContentSet }) {
-  const { client } = useSession();
-  const queryClient = useQueryClient();
   const { set } = props;
   const [name, setName] = useState(set.name);
   const [description, setDescription] = useState(set.metadata.description ?? '');
@@ -21,28 +19,21 @@ function SettingsForm(props: { set: ContentSet }) {
   const [state, setState] = useState<ContentSet['state']>(set.state);
   const [saved, setSaved] = useState(false);
   const ids = { name: useId(), description: useId(), revoke: useId(), state: useId(), revokeHint: useId() };
-  const save = useMutation({
-    mutationFn: () =>
-      client.sets.save(set.id, {
+  const save = useSaveSet(set.id, { onSuccess: () => setSaved(true) });
+  const minutes = Number(revokeMinutes);
+  const validRevoke = revokeMinutes.trim() !== '' && Number.isFinite(minutes) && minutes >= 0 && minutes <= MAX_REVOKE_MINUTES;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSaved(false);
+    if (validRevoke)
+      save.mutate({
         name: name.trim(),
         description: description.trim(),
         publicAggregates,
         disallowAutoContentCreation: !autoCreate,
         revokeWindow: Math.round(Number(revokeMinutes) * 60),
         state,
-      }),
-    onSuccess: (updated) => {
-      queryClient.setQueryData(['set', updated.id], updated);
-      void queryClient.invalidateQueries({ queryKey: ['sets', updated.projectId] });
-      setSaved(true);
-    },
-  });
-  const minutes = Number(revokeMinutes);
-  const validRevoke = revokeMinutes.trim() !== '' && Number.isFinite(minutes) && minutes >= 0 && minutes <= MAX_REVOKE_MINUTES;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setSaved(false);
-    if (validRevoke) save.mutate();
+      });
   };
   return (
     <form onSubmit={submit} className="form settings">

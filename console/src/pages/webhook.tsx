@@ -1,45 +1,70 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { Delivery } from '@feedback-service/client';
 import { ConfirmDialog, Dialog } from '../components/dialog';
+import { type Column, ListTable } from '../components/list-table';
+import { LoadMore } from '../components/load-more';
 import { Page, PageState, Section } from '../components/page';
 import { SecretOnce } from '../components/secret-once';
 import { errorMessage, Loading, OperationError } from '../components/states';
 import { type WebhookFields, WebhookForm, webhookName } from '../components/webhook-form';
+import { loadedItems } from '../data/paging';
+import {
+  type DeliveryStatus,
+  useDeliveries,
+  useRedeliver,
+  useRemoveWebhook,
+  useRotateWebhookSecret,
+  useSaveWebhook,
+  useTestWebhook,
+  useWebhook,
+} from '../data/webhooks';
 import { formatDateTime, plural } from '../lib/format';
 import { useReadOn } from '../lib/read-on';
-import { useSession } from '../session';
 import { SIGNING_SECRET } from './webhooks';
-
-type DeliveryStatus = Delivery['status'];
 
 const DELIVERY_PAGE_SIZE = 25;
 
 function Deliveries(props: { webhookId: string }) {
-  const { webhooks } = useSession().client;
-  const queryClient = useQueryClient();
   const [status, setStatus] = useState<DeliveryStatus | ''>('');
   const statusId = useId();
-  const deliveries = useInfiniteQuery({
-    queryKey: ['deliveries', props.webhookId, status],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      webhooks.deliveries({
-        webhookId: props.webhookId,
-        $size: DELIVERY_PAGE_SIZE,
-        ...(status ? { status } : {}),
-        ...(pageParam ? { cursor: pageParam } : {}),
-      }),
-    getNextPageParam: (last) => last.cursor,
-    refetchInterval: 5000,
-  });
-  const redeliver = useMutation({
-    mutationFn: (deliveryId: string) => webhooks.redeliver(deliveryId),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['deliveries', props.webhookId] }),
-  });
-  const items = deliveries.data?.pages.flatMap((page) => page.items) ?? [];
+  const deliveries = useDeliveries(props.webhookId, status, DELIVERY_PAGE_SIZE);
+  const redeliver = useRedeliver(props.webhookId);
+  const items = loadedItems(deliveries.data);
   const readOn = useReadOn(deliveries, items.length, DELIVERY_PAGE_SIZE, status);
+  const columns: Column<Delivery>[] = [
+    { header: 'When', cell: (delivery) => formatDateTime(delivery.createdAt) },
+    { header: 'Event', cell: (delivery) => <code>{delivery.eventType}</code> },
+    {
+      header: 'Status',
+      cell: (delivery) => (
+        <>
+          <span className={`state delivery-${delivery.status}`}>{delivery.status}</span>
+          {delivery.nextAttemptAt && <div className="muted small">next try {formatDateTime(delivery.nextAttemptAt)}</div>}
+        </>
+      ),
+    },
+    { header: 'Attempts', number: true, cell: (delivery) => delivery.attempts },
+    {
+      header: 'Last answer',
+      cell: (delivery) => (
+        <>
+          {delivery.lastStatusCode !== undefined && <code>HTTP {delivery.lastStatusCode}</code>}{' '}
+          {delivery.lastError && <span className="muted">{delivery.lastError}</span>}
+        </>
+      ),
+    },
+    {
+      header: 'Actions',
+      hiddenHeader: true,
+      cell: (delivery) =>
+        delivery.status !== 'pending' && (
+          <button type="button" className="small" onClick={() => redeliver.mutate(delivery.id)} disabled={redeliver.isPending}>
+            Redeliver
+          </button>
+        ),
+    },
+  ];
   return (
     <>
       <div className="toolbar">
@@ -67,89 +92,30 @@ function Deliveries(props: { webhookId: string }) {
             : `No ${status} deliveries in ${plural(readOn.pages, 'page')} read; older ones may match.`}
         </p>
       ) : (
-        <div className="table-scroll">
-          <table className="list-table" data-testid="deliveries">
-            <caption className="visually-hidden">Delivery log</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="number">
-                  Attempts
-                </th>
-                <th scope="col">Last answer</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((delivery) => (
-                <tr key={delivery.id} data-delivery={delivery.id}>
-                  <th scope="row">{formatDateTime(delivery.createdAt)}</th>
-                  <td>
-                    <code>{delivery.eventType}</code>
-                  </td>
-                  <td>
-                    <span className={`state delivery-${delivery.status}`}>{delivery.status}</span>
-                    {delivery.nextAttemptAt && <div className="muted small">next try {formatDateTime(delivery.nextAttemptAt)}</div>}
-                  </td>
-                  <td className="number">{delivery.attempts}</td>
-                  <td>
-                    {delivery.lastStatusCode !== undefined && <code>HTTP {delivery.lastStatusCode}</code>}{' '}
-                    {delivery.lastError && <span className="muted">{delivery.lastError}</span>}
-                  </td>
-                  <td>
-                    {delivery.status !== 'pending' && (
-                      <button type="button" className="small" onClick={() => redeliver.mutate(delivery.id)} disabled={redeliver.isPending}>
-                        Redeliver
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable
+          caption="Delivery log"
+          testId="deliveries"
+          columns={columns}
+          rows={items}
+          rowKey={(delivery) => delivery.id}
+          rowData={(delivery) => ({ 'data-delivery': delivery.id })}
+        />
       )}
-      {deliveries.hasNextPage && (
-        <button type="button" className="load-more" onClick={readOn.more} disabled={readOn.searching}>
-          {readOn.searching ? 'Loading…' : readOn.paused ? 'Keep searching' : 'Load more'}
-        </button>
-      )}
+      <LoadMore hasMore={deliveries.hasNextPage} onMore={readOn.more} busy={readOn.searching} paused={readOn.paused} />
     </>
   );
 }
 
 export default function WebhookPage(props: { webhookId: string }) {
-  const { webhooks } = useSession().client;
-  const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const [editing, setEditing] = useState(false);
   const [removing, setRemoving] = useState(false);
   const [rotating, setRotating] = useState(false);
-  const webhook = useQuery({ queryKey: ['webhook', props.webhookId], queryFn: () => webhooks.get(props.webhookId) });
-  const save = useMutation({
-    mutationFn: (changes: Parameters<typeof webhooks.save>[1]) => webhooks.save(props.webhookId, changes),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(['webhook', saved.id], saved);
-      void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
-      setEditing(false);
-    },
-  });
-  const test = useMutation({
-    mutationFn: () => webhooks.test(props.webhookId),
-    onSettled: () => void queryClient.invalidateQueries({ queryKey: ['deliveries', props.webhookId] }),
-  });
-  const rotate = useMutation({ mutationFn: () => webhooks.rotateSecret(props.webhookId) });
-  const remove = useMutation({
-    mutationFn: () => webhooks.remove(props.webhookId),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
-      navigate('/webhooks');
-    },
-  });
+  const webhook = useWebhook(props.webhookId);
+  const save = useSaveWebhook(props.webhookId, { onSuccess: () => setEditing(false) });
+  const test = useTestWebhook(props.webhookId);
+  const rotate = useRotateWebhookSecret(props.webhookId);
+  const remove = useRemoveWebhook(props.webhookId, { onSuccess: () => navigate('/webhooks') });
   const crumbs = [{ label: 'Webhooks', href: '/webhooks' }];
   if (webhook.error)
     return (

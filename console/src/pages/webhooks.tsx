@@ -1,14 +1,16 @@
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { Webhook } from '@feedback-service/client';
 import { Dialog } from '../components/dialog';
+import { type Column, ListTable } from '../components/list-table';
+import { LoadMore } from '../components/load-more';
 import { Page } from '../components/page';
 import { SecretOnce, type SecretWording } from '../components/secret-once';
-import { errorMessage, Loading, OperationError } from '../components/states';
+import { Empty, errorMessage, Loading, OperationError } from '../components/states';
 import { eventsLabel, type WebhookFields, WebhookForm, webhookName } from '../components/webhook-form';
-import { useProject } from '../lib/queries';
-import { useSession } from '../session';
+import { loadedItems } from '../data/paging';
+import { useProject } from '../data/projects';
+import { useCreateWebhook, useSaveWebhook, useWebhooks } from '../data/webhooks';
 
 /** How a webhook's signing secret is shown, on creation and on rotation. */
 export const SIGNING_SECRET: SecretWording = {
@@ -19,13 +21,7 @@ export const SIGNING_SECRET: SecretWording = {
 };
 
 function CreateWebhookDialog(props: { open: boolean; onClose: () => void }) {
-  const { webhooks } = useSession().client;
-  const queryClient = useQueryClient();
-  const create = useMutation({
-    mutationFn: ({ description, projectId, ...fields }: WebhookFields) =>
-      webhooks.create({ ...fields, description: description || undefined, projectId: projectId || undefined }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['webhooks'] }),
-  });
+  const create = useCreateWebhook();
   const close = () => {
     create.reset();
     props.onClose();
@@ -36,7 +32,14 @@ function CreateWebhookDialog(props: { open: boolean; onClose: () => void }) {
         <SecretOnce {...SIGNING_SECRET} secret={create.data.secret} onDone={close} />
       ) : (
         <>
-          <WebhookForm submitLabel="Create webhook" busy={create.isPending} onSubmit={(input) => create.mutate(input)} onCancel={close} />
+          <WebhookForm
+            submitLabel="Create webhook"
+            busy={create.isPending}
+            onSubmit={({ description, projectId, ...fields }: WebhookFields) =>
+              create.mutate({ ...fields, description: description || undefined, projectId: projectId || undefined })
+            }
+            onCancel={close}
+          />
           {create.error && (
             <p className="error" role="alert">
               {errorMessage(create.error)}
@@ -63,21 +66,13 @@ function ProjectScope(props: { projectId: string | undefined }) {
 }
 
 function EnabledToggle(props: { webhook: Webhook }) {
-  const { webhooks } = useSession().client;
-  const queryClient = useQueryClient();
-  const toggle = useMutation({
-    mutationFn: () => webhooks.save(props.webhook.id, { enabled: !props.webhook.enabled }),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(['webhook', saved.id], saved);
-      void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
-    },
-  });
+  const toggle = useSaveWebhook(props.webhook.id);
   return (
     <>
       <button
         type="button"
         className="small"
-        onClick={() => toggle.mutate()}
+        onClick={() => toggle.mutate({ enabled: !props.webhook.enabled })}
         disabled={toggle.isPending}
         aria-label={`${props.webhook.enabled ? 'Disable' : 'Enable'} ${webhookName(props.webhook)}`}
       >
@@ -92,16 +87,34 @@ function EnabledToggle(props: { webhook: Webhook }) {
   );
 }
 
+const COLUMNS: Column<Webhook>[] = [
+  {
+    header: 'Webhook',
+    cell: (webhook) => (
+      <>
+        <Link href={`/webhooks/${webhook.id}`}>{webhookName(webhook)}</Link>
+        <div className="muted small break">{webhook.url}</div>
+      </>
+    ),
+  },
+  { header: 'Project', cell: (webhook) => <ProjectScope projectId={webhook.projectId} /> },
+  { header: 'Events', cell: (webhook) => eventsLabel(webhook.events) },
+  { header: 'Format', cell: (webhook) => webhook.format },
+  {
+    header: 'State',
+    cell: (webhook) => (
+      <>
+        <span className={`state ${webhook.enabled ? 'state-active' : 'state-inactive'}`}>{webhook.enabled ? 'enabled' : 'disabled'}</span>
+        {webhook.disabledReason && <div className="muted small">{webhook.disabledReason}</div>}
+      </>
+    ),
+  },
+  { header: 'Actions', hiddenHeader: true, cell: (webhook) => <EnabledToggle webhook={webhook} /> },
+];
+
 export default function WebhooksPage() {
-  const resource = useSession().client.webhooks;
   const [creating, setCreating] = useState(false);
-  const webhooks = useInfiniteQuery({
-    queryKey: ['webhooks'],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => resource.list({ $size: 50, ...(pageParam ? { cursor: pageParam } : {}) }),
-    getNextPageParam: (last) => last.cursor,
-  });
-  const items = webhooks.data?.pages.flatMap((page) => page.items) ?? [];
+  const webhooks = useWebhooks();
   return (
     <Page
       title="Webhooks"
@@ -116,57 +129,17 @@ export default function WebhooksPage() {
         <OperationError error={webhooks.error} feature="Webhooks" retry={() => void webhooks.refetch()} />
       ) : !webhooks.data ? (
         <Loading what="webhooks" />
-      ) : items.length === 0 ? (
-        <div className="empty">
-          <p className="empty-title">No webhooks yet</p>
-          <p>Create one to be told of every response as it arrives.</p>
-        </div>
       ) : (
-        <div className="table-scroll">
-          <table className="list-table">
-            <caption className="visually-hidden">Webhooks</caption>
-            <thead>
-              <tr>
-                <th scope="col">Webhook</th>
-                <th scope="col">Project</th>
-                <th scope="col">Events</th>
-                <th scope="col">Format</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((webhook) => (
-                <tr key={webhook.id} data-webhook={webhook.id}>
-                  <th scope="row">
-                    <Link href={`/webhooks/${webhook.id}`}>{webhookName(webhook)}</Link>
-                    <div className="muted small break">{webhook.url}</div>
-                  </th>
-                  <td>
-                    <ProjectScope projectId={webhook.projectId} />
-                  </td>
-                  <td>{eventsLabel(webhook.events)}</td>
-                  <td>{webhook.format}</td>
-                  <td>
-                    <span className={`state ${webhook.enabled ? 'state-active' : 'state-inactive'}`}>{webhook.enabled ? 'enabled' : 'disabled'}</span>
-                    {webhook.disabledReason && <div className="muted small">{webhook.disabledReason}</div>}
-                  </td>
-                  <td>
-                    <EnabledToggle webhook={webhook} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable
+          caption="Webhooks"
+          columns={COLUMNS}
+          rows={loadedItems(webhooks.data)}
+          rowKey={(webhook) => webhook.id}
+          rowData={(webhook) => ({ 'data-webhook': webhook.id })}
+          empty={<Empty title="No webhooks yet">Create one to be told of every response as it arrives.</Empty>}
+        />
       )}
-      {webhooks.hasNextPage && (
-        <button type="button" className="load-more" onClick={() => void webhooks.fetchNextPage()}>
-          Load more
-        </button>
-      )}
+      <LoadMore hasMore={webhooks.hasNextPage} onMore={() => void webhooks.fetchNextPage()} />
       <CreateWebhookDialog open={creating} onClose={() => setCreating(false)} />
     </Page>
   );

@@ -1,9 +1,9 @@
-/** Data hooks: every read of the console, through the client, cached by TanStack Query. */
+/** Statistics of projects, sets and items (getStats): their query keys and reads. */
 import { useQueries, useQuery } from '@tanstack/react-query';
 import type { AggregatedData, ContentSet } from '@feedback-service/client';
 import { prefetchChart } from '../components/chart';
+import { pointPeriod, resolvedOf, type StatPeriod } from '../lib/periods';
 import { useSession } from '../session';
-import { pointPeriod, resolvedOf, type StatPeriod } from './periods';
 
 export type SubjectKind = 'project' | 'set' | 'item';
 export interface Subject {
@@ -11,25 +11,12 @@ export interface Subject {
   id: string;
 }
 
-export function useProject(id: string | undefined) {
-  const { client } = useSession();
-  return useQuery({ queryKey: ['project', id], queryFn: () => client.projects.get(id!), enabled: Boolean(id) });
-}
-
-export function useContentSet(id: string | undefined) {
-  const { client } = useSession();
-  return useQuery({ queryKey: ['set', id], queryFn: () => client.sets.get(id!), enabled: id !== undefined });
-}
-
-export function useContentItem(id: string | undefined) {
-  const { client } = useSession();
-  return useQuery({ queryKey: ['item', id], queryFn: () => client.contents.get(id!), enabled: id !== undefined });
-}
-
-export function useProjectSets(projectId: string, text = '') {
-  const { client } = useSession();
-  return useQuery({ queryKey: ['sets', projectId, text], queryFn: () => client.sets.lookup(text, { projectId, state: 'all' }) });
-}
+export const statsKeys = {
+  all: ['stats'] as const,
+  /** One subject's statistics over one period, ending now or at a reference date. */
+  of: (subject: Subject, period: StatPeriod, reference: string | undefined) =>
+    [...statsKeys.all, subject.kind, subject.id, period, reference ?? 'now'] as const,
+};
 
 function statsCall(client: ReturnType<typeof useSession>['client'], subject: Subject) {
   switch (subject.kind) {
@@ -42,15 +29,11 @@ function statsCall(client: ReturnType<typeof useSession>['client'], subject: Sub
   }
 }
 
-export function statsKey(subject: Subject, period: StatPeriod, reference: string | undefined) {
-  return ['stats', subject.kind, subject.id, period, reference ?? 'now'] as const;
-}
-
 export function useStats(subject: Subject, period: StatPeriod, reference?: string, options: { enabled?: boolean } = {}) {
   const { client } = useSession();
   prefetchChart();
   return useQuery({
-    queryKey: statsKey(subject, period, reference),
+    queryKey: statsKeys.of(subject, period, reference),
     queryFn: () => statsCall(client, subject)(subject.id, { period, ...(reference ? { reference } : {}) }),
     enabled: options.enabled ?? true,
   });
@@ -100,7 +83,7 @@ export function usePointCounts(subject: Subject, stats: AggregatedData | undefin
     queries: (needed ? keys : []).map((key) => {
       const pointReference = key.length === 4 ? `${key}-01-01` : key.length === 7 ? `${key}-01` : key.slice(0, 10);
       return {
-        queryKey: statsKey(subject, subPeriod!, pointReference),
+        queryKey: statsKeys.of(subject, subPeriod!, pointReference),
         queryFn: () => statsCall(client, subject)(subject.id, { period: subPeriod!, reference: pointReference }),
       };
     }),

@@ -1,0 +1,75 @@
+/** Responses: their query keys, the paged list, the latest few, and a person's erasure. */
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { FeedbackClient, ResponseQueryModel } from '@feedback-service/client';
+import { useSession } from '../session';
+import { byCursor, cursorOf, type Then } from './paging';
+import { statsKeys } from './stats';
+
+/** Which responses a list shows: its scope and the filters the API applies. */
+export type ResponseQuery = Omit<ResponseQueryModel, '$size' | '$page' | 'cursor'>;
+
+export const responseKeys = {
+  all: ['responses'] as const,
+  lists: () => [...responseKeys.all, 'list'] as const,
+  list: (query: ResponseQuery) => [...responseKeys.lists(), query] as const,
+  latest: (setId: string) => [...responseKeys.all, 'latest', setId] as const,
+};
+
+/** Responses, newest first, `pageSize` a page, paged on by cursor. */
+export function useResponses(query: ResponseQuery, pageSize: number) {
+  const { client } = useSession();
+  return useInfiniteQuery({
+    queryKey: responseKeys.list(query),
+    queryFn: ({ pageParam }) => client.responses.list({ ...query, $size: pageSize, ...cursorOf(pageParam) }),
+    ...byCursor,
+  });
+}
+
+/** A set's five newest responses, read again every two seconds (the embed page's live view). */
+export function useLatestResponses(setId: string) {
+  const { client } = useSession();
+  return useQuery({
+    queryKey: responseKeys.latest(setId),
+    queryFn: () => client.responses.list({ contentSetId: setId, $size: 5 }),
+    refetchInterval: 2000,
+  });
+}
+
+/** Counts a person's responses (every state) by paging through them. */
+async function countResponses(client: FeedbackClient, userId: string): Promise<number> {
+  let count = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await client.responses.list({ userId, state: 'all', $size: 100, ...cursorOf(cursor) });
+    count += page.items.length;
+    cursor = page.cursor;
+  } while (cursor);
+  return count;
+}
+
+/** How many responses a person has, before erasing them. */
+export function useCountPersonResponses(userId: string, then: Then<number> = {}) {
+  const { client } = useSession();
+  return useMutation({ mutationFn: () => countResponses(client, userId), onSuccess: then.onSuccess });
+}
+
+/** Erases every response of a person, call after call until none remain; returns how many. */
+export function useErasePerson(userId: string, then: Then<number> = {}) {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      let erased = 0;
+      for (;;) {
+        const answer = await client.responses.erase({ userId });
+        erased += answer.erased;
+        if (!answer.more) return erased;
+      }
+    },
+    onSuccess: (erased) => {
+      then.onSuccess?.(erased);
+      void queryClient.invalidateQueries({ queryKey: responseKeys.all });
+      void queryClient.invalidateQueries({ queryKey: statsKeys.all });
+    },
+  });
+}
