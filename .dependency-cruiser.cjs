@@ -76,6 +76,14 @@ module.exports = {
       to: { path: '^(functions|local|lib|bin|scripts|test)/' },
     },
     {
+      name: 'console-reads-through-its-data-layer',
+      severity: 'error',
+      comment:
+        'The console\'s query keys, queries and mutations live in console/src/data/, one module per resource; pages and components call its hooks (the session holds the cache).',
+      from: { path: '^console/src/', pathNot: '^console/src/(data/|session\\.tsx$)' },
+      to: { path: '(^|/)node_modules/@tanstack/react-query/' },
+    },
+    {
       name: 'console-build-serves-only',
       severity: 'error',
       comment: 'The console build and its serving rules know nothing of the server behind the API.',
