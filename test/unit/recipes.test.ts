@@ -46,6 +46,25 @@ function replaced(text: string, from: string, to: string): string {
   return text.replace(from, to);
 }
 
+test('a new schema: its name in SCHEMAS and its config type, then the compiler names its server record, its option labels and its console view', () => {
+  const errors = filesWithErrors({
+    'shared/schema-options.ts': (text) =>
+      replaced(
+        replaced(text, "'message', 'tagged-message'] as const;", "'message', 'tagged-message', 'survey'] as const;"),
+        "  'tagged-message': { tags: TagOption[] };",
+        "  'tagged-message': { tags: TagOption[] };\n  survey: Record<string, never>;",
+      ),
+    'clients/typescript/src/generated.ts': (text) => regeneratedClient(text, 'tagged-message', 'survey'),
+  });
+  expect(errors).toEqual([
+    'console/src/components/widget-preview.tsx',
+    'console/src/schemas/index.ts',
+    'functions/api/result-models.ts',
+    'functions/domain/schemas.ts',
+    'shared/schema-options.ts',
+  ]);
+});
+
 test('a new period: its entry in PERIODS, then only the console names what it needs (its label and how to say its span)', () => {
   const errors = filesWithErrors({
     'shared/periods.ts': (text) =>

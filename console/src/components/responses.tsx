@@ -12,7 +12,7 @@ import { type ResponseQuery, useResponses } from '../data/responses';
 import { useContentSets } from '../data/sets';
 import { exportAll, saveFile, type ExportProgress } from '../lib/export';
 import { formatCount, formatDateTime, plural } from '../lib/format';
-import { optionIndex, optionText, setOptions } from '../lib/options';
+import { hasOptions, hasText, optionIndex, optionText, optionWord, setOptions } from '../schemas';
 import { useReadOn } from '../lib/read-on';
 import { useSession } from '../session';
 import { LoadMore } from './load-more';
@@ -69,7 +69,7 @@ function matchesClientFilters(response: FeedbackResponse, filters: Filters, set:
 function Value(props: { response: FeedbackResponse; set: ContentSet | undefined }) {
   const { value } = props.response;
   const set = props.set;
-  if (set && (set.schema === 'message' || set.schema === 'tagged-message')) {
+  if (set && hasText(set.schema)) {
     const tag = typeof value === 'object' ? value.tag : undefined;
     const message = typeof value === 'object' ? value.message : String(value);
     const option = tag !== undefined ? setOptions(set)[optionIndex(set, value)] : undefined;
@@ -183,8 +183,8 @@ function Filters(props: { filters: Filters; onChange: (filters: Filters) => void
   const ids = { from: useId(), to: useId(), state: useId(), option: useId(), text: useId() };
   const { filters, set } = props;
   const update = (patch: Partial<Filters>) => props.onChange({ ...filters, ...patch });
-  const options = set && set.schema !== 'message' && set.schema !== 'pulse' ? setOptions(set) : [];
-  const hasText = !set || set.schema === 'message' || set.schema === 'tagged-message';
+  const options = set && hasOptions(set.schema) ? setOptions(set) : [];
+  const searchable = !set || hasText(set.schema);
   return (
     <form className="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filter responses">
       <div className="field">
@@ -205,7 +205,7 @@ function Filters(props: { filters: Filters; onChange: (filters: Filters) => void
       </div>
       {options.length > 0 && (
         <div className="field">
-          <label htmlFor={ids.option}>{set?.schema === 'tagged-message' ? 'Tag' : 'Value'}</label>
+          <label htmlFor={ids.option}>{set ? optionWord(set.schema) : 'Value'}</label>
           <select id={ids.option} value={filters.option} onChange={(event) => update({ option: event.target.value })}>
             <option value="">Any</option>
             {options.map((option) => (
@@ -216,7 +216,7 @@ function Filters(props: { filters: Filters; onChange: (filters: Filters) => void
           </select>
         </div>
       )}
-      {hasText && (
+      {searchable && (
         <div className="field">
           <label htmlFor={ids.text}>{set ? 'Message contains' : 'Value contains'}</label>
           <input id={ids.text} type="search" value={filters.text} onChange={(event) => update({ text: event.target.value })} />

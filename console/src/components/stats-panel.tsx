@@ -4,140 +4,12 @@
  * items the distribution per option.
  */
 import type { AggregatedData, ResponseAggregation } from '@feedback-service/client';
-import { formatCount, formatDecimal, formatPercent, formatScore, percentOf, plural } from '../lib/format';
-import { optionColors, optionText, setOptions, type OptionDisplay } from '../lib/options';
-import { pointLabel, pointTitle, type Granularity } from '../lib/periods';
-import { usePointCounts, type SetLike, type Subject } from '../data/stats';
-import type { SchemaConfig } from '../../../shared/schema-options';
+import { formatCount, formatPercent, percentOf } from '../lib/format';
+import { usePointCounts, type Subject } from '../data/stats';
+import { chartOf, hasOptions, optionColors, setOptions, summaryText, type SetLike, type Table } from '../schemas';
 import { ChartWithReadout } from './chart';
 import type { ChartSpec } from './chart-spec';
 import { ErrorMessage, Loading } from './states';
-
-export function sentimentWord(score: number): string {
-  if (score >= 0.5) return 'positive';
-  if (score >= 0.15) return 'somewhat positive';
-  if (score > -0.15) return 'neutral';
-  if (score > -0.5) return 'somewhat negative';
-  return 'negative';
-}
-
-function intensityWord(intensity: number): string {
-  if (intensity >= 0.7) return 'strong';
-  if (intensity >= 0.35) return 'moderate';
-  return 'mild';
-}
-
-function mostChosen(options: OptionDisplay[], counts: number[], total: number): string {
-  let best = -1;
-  counts.forEach((count, index) => {
-    if (count > 0 && (best < 0 || count > counts[best])) best = index;
-  });
-  return best < 0 ? '' : `${optionText(options[best])} (${formatPercent(counts[best], total)})`;
-}
-
-/** The summary of a period in plain words. */
-export function summaryText(data: ResponseAggregation, set: SetLike | undefined): string {
-  const total = data.count;
-  if (total === 0) return 'No feedback in this period.';
-  const options = set ? setOptions(set) : [];
-  switch (data.schema) {
-    case 'pulse':
-      return `${plural(total, 'response')}.`;
-    case 'message':
-      return `${plural(total, 'message')}.`;
-    case 'yes-no': {
-      const [yes, no] = data.counts;
-      return `${formatPercent(yes, yes + no)} said yes (${formatCount(yes)} yes, ${formatCount(no)} no): ${sentimentWord(data.summary)} overall, score ${formatScore(data.summary)}.`;
-    }
-    case 'reaction': {
-      const sentiment = data.summary ?? 0;
-      const intensity = data.intensity ?? 0;
-      return `${plural(total, 'reaction')}, ${sentimentWord(sentiment)} (sentiment ${formatScore(sentiment)}) with ${intensityWord(intensity)} intensity (${formatDecimal(intensity)}). Most chosen: ${mostChosen(options, data.counts, total)}.`;
-    }
-    case 'rating': {
-      const config = set?.schemaConfig as SchemaConfig['rating'] | undefined;
-      return `Average rating ${formatDecimal(data.summary)}${config ? ` out of ${formatDecimal(config.max)}` : ''} from ${plural(total, 'rating')}.`;
-    }
-    case 'tagged-message': {
-      const sentiment = data.summary ?? 0;
-      return `${plural(total, 'message')}, ${sentimentWord(sentiment)} overall (sentiment ${formatScore(sentiment)}). Most tagged: ${mostChosen(options, data.counts, total)}.`;
-    }
-  }
-}
-
-interface Table {
-  columns: string[];
-  rows: { title: string; cells: string[] }[];
-}
-
-function chartOf(
-  data: ResponseAggregation,
-  set: SetLike | undefined,
-  granularity: Granularity,
-  keys: string[],
-  pointCounts: (number | undefined)[],
-): { spec: ChartSpec; table: Table } {
-  const labels = keys.map((key) => pointLabel(granularity, key));
-  const titles = keys.map((key) => pointTitle(granularity, key));
-  const options = set ? setOptions(set) : [];
-  const colors = set ? optionColors(set.schema, options.length) : [];
-  switch (data.schema) {
-    case 'yes-no':
-    case 'reaction':
-    case 'tagged-message': {
-      const perPoint: number[][] = data.schema === 'yes-no' ? data.points.map((point) => [...point]) : data.points.map((point) => point[0]);
-      const series = options.map((option, index) => ({
-        label: optionText(option),
-        color: colors[index],
-        values: perPoint.map((counts) => counts[index] ?? 0),
-      }));
-      return {
-        spec: { labels, kind: 'stacked', series },
-        table: {
-          columns: [...options.map(optionText), 'Total'],
-          rows: perPoint.map((counts, point) => ({
-            title: titles[point],
-            cells: [...options.map((_, index) => formatCount(counts[index] ?? 0)), formatCount(counts.reduce((sum, count) => sum + count, 0))],
-          })),
-        },
-      };
-    }
-    case 'rating': {
-      const config = set?.schemaConfig as SchemaConfig['rating'] | undefined;
-      return {
-        spec: {
-          labels,
-          kind: 'bars',
-          series: [{ label: 'Ratings', color: 'var-bar', values: data.points.map(([count]) => count) }],
-          line: {
-            label: 'Average',
-            color: '#ea580c',
-            values: data.points.map(([count, mean]) => (count > 0 ? mean : null)),
-            min: config?.min ?? 0,
-            max: config?.max ?? 5,
-          },
-        },
-        table: {
-          columns: ['Ratings', 'Average'],
-          rows: data.points.map(([count, mean], point) => ({ title: titles[point], cells: [formatCount(count), count > 0 ? formatDecimal(mean) : '–'] })),
-        },
-      };
-    }
-    case 'pulse':
-    case 'message':
-      return {
-        spec: {
-          labels,
-          kind: 'bars',
-          series: [{ label: data.schema === 'message' ? 'Messages' : 'Responses', color: 'var-bar', values: pointCounts.map((count) => count ?? null) }],
-        },
-        table: {
-          columns: [data.schema === 'message' ? 'Messages' : 'Responses'],
-          rows: pointCounts.map((count, point) => ({ title: titles[point], cells: [count === undefined ? '…' : formatCount(count)] })),
-        },
-      };
-  }
-}
 
 function barColor(): string {
   return getComputedStyle(document.documentElement).getPropertyValue('--accent').trim() || '#4f46e5';
@@ -229,7 +101,7 @@ export function PeriodChart(props: { subject: Subject; stats: AggregatedData; se
 /** Count and share per option, with the label or emoji of each. */
 export function Distribution(props: { data: ResponseAggregation; set: SetLike }) {
   const options = setOptions(props.set);
-  if (props.data.schema === 'pulse' || props.data.schema === 'message') return null;
+  if (!hasOptions(props.data.schema)) return null;
   const counts = props.data.values;
   const total = counts.reduce((sum, count) => sum + count, 0);
   const colors = optionColors(props.set.schema, options.length);

@@ -21,75 +21,84 @@ import {
   PRESET_YESNO_LIKE_DISLIKE,
   type FeelbackValueDefinition,
 } from '@feelback/react';
-import type { SchemaConfig } from '../../../shared/schema-options';
+import type { ReactElement } from 'react';
+import type { Schema, SchemaConfig } from '../../../shared/schema-options';
 import type { ContentSet } from '@feedback-service/client';
-import { optionsOf, reactionPreset, usesFeedbackTags } from '../lib/options';
+import { reactionPreset, setOptions, usesFeedbackTags } from '../schemas';
 
 const REACTION_PRESETS = { github: PRESET_GITHUB_EMOJI, facebook: PRESET_FACEBOOK_EMOJI, feeling: PRESET_FEELING, evaluation: PRESET_EVALUATION };
 
 function textPreset(set: ContentSet, format: (value: string, label: string, emoji?: string) => string): FeelbackValueDefinition[] {
-  return optionsOf(set.schema, set.schemaConfig).map((option) => ({
+  return setOptions(set).map((option) => ({
     value: option.value,
     title: option.label,
     icon: { text: format(option.value, option.label, option.emoji) },
   }));
 }
 
+interface PreviewProps {
+  set: ContentSet;
+  target: { contentSetId: string };
+  showCount: boolean | undefined;
+}
+
+/**
+ * The published widget of each schema: a record over every schema, so a new schema without
+ * its preview does not compile. It lives here rather than in schemas/ because the widgets'
+ * code loads lazily with the embed page.
+ */
+const SCHEMA_PREVIEWS: { [S in Schema]: (props: PreviewProps) => ReactElement } = {
+  pulse: ({ target, showCount }) => <FeelbackPulse {...target} preset={PRESET_PULSE_HEART} showCount={showCount} revokable={false} />,
+  'yes-no': ({ target, showCount }) => (
+    <FeelbackYesNo
+      {...target}
+      preset={PRESET_YESNO_LIKE_DISLIKE}
+      textQuestion="Was this page helpful?"
+      textAnswer="Thanks for your feedback"
+      showCount={showCount}
+      revokable={false}
+    />
+  ),
+  reaction: ({ set, target, showCount }) => {
+    const preset = reactionPreset(set.schemaConfig as SchemaConfig['reaction']);
+    return (
+      <FeelbackReaction
+        {...target}
+        preset={preset ? REACTION_PRESETS[preset] : textPreset(set, (_value, label, emoji) => emoji ?? label)}
+        showCount={showCount}
+        revokable={false}
+      />
+    );
+  },
+  rating: ({ set, target, showCount }) => (
+    <FeelbackYesNo
+      {...target}
+      preset={textPreset(set, (value) => `${value} ★`)}
+      textQuestion="How would you rate this page?"
+      textAnswer="Thanks for your rating"
+      showCount={showCount}
+      revokable={false}
+    />
+  ),
+  message: ({ target }) => (
+    <FeelbackMessage {...target} layout="inline" title="Send us your feedback" textAnswer="Thanks for your feedback" revokable={false} />
+  ),
+  'tagged-message': ({ set, target }) => (
+    <FeelbackTaggedMessage
+      {...target}
+      layout="inline"
+      preset={
+        usesFeedbackTags(set.schemaConfig as SchemaConfig['tagged-message']) ? PRESET_FEEDBACK : textPreset(set, (_value, label, emoji) => emoji ?? label)
+      }
+      textAnswer="Thanks for your feedback"
+      revokable={false}
+    />
+  ),
+};
+
 function Widget(props: { set: ContentSet }) {
-  const { set } = props;
-  const target = { contentSetId: set.id };
-  const showCount = set.metadata.publicAggregates;
-  switch (set.schema) {
-    case 'pulse':
-      return <FeelbackPulse {...target} preset={PRESET_PULSE_HEART} showCount={showCount} revokable={false} />;
-    case 'yes-no':
-      return (
-        <FeelbackYesNo
-          {...target}
-          preset={PRESET_YESNO_LIKE_DISLIKE}
-          textQuestion="Was this page helpful?"
-          textAnswer="Thanks for your feedback"
-          showCount={showCount}
-          revokable={false}
-        />
-      );
-    case 'reaction': {
-      const preset = reactionPreset(set.schemaConfig as SchemaConfig['reaction']);
-      return (
-        <FeelbackReaction
-          {...target}
-          preset={preset ? REACTION_PRESETS[preset] : textPreset(set, (_value, label, emoji) => emoji ?? label)}
-          showCount={showCount}
-          revokable={false}
-        />
-      );
-    }
-    case 'rating':
-      return (
-        <FeelbackYesNo
-          {...target}
-          preset={textPreset(set, (value) => `${value} ★`)}
-          textQuestion="How would you rate this page?"
-          textAnswer="Thanks for your rating"
-          showCount={showCount}
-          revokable={false}
-        />
-      );
-    case 'message':
-      return <FeelbackMessage {...target} layout="inline" title="Send us your feedback" textAnswer="Thanks for your feedback" revokable={false} />;
-    case 'tagged-message':
-      return (
-        <FeelbackTaggedMessage
-          {...target}
-          layout="inline"
-          preset={
-            usesFeedbackTags(set.schemaConfig as SchemaConfig['tagged-message']) ? PRESET_FEEDBACK : textPreset(set, (_value, label, emoji) => emoji ?? label)
-          }
-          textAnswer="Thanks for your feedback"
-          revokable={false}
-        />
-      );
-  }
+  const Preview = SCHEMA_PREVIEWS[props.set.schema];
+  return <Preview set={props.set} target={{ contentSetId: props.set.id }} showCount={props.set.metadata.publicAggregates} />;
 }
 
 export default function WidgetPreview(props: { set: ContentSet; endpoint: string }) {

@@ -1,6 +1,7 @@
 /** Statistics of projects, sets and items (getStats): their query keys and reads. */
 import { useQueries, useQuery } from '@tanstack/react-query';
-import type { AggregatedData, ContentSet } from '@feedback-service/client';
+import type { AggregatedData } from '@feedback-service/client';
+import { pointTotals } from '../schemas';
 import { prefetchChart } from '../components/chart';
 import { pointPeriod, resolvedOf, type StatPeriod } from '../lib/periods';
 import { useSession } from '../session';
@@ -51,22 +52,6 @@ export interface PointCounts {
   unavailable: boolean;
 }
 
-function pointTotals(data: AggregatedData['data']): number[] | undefined {
-  switch (data.schema) {
-    case 'yes-no':
-      return data.points.map(([yes, no]) => yes + no);
-    case 'reaction':
-      return data.points.map(([counts]) => counts.reduce((sum, count) => sum + count, 0));
-    case 'rating':
-      return data.points.map(([count]) => count);
-    case 'tagged-message':
-      return data.points.map(([counts]) => counts.reduce((sum, count) => sum + count, 0));
-    case 'pulse':
-    case 'message':
-      return undefined;
-  }
-}
-
 /**
  * The number of responses per data point. Aggregations with points carry them; the pulse
  * shape (projects, pulse and message sets) has only the period's total, so each point is
@@ -100,5 +85,3 @@ export function usePointCounts(subject: Subject, stats: AggregatedData | undefin
     unavailable: false,
   };
 }
-
-export type SetLike = Pick<ContentSet, 'schema' | 'schemaConfig'>;

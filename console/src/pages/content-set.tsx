@@ -4,7 +4,7 @@ import { PeriodSelector, usePeriodView } from '../components/period-selector';
 import { StatsPanel } from '../components/stats-panel';
 import { ErrorMessage, Loading, NoFeedback } from '../components/states';
 import { TopItems } from '../components/top-items';
-import { SCHEMA_NAMES } from '../lib/options';
+import { schemaName } from '../schemas';
 import { containsNow, periodChoiceLabel } from '../lib/periods';
 import { useProject } from '../data/projects';
 import { useContentSet } from '../data/sets';
@@ -41,7 +41,7 @@ export function ContentSetPage(props: { setId: string }) {
   return (
     <Page
       title={data.name}
-      kicker={`Content set · ${SCHEMA_NAMES[data.schema]}`}
+      kicker={`Content set · ${schemaName(data.schema)}`}
       crumbs={crumbs}
       subtitle={
         <>

@@ -4,7 +4,7 @@ import { CopyButton } from '../components/copy-button';
 import { Page, PageState, Section } from '../components/page';
 import { ErrorMessage, Loading } from '../components/states';
 import { formatDateTime } from '../lib/format';
-import { optionIndex, optionText, setOptions } from '../lib/options';
+import { optionIndex, optionText, setOptions } from '../schemas';
 import { useProject } from '../data/projects';
 import { useLatestResponses } from '../data/responses';
 import { useContentSet } from '../data/sets';

@@ -10,7 +10,7 @@ import { SevenDays } from '../components/sparkline';
 import { StatsPanel } from '../components/stats-panel';
 import { Empty, ErrorMessage, Loading, NoFeedback } from '../components/states';
 import { TopItems } from '../components/top-items';
-import { SCHEMA_NAMES } from '../lib/options';
+import { schemaName } from '../schemas';
 import { containsNow, periodChoiceLabel } from '../lib/periods';
 import { useProject, useSaveProject } from '../data/projects';
 import { useCreateSet, useProjectSets } from '../data/sets';
@@ -85,7 +85,7 @@ function NewSetDialog(props: { projectId: string; open: boolean; onClose: () => 
         <select id={ids.schema} value={schema} onChange={(event) => setSchema(event.target.value as Schema)}>
           {SCHEMAS.map((value) => (
             <option key={value} value={value}>
-              {SCHEMA_NAMES[value]}
+              {schemaName(value)}
             </option>
           ))}
         </select>
@@ -120,7 +120,7 @@ function NewSetDialog(props: { projectId: string; open: boolean; onClose: () => 
 const SET_COLUMNS: Column<ContentSet>[] = [
   { header: 'Name', cell: (set) => <Link href={`/sets/${set.id}`}>{set.name}</Link> },
   { header: 'Key', cell: (set) => <code>{set.key}</code> },
-  { header: 'Schema', cell: (set) => SCHEMA_NAMES[set.schema] },
+  { header: 'Schema', cell: (set) => schemaName(set.schema) },
   { header: 'State', cell: (set) => <span className={`state state-${set.state}`}>{set.state}</span> },
   { header: 'Last 7 days', cell: (set) => <SevenDays subject={{ kind: 'set', id: set.id }} name={set.name} /> },
 ];

@@ -1,0 +1,103 @@
+import type { ContentSet, ResponseAggregation, ResponseValue } from '@feedback-service/client';
+import type { Schema } from '../../../shared/schema-options';
+import type { ChartSpec } from '../components/chart-spec';
+import { pointLabel, pointTitle, type Granularity } from '../lib/periods';
+import { message } from './message';
+import { pulse } from './pulse';
+import { rating } from './rating';
+import { reaction } from './reaction';
+import { taggedMessage } from './tagged-message';
+import type { AggregationOf, OptionDisplay, SchemaView, SnippetParts, Table } from './view';
+import { yesNo } from './yes-no';
+
+export { optionText, sentimentWord, type OptionDisplay, type SnippetParts, type Table } from './view';
+export { reactionPreset } from './reaction';
+export { usesFeedbackTags } from './tagged-message';
+
+/** What the console does per schema: one record per schema, or the console does not compile. */
+export const SCHEMA_VIEWS: { [S in Schema]: SchemaView<S> } = {
+  pulse,
+  'yes-no': yesNo,
+  reaction,
+  rating,
+  message,
+  'tagged-message': taggedMessage,
+};
+
+export type SetLike = Pick<ContentSet, 'schema' | 'schemaConfig'>;
+
+function viewOf<S extends Schema>(schema: S): SchemaView<S> {
+  return SCHEMA_VIEWS[schema];
+}
+
+/** The record and the aggregation of one schema together (TypeScript cannot correlate the two through the union). */
+function viewOfData<S extends Schema>(data: AggregationOf<S>): SchemaView<S> {
+  return viewOf(data.schema as S);
+}
+
+export function schemaName(schema: Schema): string {
+  return SCHEMA_VIEWS[schema].name;
+}
+
+/** The options of a set in the order of `values`, `counts` and each point's counts. */
+export function setOptions(set: SetLike): OptionDisplay[] {
+  return viewOf(set.schema).options(set.schemaConfig as never);
+}
+
+export function hasOptions(schema: Schema): boolean {
+  return SCHEMA_VIEWS[schema].hasOptions;
+}
+
+export function hasText(schema: Schema): boolean {
+  return SCHEMA_VIEWS[schema].hasText;
+}
+
+export function optionWord(schema: Schema): string {
+  return SCHEMA_VIEWS[schema].optionWord;
+}
+
+/** Index of a stored value among the set's options (-1 when it is not one, e.g. a message). */
+export function optionIndex(set: SetLike, value: ResponseValue): number {
+  return viewOf(set.schema).optionIndex(value, setOptions(set));
+}
+
+/** Colours of the options, in order. */
+export function optionColors(schema: Schema, count: number): string[] {
+  return SCHEMA_VIEWS[schema].colors(count);
+}
+
+/** The summary of a period in plain words (`set` is absent for a project, whose aggregation has the pulse shape). */
+export function summaryText(data: ResponseAggregation, set: SetLike | undefined): string {
+  if (data.count === 0) return 'No feedback in this period.';
+  return viewOfData(data).summary(data as never, set ? setOptions(set) : [], set?.schemaConfig as never);
+}
+
+/** The chart of a period's points and its data table. */
+export function chartOf(
+  data: ResponseAggregation,
+  set: SetLike | undefined,
+  granularity: Granularity,
+  keys: string[],
+  pointCounts: (number | undefined)[],
+): { spec: ChartSpec; table: Table } {
+  const options = set ? setOptions(set) : [];
+  return viewOfData(data).chart({
+    data: data as never,
+    config: set?.schemaConfig as never,
+    options,
+    colors: set ? optionColors(set.schema, options.length) : [],
+    labels: keys.map((key) => pointLabel(granularity, key)),
+    titles: keys.map((key) => pointTitle(granularity, key)),
+    pointCounts,
+  });
+}
+
+/** Responses per data point when the aggregation carries them, else undefined. */
+export function pointTotals(data: ResponseAggregation): number[] | undefined {
+  return viewOfData(data).pointTotals(data as never);
+}
+
+/** The set's schema's part of the snippets. */
+export function snippetParts(set: ContentSet, count: string): SnippetParts {
+  return viewOf(set.schema).snippet({ set, config: set.schemaConfig as never, options: setOptions(set), count });
+}

@@ -1,0 +1,22 @@
+import { plural } from '../lib/format';
+import { buttonsHtml, countChart, paletteColors, type SchemaView } from './view';
+
+export const pulse: SchemaView<'pulse'> = {
+  name: 'Pulse',
+  options: () => [{ value: '+', label: 'Responses', emoji: '❤️' }],
+  hasOptions: false,
+  optionWord: 'Value',
+  hasText: false,
+  optionIndex: () => 0,
+  colors: paletteColors,
+  summary: (data) => `${plural(data.count, 'response')}.`,
+  chart: (input) => countChart('Responses', input),
+  pointTotals: () => undefined,
+  snippet: ({ set, count }) => ({
+    reactImports: ['FeelbackPulse', 'PRESET_PULSE_HEART'],
+    reactElement: `<FeelbackPulse contentSetId="${set.id}" preset={PRESET_PULSE_HEART}${count} />`,
+    astroImport: 'FeelbackPulse',
+    astroElement: `<FeelbackPulse contentSetId="${set.id}" preset="heart"${count} />`,
+    htmlBody: `<div class="feelback-container" data-feelback-set="${set.id}">\n${buttonsHtml([{ value: '+', label: 'Love', emoji: '❤️' }])}\n</div>`,
+  }),
+};

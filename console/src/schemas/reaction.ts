@@ -1,0 +1,106 @@
+import { optionLabels, REACTION_PRESETS, type SchemaConfig } from '../../../shared/schema-options';
+import { formatDecimal, formatScore, plural } from '../lib/format';
+import {
+  buttonsHtml,
+  intensityWord,
+  mostChosen,
+  paletteColors,
+  type SchemaView,
+  sentimentWord,
+  stackedChart,
+  sumOf,
+  type Titles,
+  titled,
+  valuesLiteral,
+} from './view';
+
+/** Emoji and titles of the published widgets' reaction presets. */
+const PRESET_TITLES: Record<keyof typeof REACTION_PRESETS, Titles> = {
+  github: {
+    '+1': ['👍', 'Like'],
+    '-1': ['👎', 'Dislike'],
+    laugh: ['😄', 'Laugh'],
+    confused: ['😕', 'Confused'],
+    heart: ['❤️', 'Love'],
+    hooray: ['🎉', 'Hooray!'],
+    rocket: ['🚀', "Let's go!"],
+    eyes: ['👀', 'What?'],
+  },
+  facebook: {
+    like: ['👍', 'Like'],
+    love: ['❤️', 'Love'],
+    laugh: ['😄', 'AhAh'],
+    wow: ['😮', 'Wow'],
+    sad: ['😥', 'Cry'],
+    angry: ['😡', 'Angry'],
+  },
+  feeling: { happy: ['🙂', 'Happy'], neutral: ['😐', 'Neutral'], sad: ['🙁', 'Sad'] },
+  evaluation: { love: ['😍', 'Love it'], happy: ['🙂', "It's Ok"], sad: ['🙁', 'Not so great'], hate: ['😖', 'Hate it'] },
+};
+
+/** Any reaction value the presets know, for sets with their own option list. */
+const ANY_REACTION: Titles = Object.assign({}, PRESET_TITLES.evaluation, PRESET_TITLES.feeling, PRESET_TITLES.facebook, PRESET_TITLES.github);
+
+/** The React package's name of each preset, for the snippets. */
+const REACT_REACTION_PRESETS = {
+  github: 'PRESET_GITHUB_EMOJI',
+  facebook: 'PRESET_FACEBOOK_EMOJI',
+  feeling: 'PRESET_FEELING',
+  evaluation: 'PRESET_EVALUATION',
+} as const satisfies Record<keyof typeof REACTION_PRESETS, string>;
+
+/** The widgets' preset a reaction set's options are exactly, if any. */
+export function reactionPreset(config: SchemaConfig['reaction']): keyof typeof REACTION_PRESETS | undefined {
+  const values = config.options.map((option) => option.value).join('\n');
+  return (Object.keys(REACTION_PRESETS) as (keyof typeof REACTION_PRESETS)[]).find(
+    (name) => REACTION_PRESETS[name].map((option) => option.value).join('\n') === values,
+  );
+}
+
+export const reaction: SchemaView<'reaction'> = {
+  name: 'Reactions',
+  options: (config) => {
+    const preset = reactionPreset(config);
+    return optionLabels('reaction', config).map((value) => titled(value, preset ? PRESET_TITLES[preset] : ANY_REACTION));
+  },
+  hasOptions: true,
+  optionWord: 'Value',
+  hasText: false,
+  optionIndex: (value, options) => options.findIndex((option) => option.value === String(value)),
+  colors: paletteColors,
+  summary: (data, options) => {
+    const sentiment = data.summary ?? 0;
+    const intensity = data.intensity ?? 0;
+    return `${plural(data.count, 'reaction')}, ${sentimentWord(sentiment)} (sentiment ${formatScore(sentiment)}) with ${intensityWord(intensity)} intensity (${formatDecimal(intensity)}). Most chosen: ${mostChosen(options, data.counts, data.count)}.`;
+  },
+  chart: (input) =>
+    stackedChart(
+      input.data.points.map((point) => point[0]),
+      input,
+    ),
+  pointTotals: (data) => data.points.map(([counts]) => sumOf(counts)),
+  snippet: ({ set, config, options, count }) => {
+    const preset = reactionPreset(config);
+    const htmlBody = `<div class="feelback-container feelback-reaction" data-feelback-set="${set.id}">\n${buttonsHtml(options)}\n</div>`;
+    if (preset) {
+      return {
+        reactImports: ['FeelbackReaction', REACT_REACTION_PRESETS[preset]],
+        reactElement: `<FeelbackReaction contentSetId="${set.id}" preset={${REACT_REACTION_PRESETS[preset]}}${count} />`,
+        astroImport: 'FeelbackReaction',
+        astroElement: `<FeelbackReaction contentSetId="${set.id}" preset="${preset}"${count} />`,
+        htmlBody,
+      };
+    }
+    const literal = valuesLiteral(
+      options.map((option) => ({ value: option.value, title: option.label, text: option.emoji ?? option.label })),
+      '',
+    );
+    return {
+      reactImports: ['FeelbackReaction'],
+      reactElement: `<FeelbackReaction contentSetId="${set.id}" preset={${literal}}${count} />`,
+      astroImport: 'FeelbackReaction',
+      astroElement: `<FeelbackReaction contentSetId="${set.id}" preset={${literal}}${count} />`,
+      htmlBody,
+    };
+  },
+};
