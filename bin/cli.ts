@@ -10,6 +10,19 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 /** Wrong usage (unknown option, missing value, ...): exit code 2. */
 export class UsageError extends Error {}
+
+/**
+ * parseArgs' refusal as one line a person can act on. Ids are base64url and may begin with
+ * "-", which parseArgs takes for an option ("argument is ambiguous"): the line says to
+ * write `--option=<value>` then.
+ */
+export function usageErrorOf(error: unknown): UsageError {
+  const message = (error as Error).message.split('\n')[0];
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown) return new UsageError(`Unknown option ${unknown[1]}`);
+  const ambiguous = /^Option '(--[a-z-]+)[^']*' argument is ambiguous/.exec(message);
+  return new UsageError(ambiguous ? `${message} Write ${ambiguous[1]}=<value> when the value begins with "-"` : message);
+}
 /** A request that cannot be done (unknown id, conflicts, ...): exit code 1. */
 export class Failure extends Error {}
 

@@ -10,7 +10,7 @@ import { SingleBar } from 'cli-progress';
 import { createWriteStream, existsSync, readFileSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Failure, runCli, UsageError } from './cli';
+import { Failure, runCli, UsageError, usageErrorOf } from './cli';
 
 const DEFAULT_URL = 'http://localhost:3000/v0';
 
@@ -92,10 +92,7 @@ function parse(argv: string[]): Settings | 'help' {
       },
     });
   } catch (error) {
-    const message = (error as Error).message.split('\n')[0];
-    // Ids are base64url and may begin with "-", which parseArgs takes for an option.
-    const ambiguous = /^Option '(--[a-z]+)[^']*' argument is ambiguous/.exec(message);
-    throw new UsageError(ambiguous ? `${message} Write ${ambiguous[1]}=<value> when the value begins with "-"` : message);
+    throw usageErrorOf(error);
   }
   const { values } = parsed;
   if (values.help) return 'help';

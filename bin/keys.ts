@@ -10,7 +10,7 @@ import type { KeyLevel } from '../functions/api/auth';
 import { ensureAccount, issueApiKey, revokeApiKey } from '../functions/operations/api-keys';
 import { defaultStore } from '../functions/store/entity-store';
 import type { StoreSettings } from '../functions/store/dynamodb-clients';
-import { describeError, Failure, print, runCli, UsageError, where } from './cli';
+import { describeError, Failure, print, runCli, UsageError, usageErrorOf, where } from './cli';
 import type { ApiKeyItem, Store } from '../functions/store/entities';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 
@@ -268,9 +268,7 @@ function parse(argv: string[]) {
       },
     });
   } catch (error) {
-    const message = (error as Error).message.split('\n')[0];
-    const unknown = /^Unknown option '([^']+)'/.exec(message);
-    throw new UsageError(unknown ? `Unknown option ${unknown[1]}` : message);
+    throw usageErrorOf(error);
   }
   const { values, positionals } = parsed;
   const [name, ...rest] = positionals;

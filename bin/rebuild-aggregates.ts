@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { defaultStore } from '../functions/store/entity-store';
 import type { StoreSettings } from '../functions/store/dynamodb-clients';
-import { describeError, Failure, print, runCli, UsageError, where } from './cli';
+import { describeError, Failure, print, runCli, UsageError, usageErrorOf, where } from './cli';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 import { rebuildProject, type RebuildResult } from '../functions/jobs/rebuild';
 
@@ -64,9 +64,7 @@ function parse(argv: string[]) {
       },
     });
   } catch (error) {
-    const message = (error as Error).message.split('\n')[0];
-    const unknown = /^Unknown option '([^']+)'/.exec(message);
-    throw new UsageError(unknown ? `Unknown option ${unknown[1]}` : message);
+    throw usageErrorOf(error);
   }
   const { values } = parsed;
   if (values.help) return { help: true as const };

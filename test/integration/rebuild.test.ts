@@ -339,13 +339,14 @@ describe('npm run aggregates:rebuild', () => {
       }),
     );
 
-    const json = await rebuild('--project', projectId, '--json');
+    // `=`: a random id may begin with '-', which would read as an option.
+    const json = await rebuild(`--project=${projectId}`, '--json');
     expect(errors(json.stderr)).toEqual([]);
     expect(json.code).toBe(0);
     const result = JSON.parse(json.stdout);
     expect(result).toMatchObject({ projectId, dryRun: false, conflicts: [], rewritten: [{ pk, sk, action: 'set', countAfter: Number(settled[key].count) }] });
 
-    const text = await rebuild('--project', projectId);
+    const text = await rebuild(`--project=${projectId}`);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/Rewrote\s+0 item\(s\)/);
     expect(text.stdout).toContain(`table "${settings.tableName}" at ${process.env.DYNAMODB_ENDPOINT}`);
