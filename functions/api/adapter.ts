@@ -2,7 +2,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { TableClient } from '../store/dynamodb-clients';
 import type { Store } from '../store/entities';
-import { authenticate, authorize } from './auth';
+import { recordAudit } from './audit';
+import { authenticate, authorize, type Caller } from './auth';
 import { corsHeaders } from './cors';
 import { ApiError, badRequest, invalidFields } from './errors';
 import { MAX_BODY_BYTES } from './limits';
@@ -71,6 +72,15 @@ function parseArguments(raw: string | undefined): unknown[] {
   return parsed;
 }
 
+/** The argument array for the audit entry of a call refused before its arguments were parsed; undefined unless it is one. */
+function argumentsForAudit(raw: string | undefined): unknown[] | undefined {
+  try {
+    return parseArguments(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 function json(status: number, body: unknown, headers: Record<string, string>): APIGatewayProxyResult {
   return { statusCode: status, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) };
 }
@@ -97,19 +107,24 @@ export async function handleApiEvent<S extends TableClient>(
   const responseHeaders: Record<string, string> = {};
   let result: APIGatewayProxyResult;
   let errorCode: string | undefined;
+  const now = dependencies.now?.() ?? new Date();
+  // What the audit entry needs, as far as the call got (functions/api/audit.ts).
+  let raw: string | undefined;
+  let caller: Caller | undefined;
+  let args: unknown[] | undefined;
+  let value: unknown;
   try {
     checkSize(event);
-    const raw = rawArguments(event, operation);
-    const now = dependencies.now?.() ?? new Date();
-    const caller = await authenticate(dependencies.store, headers.authorization, now);
+    raw = rawArguments(event, operation);
+    caller = await authenticate(dependencies.store, headers.authorization, now);
     authorize(caller, operation.level);
-    const args = parseArguments(raw);
+    args = parseArguments(raw);
     checkJsonInput(args);
     const parsed = operation.args.safeParse(args);
     if (!parsed.success) {
       throw badRequest(`Invalid arguments for ${operationPath(operation)}`, invalidFields(parsed.error.issues));
     }
-    const value = await operation.handler(parsed.data, {
+    value = await operation.handler(parsed.data, {
       caller,
       store: dependencies.store,
       now,
@@ -129,6 +144,16 @@ export async function handleApiEvent<S extends TableClient>(
       result = json(500, { error: 'internal-error', message: `Internal error; request id ${request.requestId}`, data: { requestId: request.requestId } }, cors);
     }
   }
+  // After the answer is known, for keyed callers of audited operations only; never fails the call.
+  await recordAudit(dependencies.store, {
+    operation,
+    caller,
+    args: args ?? argumentsForAudit(raw),
+    result: errorCode === undefined ? value : undefined,
+    outcome: errorCode ?? 'ok',
+    request,
+    at: now,
+  });
   logger.info('request', {
     method: event.httpMethod,
     path: event.path,

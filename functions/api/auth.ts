@@ -11,7 +11,8 @@ export const LEVELS = ['anonymous', 'viewer', 'admin'] as const;
 export type Level = (typeof LEVELS)[number];
 export type KeyLevel = Exclude<Level, 'anonymous'>;
 
-export type Caller = { level: 'anonymous' } | { level: KeyLevel; accountId: string; keyId: string };
+/** A keyed caller carries its key's public id and label: who the audit log names (functions/api/audit.ts). */
+export type Caller = { level: 'anonymous' } | { level: KeyLevel; accountId: string; keyId: string; keyLabel?: string };
 
 export const ANONYMOUS: Caller = { level: 'anonymous' };
 
@@ -87,7 +88,7 @@ export async function authenticate(store: TableClient, authorization: string | u
   const key = apiKeyOf(await getRawItem(store, keys.apiKey(keyHash), { consistent: true }));
   if (!key || key.revokedAt) throw new ApiError('unauthorized', 'Unknown or revoked API key');
   await refreshLastUsed(store, keyHash, key, now);
-  return { level: key.level, accountId: key.accountId, keyId: key.id };
+  return { level: key.level, accountId: key.accountId, keyId: key.id, ...(key.label === undefined ? {} : { keyLabel: key.label }) };
 }
 
 export function authorize(caller: Caller, required: Level): void {

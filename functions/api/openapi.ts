@@ -82,6 +82,7 @@ const RESOURCE_DESCRIPTIONS: Record<Resource, string> = {
   keys: "API keys of the caller's account (admin).",
   responses: `Responses, their revocation and their counts (also at /${RESOURCE_ALIASES.responses}/<operation> for the published widgets).`,
   webhooks: 'Webhooks: endpoints that receive signed events of the account, their secrets and delivery log (admin).',
+  audit: "The account's audit log: every call by a key that changed or tried to change something (admin).",
 };
 
 const pascal = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -4,7 +4,7 @@ import type { Store } from '../store/entities';
 import type { Caller, Level } from './auth';
 import type { ErrorCode } from './errors';
 
-export const RESOURCES = ['projects', 'sets', 'contents', 'responses', 'keys', 'webhooks'] as const;
+export const RESOURCES = ['projects', 'sets', 'contents', 'responses', 'keys', 'webhooks', 'audit'] as const;
 export type Resource = (typeof RESOURCES)[number];
 
 /** Path aliases kept for the published widgets, which call responses "feelbacks". */
@@ -76,6 +76,15 @@ export interface OperationDeclaration<
   opensWebhookSecrets?: boolean;
   /** Timeout of its Lambda function in seconds (default 10; API Gateway answers 504 after 29). */
   timeoutSeconds?: number;
+}
+
+/**
+ * Whether the adapter writes an audit entry for a keyed caller's call (functions/api/audit.ts):
+ * every operation that changes something and needs a key. The widgets' anonymous writes
+ * (responses/create, edit, remove) are the data itself, not administration: never audited.
+ */
+export function isAudited(operation: Pick<OperationDeclaration, 'readOnly' | 'level'>): boolean {
+  return !operation.readOnly && operation.level !== 'anonymous';
 }
 
 /**

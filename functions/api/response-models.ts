@@ -81,7 +81,7 @@ export const ResponseRemoveModel = z
   .transform(({ responseId, feelbackId, ...rest }) => ({ ...rest, responseId: (responseId ?? feelbackId)! }))
   .meta({ id: 'ResponseRemoveModel', description: 'A response to revoke, with its revoke token.', ...ONE_ID });
 
-const isoDate = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
+export const isoDate = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
 
 /** A person as responses name them: profiling.userId (or context.$user), matched exactly. */
 export const userId = z.string().min(1).max(PROFILING_VALUE_MAX_LENGTH);

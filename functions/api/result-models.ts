@@ -134,7 +134,7 @@ export const ResponsePageModel = z
 
 export const ExportChunkModel = z
   .object({ format: z.enum(['csv', 'ndjson']), data: z.string(), rows: z.number().int().min(0), cursor: pageCursor.optional() })
-  .meta({ id: 'ExportChunk', description: 'One chunk of responses/export: CSV (header row in the first chunk only) or NDJSON; `cursor` while more remain.' });
+  .meta({ id: 'ExportChunk', description: 'One chunk of responses/export or audit/export: CSV (header row in the first chunk only) or NDJSON; `cursor` while more remain.' });
 
 export const EraseResultModel = z
   .object({ erased: z.number().int().min(0), more: z.boolean().optional() })
@@ -337,3 +337,28 @@ export function modelName(schema: z.ZodType): string {
   if (schema instanceof z.ZodString) return 'string';
   throw new Error('Name the model with .meta({ id }) to show it in the docs');
 }
+
+export const AuditActorModel = z
+  .object({ type: z.literal('key'), keyId: entityId, label: z.string().optional() })
+  .meta({ id: 'AuditActor', description: 'Who made the call: an API key, by its public id and label (later also a person).' });
+
+export const AuditEntryModel = z
+  .object({
+    id: entityId,
+    at: timestamp,
+    actor: AuditActorModel,
+    operation: z.string().min(1),
+    targetIds: z.array(entityId),
+    sourceIp: z.string().optional(),
+    outcome: z.string().min(1),
+    requestId: z.string().min(1),
+  })
+  .meta({
+    id: 'AuditEntry',
+    description:
+      'One call that changed (or tried to change) something: who, which operation on which ids, when, from which address, and `ok` or the error code it was answered with. Never secrets, names or values.',
+  });
+
+export const AuditPageModel = z
+  .object({ items: z.array(AuditEntryModel), cursor: pageCursor.optional() })
+  .meta({ id: 'AuditPage', description: 'One page of audit/list, newest first; `cursor` while more remain.' });

@@ -94,14 +94,22 @@ export function exportRecord(response: ExportedResponse, labels: ExportLabels): 
 
 const CSV_OPTIONS = { record_delimiter: 'windows', escape_formulas: true } as const;
 
+/**
+ * One row of cells, CRLF-terminated: quoted where RFC 4180 needs it, formulas neutralized.
+ * Every CSV export goes through it (responses/export, audit/export).
+ */
+export function csvCells(cells: readonly string[]): string {
+  return stringify([[...cells]], CSV_OPTIONS);
+}
+
 /** The header row, CRLF-terminated. */
 export function csvHeader(): string {
-  return stringify([[...CSV_COLUMNS]], CSV_OPTIONS);
+  return csvCells(CSV_COLUMNS);
 }
 
 /** One record as a CSV row, CRLF-terminated: quoted where RFC 4180 needs it, formulas neutralized. */
 export function csvRow(record: Record<CsvColumn, string>): string {
-  return stringify([CSV_COLUMNS.map((column) => record[column])], CSV_OPTIONS);
+  return csvCells(CSV_COLUMNS.map((column) => record[column]));
 }
 
 /** One NDJSON line (the Response as responses/get returns it), LF-terminated. */

@@ -193,6 +193,8 @@ export interface ApiKeyRecord {
   id: string;
   accountId: string;
   level: 'viewer' | 'admin';
+  /** The key's label, named as the actor of the audit log. */
+  label?: string;
   revokedAt?: string;
   lastUsedAt?: string;
 }
@@ -203,6 +205,7 @@ export function apiKeyOf(raw: RawItem | undefined): ApiKeyRecord | undefined {
     id: raw.id as string,
     accountId: raw.accountId as string,
     level: raw.level as ApiKeyRecord['level'],
+    ...(typeof raw.label === 'string' ? { label: raw.label } : {}),
     revokedAt: raw.revokedAt as string | undefined,
     lastUsedAt: raw.lastUsedAt as string | undefined,
   };

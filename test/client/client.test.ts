@@ -98,6 +98,9 @@ describe('every operation through the client', () => {
       'webhooks/redeliver': () => admin.webhooks.redeliver(tested!.deliveryId),
       // Last: the calls above need the webhook.
       'webhooks/remove': () => admin.webhooks.remove(hook.id),
+      // After the changes above, which each wrote an audit entry.
+      'audit/list': () => admin.audit.list({ operation: 'webhooks/remove', $size: 5 }),
+      'audit/export': () => admin.audit.export({ targetId: hook.id, format: 'ndjson' }),
     };
     const results: Partial<Record<OperationName, unknown>> = {};
     for (const name of Object.keys(calls) as OperationName[]) {
@@ -128,6 +131,9 @@ describe('every operation through the client', () => {
     expect(results['webhooks/deliveries']).toEqual({ items: [expect.objectContaining({ id: tested!.deliveryId, status: 'succeeded' })] });
     expect(results['webhooks/redeliver']).toMatchObject({ id: tested!.deliveryId, status: 'pending' });
     expect(results['webhooks/remove']).toBeUndefined();
+    expect(results['audit/list']).toEqual({ items: [expect.objectContaining({ operation: 'webhooks/remove', targetIds: [hook.id], outcome: 'ok' })] });
+    // The webhook's create, save, rotateSecret, test and remove (redeliver names the delivery).
+    expect(results['audit/export']).toMatchObject({ format: 'ndjson', rows: 5 });
   });
 
   it('sends read-only calls as GET ?$p= when asked to, with the same results', async () => {

@@ -221,6 +221,23 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
       ],
     },
     'keys/list': { valid: [[], [null], [{ $size: 5 }]], cases: [{ name: 'size 0', args: [{ $size: 0 }] }] },
+    'audit/list': {
+      valid: [[], [null], [{ $size: 5, operation: 'projects/create', targetId: f.projectId, from: '2026-01-01T00:00:00Z', to: '2126-01-01T00:00:00Z' }]],
+      cases: [
+        { name: 'size 0', args: [{ $size: 0 }] },
+        { name: 'an operation that is no name', args: [{ operation: 'projects create' }] },
+        { name: 'a date for from', args: [{ from: '2026-02-01' }] },
+        { name: 'a forged cursor', args: [{ cursor: 'forged' }], exception: 'sealedCursor' },
+      ],
+    },
+    'audit/export': {
+      valid: [[{ format: 'csv' }], [{ format: 'ndjson', actor: UNKNOWN_ID }]],
+      cases: [
+        { name: 'no format', args: [{}] },
+        { name: 'xlsx', args: [{ format: 'xlsx' }] },
+        { name: 'a forged cursor', args: [{ format: 'csv', cursor: 'forged' }], exception: 'sealedCursor' },
+      ],
+    },
     'keys/create': {
       valid: [[{ level: 'viewer', label: 'agree' }], [{ level: 'admin' }]],
       cases: [{ name: 'owner level', args: [{ level: 'owner' }] }],

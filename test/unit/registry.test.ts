@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { RESOURCES, type OperationDeclaration } from '../../functions/api/operation';
+import { isAudited, RESOURCES, type OperationDeclaration } from '../../functions/api/operation';
 import { handlerModule, OPERATION_NAMES, operationList, operations } from '../../functions/api/registry';
 import { loadOperationModules } from '../../local/operation-modules';
 import { currentDocs, DOCS_PATH } from '../../scripts/api-docs';
@@ -40,16 +40,18 @@ describe('operation registry', () => {
     for (const operation of declared) expect(operation.resource).toBe(resource);
   });
 
-  it('only the widget operations are anonymous; admin: create/save, erasure, keys and webhooks', () => {
+  it('only the widget operations are anonymous; admin: create/save, erasure, keys, webhooks and the audit log', () => {
     const anonymous = OPERATION_NAMES.filter((name) => operations[name].level === 'anonymous');
     expect(anonymous.sort()).toEqual(['responses/create', 'responses/edit', 'responses/getAggregates', 'responses/remove']);
     const admin = OPERATION_NAMES.filter((name) => operations[name].level === 'admin');
-    expect(admin.every((name) => /\/(create|save)$/.test(name) || name === 'responses/erase' || /^(keys|webhooks)\//.test(name))).toBe(true);
-    expect(OPERATION_NAMES.filter((name) => /^(keys|webhooks)\//.test(name)).every((name) => operations[name].level === 'admin')).toBe(true);
+    expect(admin.every((name) => /\/(create|save)$/.test(name) || name === 'responses/erase' || /^(keys|webhooks|audit)\//.test(name))).toBe(true);
+    expect(OPERATION_NAMES.filter((name) => /^(keys|webhooks|audit)\//.test(name)).every((name) => operations[name].level === 'admin')).toBe(true);
   });
 
   it('the lists that page by cursor say so (their functions may read the cursor secret)', () => {
     expect(OPERATION_NAMES.filter((name) => operations[name].pagesByCursor).sort()).toEqual([
+      'audit/export',
+      'audit/list',
       'keys/list',
       'responses/export',
       'responses/list',
@@ -62,6 +64,26 @@ describe('operation registry', () => {
     expect(OPERATION_NAMES.filter((name) => operations[name].opensWebhookSecrets).sort()).toEqual([
       'webhooks/create',
       'webhooks/rotateSecret',
+      'webhooks/test',
+    ]);
+  });
+
+  it('audits every operation that changes something and needs a key: the registry says which', () => {
+    expect(OPERATION_NAMES.filter((name) => isAudited(operations[name])).sort()).toEqual([
+      'contents/create',
+      'contents/save',
+      'keys/create',
+      'keys/revoke',
+      'projects/create',
+      'projects/save',
+      'responses/erase',
+      'sets/create',
+      'sets/save',
+      'webhooks/create',
+      'webhooks/redeliver',
+      'webhooks/remove',
+      'webhooks/rotateSecret',
+      'webhooks/save',
       'webhooks/test',
     ]);
   });

@@ -42,6 +42,59 @@ export type ApiKeyPage = {
   cursor?: Cursor;
 };
 
+/** Who made the call: an API key, by its public id and label (later also a person). */
+export type AuditActor = {
+  type: "key";
+  keyId: string;
+  label?: string;
+};
+
+/** One call that changed (or tried to change) something: who, which operation on which ids, when, from which address, and `ok` or the error code it was answered with. Never secrets, names or values. */
+export type AuditEntry = {
+  id: string;
+  at: Timestamp;
+  actor: AuditActor;
+  operation: string;
+  targetIds: string[];
+  sourceIp?: string;
+  outcome: string;
+  requestId: string;
+};
+
+/** The arguments of audit/export: { actor?, operation?, targetId?, from?, to?, format: 'csv' | 'ndjson', cursor? } */
+export type AuditExportArguments = [AuditExportModel];
+
+/** Which audit entries audit/export writes (see audit/list), and in which format. */
+export type AuditExportModel = {
+  actor?: string;
+  operation?: string;
+  targetId?: string;
+  from?: string;
+  to?: string;
+  cursor?: string;
+  format: "csv" | "ndjson";
+};
+
+/** The arguments of audit/list: query?: { $size?, cursor?, actor?, operation?, targetId?, from?, to? } */
+export type AuditListArguments = [(AuditListModel | null | undefined)?];
+
+/** Which audit entries to list: by actor (key id), operation, target id, and `from` (inclusive) / `to` (exclusive) times. */
+export type AuditListModel = {
+  actor?: string;
+  operation?: string;
+  targetId?: string;
+  from?: string;
+  to?: string;
+  cursor?: string;
+  $size?: number;
+};
+
+/** One page of audit/list, newest first; `cursor` while more remain. */
+export type AuditPage = {
+  items: AuditEntry[];
+  cursor?: Cursor;
+};
+
 /** A new content item. */
 export type ContentCreateModel = {
   contentSetId: string;
@@ -300,7 +353,7 @@ export type EraseResult = {
   more?: boolean;
 };
 
-/** One chunk of responses/export: CSV (header row in the first chunk only) or NDJSON; `cursor` while more remain. */
+/** One chunk of responses/export or audit/export: CSV (header row in the first chunk only) or NDJSON; `cursor` while more remain. */
 export type ExportChunk = {
   format: "csv" | "ndjson";
   data: string;
@@ -801,6 +854,10 @@ export interface Operations {
   "webhooks/save": { args: WebhooksSaveArguments; result: Webhook };
   /** Sends one webhook.test event now (also to a disabled endpoint) and answers how it went; not retried. */
   "webhooks/test": { args: WebhooksTestArguments; result: WebhookTestResult };
+  /** The account's audit log as CSV or NDJSON, newest first, in chunks like responses/export; page on with the returned cursor. */
+  "audit/export": { args: AuditExportArguments; result: ExportChunk };
+  /** The account's audit log, newest first, optionally by actor, operation, target id and time; page on with the returned cursor. */
+  "audit/list": { args: AuditListArguments; result: AuditPage };
 }
 
 export type OperationName = keyof Operations;
@@ -846,4 +903,6 @@ export const OPERATIONS = {
   "webhooks/rotateSecret": { readOnly: false, level: "admin" },
   "webhooks/save": { readOnly: false, level: "admin" },
   "webhooks/test": { readOnly: false, level: "admin" },
+  "audit/export": { readOnly: true, level: "admin" },
+  "audit/list": { readOnly: true, level: "admin" },
 } as const satisfies Record<OperationName, { readOnly: boolean; level: "anonymous" | "viewer" | "admin" }>;

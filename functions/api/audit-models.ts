@@ -1,0 +1,32 @@
+import * as z from 'zod';
+import { id, MAX_PAGE_SIZE } from './models';
+import { cursor, EXPORT_FORMATS, isoDate } from './response-models';
+
+export const DEFAULT_AUDIT_PAGE_SIZE = 50;
+
+/** Which entries audit/list and audit/export read: the actor's key id, the operation, a target id, a time range. */
+const auditSelection = {
+  actor: id.optional(),
+  operation: z
+    .string()
+    .regex(/^[a-z]+\/[A-Za-z]+$/, 'an operation name, <resource>/<name>')
+    .max(64)
+    .optional(),
+  targetId: id.optional(),
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+  cursor: cursor.optional(),
+};
+
+export const AuditListModel = z
+  .strictObject({ ...auditSelection, $size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_AUDIT_PAGE_SIZE) })
+  .meta({
+    id: 'AuditListModel',
+    description: 'Which audit entries to list: by actor (key id), operation, target id, and `from` (inclusive) / `to` (exclusive) times.',
+  });
+export type AuditListModel = z.infer<typeof AuditListModel>;
+
+export const AuditExportModel = z
+  .strictObject({ ...auditSelection, format: z.enum(EXPORT_FORMATS) })
+  .meta({ id: 'AuditExportModel', description: 'Which audit entries audit/export writes (see audit/list), and in which format.' });
+export type AuditExportModel = z.infer<typeof AuditExportModel>;

@@ -1,0 +1,89 @@
+/**
+ * The audit log's entry and what goes into it, pure: which ids of a call's arguments and
+ * result name its targets, and how an entry reads as a CSV record. Written by the adapter
+ * (functions/api/audit.ts), stored by functions/store/audit.ts.
+ *
+ * An entry names who, what, when, from where and how it ended, never what was said:
+ * target ids are taken only from the id fields below and only when they look like ids,
+ * so no free text (names, descriptions, URLs, labels, response values) and no secret
+ * (API keys, webhook secrets, revoke tokens) is ever copied into the log.
+ */
+
+/** Who made a call. Today a key; a person (OIDC sign-in) will be another member of this union. */
+export type AuditActor = { type: 'key'; keyId: string; label?: string };
+
+export interface AuditEntry {
+  id: string;
+  /** When the call was made: ISO 8601 in UTC with milliseconds. */
+  at: string;
+  actor: AuditActor;
+  /** `<resource>/<name>`. */
+  operation: string;
+  targetIds: string[];
+  /** The caller's address as the API saw it (keyed callers only: widgets' visitors are never audited). */
+  sourceIp?: string;
+  /** `ok`, or the error code the call was answered with. */
+  outcome: string;
+  requestId: string;
+}
+
+/** Entries are kept this long (the table's TTL deletes them after). */
+export const AUDIT_RETENTION_DAYS = 400;
+export const AUDIT_RETENTION_SECONDS = AUDIT_RETENTION_DAYS * 24 * 3600;
+
+/** Fields of an argument object that hold ids of what a call acts on. */
+export const TARGET_ID_FIELDS = ['id', 'projectId', 'contentSetId', 'contentId', 'webhookId', 'keyId', 'responseId', 'deliveryId'] as const;
+/** Fields holding lists of ids (responses/erase). */
+const TARGET_ID_LIST_FIELDS = ['responseIds'] as const;
+/** Fields of a result that name what the call created or touched (a created entity's id, a test delivery). */
+const RESULT_ID_FIELDS = ['id', 'deliveryId'] as const;
+
+/** The shape of every id this service issues (base64url); anything else is not copied. */
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** At most this many target ids per entry (responses/erase takes up to 100). */
+export const MAX_TARGET_IDS = 100;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The ids a call named and the id of what it created: string arguments that look like ids,
+ * the id fields of object arguments, and `id`/`deliveryId` of the result. In order of
+ * appearance, without repeats.
+ */
+export function auditTargetIds(args: readonly unknown[] | undefined, result?: unknown): string[] {
+  const ids: string[] = [];
+  const add = (value: unknown) => {
+    if (typeof value === 'string' && ID_PATTERN.test(value) && !ids.includes(value) && ids.length < MAX_TARGET_IDS) ids.push(value);
+  };
+  for (const argument of args ?? []) {
+    if (typeof argument === 'string') add(argument);
+    else if (isRecord(argument)) {
+      for (const field of TARGET_ID_FIELDS) add(argument[field]);
+      for (const field of TARGET_ID_LIST_FIELDS) {
+        const list = argument[field];
+        if (Array.isArray(list)) list.forEach(add);
+      }
+    }
+  }
+  if (isRecord(result)) for (const field of RESULT_ID_FIELDS) add(result[field]);
+  return ids;
+}
+
+export const AUDIT_CSV_COLUMNS = ['id', 'at', 'actorType', 'keyId', 'label', 'operation', 'targetIds', 'sourceIp', 'outcome', 'requestId'] as const;
+export type AuditCsvColumn = (typeof AUDIT_CSV_COLUMNS)[number];
+
+/** The cells of one entry: target ids joined by spaces. */
+export function auditCsvRecord(entry: AuditEntry): Record<AuditCsvColumn, string> {
+  return {
+    id: entry.id,
+    at: entry.at,
+    actorType: entry.actor.type,
+    keyId: entry.actor.keyId,
+    label: entry.actor.label ?? '',
+    operation: entry.operation,
+    targetIds: entry.targetIds.join(' '),
+    sourceIp: entry.sourceIp ?? '',
+    outcome: entry.outcome,
+    requestId: entry.requestId,
+  };
+}

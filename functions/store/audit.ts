@@ -1,0 +1,135 @@
+/**
+ * Audit entries (domain/audit.ts): one item per entry, raw DocumentClient (the adapter
+ * writes them, and the widgets' bundles carry no ElectroDB).
+ *
+ * | Access pattern                                   | Index | Partition key        | Sort key      |
+ * |--------------------------------------------------|-------|----------------------|---------------|
+ * | Audit entries of an account, newest first        | table | audit#<accountId>    | <at>#<id>     |
+ *
+ * The sort key is the entry's time (ISO 8601, UTC, fixed width: it sorts as it reads)
+ * and its random id, so entries of the same millisecond stay distinct and a cursor names
+ * one exactly. A time range is a key condition on it; actor, operation and target id are
+ * filters on the read, bounded by budgetedRead like the other filtered lists. Each item
+ * carries `expiresAt` (the table's TTL attribute, store/table.ts) 400 days after `at`. The
+ * `audit#` prefix is neither stream consumer's (`response#`, `content#`): writing an entry
+ * invokes no one.
+ */
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { AUDIT_RETENTION_SECONDS, type AuditEntry } from '../domain/audit';
+import { budgetedRead } from './batch';
+import type { TableClient } from './dynamodb-clients';
+import { TABLE_KEYS } from './table';
+
+export const auditPartition = (accountId: string) => `audit#${accountId}`;
+export const auditSortKey = (entry: Pick<AuditEntry, 'at' | 'id'>) => `${entry.at}#${entry.id}`;
+
+/** The stored item of an entry: its keys, the entry, and its expiry. */
+export function auditItem(accountId: string, entry: AuditEntry): Record<string, unknown> {
+  return {
+    pk: auditPartition(accountId),
+    sk: auditSortKey(entry),
+    ...entry,
+    [TABLE_KEYS.timeToLiveAttribute]: Math.floor(Date.parse(entry.at) / 1000) + AUDIT_RETENTION_SECONDS,
+  };
+}
+
+export function auditEntryOf(item: Record<string, unknown>): AuditEntry {
+  const { id, at, actor, operation, targetIds, sourceIp, outcome, requestId } = item as unknown as AuditEntry;
+  return { id, at, actor, operation, targetIds, ...(sourceIp === undefined ? {} : { sourceIp }), outcome, requestId };
+}
+
+/** One PutItem. The id is random, so a write never replaces another entry. */
+export async function putAuditEntry(store: TableClient, accountId: string, entry: AuditEntry): Promise<void> {
+  await store.documentClient.send(
+    new PutCommand({ TableName: store.tableName, Item: auditItem(accountId, entry), ConditionExpression: 'attribute_not_exists(pk)' }),
+  );
+}
+
+export interface AuditFilter {
+  /** The actor's key id. */
+  actor?: string;
+  operation?: string;
+  targetId?: string;
+  /** Inclusive lower bound of `at`. */
+  from?: string;
+  /** Exclusive upper bound of `at`. */
+  to?: string;
+}
+
+/** Reads of at least this many items when filtered: the filter drops some of what a read returns. */
+const MIN_FILTERED_READ = 100;
+
+function keyCondition(accountId: string, filter: AuditFilter) {
+  const values: Record<string, unknown> = { ':pk': auditPartition(accountId) };
+  // `<at>#<id>` >= from exactly when at >= from; `<at>#<id>` < to exactly when at < to
+  // (the same `at` followed by `#` sorts after `to` itself).
+  let range = '';
+  if (filter.from !== undefined && filter.to !== undefined) {
+    range = ' AND sk BETWEEN :from AND :to';
+    Object.assign(values, { ':from': filter.from, ':to': filter.to });
+  } else if (filter.from !== undefined) {
+    range = ' AND sk >= :from';
+    values[':from'] = filter.from;
+  } else if (filter.to !== undefined) {
+    range = ' AND sk < :to';
+    values[':to'] = filter.to;
+  }
+  return { expression: `pk = :pk${range}`, values };
+}
+
+function filterExpression(filter: AuditFilter) {
+  const conditions: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (filter.actor !== undefined) {
+    conditions.push('#actor.#keyId = :actor');
+    Object.assign(names, { '#actor': 'actor', '#keyId': 'keyId' });
+    values[':actor'] = filter.actor;
+  }
+  if (filter.operation !== undefined) {
+    conditions.push('#operation = :operation');
+    names['#operation'] = 'operation';
+    values[':operation'] = filter.operation;
+  }
+  if (filter.targetId !== undefined) {
+    conditions.push('contains(#targetIds, :target)');
+    names['#targetIds'] = 'targetIds';
+    values[':target'] = filter.targetId;
+  }
+  return conditions.length === 0 ? undefined : { expression: conditions.join(' AND '), names, values };
+}
+
+/**
+ * Up to `count` entries of an account, newest first, after the item whose keys are
+ * `start`; fewer when the partition ends or a filtered read spends its budget (then
+ * `resume` holds the keys where it stopped).
+ */
+export async function readAuditEntries(
+  store: TableClient,
+  accountId: string,
+  filter: AuditFilter,
+  options: { start?: Record<string, unknown>; count: number },
+): Promise<{ items: Record<string, unknown>[]; resume?: Record<string, unknown> }> {
+  const key = keyCondition(accountId, filter);
+  const filtered = filterExpression(filter);
+  const read = await budgetedRead(
+    options.count,
+    filtered ? MIN_FILTERED_READ : 1,
+    async (limit: number, start: Record<string, unknown> | undefined) => {
+      const page = await store.documentClient.send(
+        new QueryCommand({
+          TableName: store.tableName,
+          KeyConditionExpression: key.expression,
+          ExpressionAttributeValues: { ...key.values, ...filtered?.values },
+          ...(filtered ? { FilterExpression: filtered.expression, ExpressionAttributeNames: filtered.names } : {}),
+          ScanIndexForward: false,
+          Limit: limit,
+          ExclusiveStartKey: start,
+        }),
+      );
+      return { items: page.Items ?? [], next: page.LastEvaluatedKey };
+    },
+    options.start,
+  );
+  return { ...read, items: read.items.slice(0, options.count) };
+}
