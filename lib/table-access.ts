@@ -13,11 +13,17 @@ import { acknowledgeNag } from './nag';
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
 
 export const TABLE_ACTIONS = {
-  /** Operations declared `readOnly` (also served on GET). */
+  /**
+   * Operations declared `readOnly` (also served on GET). audit/list and audit/export Query
+   * the account's audit partition (store/audit.ts): reads like any other. Read-only calls
+   * are never audited, so these functions need no PutItem for it.
+   */
   readOnly: READ_ACTIONS,
   /**
    * Every other operation. ConditionCheckItem: responses/create and /edit commit with
    * ConditionChecks that the project, set and item are active (operations/response-targets.ts).
+   * PutItem also writes the audit entry of every call by a key (functions/api/audit.ts: each
+   * operation audited is one of these; the stack test checks that its function may Put).
    */
   write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
   /**

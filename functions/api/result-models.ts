@@ -134,7 +134,10 @@ export const ResponsePageModel = z
 
 export const ExportChunkModel = z
   .object({ format: z.enum(['csv', 'ndjson']), data: z.string(), rows: z.number().int().min(0), cursor: pageCursor.optional() })
-  .meta({ id: 'ExportChunk', description: 'One chunk of responses/export or audit/export: CSV (header row in the first chunk only) or NDJSON; `cursor` while more remain.' });
+  .meta({
+    id: 'ExportChunk',
+    description: 'One chunk of responses/export or audit/export: CSV (header row in the first chunk only) or NDJSON; `cursor` while more remain.',
+  });
 
 export const EraseResultModel = z
   .object({ erased: z.number().int().min(0), more: z.boolean().optional() })

@@ -15,8 +15,8 @@ import { runInNewContext } from 'node:vm';
 import { HSTS_MAX_AGE_SECONDS } from '../../console/serving';
 import { CORS_ALLOWED_HEADERS } from '../../functions/api/cors';
 import { anonymousWriteOperations } from '../../functions/api/rate-limits';
-import { operationPath, RESOURCE_ALIASES, type OperationDeclaration } from '../../functions/api/operation';
-import { operationList } from '../../functions/api/registry';
+import { isAudited, operationPath, RESOURCE_ALIASES, type OperationDeclaration } from '../../functions/api/operation';
+import { operationList, operations } from '../../functions/api/registry';
 import { createTableInput, TABLE_KEYS } from '../../functions/store/table';
 import { openApiJson } from '../../functions/api/openapi';
 import { localDocsAssets, swaggerUiDirectory } from '../../functions/reference-page/local';
@@ -443,6 +443,24 @@ describe('IAM', () => {
       expect(action).not.toMatch(/^dynamodb:\*$|^dynamodb:Scan$|^\*$/i);
       expect(action.toLowerCase()).not.toBe('dynamodb:scan');
     }
+  });
+
+  test.each(operationList.filter(isAudited).map((operation) => [operationPath(operation), operation] as const))(
+    '%s: may Put its audit entries on the table (functions/api/audit.ts)',
+    (_path, operation) => {
+      const statements = roleStatements(functionRoleId(functionLogicalId(operation))).filter((statement) => statement.Sid !== 'KeyUsage');
+      const puts = statements.filter((statement) => dynamoActions([statement]).includes('dynamodb:PutItem'));
+      expect(puts).toHaveLength(1);
+      expect(puts[0].Resource).toContainEqual(tableArn());
+      expect(puts[0].Condition).toBeUndefined();
+    },
+  );
+
+  test.each(['audit/list', 'audit/export'] as const)('%s: reads the audit log with Query and writes nothing but lastUsedAt', (name) => {
+    const operation = operations[name];
+    const statements = roleStatements(functionRoleId(functionLogicalId(operation))).filter((statement) => statement.Sid !== 'KeyUsage');
+    expect(dynamoActions(statements)).toContain('dynamodb:Query');
+    expect(dynamoActions(statements)).not.toContain('dynamodb:PutItem');
   });
 
   test.each(operationList.map((operation) => [operationPath(operation), operation] as const))(
