@@ -21,6 +21,7 @@ const EmbedPage = lazy(() => import('./pages/embed'));
 const WebhooksPage = lazy(() => import('./pages/webhooks'));
 const WebhookPage = lazy(() => import('./pages/webhook'));
 const KeysPage = lazy(() => import('./pages/keys'));
+const AuditPage = lazy(() => import('./pages/audit'));
 
 function NavLink(props: { href: string; children: ReactNode }) {
   const [location] = useLocation();
@@ -49,6 +50,7 @@ function Shell(props: { children: ReactNode }) {
           <NavLink href="/people">People</NavLink>
           {session.isAdmin && <NavLink href="/webhooks">Webhooks</NavLink>}
           {session.isAdmin && <NavLink href="/keys">API keys</NavLink>}
+          {session.isAdmin && <NavLink href="/audit">Audit log</NavLink>}
         </nav>
         <div className="session">
           <span className="level-badge" title="The level of the key you signed in with">
@@ -118,6 +120,11 @@ function Routes() {
         <Route path="/keys">
           <AdminOnly>
             <KeysPage />
+          </AdminOnly>
+        </Route>
+        <Route path="/audit">
+          <AdminOnly>
+            <AuditPage />
           </AdminOnly>
         </Route>
         <Route component={NotFoundPage} />

@@ -42,21 +42,21 @@ function readStored(): { key: string; level: KeyLevel } | undefined {
 
 /**
  * Checks a key and finds its level through the public API: a viewer-level read proves the
- * key, and `projects/create` without arguments tells the level without creating anything
- * (a viewer is refused with `forbidden` before the arguments are read; an admin gets
- * `bad-request`). The level only chooses which controls are shown: the API enforces it.
+ * key, and the admin-level read `keys/list` tells the level (a viewer is refused with
+ * `forbidden`). Both are read-only, so signing in writes nothing, not even an audit entry
+ * (a refused change would be one). The level only chooses which controls are shown: the
+ * API enforces it.
  */
 export async function checkKey(key: string): Promise<KeyLevel> {
   const client = createClient({ baseUrl: API_BASE_URL, apiKey: key });
   await client.projects.lookup('', { state: 'all' });
   try {
-    await (client.projects.create as (...args: unknown[]) => Promise<unknown>)();
+    await client.keys.list({ $size: 1 });
+    return 'admin';
   } catch (error) {
     if (error instanceof ApiError && error.error === 'forbidden') return 'viewer';
-    if (error instanceof ApiError && error.error === 'bad-request') return 'admin';
     throw error;
   }
-  throw new Error('Unexpected answer while checking the key level');
 }
 
 function shouldRetry(failures: number, error: unknown): boolean {
