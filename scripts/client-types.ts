@@ -133,7 +133,7 @@ export function renderClientTypes(document: OpenApiDocument = openApiDocument())
     '/** Which operations only read (the client may send them as GET) and the permission level each needs. */',
     'export const OPERATIONS = {',
     ...table,
-    '} as const satisfies Record<OperationName, { readOnly: boolean; level: "anonymous" | "viewer" | "admin" }>;',
+    '} as const satisfies Record<OperationName, { readOnly: boolean; level: "anonymous" | "viewer" | "admin" | "person" }>;',
     '',
   ].join('\n');
 }

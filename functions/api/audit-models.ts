@@ -20,7 +20,7 @@ const auditSelection = {
 
 export const AuditListModel = z.strictObject({ ...auditSelection, $size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_AUDIT_PAGE_SIZE) }).meta({
   id: 'AuditListModel',
-  description: 'Which audit entries to list: by actor (key id), operation, target id, and `from` (inclusive) / `to` (exclusive) times.',
+  description: 'Which audit entries to list: by actor (key id or membership id), operation, target id, and `from` (inclusive) / `to` (exclusive) times.',
 });
 export type AuditListModel = z.infer<typeof AuditListModel>;
 

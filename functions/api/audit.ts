@@ -15,7 +15,7 @@
  *   must be told so.
  */
 import { newId } from '../domain/text';
-import { type AuditEntry, auditTargetIds } from '../domain/audit';
+import { type AuditActor, type AuditEntry, auditTargetIds } from '../domain/audit';
 import { logger } from '../observability/logger';
 import { putAuditEntry } from '../store/audit';
 import type { TableClient } from '../store/dynamodb-clients';
@@ -36,6 +36,12 @@ export interface AuditedCall {
   at: Date;
 }
 
+function actorOf(caller: Extract<Caller, { accountId: string }>): AuditActor {
+  if (caller.kind === 'key') return { type: 'key', keyId: caller.keyId, ...(caller.keyLabel === undefined ? {} : { label: caller.keyLabel }) };
+  const { email, name } = caller.person;
+  return { type: 'person', memberId: caller.memberId, ...(email === undefined ? {} : { email }), ...(name === undefined ? {} : { name }) };
+}
+
 /** The entry of a call, or undefined when the call is not audited. */
 export function auditEntry(call: AuditedCall): { accountId: string; entry: AuditEntry } | undefined {
   const { caller } = call;
@@ -45,7 +51,7 @@ export function auditEntry(call: AuditedCall): { accountId: string; entry: Audit
     entry: {
       id: newId(),
       at: call.at.toISOString(),
-      actor: { type: 'key', keyId: caller.keyId, ...(caller.keyLabel === undefined ? {} : { label: caller.keyLabel }) },
+      actor: actorOf(caller),
       operation: operationPath(call.operation),
       targetIds: auditTargetIds(call.args, call.result),
       ...(call.request.sourceIp ? { sourceIp: call.request.sourceIp } : {}),

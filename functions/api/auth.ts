@@ -3,27 +3,59 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { getRawItem } from '../store/batch';
 import { isConditionFailure } from '../store/conditions';
 import type { TableClient } from '../store/dynamodb-clients';
-import { type ApiKeyRecord, apiKeyOf, keys } from '../store/items';
+import { type ApiKeyRecord, apiKeyOf, keys, memberOf } from '../store/items';
 import { ApiError } from './errors';
 import { logger } from '../observability/logger';
+import { MAX_TOKEN_LENGTH, oidcSettings, type Person, verifyPersonToken } from './oidc';
 
+export type { Person } from './oidc';
+
+/** The ranked levels: each one may call what the ones before it may. */
 export const LEVELS = ['anonymous', 'viewer', 'admin'] as const;
 export type Level = (typeof LEVELS)[number];
 export type KeyLevel = Exclude<Level, 'anonymous'>;
+/**
+ * What an operation declares: a ranked level, or `person`: a signed-in person, member of
+ * an account or not yet (members/accept). API keys and anonymous callers are refused there.
+ */
+export type OperationLevel = Level | 'person';
 
-/** A keyed caller carries its key's public id and label: who the audit log names (functions/api/audit.ts). */
-export type Caller = { level: 'anonymous' } | { level: KeyLevel; accountId: string; keyId: string; keyLabel?: string };
+/** A member's role in an account; `owner` is an admin who may also manage admins and owners. */
+export const ROLES = ['viewer', 'admin', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
 
-export const ANONYMOUS: Caller = { level: 'anonymous' };
+/** The level a role acts with. */
+export function roleLevel(role: Role): KeyLevel {
+  return role === 'viewer' ? 'viewer' : 'admin';
+}
+
+/**
+ * Who is calling. `key`: an API key of an account. `person`: a signed-in member of an
+ * account (the token's person and the membership's role). `newcomer`: a signed-in person
+ * who is a member of no account; only members/accept serves them, every other operation
+ * answers 401. Newcomers carry the anonymous level, so code that narrows on
+ * `level === 'anonymous'` never takes them for a member of an account.
+ */
+/** A keyed caller carries its key's public id and label, a person their membership: who the audit log names (functions/api/audit.ts). */
+export type Caller =
+  | { kind: 'anonymous'; level: 'anonymous' }
+  | { kind: 'key'; level: KeyLevel; accountId: string; keyId: string; keyLabel?: string }
+  | { kind: 'person'; level: KeyLevel; accountId: string; memberId: string; role: Role; person: Person }
+  | { kind: 'newcomer'; level: 'anonymous'; person: Person };
+
+export const ANONYMOUS: Caller = { kind: 'anonymous', level: 'anonymous' };
 
 const KEY_PREFIX = 'fbk_';
 /**
- * `API-KEY <key>`: the scheme in any case, ASCII spaces or tabs around the key, and the key
- * a token68 (RFC 9110 §11.4). JavaScript's `\s` would also take a no-break space and other
- * Unicode spaces, which a web ACL or proxy counts as a non-empty header: every header that
- * is not exactly this shape is refused, so skipping the per-visitor limit always costs a key.
+ * `API-KEY <key>` or `Bearer <token>`: the scheme in any case, ASCII spaces or tabs around
+ * the credential, and the credential a token68 (RFC 9110 §11.4). JavaScript's `\s` would
+ * also take a no-break space and other Unicode spaces, which a web ACL or proxy counts as a
+ * non-empty header: every header that is not exactly this shape is refused, so skipping the
+ * per-visitor limit always costs a key or a member's token.
  */
-const AUTH_HEADER = /^API-KEY[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*$/i;
+const AUTH_HEADER = /^(API-KEY|Bearer)[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*$/i;
+/** Longer headers are refused before the pattern or a JWT parser reads them. */
+const MAX_AUTHORIZATION_LENGTH = MAX_TOKEN_LENGTH + 64;
 
 /** Secrets (API keys, revoke tokens) are stored as SHA-256: they are 128+ random bits, so no slow hash is needed. */
 export function hashSecret(secret: string): string {
@@ -72,38 +104,79 @@ async function refreshLastUsed(store: TableClient, keyHash: string, key: ApiKeyR
   }
 }
 
+/** The key of a person's membership item: issuer and subject, hashed to a fixed length (store/items.ts `keys.member`). */
+export function personKey(person: Pick<Person, 'issuer' | 'subject'>): string {
+  return hashSecret(JSON.stringify([person.issuer, person.subject]));
+}
+
+/**
+ * A Bearer token: verified against the configured issuer (functions/api/oidc.ts), then the
+ * person's membership read strongly consistent, so a removal or a role change holds from the
+ * very next request.
+ */
+async function authenticatePerson(store: TableClient, token: string): Promise<Caller> {
+  const settings = oidcSettings();
+  if (!settings) {
+    throw new ApiError('unauthorized', 'Sign-in is not configured on this service (no OIDC_ISSUER): use "API-KEY <key>"', { scheme: 'Bearer' });
+  }
+  const person = await verifyPersonToken(token, settings);
+  const member = memberOf(await getRawItem(store, keys.member(personKey(person)), { consistent: true }));
+  if (!member) return { kind: 'newcomer', level: 'anonymous', person };
+  return { kind: 'person', level: roleLevel(member.role), accountId: member.accountId, memberId: member.id, role: member.role, person };
+}
+
 /**
  * Resolves the `Authorization` header to a caller: only a request without the header is
- * anonymous; one that is present (even empty or blank) but not a live key is an error. The key is read strongly consistent, so a revocation holds from the
+ * anonymous; one that is present (even empty or blank) but not a live key or a valid
+ * token is an error. The key is read strongly consistent, so a revocation holds from the
  * very next request.
  */
 export async function authenticate(store: TableClient, authorization: string | undefined, now: Date = new Date()): Promise<Caller> {
   if (authorization === undefined) return ANONYMOUS;
-  const match = AUTH_HEADER.exec(authorization);
+  const match = authorization.length <= MAX_AUTHORIZATION_LENGTH ? AUTH_HEADER.exec(authorization) : null;
   if (!match) {
-    throw new ApiError('unauthorized', 'The Authorization header must be "API-KEY <key>"');
+    throw new ApiError('unauthorized', 'The Authorization header must be "API-KEY <key>" or "Bearer <token>"');
   }
+  if (match[1].toLowerCase() === 'bearer') return authenticatePerson(store, match[2]);
   // Raw (store/items.ts), so the widgets' bundles carry no ElectroDB.
-  const keyHash = hashSecret(match[1]);
+  const keyHash = hashSecret(match[2]);
   const key = apiKeyOf(await getRawItem(store, keys.apiKey(keyHash), { consistent: true }));
   if (!key || key.revokedAt) throw new ApiError('unauthorized', 'Unknown or revoked API key');
   await refreshLastUsed(store, keyHash, key, now);
-  return { level: key.level, accountId: key.accountId, keyId: key.id, ...(key.label === undefined ? {} : { keyLabel: key.label }) };
+  return { kind: 'key', level: key.level, accountId: key.accountId, keyId: key.id, ...(key.label === undefined ? {} : { keyLabel: key.label }) };
 }
 
-export function authorize(caller: Caller, required: Level): void {
-  if (rank(caller.level) >= rank(required)) return;
-  if (caller.level === 'anonymous') {
-    throw new ApiError('unauthorized', `This operation needs an API key with the ${required} level`, { required });
+const NOT_A_MEMBER = 'You are signed in but not a member of an account: accept an invitation first';
+
+export function authorize(caller: Caller, required: OperationLevel): void {
+  if (required === 'person') {
+    if (caller.kind === 'person' || caller.kind === 'newcomer') return;
+    if (caller.kind === 'anonymous') throw new ApiError('unauthorized', 'This operation needs a signed-in person ("Bearer <token>")', { required });
+    throw new ApiError('forbidden', 'This operation needs a signed-in person, not an API key', { required, level: caller.level });
   }
-  throw new ApiError('forbidden', `This operation needs the ${required} level; the key has ${caller.level}`, {
+  // Anonymous operations too: a newcomer's token must not skip the per-visitor limit.
+  if (caller.kind === 'newcomer') throw new ApiError('unauthorized', NOT_A_MEMBER, { reason: 'not-a-member' });
+  if (rank(caller.level) >= rank(required)) return;
+  if (caller.kind === 'anonymous') {
+    throw new ApiError('unauthorized', `This operation needs an API key or a member's token with the ${required} level`, { required });
+  }
+  throw new ApiError('forbidden', `This operation needs the ${required} level; the ${caller.kind === 'key' ? 'key' : 'member'} has ${caller.level}`, {
     required,
     level: caller.level,
   });
 }
 
+/** A caller of an account: an API key or a member. */
+export type AccountCaller = Extract<Caller, { accountId: string }>;
+
+/** The caller as one of an account; only reached after `authorize` required viewer or admin. */
+export function accountCaller(caller: Caller): AccountCaller {
+  if (caller.kind === 'key' || caller.kind === 'person') return caller;
+  throw new ApiError('unauthorized', 'This operation needs an API key or a member of the account');
+}
+
 /** The account of a keyed caller; only reached after `authorize` required viewer or admin. */
 export function callerAccount(caller: Caller): string {
-  if (caller.level === 'anonymous') throw new ApiError('unauthorized', 'This operation needs an API key');
+  if (caller.level === 'anonymous') throw new ApiError('unauthorized', 'This operation needs an API key or a member of the account');
   return caller.accountId;
 }

@@ -33,6 +33,8 @@ export type OpenApiDocument = {
 /** The base path: the document's relative server URL, valid locally and on AWS alike. */
 export const API_BASE_PATH = '/v0';
 export const SECURITY_SCHEME = 'apiKey';
+/** A signed-in person's OpenID Connect token (docs/api.md, "People: Bearer tokens"). */
+export const BEARER_SCHEME = 'bearer';
 /** Extension of each operation naming its permission level. */
 export const PERMISSION_EXTENSION = 'x-permission-level';
 
@@ -48,7 +50,7 @@ export const COMMON_ERRORS: readonly ErrorCode[] = ['bad-request', 'payload-too-
 export function operationErrors(operation: Pick<OperationDeclaration, 'level' | 'readOnly' | 'errors'>): ErrorCode[] {
   const codes: ErrorCode[] = [
     'unauthorized',
-    ...(operation.level === 'admin' ? (['forbidden'] as const) : []),
+    ...(operation.level === 'admin' || operation.level === 'person' ? (['forbidden'] as const) : []),
     ...(isAnonymousWrite(operation) ? (['too-many-requests'] as const) : []),
     ...operation.errors,
   ];
@@ -57,8 +59,10 @@ export function operationErrors(operation: Pick<OperationDeclaration, 'level' | 
 
 const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   'bad-request': 'The arguments are invalid; `data.fields` lists each offending argument as `{ path, message }` (`args.0.name`).',
-  unauthorized: 'No API key where the operation needs one, or an `Authorization` header that is not a live `API-KEY <key>`.',
-  forbidden: "The key's level is too low for the operation, or a revoke token is wrong or its window closed.",
+  unauthorized:
+    'No API key or token where the operation needs one, an `Authorization` header that is not a live `API-KEY <key>` or a valid `Bearer <token>`, or the token of a person who is no member (`data.reason: not-a-member`).',
+  forbidden:
+    "The key's or member's level is too low for the operation (or the member is no owner where one is needed), an API key on an operation for people, or a revoke token is wrong or its window closed.",
   'not-found': 'An id that does not exist or belongs to another account.',
   'method-not-allowed': 'A method the path does not serve.',
   conflict: 'A duplicate key, a target that is not active, a response that was already removed, or a webhook limit or state (see the operation).',
@@ -70,9 +74,10 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
 };
 
 const LEVEL_DESCRIPTIONS: Record<OperationDeclaration['level'], string> = {
-  anonymous: 'Permission level: **anonymous** (no API key needed; a key that is sent must be valid).',
-  viewer: 'Permission level: **viewer** (an API key of level viewer or admin).',
-  admin: 'Permission level: **admin** (an API key of level admin).',
+  anonymous: 'Permission level: **anonymous** (no API key needed; a key or token that is sent must be valid).',
+  viewer: 'Permission level: **viewer** (an API key of level viewer or admin, or a member of the account).',
+  admin: 'Permission level: **admin** (an API key of level admin, or a member with the role admin or owner).',
+  person: "Permission level: **person** (a signed-in person's `Bearer` token, member of an account or not yet; API keys are refused).",
 };
 
 const RESOURCE_DESCRIPTIONS: Record<Resource, string> = {
@@ -80,6 +85,7 @@ const RESOURCE_DESCRIPTIONS: Record<Resource, string> = {
   sets: 'Content sets: content items sharing one feedback schema.',
   contents: 'Content items: the pages, articles or products that receive responses.',
   keys: "API keys of the caller's account (admin).",
+  members: "The people of the caller's account: members, their roles, invitations (admin; members/me for every member and key).",
   responses: `Responses, their revocation and their counts (also at /${RESOURCE_ALIASES.responses}/<operation> for the published widgets).`,
   webhooks: 'Webhooks: endpoints that receive signed events of the account, their secrets and delivery log (admin).',
   audit: "The account's audit log: every call by a key that changed or tried to change something (admin).",
@@ -192,7 +198,10 @@ function operationObject(
     summary: operation.summary,
     description,
     [PERMISSION_EXTENSION]: operation.level,
-    security: operation.level === 'anonymous' ? [{}, { [SECURITY_SCHEME]: [] }] : [{ [SECURITY_SCHEME]: [] }],
+    security:
+      operation.level === 'person'
+        ? [{ [BEARER_SCHEME]: [] }]
+        : [...(operation.level === 'anonymous' ? [{}] : []), { [SECURITY_SCHEME]: [] }, { [BEARER_SCHEME]: [] }],
     ...(method === 'post'
       ? {
           requestBody: {
@@ -268,6 +277,13 @@ export function openApiDocument(operations: readonly OperationDeclaration[] = op
           in: 'header',
           name: 'Authorization',
           description: 'The header value is `API-KEY <key>`. Keys have the level viewer (read) or admin (read, create, save).',
+        },
+        [BEARER_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            "A signed-in person's ID or access token from the deployment's OpenID Connect issuer (`Authorization: Bearer <token>`); the person's membership gives the account and the level.",
         },
       },
     },

@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import type { TableClient } from '../store/dynamodb-clients';
 import type { Store } from '../store/entities';
-import type { Caller, Level } from './auth';
+import type { Caller, OperationLevel } from './auth';
 import type { ErrorCode } from './errors';
 
-export const RESOURCES = ['projects', 'sets', 'contents', 'responses', 'keys', 'webhooks', 'audit'] as const;
+export const RESOURCES = ['projects', 'sets', 'contents', 'responses', 'keys', 'members', 'webhooks', 'audit'] as const;
 export type Resource = (typeof RESOURCES)[number];
 
 /** Path aliases kept for the published widgets, which call responses "feelbacks". */
@@ -65,7 +65,8 @@ export interface OperationDeclaration<
    * The integration tests parse every successful answer with it.
    */
   result: Result;
-  level: Level;
+  /** Who may call it (functions/api/auth.ts `authorize`); `person`: a signed-in person, member or not (members/accept). */
+  level: OperationLevel;
   /** Read-only operations are also served on GET with `?$p=<JSON array>`, and get read-only table access. */
   readOnly: boolean;
   /** Error codes this operation can answer with besides the ones every operation has. */

@@ -1,6 +1,7 @@
 import * as audit from './declarations/audit';
 import * as contents from './declarations/contents';
 import * as keys from './declarations/keys';
+import * as members from './declarations/members';
 import * as projects from './declarations/projects';
 import * as responses from './declarations/responses';
 import * as sets from './declarations/sets';
@@ -17,7 +18,10 @@ import { operationPath, RESOURCES, type OperationDeclaration, type Resource } fr
  * its handler module `functions/handlers/<resource>/<name>.ts` (found by that name:
  * handlerModule; test/unit/registry.test.ts checks that every declaration has exactly one).
  */
-const declarationModules = { projects, sets, contents, responses, keys, webhooks, audit } satisfies Record<Resource, Record<string, OperationDeclaration>>;
+const declarationModules = { projects, sets, contents, responses, keys, members, webhooks, audit } satisfies Record<
+  Resource,
+  Record<string, OperationDeclaration>
+>;
 
 type Declaration = { [R in Resource]: (typeof declarationModules)[R][keyof (typeof declarationModules)[R]] }[Resource];
 

@@ -164,6 +164,43 @@ export const CreatedApiKeyModel = z
   .object({ id: entityId, key: z.string().min(1), level: keyLevel, label: z.string().optional(), createdAt: timestamp })
   .meta({ id: 'CreatedApiKey', description: 'A new API key: `key` is shown only in this answer.' });
 
+const role = z.enum(['viewer', 'admin', 'owner']);
+
+export const MemberModel = z
+  .object({
+    id: entityId,
+    role,
+    email: z.string().optional(),
+    name: z.string().optional(),
+    issuer: z.string(),
+    subject: z.string(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({
+    id: 'Member',
+    description:
+      'A person who is a member of the account: who they are at their provider (issuer, subject), as they were when they joined (email, name), and their role.',
+  });
+
+export const MemberPageModel = z
+  .object({ items: z.array(MemberModel), cursor: pageCursor.optional() })
+  .meta({ id: 'MemberPage', description: 'One page of members/list, oldest first.' });
+
+export const InvitationModel = z
+  .object({ invitationId: entityId, url: z.string(), email: z.string(), role, expiresAt: timestamp })
+  .meta({ id: 'Invitation', description: 'A single-use invitation: `url` carries its secret (after `#`) and is shown only in this answer.' });
+
+export const MeModel = z
+  .object({
+    accountId: entityId,
+    level: keyLevel,
+    role: role.optional(),
+    person: z.object({ memberId: entityId, email: z.string().optional(), name: z.string().optional() }).optional(),
+    key: z.object({ id: entityId, label: z.string().optional() }).optional(),
+  })
+  .meta({ id: 'Me', description: 'Who the caller is: the account and level, and either the member (role, person) or the API key.' });
+
 export const WebhookModel = z
   .object({
     id: entityId,
@@ -342,8 +379,14 @@ export function modelName(schema: z.ZodType): string {
 }
 
 export const AuditActorModel = z
-  .object({ type: z.literal('key'), keyId: entityId, label: z.string().optional() })
-  .meta({ id: 'AuditActor', description: 'Who made the call: an API key, by its public id and label (later also a person).' });
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('key'), keyId: entityId, label: z.string().optional() }),
+    z.object({ type: z.literal('person'), memberId: entityId, email: z.string().optional(), name: z.string().optional() }),
+  ])
+  .meta({
+    id: 'AuditActor',
+    description: 'Who made the call: an API key (its public id and label) or a member signed in as a person (membership id, email, name).',
+  });
 
 export const AuditEntryModel = z
   .object({

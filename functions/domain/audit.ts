@@ -9,8 +9,8 @@
  * (API keys, webhook secrets, revoke tokens) is ever copied into the log.
  */
 
-/** Who made a call. Today a key; a person (OIDC sign-in) will be another member of this union. */
-export type AuditActor = { type: 'key'; keyId: string; label?: string };
+/** Who made a call: an API key (its public id and label) or a member signed in as a person (their membership id, email and name). */
+export type AuditActor = { type: 'key'; keyId: string; label?: string } | { type: 'person'; memberId: string; email?: string; name?: string };
 
 export interface AuditEntry {
   id: string;
@@ -69,7 +69,20 @@ export function auditTargetIds(args: readonly unknown[] | undefined, result?: un
   return ids;
 }
 
-export const AUDIT_CSV_COLUMNS = ['id', 'at', 'actorType', 'keyId', 'label', 'operation', 'targetIds', 'sourceIp', 'outcome', 'requestId'] as const;
+export const AUDIT_CSV_COLUMNS = [
+  'id',
+  'at',
+  'actorType',
+  'keyId',
+  'label',
+  'memberId',
+  'email',
+  'operation',
+  'targetIds',
+  'sourceIp',
+  'outcome',
+  'requestId',
+] as const;
 export type AuditCsvColumn = (typeof AUDIT_CSV_COLUMNS)[number];
 
 /** The cells of one entry: target ids joined by spaces. */
@@ -78,8 +91,10 @@ export function auditCsvRecord(entry: AuditEntry): Record<AuditCsvColumn, string
     id: entry.id,
     at: entry.at,
     actorType: entry.actor.type,
-    keyId: entry.actor.keyId,
-    label: entry.actor.label ?? '',
+    keyId: entry.actor.type === 'key' ? entry.actor.keyId : '',
+    label: entry.actor.type === 'key' ? (entry.actor.label ?? '') : '',
+    memberId: entry.actor.type === 'person' ? entry.actor.memberId : '',
+    email: entry.actor.type === 'person' ? (entry.actor.email ?? '') : '',
     operation: entry.operation,
     targetIds: entry.targetIds.join(' '),
     sourceIp: entry.sourceIp ?? '',

@@ -46,7 +46,7 @@ export async function putAuditEntry(store: TableClient, accountId: string, entry
 }
 
 export interface AuditFilter {
-  /** The actor's key id. */
+  /** The actor's key id or membership id. */
   actor?: string;
   operation?: string;
   targetId?: string;
@@ -82,8 +82,8 @@ function filterExpression(filter: AuditFilter) {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   if (filter.actor !== undefined) {
-    conditions.push('#actor.#keyId = :actor');
-    Object.assign(names, { '#actor': 'actor', '#keyId': 'keyId' });
+    conditions.push('(#actor.#keyId = :actor OR #actor.#memberId = :actor)');
+    Object.assign(names, { '#actor': 'actor', '#keyId': 'keyId', '#memberId': 'memberId' });
     values[':actor'] = filter.actor;
   }
   if (filter.operation !== undefined) {

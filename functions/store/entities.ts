@@ -11,6 +11,10 @@
  * | API key by secret hash (every authenticated call)| table | apikey#<keyHash>                      | apikey                           |
  * | API keys, all, by account (key CLI, keys/list)  | gsi1  | apikeys                                | <accountId>#<createdAt>          |
  * | API key by public id (key CLI `revoke`)         | gsi2  | apikey-id#<id>                         | apikey                           |
+ * | Member by person (every call with a Bearer token)| table | member#<personKey>                     | member                           |
+ * | Members of an account, oldest first (members/list)| gsi1 | account#<accountId>#members            | <createdAt>#<id>                 |
+ * | Member by id (members/setRole, remove)          | gsi2  | member-id#<id>                         | member                           |
+ * | Invitation by token hash (members/accept)       | table | invitation#<tokenHash>                 | invitation                       |
  * | Project by id                                   | table | project#<id>                           | project                          |
  * | Projects of an account by name prefix (lookup)  | gsi1  | account#<accountId>#projects           | <lowercase name>#<id>            |
  * | Content set by id                               | table | set#<id>                               | set                              |
@@ -49,7 +53,15 @@
  * can never be the reason a transaction fails (operations/content-keys.ts). The widgets'
  * lookup reads set, key item and alias in the same one BatchGetItem.
  *
- * No access pattern uses Scan. Lookups by prefix filter state/project/schema on the
+ * A person (issuer + subject, hashed to `personKey`) is a member of at most one account, so
+the membership is one item keyed by the person: authentication reads it strongly
+consistent, and its creation is conditional on its absence. Invitations expire by the
+table's TTL (`expiresAt`, epoch seconds); their acceptance is checked against the time, as
+DynamoDB deletes expired items late. The account's `owners` counts its owners, changed in
+the transaction that changes a role, so the last owner cannot be demoted or removed
+(operations/members.ts).
+
+No access pattern uses Scan. Lookups by prefix filter state/project/schema on the
  * Query and stop after 20 matches.
  *
  * Items kept without ElectroDB have their key tables in their own modules: counters
@@ -81,6 +93,8 @@ export const Account = new Entity({
   attributes: {
     id: { type: 'string', required: true, readOnly: true },
     name: { type: 'string', required: true, readOnly: true },
+    /** How many members are owners; kept by operations/members.ts in the transactions that change roles (absent: none). */
+    owners: { type: 'number' },
     ...timestamps,
   },
   indexes: {
@@ -118,6 +132,56 @@ export const ApiKey = new Entity({
       pk: key('gsi2pk', 'apikey-id#${id}', ['id']),
       sk: key('gsi2sk', 'apikey', []),
     },
+  },
+});
+
+/** A person's membership of an account (one account per person); read raw by authentication (store/items.ts). */
+export const Member = new Entity({
+  model: { entity: 'member', version: '1', service: SERVICE },
+  attributes: {
+    personKey: { type: 'string', required: true, readOnly: true },
+    id: { type: 'string', required: true, readOnly: true },
+    accountId: { type: 'string', required: true, readOnly: true },
+    issuer: { type: 'string', required: true, readOnly: true },
+    subject: { type: 'string', required: true, readOnly: true },
+    role: { type: ['viewer', 'admin', 'owner'] as const, required: true },
+    /** As the provider said when the person accepted the invitation (or the invited address). */
+    email: { type: 'string' },
+    name: { type: 'string' },
+    ...timestamps,
+  },
+  indexes: {
+    byPerson: { pk: key('pk', 'member#${personKey}', ['personKey']), sk: key('sk', 'member', []) },
+    byAccount: {
+      index: 'gsi1',
+      pk: key('gsi1pk', 'account#${accountId}#members', ['accountId']),
+      sk: key('gsi1sk', '${createdAt}#${id}', ['createdAt', 'id']),
+    },
+    byId: {
+      index: 'gsi2',
+      pk: key('gsi2pk', 'member-id#${id}', ['id']),
+      sk: key('gsi2sk', 'member', []),
+    },
+  },
+});
+
+/** A single-use invitation to an account, by the SHA-256 of its token; deleted when accepted, expired by TTL. */
+export const Invitation = new Entity({
+  model: { entity: 'invitation', version: '1', service: SERVICE },
+  attributes: {
+    tokenHash: { type: 'string', required: true, readOnly: true },
+    id: { type: 'string', required: true, readOnly: true },
+    accountId: { type: 'string', required: true, readOnly: true },
+    email: { type: 'string', required: true, readOnly: true },
+    role: { type: ['viewer', 'admin', 'owner'] as const, required: true, readOnly: true },
+    /** Who invited: `key:<keyId>`, `member:<memberId>` or `cli`. */
+    invitedBy: { type: 'string', required: true, readOnly: true },
+    /** Epoch seconds: the table's TTL attribute. */
+    expiresAt: { type: 'number', required: true, readOnly: true },
+    ...timestamps,
+  },
+  indexes: {
+    byToken: { pk: key('pk', 'invitation#${tokenHash}', ['tokenHash']), sk: key('sk', 'invitation', []) },
   },
 });
 
@@ -310,7 +374,7 @@ export const Response = new Entity({
   },
 });
 
-const entities = { Account, ApiKey, Project, ContentSet, ContentSetKey, ContentKey, ContentKeyAlias, ContentItem, Response };
+const entities = { Account, ApiKey, Member, Invitation, Project, ContentSet, ContentSetKey, ContentKey, ContentKeyAlias, ContentItem, Response };
 
 /** The ElectroDB service, plus the raw client for the few calls ElectroDB does not model (cross-entity BatchGetItem). */
 export function createStore(documentClient: DynamoDBDocumentClient, tableName: string) {
@@ -320,6 +384,8 @@ export function createStore(documentClient: DynamoDBDocumentClient, tableName: s
 export type Store = ReturnType<typeof createStore>;
 export type AccountItem = EntityItem<typeof Account>;
 export type ApiKeyItem = EntityItem<typeof ApiKey>;
+export type MemberItem = EntityItem<typeof Member>;
+export type InvitationItem = EntityItem<typeof Invitation>;
 export type ProjectItem = EntityItem<typeof Project>;
 export type ContentSetItem = EntityItem<typeof ContentSet>;
 export type NewContentSet = CreateEntityItem<typeof ContentSet>;

@@ -24,6 +24,7 @@ export type RawItem = Record<string, unknown>;
 /** Entity names and model version as ElectroDB stores them in `__edb_e__` / `__edb_v__`. */
 const ENTITY = {
   apiKey: 'apikey',
+  member: 'member',
   project: 'project',
   contentSet: 'contentset',
   contentKey: 'contentkey',
@@ -38,6 +39,8 @@ const identity = (entity: string) => ({ __edb_e__: entity, __edb_v__: MODEL_VERS
 /** Table keys of the entities the hot path reads, checks or writes (entities.ts `byId` / `byKey` indexes). */
 export const keys = {
   apiKey: (keyHash: string): ItemKey => ({ pk: `apikey#${keyHash}`, sk: 'apikey' }),
+  /** A person's membership, by the hash of issuer and subject (functions/api/auth.ts `personKey`). */
+  member: (personKey: string): ItemKey => ({ pk: `member#${personKey}`, sk: 'member' }),
   project: (id: string): ItemKey => ({ pk: `project#${id}`, sk: 'project' }),
   contentSet: (id: string): ItemKey => ({ pk: `set#${id}`, sk: 'set' }),
   contentKey: (contentSetId: string, keyHash: string): ItemKey => ({ pk: `contentkey#${contentSetId}#${keyHash}`, sk: 'contentkey' }),
@@ -209,6 +212,17 @@ export function apiKeyOf(raw: RawItem | undefined): ApiKeyRecord | undefined {
     revokedAt: raw.revokedAt as string | undefined,
     lastUsedAt: raw.lastUsedAt as string | undefined,
   };
+}
+
+export interface MemberRecord {
+  id: string;
+  accountId: string;
+  role: 'viewer' | 'admin' | 'owner';
+}
+
+export function memberOf(raw: RawItem | undefined): MemberRecord | undefined {
+  if (!raw || raw.__edb_e__ !== ENTITY.member) return undefined;
+  return { id: raw.id as string, accountId: raw.accountId as string, role: raw.role as MemberRecord['role'] };
 }
 
 export function contentSetOf(raw: RawItem | undefined): ContentSetItem | undefined {

@@ -4,9 +4,12 @@ import { ApiError, createClient, type FeedbackClient, type OperationName } from 
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 import { resultMismatch, operationAt } from '../support/result-check';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
+import { startTestIssuer, type TestIssuer } from '../support/oidc-issuer';
 
 // The webhooks calls post to a receiver on this machine over http, as under `npm start`.
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+// members/invite links to the console.
+process.env.CONSOLE_URL = 'http://localhost:3000';
 
 /**
  * The TypeScript client against the local server: every operation once (the `calls` map
@@ -20,9 +23,16 @@ let admin: FeedbackClient;
 let viewer: FeedbackClient;
 let anonymous: FeedbackClient;
 let receiver: Receiver;
+let idp: TestIssuer;
+/** A signed-in person: the client asks for a token before each request. */
+let person: FeedbackClient;
 
 beforeAll(async () => {
+  idp = await startTestIssuer();
+  process.env.OIDC_ISSUER = idp.issuer;
+  process.env.OIDC_CLIENT_ID = idp.clientId;
   api = await startTestApi();
+  person = createClient({ baseUrl: api.baseUrl, token: () => idp.token('grace') });
   receiver = await startReceiver();
   owner = await createAccount('client');
   admin = createClient({ baseUrl: api.baseUrl, apiKey: owner.admin });
@@ -32,6 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver.close();
   await api.close();
+  await idp.close();
 });
 
 /** A result as the registry's model requires it (the server-side watch of TestApi checks the same). */
@@ -55,6 +66,8 @@ describe('every operation through the client', () => {
     // Only content.created, which no call below causes: the receiver gets only what webhooks/test sends.
     const hook = await admin.webhooks.create({ url: receiver.url, events: ['content.created'], projectId: project.id, description: 'via the client' });
     let tested: { deliveryId: string } | undefined;
+    const invitation = await admin.members.invite({ email: 'grace@example.com', role: 'viewer' });
+    let joined: { person?: { memberId: string } } | undefined;
 
     // The compiler requires one entry per operation of the registry.
     const calls: { [Name in OperationName]: () => Promise<unknown> } = {
@@ -88,6 +101,12 @@ describe('every operation through the client', () => {
       'keys/list': () => admin.keys.list({ $size: 5 }),
       'keys/create': () => admin.keys.create({ level: 'viewer', label: 'client test' }),
       'keys/revoke': async () => admin.keys.revoke((await admin.keys.create({ level: 'viewer' })).id),
+      'members/me': () => admin.members.me(),
+      'members/invite': async () => invitation,
+      'members/accept': async () => (joined = await person.members.accept(invitation.url.split('#')[1])),
+      'members/list': () => admin.members.list({ $size: 5 }),
+      'members/setRole': () => admin.members.setRole(joined!.person!.memberId, 'viewer'),
+      'members/remove': () => admin.members.remove(joined!.person!.memberId),
       'webhooks/create': async () => hook,
       'webhooks/get': () => admin.webhooks.get(hook.id),
       'webhooks/list': () => admin.webhooks.list({ projectId: project.id, $size: 5 }),
@@ -134,6 +153,11 @@ describe('every operation through the client', () => {
     expect(results['audit/list']).toEqual({ items: [expect.objectContaining({ operation: 'webhooks/remove', targetIds: [hook.id], outcome: 'ok' })] });
     // The webhook's create, save, rotateSecret, test and remove (redeliver names the delivery).
     expect(results['audit/export']).toMatchObject({ format: 'ndjson', rows: 5 });
+    expect(results['members/me']).toMatchObject({ accountId: owner.accountId, level: 'admin', key: { id: expect.any(String) } });
+    expect(results['members/invite']).toMatchObject({ url: expect.stringMatching(/^http:\/\/localhost:3000\/invitations#fbi_/), role: 'viewer' });
+    expect(results['members/accept']).toMatchObject({ accountId: owner.accountId, role: 'viewer', person: { email: 'grace@example.com' } });
+    expect(results['members/list']).toEqual({ items: [expect.objectContaining({ role: 'viewer', email: 'grace@example.com' })] });
+    expect(results['members/remove']).toBeUndefined();
   });
 
   it('sends read-only calls as GET ?$p= when asked to, with the same results', async () => {

@@ -294,7 +294,9 @@ describe('refusals and calls that are not audited', () => {
     expectError(await api.call('webhooks/remove', [UNKNOWN_ID], { key: a.admin }), 404, 'not-found');
     expectError(await api.call('projects/save', [UNKNOWN_ID, { name: 42 }], { key: a.admin }), 400, 'bad-request');
     const entries = await listAll(a);
-    expect(entries.map(({ operation, outcome, actor, targetIds }) => ({ operation, outcome, keyId: actor.keyId, targetIds }))).toEqual([
+    expect(
+      entries.map(({ operation, outcome, actor, targetIds }) => ({ operation, outcome, keyId: actor.type === 'key' ? actor.keyId : undefined, targetIds })),
+    ).toEqual([
       { operation: 'projects/save', outcome: 'bad-request', keyId: a.adminKeyId, targetIds: [UNKNOWN_ID] },
       { operation: 'webhooks/remove', outcome: 'not-found', keyId: a.adminKeyId, targetIds: [UNKNOWN_ID] },
       { operation: 'projects/create', outcome: 'forbidden', keyId: a.viewerKeyId, targetIds: [] },
@@ -416,7 +418,7 @@ describe('audit/export', () => {
     expect(csv).toMatchObject({ format: 'csv', rows: 3 });
     expect(csv).not.toHaveProperty('cursor');
     const lines = csv.data.split('\r\n');
-    expect(lines[0]).toBe('id,at,actorType,keyId,label,operation,targetIds,sourceIp,outcome,requestId');
+    expect(lines[0]).toBe('id,at,actorType,keyId,label,memberId,email,operation,targetIds,sourceIp,outcome,requestId');
     expect(lines[1]).toBe(
       [
         listed[0].id,

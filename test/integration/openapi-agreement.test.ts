@@ -2,6 +2,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { argumentsComponent, openApiDocument } from '../../functions/api/openapi';
 import { OPERATION_NAMES, operations, type OperationName } from '../../functions/api/registry';
 import { createAccount, createContentSet, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { startTestIssuer, type TestIssuer } from '../support/oidc-issuer';
 
 /**
  * The OpenAPI document and the server agree on which argument arrays are valid: for valid
@@ -52,6 +53,8 @@ const UNKNOWN_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const WEBHOOK_URL = 'http://127.0.0.1:9/agreement';
 // Plain http to this machine, as under `npm start`.
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+// members/invite links to the console.
+process.env.CONSOLE_URL = 'http://localhost:3000';
 const emoji = (count: number) => '\u{1F600}'.repeat(count);
 
 /** Valid argument arrays of each operation, and cases aimed at its limits. */
@@ -243,6 +246,30 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
       cases: [{ name: 'owner level', args: [{ level: 'owner' }] }],
     },
     'keys/revoke': { valid: [[UNKNOWN_ID]], cases: [{ name: 'a number', args: [42] }] },
+    'members/list': { valid: [[], [null], [{ $size: 5 }]], cases: [{ name: 'size 0', args: [{ $size: 0 }] }] },
+    'members/invite': {
+      valid: [[{ email: 'agree@example.com', role: 'viewer' }], [{ email: 'agree@example.com', role: 'owner' }]],
+      cases: [
+        { name: 'not an email', args: [{ email: 'agree', role: 'viewer' }] },
+        { name: 'no such role', args: [{ email: 'agree@example.com', role: 'superuser' }] },
+      ],
+    },
+    'members/accept': {
+      valid: [['fbi_unknown'], ['x'.repeat(100)]],
+      cases: [
+        { name: 'too long', args: ['x'.repeat(101)] },
+        { name: 'not base64url', args: ['fbi unknown'] },
+      ],
+    },
+    'members/setRole': {
+      valid: [
+        [UNKNOWN_ID, 'viewer'],
+        [UNKNOWN_ID, 'owner'],
+      ],
+      cases: [{ name: 'no role', args: [UNKNOWN_ID] }],
+    },
+    'members/remove': { valid: [[UNKNOWN_ID]], cases: [{ name: 'a number', args: [42] }] },
+    'members/me': { valid: [[]] },
     'webhooks/create': {
       valid: [
         [{ url: WEBHOOK_URL, events: ['response.created', 'content.created'], projectId: f.projectId, format: 'slack', description: 'd', enabled: false }],
@@ -361,6 +388,9 @@ function mayDiffer(name: OperationName, touched: string, args: unknown[]): Excep
 }
 
 let api: TestApi;
+let idp: TestIssuer;
+/** members/accept is for signed-in people only: a newcomer's token (the others use an admin key). */
+let newcomerToken: string;
 let owner: AccountKeys;
 let fixture: Fixture;
 let validators: Record<string, ValidateFunction>;
@@ -374,6 +404,10 @@ beforeAll(async () => {
   validators = Object.fromEntries(
     OPERATION_NAMES.map((name) => [name, ajv.getSchema(`openapi.json#/components/schemas/${argumentsComponent(operations[name])}`)!]),
   );
+  idp = await startTestIssuer();
+  process.env.OIDC_ISSUER = idp.issuer;
+  process.env.OIDC_CLIENT_ID = idp.clientId;
+  newcomerToken = await idp.token('agreement-newcomer', { expiresIn: 3600 });
   api = await startTestApi();
   owner = await createAccount('agreement');
   const project = await api.call('projects/create', [{ name: 'Agreement' }], { key: owner.admin });
@@ -382,7 +416,10 @@ beforeAll(async () => {
   const item = await api.call('contents/create', [{ contentSetId: setId, key: 'https://example.com/agreement' }], { key: owner.admin });
   fixture = { projectId: project.body.id, setId, setKey: set.body.key, contentId: item.body.id, contentKey: item.body.key };
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  await api.close();
+  await idp.close();
+});
 
 /** Runs tasks a few at a time. */
 async function pool<T, R>(items: T[], size: number, task: (item: T) => Promise<R>): Promise<R[]> {
@@ -414,8 +451,9 @@ describe('the OpenAPI request schemas and the server accept the same argument ar
         const args = JSON.parse(JSON.stringify(testCase.args)) as unknown[];
         const validate = validators[name];
         const documentAccepts = validate(args) as boolean;
-        const answer = await api.call(name, args, { key: owner.admin });
-        const viaGet = operation.readOnly && testCase.name.startsWith('valid') ? await api.call(name, args, { key: owner.admin, method: 'GET' }) : undefined;
+        const credential = name === 'members/accept' ? { headers: { authorization: `Bearer ${newcomerToken}` } } : { key: owner.admin };
+        const answer = await api.call(name, args, credential);
+        const viaGet = operation.readOnly && testCase.name.startsWith('valid') ? await api.call(name, args, { ...credential, method: 'GET' }) : undefined;
         return { testCase, documentAccepts, answer, viaGet, errors: validate.errors };
       });
       const problems: string[] = [];

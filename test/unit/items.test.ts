@@ -10,6 +10,7 @@ import {
   aliasMembers,
   aliasMemberUpdate,
   apiKeyOf,
+  memberOf,
   contentItemOf,
   contentKeyTarget,
   contentSetOf,
@@ -24,7 +25,7 @@ import {
 
 const TABLE = 'items_test';
 const store = createStore(createDocumentClient(new DynamoDBClient({ region: 'local', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } })), TABLE);
-const { ApiKey, Project, ContentSet, ContentKey, ContentKeyAlias, ContentItem, Response } = store.entities;
+const { ApiKey, Member, Project, ContentSet, ContentKey, ContentKeyAlias, ContentItem, Response } = store.entities;
 
 /** What ElectroDB's transaction commits are: TransactWriteItems entries. */
 function electroCommits(build: Parameters<typeof store.transaction.write>[0]): unknown[] {
@@ -109,6 +110,7 @@ describe('raw items are what the ElectroDB entities write', () => {
 
   test('keys', () => {
     expect(keys.apiKey('h')).toEqual(ApiKey.get({ keyHash: 'h' }).params().Key);
+    expect(keys.member('h')).toEqual(Member.get({ personKey: 'h' }).params().Key);
     expect(keys.project('p')).toEqual(Project.get({ id: 'p' }).params().Key);
     expect(keys.contentSet('s')).toEqual(ContentSet.get({ id: 's' }).params().Key);
     expect(keys.contentKey('s', 'h')).toEqual(ContentKey.get({ contentSetId: 's', keyHash: 'h' }).params().Key);
@@ -149,6 +151,21 @@ describe('raw reads give what ElectroDB parses', () => {
     const apiKey = { keyHash: 'h', id: 'K'.repeat(22), accountId: 'A'.repeat(22), level: 'admin' as const, createdAt: 't', updatedAt: 't' };
     const apiKeyItem = ApiKey.create(apiKey).params().Item;
     expect(apiKeyOf(apiKeyItem)).toEqual({ id: apiKey.id, accountId: apiKey.accountId, level: 'admin', revokedAt: undefined });
+
+    const member = {
+      personKey: 'h',
+      id: 'M'.repeat(22),
+      accountId: 'A'.repeat(22),
+      issuer: 'https://id.example',
+      subject: 's',
+      role: 'owner' as const,
+      email: 'a@example.com',
+      createdAt: 't',
+      updatedAt: 't',
+    };
+    const memberItem = Member.create(member).params().Item;
+    expect(memberOf(memberItem)).toEqual({ id: member.id, accountId: member.accountId, role: 'owner' });
+    expect(memberOf(apiKeyItem)).toBeUndefined();
 
     expect(contentKeyTarget(createContentKey(TABLE, { contentSetId: 's', keyHash: 'h', contentItemId: 'c', accountId: 'a' }).Put!.Item)).toBe('c');
     const alias = { contentSetId: 's', decodedKeyHash: 'd', members: ['b', 'a'], __edb_e__: 'contentkeyalias', __edb_v__: '1' };

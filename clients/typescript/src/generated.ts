@@ -42,11 +42,16 @@ export type ApiKeyPage = {
   cursor?: Cursor;
 };
 
-/** Who made the call: an API key, by its public id and label (later also a person). */
+/** Who made the call: an API key (its public id and label) or a member signed in as a person (membership id, email, name). */
 export type AuditActor = {
   type: "key";
   keyId: string;
   label?: string;
+} | {
+  type: "person";
+  memberId: string;
+  email?: string;
+  name?: string;
 };
 
 /** One call that changed (or tried to change) something: who, which operation on which ids, when, from which address, and `ok` or the error code it was answered with. Never secrets, names or values. */
@@ -78,7 +83,7 @@ export type AuditExportModel = {
 /** The arguments of audit/list: query?: { $size?, cursor?, actor?, operation?, targetId?, from?, to? } */
 export type AuditListArguments = [(AuditListModel | null | undefined)?];
 
-/** Which audit entries to list: by actor (key id), operation, target id, and `from` (inclusive) / `to` (exclusive) times. */
+/** Which audit entries to list: by actor (key id or membership id), operation, target id, and `from` (inclusive) / `to` (exclusive) times. */
 export type AuditListModel = {
   actor?: string;
   operation?: string;
@@ -361,6 +366,15 @@ export type ExportChunk = {
   cursor?: Cursor;
 };
 
+/** A single-use invitation: `url` carries its secret (after `#`) and is shown only in this answer. */
+export type Invitation = {
+  invitationId: string;
+  url: string;
+  email: string;
+  role: "viewer" | "admin" | "owner";
+  expiresAt: Timestamp;
+};
+
 /** The arguments of keys/create: { level: 'viewer' | 'admin', label? } */
 export type KeysCreateArguments = [{
   level: "viewer" | "admin";
@@ -375,6 +389,64 @@ export type KeysListArguments = [({
 
 /** The arguments of keys/revoke: id: string */
 export type KeysRevokeArguments = [string];
+
+/** Who the caller is: the account and level, and either the member (role, person) or the API key. */
+export type Me = {
+  accountId: string;
+  level: "viewer" | "admin";
+  role?: "viewer" | "admin" | "owner";
+  person?: {
+    memberId: string;
+    email?: string;
+    name?: string;
+  };
+  key?: {
+    id: string;
+    label?: string;
+  };
+};
+
+/** A person who is a member of the account: who they are at their provider (issuer, subject), as they were when they joined (email, name), and their role. */
+export type Member = {
+  id: string;
+  role: "viewer" | "admin" | "owner";
+  email?: string;
+  name?: string;
+  issuer: string;
+  subject: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+};
+
+/** One page of members/list, oldest first. */
+export type MemberPage = {
+  items: Member[];
+  cursor?: Cursor;
+};
+
+/** The arguments of members/accept: token: string */
+export type MembersAcceptArguments = [string];
+
+/** The arguments of members/invite: { email, role: 'viewer' | 'admin' | 'owner' } */
+export type MembersInviteArguments = [{
+  email: string;
+  role: Role;
+}];
+
+/** The arguments of members/list: query?: { $size?, cursor? } */
+export type MembersListArguments = [({
+  $size?: number;
+  cursor?: string;
+} | null | undefined)?];
+
+/** The arguments of members/me:  */
+export type MembersMeArguments = [];
+
+/** The arguments of members/remove: id: string */
+export type MembersRemoveArguments = [string];
+
+/** The arguments of members/setRole: id: string, role: 'viewer' | 'admin' | 'owner' */
+export type MembersSetRoleArguments = [string, Role];
 
 /** Who answered, as far as the caller knows; missing fields are derived from the request headers. */
 export type ProfilingData = {
@@ -638,6 +710,9 @@ export type ResponseWriteResult = {
   };
 };
 
+/** A member's role: viewer (reads), admin (reads and writes, invites viewers), owner (an admin who also manages admins and owners). */
+export type Role = "viewer" | "admin" | "owner";
+
 /** A content set's complete schemaConfig; its shape follows the set's schema. */
 export type SchemaConfig = ReactionConfig | RatingConfig | TaggedMessageConfig | Record<string, never>;
 
@@ -836,6 +911,18 @@ export interface Operations {
   "keys/list": { args: KeysListArguments; result: ApiKeyPage };
   /** Revokes an API key of the account by its id (the calling key too: from its next request). Revoking again changes nothing. */
   "keys/revoke": { args: KeysRevokeArguments; result: void };
+  /** Makes the signed-in person (Bearer token) a member of the inviting account with the invited role, and uses the invitation up. A person is a member of one account at most. */
+  "members/accept": { args: MembersAcceptArguments; result: Me };
+  /** Invites a person by email with a role; answers a single-use link valid 7 days, shown only here. Only an owner may invite an admin or an owner. */
+  "members/invite": { args: MembersInviteArguments; result: Invitation };
+  /** The account's members, oldest first; page on with the returned cursor. */
+  "members/list": { args: MembersListArguments; result: MemberPage };
+  /** Who the caller is: the account, the level, and the member's role and person or the API key's id and label. */
+  "members/me": { args: MembersMeArguments; result: Me };
+  /** Removes a member, from the person's next request on. Removing an admin or owner needs an owner; the last owner cannot be removed. */
+  "members/remove": { args: MembersRemoveArguments; result: void };
+  /** Changes a member's role. Changes to or from admin or owner need an owner; the last owner cannot be demoted. */
+  "members/setRole": { args: MembersSetRoleArguments; result: Member };
   /** Registers an endpoint for events of the account (or of one project); answers the Webhook with its signing secret, shown only here. At most 20 per account. */
   "webhooks/create": { args: WebhooksCreateArguments; result: CreatedWebhook };
   /** A webhook's delivery log, newest first, optionally of one status; pages follow `cursor`. */
@@ -894,6 +981,12 @@ export const OPERATIONS = {
   "keys/create": { readOnly: false, level: "admin" },
   "keys/list": { readOnly: true, level: "admin" },
   "keys/revoke": { readOnly: false, level: "admin" },
+  "members/accept": { readOnly: false, level: "person" },
+  "members/invite": { readOnly: false, level: "admin" },
+  "members/list": { readOnly: true, level: "admin" },
+  "members/me": { readOnly: true, level: "viewer" },
+  "members/remove": { readOnly: false, level: "admin" },
+  "members/setRole": { readOnly: false, level: "admin" },
   "webhooks/create": { readOnly: false, level: "admin" },
   "webhooks/deliveries": { readOnly: true, level: "admin" },
   "webhooks/get": { readOnly: true, level: "admin" },
@@ -905,4 +998,4 @@ export const OPERATIONS = {
   "webhooks/test": { readOnly: false, level: "admin" },
   "audit/export": { readOnly: true, level: "admin" },
   "audit/list": { readOnly: true, level: "admin" },
-} as const satisfies Record<OperationName, { readOnly: boolean; level: "anonymous" | "viewer" | "admin" }>;
+} as const satisfies Record<OperationName, { readOnly: boolean; level: "anonymous" | "viewer" | "admin" | "person" }>;

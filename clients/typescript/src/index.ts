@@ -15,6 +15,12 @@ export interface ClientOptions {
   baseUrl: string;
   /** Sent as `Authorization: API-KEY <key>`; leave out for the anonymous operations. Keep keys on servers. */
   apiKey?: string;
+  /**
+   * A signed-in person's OpenID Connect token, sent as `Authorization: Bearer <token>`
+   * (instead of `apiKey`); a function is asked before every request, so it can hand out a
+   * refreshed token.
+   */
+  token?: string | (() => string | undefined | Promise<string | undefined>);
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;
   /** Milliseconds before a request is given up with an `ApiError` `timeout`; 0 waits forever. Default 10,000. */
@@ -77,7 +83,9 @@ export function createClient(options: ClientOptions): FeedbackClient {
     const payload = JSON.stringify(args.slice(0, length));
     const asGet = OPERATIONS[name].readOnly && options.readMethod === 'GET';
     const headers: Record<string, string> = { accept: 'application/json', ...(asGet ? {} : { 'content-type': 'application/json' }), ...options.headers };
-    if (options.apiKey) headers.authorization = `API-KEY ${options.apiKey}`;
+    const token = typeof options.token === 'function' ? await options.token() : options.token;
+    if (token) headers.authorization = `Bearer ${token}`;
+    else if (options.apiKey) headers.authorization = `API-KEY ${options.apiKey}`;
     const url = `${baseUrl}/${name}${asGet ? `?$p=${encodeURIComponent(payload)}` : ''}`;
     const controller = new AbortController();
     const timer = timeout > 0 ? setTimeout(() => controller.abort(), timeout) : undefined;

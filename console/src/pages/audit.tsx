@@ -123,7 +123,15 @@ export default function AuditPage() {
                     )}
                   </td>
                   <td>
-                    {entry.actor.label ?? <span className="muted">(no label)</span>} <code>{entry.actor.keyId}</code>
+                    {entry.actor.type === 'key' ? (
+                      <>
+                        {entry.actor.label ?? <span className="muted">(no label)</span>} <code>{entry.actor.keyId}</code>
+                      </>
+                    ) : (
+                      <>
+                        {entry.actor.name ?? entry.actor.email ?? <span className="muted">(a member)</span>} <code>{entry.actor.memberId}</code>
+                      </>
+                    )}
                   </td>
                   <td>{entry.sourceIp ?? '–'}</td>
                   <td>

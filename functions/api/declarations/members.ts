@@ -1,0 +1,84 @@
+import * as z from 'zod';
+import { declareOperation } from '../operation';
+import { invitationToken, MemberInviteModel, MemberListQueryModel, memberId, RoleModel } from '../member-models';
+import { InvitationModel, MemberModel, MemberPageModel, MeModel, NoContent } from '../result-models';
+
+/**
+ * The people of the caller's own account (docs/api.md, "Members and invitations"). A
+ * person is a member of one account at most; the last owner can never be demoted or
+ * removed. Changes hold from the member's next request (authentication reads the
+ * membership strongly consistent).
+ */
+export const membersList = declareOperation({
+  resource: 'members',
+  name: 'list',
+  summary: "The account's members, oldest first; page on with the returned cursor.",
+  args: z.tuple([MemberListQueryModel.nullish()]),
+  signature: 'query?: { $size?, cursor? }',
+  result: MemberPageModel,
+  level: 'admin',
+  readOnly: true,
+  errors: [],
+  pagesByCursor: true,
+});
+
+export const membersInvite = declareOperation({
+  resource: 'members',
+  name: 'invite',
+  summary: 'Invites a person by email with a role; answers a single-use link valid 7 days, shown only here. Only an owner may invite an admin or an owner.',
+  args: z.tuple([MemberInviteModel]),
+  signature: "{ email, role: 'viewer' | 'admin' | 'owner' }",
+  result: InvitationModel,
+  level: 'admin',
+  readOnly: false,
+  errors: [],
+});
+
+export const membersAccept = declareOperation({
+  resource: 'members',
+  name: 'accept',
+  summary:
+    'Makes the signed-in person (Bearer token) a member of the inviting account with the invited role, and uses the invitation up. A person is a member of one account at most.',
+  args: z.tuple([invitationToken]),
+  signature: 'token: string',
+  result: MeModel,
+  level: 'person',
+  readOnly: false,
+  errors: ['not-found', 'conflict'],
+});
+
+export const membersSetRole = declareOperation({
+  resource: 'members',
+  name: 'setRole',
+  summary: "Changes a member's role. Changes to or from admin or owner need an owner; the last owner cannot be demoted.",
+  args: z.tuple([memberId, RoleModel]),
+  signature: "id: string, role: 'viewer' | 'admin' | 'owner'",
+  result: MemberModel,
+  level: 'admin',
+  readOnly: false,
+  errors: ['not-found', 'conflict'],
+});
+
+export const membersRemove = declareOperation({
+  resource: 'members',
+  name: 'remove',
+  summary: "Removes a member, from the person's next request on. Removing an admin or owner needs an owner; the last owner cannot be removed.",
+  args: z.tuple([memberId]),
+  signature: 'id: string',
+  result: NoContent,
+  level: 'admin',
+  readOnly: false,
+  errors: ['not-found', 'conflict'],
+});
+
+export const membersMe = declareOperation({
+  resource: 'members',
+  name: 'me',
+  summary: "Who the caller is: the account, the level, and the member's role and person or the API key's id and label.",
+  args: z.tuple([]),
+  signature: '',
+  result: MeModel,
+  level: 'viewer',
+  readOnly: true,
+  errors: [],
+});

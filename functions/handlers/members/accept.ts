@@ -1,0 +1,8 @@
+import { membersAccept } from '../../api/declarations/members';
+import { implement } from '../../api/operation';
+import { lambdaHandler } from '../../api/lambda';
+import { acceptInvitation } from '../../operations/members';
+
+export const operation = implement(membersAccept, ([token], { store, caller, now }) => acceptInvitation(store, caller, token, now));
+
+export const handler = lambdaHandler(operation);

@@ -1,0 +1,338 @@
+import { SignJWT } from 'jose';
+import { operationPath } from '../../functions/api/operation';
+import { operationList } from '../../functions/api/registry';
+import { createInvitation } from '../../functions/operations/members';
+import { defaultStore } from '../../functions/store/entity-store';
+import { createAccount, expectError, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { claimsOf, startTestIssuer, type TestIssuer, unsignedToken } from '../support/oidc-issuer';
+
+/** People, not keys: Bearer tokens of the configured issuer, members, roles and invitations. */
+let api: TestApi;
+let idp: TestIssuer;
+let keys: AccountKeys;
+const CONSOLE = 'http://console.example';
+
+const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+let people = 0;
+/** A subject nobody used yet in this file. */
+const someone = (name: string) => `${name}-${++people}`;
+
+/** The CLI's way to an account's first owner: an invitation link, accepted by the person. */
+async function ownerOf(accountId: string, subject: string): Promise<string> {
+  const { store } = defaultStore();
+  const invitation = await createInvitation(store, { accountId, email: `${subject}@example.com`, role: 'owner', invitedBy: 'cli' }, CONSOLE, new Date());
+  const token = await idp.token(subject);
+  const accepted = await api.call('members/accept', [invitation.url.split('#')[1]], bearer(token));
+  expect(accepted.status).toBe(200);
+  return token;
+}
+
+/** Invites with `inviter`'s token and accepts with a new person's token; answers the new member's token and id. */
+async function join(inviter: string, role: 'viewer' | 'admin' | 'owner', name = 'member') {
+  const subject = someone(name);
+  const invited = await api.call('members/invite', [{ email: `${subject}@example.com`, role }], {
+    ...bearer(inviter),
+    headers: { ...bearer(inviter).headers, origin: CONSOLE },
+  });
+  expect(invited.status).toBe(200);
+  const token = await idp.token(subject);
+  const accepted = await api.call('members/accept', [invited.body.url.split('#')[1]], bearer(token));
+  expect(accepted.status).toBe(200);
+  return { token, id: accepted.body.person.memberId as string, subject };
+}
+
+beforeAll(async () => {
+  idp = await startTestIssuer();
+  process.env.OIDC_ISSUER = idp.issuer;
+  process.env.OIDC_CLIENT_ID = idp.clientId;
+  api = await startTestApi();
+  keys = await createAccount('people');
+});
+afterAll(async () => {
+  await api.close();
+  await idp.close();
+});
+
+describe('Bearer tokens', () => {
+  let owner: string;
+  const subject = 'token-owner';
+  beforeAll(async () => {
+    owner = await ownerOf(keys.accountId, subject);
+  });
+  const me = (token: string) => api.call('members/me', [], bearer(token));
+
+  it('accepts a valid token of a member: 200, with the account and role', async () => {
+    const answer = await me(owner);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      accountId: keys.accountId,
+      level: 'admin',
+      role: 'owner',
+      person: { memberId: expect.any(String), email: `${subject}@example.com`, name: `Person ${subject}` },
+    });
+    expect((await api.call('projects/lookup', [''], bearer(owner))).status).toBe(200);
+  });
+
+  it('accepts the scheme in any case and a Cognito access token (client_id, token_use access, no aud)', async () => {
+    expect((await api.call('members/me', [], { headers: { authorization: `bearer ${owner}` } })).status).toBe(200);
+    const access = await idp.token(subject, { claims: { aud: undefined, client_id: idp.clientId, token_use: 'access' } });
+    expect((await me(access)).status).toBe(200);
+    const notAccess = await idp.token(subject, { claims: { aud: undefined, client_id: idp.clientId, token_use: 'id' } });
+    expectError(await me(notAccess), 401, 'unauthorized');
+  });
+
+  it.each([
+    ['expired', { expiresIn: -120 }],
+    ['not yet valid (nbf in the future)', { claims: { nbf: Math.floor(Date.now() / 1000) + 600 } }],
+    ['of another audience', { claims: { aud: 'someone-else' } }],
+    ['of another issuer', { claims: { iss: 'https://evil.example' } }],
+    ['without a subject', { claims: { sub: undefined } }],
+    ['with an unknown key id', { headerKid: 'no-such-key' }],
+  ])('refuses a token %s with 401', async (_name, options) => {
+    const answer = await me(await idp.token(subject, options));
+    expectError(answer, 401, 'unauthorized');
+  });
+
+  it('refuses a tampered signature, alg none, and HS256 signed with the public key (HMAC confusion)', async () => {
+    const valid = await idp.token('someone-else');
+    const [header, , signature] = valid.split('.');
+    const forged = Buffer.from(JSON.stringify({ ...claimsOf(valid), sub: subject })).toString('base64url');
+    expectError(await me(`${header}.${forged}.${signature}`), 401, 'unauthorized');
+
+    const claims = claimsOf(await idp.token(subject));
+    expectError(await me(unsignedToken(claims)), 401, 'unauthorized');
+
+    const pem = await idp.publicKeyPem();
+    const hmac = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid: idp.kid }).sign(new TextEncoder().encode(pem));
+    const confused = await me(hmac);
+    expectError(confused, 401, 'unauthorized');
+    expect(confused.body.message).toMatch(/algorithm/);
+  });
+
+  it('refuses an over-long token before parsing it, and a malformed header', async () => {
+    expectError(await me('a'.repeat(9000)), 401, 'unauthorized');
+    expectError(await api.call('members/me', [], { headers: { authorization: 'Bearer' } }), 401, 'unauthorized');
+    expectError(await api.call('members/me', [], { headers: { authorization: `Bearer ${owner} x` } }), 401, 'unauthorized');
+  });
+
+  it('follows a key rotated at the provider: the new key works, the withdrawn one no longer', async () => {
+    const old = await idp.token(subject);
+    expect((await me(old)).status).toBe(200);
+    const oldKid = idp.kid;
+    await idp.rotate('ES256');
+    const fresh = await idp.token(subject);
+    // The key set may be fetched again for an unknown key id once its 30-second cooldown has
+    // passed since the last fetch; the clock is moved on rather than waited for.
+    const realNow = Date.now;
+    const spy = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 31_000);
+    try {
+      const fetches = idp.jwksFetches();
+      expect((await me(fresh)).status).toBe(200);
+      expect(idp.jwksFetches()).toBe(fetches + 1);
+      expectError(await me(old), 401, 'unauthorized');
+      expectError(await me(await idp.token(subject, { kid: oldKid })), 401, 'unauthorized');
+      // Within the cooldown, unknown key ids do not reach the provider again.
+      await me(await idp.token(subject, { headerKid: 'made-up' }));
+      expect(idp.jwksFetches()).toBe(fetches + 1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('answers 401 "sign-in is not configured" without OIDC_ISSUER', async () => {
+    const saved = process.env.OIDC_ISSUER;
+    delete process.env.OIDC_ISSUER;
+    try {
+      const answer = await me(owner);
+      expectError(answer, 401, 'unauthorized');
+      expect(answer.body.message).toMatch(/not configured/);
+    } finally {
+      process.env.OIDC_ISSUER = saved;
+    }
+  });
+
+  it("refuses a non-member's valid token everywhere but members/accept (also on anonymous operations)", async () => {
+    const stranger = await idp.token(someone('stranger'));
+    const answer = await me(stranger);
+    expectError(answer, 401, 'unauthorized');
+    expect(answer.body.data).toEqual({ reason: 'not-a-member' });
+    expectError(await api.call('responses/getAggregates', ['x'], bearer(stranger)), 401, 'unauthorized');
+    expectError(await api.call('members/accept', ['fbi_nothing'], bearer(stranger)), 404, 'not-found');
+  });
+});
+
+describe('members and invitations', () => {
+  let owner: string;
+  let account: AccountKeys;
+  beforeAll(async () => {
+    account = await createAccount('members');
+    owner = await ownerOf(account.accountId, someone('owner'));
+  });
+
+  it('invite -> accept -> list -> setRole -> remove; the removed person is refused at once', async () => {
+    const invited = await api.call('members/invite', [{ email: 'ada@example.com', role: 'viewer' }], {
+      headers: { ...bearer(owner).headers, origin: CONSOLE },
+    });
+    expect(invited.status).toBe(200);
+    expect(invited.body).toEqual({
+      invitationId: expect.any(String),
+      url: expect.stringMatching(/^http:\/\/console\.example\/invitations#fbi_[A-Za-z0-9_-]{32}$/),
+      email: 'ada@example.com',
+      role: 'viewer',
+      expiresAt: expect.any(String),
+    });
+    const days = (Date.parse(invited.body.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.99);
+    expect(days).toBeLessThanOrEqual(7);
+
+    const ada = await idp.token(someone('ada'), { claims: { email: 'ada@example.com', name: 'Ada' } });
+    const token = invited.body.url.split('#')[1];
+    const accepted = await api.call('members/accept', [token], bearer(ada));
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ accountId: account.accountId, level: 'viewer', role: 'viewer', person: { email: 'ada@example.com', name: 'Ada' } });
+    const adaId = accepted.body.person.memberId;
+
+    // Single use: the link works once.
+    const again = await idp.token(someone('again'));
+    expectError(await api.call('members/accept', [token], bearer(again)), 404, 'not-found');
+
+    const listed = await api.call('members/list', [], bearer(owner));
+    expect(listed.status).toBe(200);
+    expect(listed.body.items.map((member: { role: string }) => member.role)).toEqual(['owner', 'viewer']);
+    expect(listed.body.items[1]).toMatchObject({ id: adaId, email: 'ada@example.com', name: 'Ada', issuer: idp.issuer });
+    expect(JSON.stringify(listed.body)).not.toContain(token);
+    const paged = await api.call('members/list', [{ $size: 1 }], bearer(owner));
+    expect(paged.body.items).toHaveLength(1);
+    expect((await api.call('members/list', [{ $size: 1, cursor: paged.body.cursor }], bearer(owner))).body.items[0].id).toBe(adaId);
+
+    // A viewer reads but does not write; as an admin the same token writes at once.
+    expect((await api.call('projects/lookup', [''], bearer(ada))).status).toBe(200);
+    expectError(await api.call('projects/create', [{ name: 'No' }], bearer(ada)), 403, 'forbidden');
+    const promoted = await api.call('members/setRole', [adaId, 'admin'], bearer(owner));
+    expect(promoted.body).toMatchObject({ id: adaId, role: 'admin' });
+    expect((await api.call('projects/create', [{ name: 'Yes' }], bearer(ada))).status).toBe(200);
+
+    expect((await api.call('members/remove', [adaId], bearer(owner))).status).toBe(204);
+    const refused = await api.call('projects/lookup', [''], bearer(ada));
+    expectError(refused, 401, 'unauthorized');
+    expect(refused.body.data).toEqual({ reason: 'not-a-member' });
+    expectError(await api.call('members/remove', [adaId], bearer(owner)), 404, 'not-found');
+  });
+
+  it('keeps one owner at least, and only owners touch admins and owners', async () => {
+    const ownerId = (await api.call('members/me', [], bearer(owner))).body.person.memberId;
+    expectError(await api.call('members/setRole', [ownerId, 'admin'], bearer(owner)), 409, 'conflict');
+    expectError(await api.call('members/remove', [ownerId], bearer(owner)), 409, 'conflict');
+
+    const admin = await join(owner, 'admin', 'admin');
+    const viewer = await join(owner, 'viewer', 'viewer');
+    // An admin (person or key) invites and manages viewers only.
+    const origin = { origin: CONSOLE };
+    expectError(
+      await api.call('members/invite', [{ email: 'x@example.com', role: 'admin' }], { headers: { ...bearer(admin.token).headers, ...origin } }),
+      403,
+      'forbidden',
+    );
+    expectError(await api.call('members/invite', [{ email: 'x@example.com', role: 'owner' }], { key: account.admin, headers: origin }), 403, 'forbidden');
+    expect((await api.call('members/invite', [{ email: 'x@example.com', role: 'viewer' }], { key: account.admin, headers: origin })).status).toBe(200);
+    expectError(await api.call('members/setRole', [viewer.id, 'admin'], bearer(admin.token)), 403, 'forbidden');
+    expectError(await api.call('members/remove', [ownerId], bearer(admin.token)), 403, 'forbidden');
+    expectError(await api.call('members/setRole', [ownerId, 'viewer'], { key: account.admin }), 403, 'forbidden');
+    expect((await api.call('members/setRole', [viewer.id, 'viewer'], bearer(admin.token))).status).toBe(200);
+    expect((await api.call('members/remove', [viewer.id], bearer(admin.token))).status).toBe(204);
+    // Viewers manage nobody.
+    const second = await join(owner, 'viewer', 'viewer');
+    expectError(await api.call('members/list', [], bearer(second.token)), 403, 'forbidden');
+
+    // With a second owner, the first may step down; then the second is the last one.
+    expect((await api.call('members/setRole', [admin.id, 'owner'], bearer(owner))).body.role).toBe('owner');
+    expect((await api.call('members/setRole', [ownerId, 'viewer'], bearer(owner))).body.role).toBe('viewer');
+    expectError(await api.call('members/setRole', [admin.id, 'admin'], bearer(admin.token)), 409, 'conflict');
+    expectError(await api.call('members/remove', [admin.id], bearer(admin.token)), 409, 'conflict');
+    // Two owners demoting each other at once cannot leave the account without one.
+    expect((await api.call('members/setRole', [ownerId, 'owner'], bearer(admin.token))).status).toBe(200);
+    const both = await Promise.all([
+      api.call('members/setRole', [ownerId, 'admin'], bearer(admin.token)),
+      api.call('members/setRole', [admin.id, 'admin'], bearer(owner)),
+    ]);
+    expect(both.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const roles = (await api.call('members/list', [], { key: account.admin })).body.items.map((member: { role: string }) => member.role);
+    expect(roles.filter((role: string) => role === 'owner')).toHaveLength(1);
+  });
+
+  it('refuses expired and foreign invitations, a second account, keys and anonymous callers on accept', async () => {
+    const { store } = defaultStore();
+    const long = new Date(Date.now() - 8 * 86_400_000);
+    const expired = await createInvitation(store, { accountId: account.accountId, email: 'late@example.com', role: 'viewer', invitedBy: 'cli' }, CONSOLE, long);
+    const late = await idp.token(someone('late'));
+    expectError(await api.call('members/accept', [expired.url.split('#')[1]], bearer(late)), 404, 'not-found');
+
+    // One account per person: a member of one account cannot accept another's invitation.
+    const other = await createAccount('members-other');
+    const elsewhere = await createInvitation(
+      store,
+      { accountId: other.accountId, email: 'x@example.com', role: 'viewer', invitedBy: 'cli' },
+      CONSOLE,
+      new Date(),
+    );
+    expectError(await api.call('members/accept', [elsewhere.url.split('#')[1]], bearer(owner)), 409, 'conflict');
+    // ... and the invitation stays usable by someone else.
+    expect((await api.call('members/accept', [elsewhere.url.split('#')[1]], bearer(await idp.token(someone('newcomer'))))).status).toBe(200);
+
+    expectError(await api.call('members/accept', ['fbi_x'], { key: account.admin }), 403, 'forbidden');
+    expectError(await api.call('members/accept', ['fbi_x']), 401, 'unauthorized');
+    // Another account's member ids are not-found.
+    const theirs = await api.call('members/list', [], { key: other.admin });
+    expectError(await api.call('members/remove', [theirs.body.items[0].id], bearer(owner)), 404, 'not-found');
+  });
+
+  it('members/me describes an API key too; invite needs a console to link to', async () => {
+    const { body } = await api.call('keys/create', [{ level: 'viewer', label: 'dash' }], { key: account.admin });
+    expect((await api.call('members/me', [], { key: body.key })).body).toEqual({
+      accountId: account.accountId,
+      level: 'viewer',
+      key: { id: body.id, label: 'dash' },
+    });
+    expectError(await api.call('members/invite', [{ email: 'x@example.com', role: 'viewer' }], { key: account.admin }), 400, 'bad-request');
+  });
+});
+
+describe('roles are enforced on every operation of the registry', () => {
+  type Who = 'viewer' | 'admin' | 'owner' | 'newcomer' | 'viewer key' | 'admin key';
+  const credentials = {} as Record<Who, { key?: string; headers?: Record<string, string> }>;
+
+  beforeAll(async () => {
+    const account = await createAccount('matrix');
+    const owner = await ownerOf(account.accountId, someone('matrix-owner'));
+    credentials.owner = bearer(owner);
+    credentials.admin = bearer((await join(owner, 'admin', 'matrix-admin')).token);
+    credentials.viewer = bearer((await join(owner, 'viewer', 'matrix-viewer')).token);
+    credentials.newcomer = bearer(await idp.token(someone('matrix-newcomer')));
+    credentials['viewer key'] = { key: account.viewer };
+    credentials['admin key'] = { key: account.admin };
+  });
+
+  /** What the declaration's level allows each caller. */
+  function allowed(level: string, who: Who): boolean {
+    if (level === 'person') return ['viewer', 'admin', 'owner', 'newcomer'].includes(who);
+    if (who === 'newcomer') return false;
+    if (level === 'admin') return ['admin', 'owner', 'admin key'].includes(who);
+    return true;
+  }
+
+  // Arguments no operation takes: an allowed caller gets bad-request (authorization comes first).
+  const INVALID = Array.from({ length: 9 }, () => ({ invalid: true }));
+  const cases = operationList.flatMap((operation) =>
+    (['viewer', 'admin', 'owner', 'newcomer', 'viewer key', 'admin key'] as Who[]).map((who) => [operationPath(operation), operation.level, who] as const),
+  );
+
+  it.each(cases)('%s (%s) as %s', async (path, level, who) => {
+    const answer = await api.call(path, INVALID, credentials[who]);
+    if (allowed(level, who)) {
+      expect([path, who, answer.status]).toEqual([path, who, 400]);
+    } else {
+      const expected = who === 'newcomer' ? 401 : 403;
+      expect([path, who, answer.status, answer.body.error]).toEqual([path, who, expected, expected === 401 ? 'unauthorized' : 'forbidden']);
+    }
+  });
+});
