@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import type { KeyLevel } from '../functions/api/auth';
 import { ensureAccount, issueApiKey, revokeApiKey } from '../functions/operations/api-keys';
+import { createInvitation } from '../functions/operations/members';
 import { defaultStore } from '../functions/store/entity-store';
 import type { StoreSettings } from '../functions/store/dynamodb-clients';
 import { describeError, Failure, print, runCli, UsageError, usageErrorOf, where } from './cli';
@@ -25,6 +26,10 @@ Commands:
   list [--account <name>]
                         Lists keys: id, account, level, label, creation date, status
   revoke <keyId>        Revokes a key by its public id (as shown by create and list)
+  add-owner --account <id or name> --email <email> [--console-url <url>]
+                        Prints a single-use invitation link (valid 7 days) that makes the
+                        person who signs in through it an owner of the account: the first
+                        owner of a fresh deploy. Needs sign-in configured (OIDC_ISSUER)
 
 Options:
   --json                Machine-readable JSON on stdout (with npm, use "npm run -s keys" so
@@ -36,6 +41,8 @@ Environment (the same settings as npm start):
                         npm start. Unset: DynamoDB on AWS, with the default credential chain
                         and region (AWS_PROFILE, AWS_REGION, ...)
   TABLE_NAME            Table name (default: ${DEFAULT_TABLE_NAME}); for a deployed stack, its table output
+  CONSOLE_URL           The console the invitation links point to (add-owner; default
+                        http://localhost:3000, npm start's console); --console-url wins
 
 Exit codes: 0 done, 1 failed (e.g. unknown key id), 2 wrong usage.
 
@@ -43,12 +50,14 @@ Examples:
   DYNAMODB_ENDPOINT=http://localhost:8000 npm run keys -- create --account acme --level admin --label "CI"
   DYNAMODB_ENDPOINT=http://localhost:8000 npm run keys -- list --account acme
   AWS_PROFILE=prod TABLE_NAME=<stack table> npm run -s keys -- revoke <keyId> --json
+  AWS_PROFILE=prod TABLE_NAME=<stack table> npm run keys -- add-owner --account acme --email ada@example.com --console-url https://<distribution>.cloudfront.net
 `;
 
 const COMMANDS = {
   create: { options: ['account', 'level', 'label'], positionals: 0 },
   list: { options: ['account'], positionals: 0 },
   revoke: { options: [], positionals: 1 },
+  'add-owner': { options: ['account', 'email', 'console-url'], positionals: 0 },
 } as const;
 type Command = keyof typeof COMMANDS;
 
@@ -60,6 +69,8 @@ interface TextOptions {
   account?: string;
   level?: string;
   label?: string;
+  email?: string;
+  'console-url'?: string;
 }
 
 interface Output {
@@ -252,6 +263,43 @@ async function revoke(store: Store, keyId: string, output: Output): Promise<void
   );
 }
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The console's base URL for invitation links: --console-url, CONSOLE_URL, else npm start's console. */
+function consoleUrl(value: string | undefined): string {
+  const text = (value ?? process.env.CONSOLE_URL ?? 'http://localhost:3000').trim();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--console-url must be a URL, not "${text}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError('--console-url must be an http(s) URL');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+async function addOwner(store: Store, values: TextOptions, output: Output): Promise<void> {
+  const reference = accountName(values.account);
+  const email = values.email?.trim() ?? '';
+  if (!EMAIL.test(email) || email.length > 320) throw new UsageError('add-owner needs --email <address>');
+  const base = consoleUrl(values['console-url']);
+  const account = (await store.entities.Account.get({ id: reference }).go()).data ?? (await findAccountByName(store, reference));
+  if (!account) throw new Failure(`No account with id or name "${reference}" in ${where(output.settings)}`);
+  const invitation = await createInvitation(store, { accountId: account.id, email, role: 'owner', invitedBy: 'cli' }, base, new Date());
+  if (output.json) {
+    printJson({ ...invitation, accountId: account.id, accountName: account.name });
+    return;
+  }
+  print(
+    [
+      `Invitation for ${plain(email)} to own ${plain(account.name)} (${account.id}): single use, valid until ${invitation.expiresAt}.`,
+      'Send it to them (only they should open it); whoever signs in through it becomes an owner:',
+      '',
+      `  ${invitation.url}`,
+    ].join('\n'),
+  );
+}
+
 function parse(argv: string[]) {
   let parsed;
   try {
@@ -263,6 +311,8 @@ function parse(argv: string[]) {
         account: { type: 'string' },
         level: { type: 'string' },
         label: { type: 'string' },
+        email: { type: 'string' },
+        'console-url': { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -273,11 +323,11 @@ function parse(argv: string[]) {
   const { values, positionals } = parsed;
   const [name, ...rest] = positionals;
   if (values.help || name === 'help') return { help: true as const };
-  if (name === undefined) throw new UsageError('Missing command: create, list or revoke');
-  if (!(name in COMMANDS)) throw new UsageError(`Unknown command "${name}": use create, list or revoke`);
+  if (name === undefined) throw new UsageError('Missing command: create, list, revoke or add-owner');
+  if (!(name in COMMANDS)) throw new UsageError(`Unknown command "${name}": use create, list, revoke or add-owner`);
   const command = name as Command;
   const spec = COMMANDS[command];
-  for (const option of ['account', 'level', 'label'] as const) {
+  for (const option of ['account', 'level', 'label', 'email', 'console-url'] as const) {
     if (values[option] !== undefined && !(spec.options as readonly string[]).includes(option)) {
       throw new UsageError(`--${option} is not an option of ${command}`);
     }
@@ -317,6 +367,9 @@ async function main(argv: string[]): Promise<number> {
         break;
       case 'revoke':
         await revoke(store, request.rest[0], output);
+        break;
+      case 'add-owner':
+        await addOwner(store, request.values, output);
         break;
     }
     return 0;

@@ -50,6 +50,27 @@ export interface FeedbackStackProps extends StackProps {
   readonly wafManagedRules?: ManagedRuleMode;
   /** Seconds the edge and browsers may keep a public set's counts (0: not cached). @default context `aggregatesMaxAge`, else 10 */
   readonly aggregatesMaxAge?: number;
+  /**
+   * Sign-in of people (docs/api.md, "People: Bearer tokens"): the OpenID Connect issuer
+   * (an https URL) and the client id its tokens name as audience. Both or neither.
+   * @default context `oidcIssuer` / `oidcClientId`, else unset: only API keys
+   */
+  readonly oidc?: OidcConfiguration;
+}
+
+export interface OidcConfiguration {
+  readonly issuer: string;
+  readonly clientId: string;
+}
+
+/** Both settings or neither; a deployed issuer is https (http issuers are for loopback tests only). */
+export function oidcConfiguration(issuer: unknown, clientId: unknown): OidcConfiguration | undefined {
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+  const [iss, client] = [text(issuer), text(clientId)];
+  if (!iss && !client) return undefined;
+  if (!iss || !client) throw new Error('Context oidcIssuer and oidcClientId must be set together');
+  if (!/^https:\/\/[^\s/]+/.test(iss)) throw new Error(`Context oidcIssuer must be an https URL, got ${iss}`);
+  return { issuer: iss, clientId: client };
 }
 
 /** Value POWERTOOLS_SERVICE_NAME; the same name the shared logger uses. */
@@ -88,6 +109,7 @@ export class FeedbackStack extends Stack {
       throttling,
       logRetention,
       serviceName: SERVICE_NAME,
+      oidc: props.oidc ?? oidcConfiguration(this.node.tryGetContext('oidcIssuer'), this.node.tryGetContext('oidcClientId')),
     });
 
     const rateLimit = anonymousRateLimit(

@@ -14,16 +14,20 @@ const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Que
 
 export const TABLE_ACTIONS = {
   /**
-   * Operations declared `readOnly` (also served on GET). audit/list and audit/export Query
-   * the account's audit partition (store/audit.ts): reads like any other. Read-only calls
-   * are never audited, so these functions need no PutItem for it.
+   * Operations declared `readOnly` (also served on GET). Every function authenticates with
+   * GetItem only: an API key's item, or a person's membership item (`member#<personKey>`).
+   * audit/list and audit/export Query the account's audit partition (store/audit.ts): reads
+   * like any other. Read-only calls are never audited, so these functions need no PutItem for it.
    */
   readOnly: READ_ACTIONS,
   /**
    * Every other operation. ConditionCheckItem: responses/create and /edit commit with
    * ConditionChecks that the project, set and item are active (operations/response-targets.ts).
-   * PutItem also writes the audit entry of every call by a key (functions/api/audit.ts: each
-   * operation audited is one of these; the stack test checks that its function may Put).
+   * PutItem also writes the audit entry of every call by a key or a member (functions/api/audit.ts:
+   * each operation audited is one of these; the stack test checks that its function may Put).
+   * members/accept, setRole and remove: TransactWriteItems of Put, Update and Delete on
+   * member, invitation and account items (operations/members.ts); members/invite: PutItem
+   * of an invitation.
    */
   write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
   /**
@@ -54,7 +58,10 @@ export function operationAccess(operation: Pick<OperationDeclaration, 'readOnly'
   return operation.readOnly ? 'readOnly' : 'write';
 }
 
-/** The one write of read-only functions: an API key's lastUsedAt (functions/api/auth.ts, refreshLastUsed). */
+/**
+ * The one write of read-only functions: an API key's lastUsedAt (functions/api/auth.ts,
+ * refreshLastUsed). People's requests write nothing: a membership has no lastUsedAt.
+ */
 export const KEY_USAGE = {
   actions: ['dynamodb:UpdateItem'],
   /** Partition keys of API key items (functions/store/entities.ts). */

@@ -302,6 +302,7 @@ describe('functions', () => {
       expect(props.MemorySize).toBe(256);
       // The docs function reads no table.
       if (functionId === docsId) expect(props.Environment.Variables.TABLE_NAME).toBeUndefined();
+      expect(props.Environment.Variables.OIDC_ISSUER).toBeUndefined();
       expect(props.Environment.Variables).toMatchObject({
         ...(functionId === docsId ? {} : { TABLE_NAME: { Ref: tableId } }),
         NODE_OPTIONS: '--enable-source-maps',
@@ -969,6 +970,26 @@ describe('configuration (second app: bundling, cdk-nag and template validation s
       MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 })],
     });
     configuredTemplate.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+  });
+
+  test('context oidcIssuer and oidcClientId: in every operation function, unset by default, both or neither, https only', () => {
+    const stackWith = (context: Record<string, string>) =>
+      new FeedbackStack(
+        new App({ builtinCloudFormationValidation: false, treeMetadata: false, context: { 'aws:cdk:bundling-stacks': [], ...context } }),
+        'People',
+      );
+    const variables = (stack: FeedbackStack) =>
+      [...stack.api.functions.values()].map(
+        (fn) =>
+          (Template.fromStack(stack).toJSON().Resources[stack.getLogicalId(fn.function.node.defaultChild as any)] as Json).Properties.Environment.Variables,
+      );
+    const configured = variables(stackWith({ oidcIssuer: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc', oidcClientId: 'client-1' }));
+    expect(configured.length).toBe(operationList.length);
+    for (const environment of configured) {
+      expect(environment).toMatchObject({ OIDC_ISSUER: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc', OIDC_CLIENT_ID: 'client-1' });
+    }
+    expect(() => stackWith({ oidcIssuer: 'https://id.example' })).toThrow(/together/);
+    expect(() => stackWith({ oidcIssuer: 'http://id.example', oidcClientId: 'c' })).toThrow(/https/);
   });
 
   test('context anonymousRateLimit, anonymousRateWindowSeconds, wafManagedRules and aggregatesMaxAge', () => {

@@ -150,3 +150,36 @@ describe('npm run keys', () => {
     TIMEOUT,
   );
 });
+
+describe('keys add-owner', () => {
+  it(
+    'prints a single-use owner invitation to the account (by id or name) on the given console; refuses an unknown account and a bad email',
+    async () => {
+      const { store } = defaultStore();
+      const created = await store.entities.Account.create({
+        id: `acct${Math.random().toString(36).slice(2)}`,
+        name: `${account}-owners`,
+        createdAt: 't',
+        updatedAt: 't',
+      }).go();
+      const run = await keys('add-owner', '--account', created.data.id, '--email', 'ada@example.com', '--console-url', 'https://console.example/', '--json');
+      expect([run.code, cliErrors(run.stderr)]).toEqual([0, []]);
+      const printed = JSON.parse(run.stdout);
+      expect(printed).toMatchObject({
+        accountId: created.data.id,
+        email: 'ada@example.com',
+        role: 'owner',
+        url: expect.stringMatching(/^https:\/\/console\.example\/invitations#fbi_/),
+      });
+      const { data } = await store.entities.Invitation.get({ tokenHash: hashSecret(printed.url.split('#')[1]) }).go();
+      expect(data).toMatchObject({ accountId: created.data.id, role: 'owner', email: 'ada@example.com', invitedBy: 'cli' });
+
+      const byName = await keys('add-owner', '--account', `${account}-owners`, '--email', 'bob@example.com');
+      expect(byName.code).toBe(0);
+      expect(byName.stdout).toMatch(/http:\/\/localhost:3000\/invitations#fbi_/);
+      expect((await keys('add-owner', '--account', 'no-such-account', '--email', 'a@example.com')).code).toBe(1);
+      expect((await keys('add-owner', '--account', created.data.id, '--email', 'nobody')).code).toBe(2);
+    },
+    TIMEOUT,
+  );
+});
