@@ -7,6 +7,7 @@ import { type ApiKeyRecord, apiKeyOf, keys, memberOf } from '../store/items';
 import { ApiError } from './errors';
 import { logger } from '../observability/logger';
 import { MAX_TOKEN_LENGTH, oidcSettings, type Person, verifyPersonToken } from './oidc';
+import type { Role } from './roles';
 
 export type { Person } from './oidc';
 
@@ -20,9 +21,7 @@ export type KeyLevel = Exclude<Level, 'anonymous'>;
  */
 export type OperationLevel = Level | 'person';
 
-/** A member's role in an account; `owner` is an admin who may also manage admins and owners. */
-export const ROLES = ['viewer', 'admin', 'owner'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from './roles';
 
 /** The level a role acts with. */
 export function roleLevel(role: Role): KeyLevel {

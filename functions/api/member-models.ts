@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ROLES } from './auth';
+import { ROLES } from './roles';
 import { cursor } from './response-models';
 import { id, MAX_PAGE_SIZE } from './models';
 

@@ -152,7 +152,14 @@ describe('the OpenAPI document', () => {
       expect(Object.keys(responses)).toHaveLength(errorCodes.length + 1);
       expect(post[PERMISSION_EXTENSION]).toBe(operation.level);
       expect(post.description).toContain(`Permission level: **${operation.level}**`);
-      expect(post.security).toEqual(operation.level === 'anonymous' ? [{}, { apiKey: [] }] : [{ apiKey: [] }]);
+      const expected = {
+        anonymous: [{}, { apiKey: [] }, { bearer: [] }],
+        viewer: [{ apiKey: [] }, { bearer: [] }],
+        admin: [{ apiKey: [] }, { bearer: [] }],
+        // members/accept: a signed-in person's token only.
+        person: [{ bearer: [] }],
+      }[operation.level];
+      expect(post.security).toEqual(expected);
     },
   );
 
@@ -180,7 +187,10 @@ describe('the OpenAPI document', () => {
         'ContentFilters',
       ]),
     );
-    expect(document.components.securitySchemes).toEqual({ apiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'Authorization' }) });
+    expect(document.components.securitySchemes).toEqual({
+      apiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'Authorization' }),
+      bearer: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
+    });
     expect(document.components.securitySchemes.apiKey.description).toContain('API-KEY <key>');
     expect(document.components.responses['not-found']).toMatchObject({
       content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/ApiError' }], properties: { error: { const: 'not-found' } } } } },

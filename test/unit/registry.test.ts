@@ -44,7 +44,13 @@ describe('operation registry', () => {
     const anonymous = OPERATION_NAMES.filter((name) => operations[name].level === 'anonymous');
     expect(anonymous.sort()).toEqual(['responses/create', 'responses/edit', 'responses/getAggregates', 'responses/remove']);
     const admin = OPERATION_NAMES.filter((name) => operations[name].level === 'admin');
-    expect(admin.every((name) => /\/(create|save)$/.test(name) || name === 'responses/erase' || /^(keys|webhooks|audit)\//.test(name))).toBe(true);
+    expect(admin.every((name) => /\/(create|save)$/.test(name) || name === 'responses/erase' || /^(keys|members|webhooks|audit)\//.test(name))).toBe(true);
+    // members/*: admin, but for members/me (every member and key) and members/accept (signed-in people).
+    expect(OPERATION_NAMES.filter((name) => name.startsWith('members/') && operations[name].level !== 'admin').sort()).toEqual([
+      'members/accept',
+      'members/me',
+    ]);
+    expect([operations['members/me'].level, operations['members/accept'].level]).toEqual(['viewer', 'person']);
     expect(OPERATION_NAMES.filter((name) => /^(keys|webhooks|audit)\//.test(name)).every((name) => operations[name].level === 'admin')).toBe(true);
   });
 
@@ -53,6 +59,7 @@ describe('operation registry', () => {
       'audit/export',
       'audit/list',
       'keys/list',
+      'members/list',
       'responses/export',
       'responses/list',
       'webhooks/deliveries',
