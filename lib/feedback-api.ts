@@ -14,6 +14,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_MAX_AGE_SECONDS } from '../functions/api/cors';
@@ -135,19 +136,37 @@ export class FeedbackApi extends Construct {
 
     const functionsScope = new Construct(this, 'Operations');
     const functions = new Map<string, ServiceFunction>();
+    // One role per access profile instead of one per function: the permissions are the
+    // profile's either way, and a role and its policy per function would take the stack past
+    // CloudFormation's 500 resources as operations are added.
+    const roles = new Map<string, Role>();
+    const roleFor = (operation: OperationDeclaration): Role => {
+      const access = operationAccess(operation);
+      const profile = `${access}${operation.pagesByCursor ? 'Cursors' : ''}${operation.opensWebhookSecrets ? 'WebhookSecrets' : ''}`;
+      let role = roles.get(profile);
+      if (!role) {
+        role = new Role(functionsScope, `Role${profile[0].toUpperCase()}${profile.slice(1)}`, {
+          assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+          description: `Execution role of the API's operations with ${access} table access${operation.pagesByCursor ? ', paging cursors' : ''}${operation.opensWebhookSecrets ? ', webhook signing secrets' : ''}`,
+        });
+        grantTableAccess(role, props.table, access);
+        // Every function authenticates keys, and authentication refreshes lastUsedAt.
+        if (access === 'readOnly') grantKeyUsage(role, props.table);
+        if (operation.pagesByCursor) this.cursorSecret.grantRead(role);
+        roles.set(profile, role);
+      }
+      return role;
+    };
     for (const operation of props.operations) {
       const path = operationPath(operation);
       const fn = new ServiceFunction(functionsScope, operationConstructId(operation), {
+        role: roleFor(operation),
         entry: handlerModule(operation),
         description: `${path}: ${operation.summary}`,
         environment: operation.pagesByCursor ? { ...environment, CURSOR_SECRET_ARN: this.cursorSecret.secretArn } : environment,
         logRetention: props.logRetention,
         ...(operation.timeoutSeconds ? { timeout: Duration.seconds(operation.timeoutSeconds) } : {}),
       });
-      grantTableAccess(fn.role, props.table, operationAccess(operation));
-      // Every function authenticates keys, and authentication refreshes lastUsedAt.
-      if (operationAccess(operation) === 'readOnly') grantKeyUsage(fn.role, props.table);
-      if (operation.pagesByCursor) this.cursorSecret.grantRead(fn.role);
       functions.set(path, fn);
 
       // One API-scoped invoke permission per function instead of one per method and path.

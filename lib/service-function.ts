@@ -20,14 +20,21 @@ export interface ServiceFunctionProps {
   readonly timeout?: Duration;
   /** Shell commands around the local esbuild bundling (e.g. copying files into the bundle). */
   readonly commandHooks?: ICommandHooks;
+  /**
+   * A role shared with functions that need exactly the same permissions (the API's operations
+   * of one access profile: lib/feedback-api.ts); each function adds its own log group to it.
+   * @default a role of its own
+   */
+  readonly role?: Role;
 }
 
 export const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
 
 /**
  * A Lambda function of the service: TypeScript bundled by esbuild (minified, with source
- * maps), Node 22 on arm64, its own log group with a retention, and its own role that can
- * write to that log group and nothing else until permissions are granted explicitly.
+ * maps), Node 22 on arm64, its own log group with a retention, and a role that can write to
+ * that log group and nothing else until permissions are granted explicitly: its own, or
+ * one shared by functions of the same permissions.
  */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
@@ -43,14 +50,15 @@ export class ServiceFunction extends Construct {
     });
 
     // Instead of the AWSLambdaBasicExecutionRole managed policy (logs:* on every log
-    // group), the role may only write streams of this function's own log group.
-    this.role = new Role(this, 'Role', {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `Execution role of ${props.description}`.slice(0, 1000),
-    });
+    // group), the role may only write streams of its functions' own log groups.
+    this.role =
+      props.role ??
+      new Role(this, 'Role', {
+        assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+        description: `Execution role of ${props.description}`.slice(0, 1000),
+      });
     this.role.addToPrincipalPolicy(
       new PolicyStatement({
-        sid: 'OwnLogGroup',
         actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
         resources: [this.logGroup.logGroupArn],
       }),
