@@ -32,7 +32,9 @@ function filesWithErrors(edits: Partial<Record<string, (text: string) => string>
       if (!edit) return getSourceFile(fileName, language, onError, shouldCreate);
       return ts.createSourceFile(fileName, edit(ts.sys.readFile(fileName) ?? ''), language);
     };
-    const program = ts.createProgram({ rootNames: config.fileNames, options: { ...config.options, noEmit: true }, host });
+    // The product's code only: the recipes name places in it, and leaving the tests out halves the time.
+    const rootNames = config.fileNames.filter((file) => !relative(REPO_ROOT, file).startsWith('test/'));
+    const program = ts.createProgram({ rootNames, options: { ...config.options, noEmit: true }, host });
     for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
       if (diagnostic.file) found.add(relative(REPO_ROOT, diagnostic.file.fileName));
       else throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
