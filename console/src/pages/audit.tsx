@@ -3,13 +3,15 @@
  * something, newest first, with filters on the operation, a target id and the days, and
  * "Load more" through the cursor. Entries hold ids only, never names or values.
  */
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import type { AuditListModel } from '@feedback-service/client';
+import type { AuditEntry } from '@feedback-service/client';
+import { type Column, ListTable } from '../components/list-table';
+import { LoadMore } from '../components/load-more';
 import { Page } from '../components/page';
 import { Loading, OperationError } from '../components/states';
 import { formatDateTime } from '../lib/format';
-import { useSession } from '../session';
+import { type AuditQuery, useAuditEntries } from '../data/audit';
+import { loadedItems } from '../data/paging';
 
 interface Filters {
   operation: string;
@@ -27,7 +29,7 @@ function dayStart(day: string, plusDays = 0): string {
   return new Date(year, month - 1, date + plusDays).toISOString();
 }
 
-function serverQuery(filters: Filters): Omit<AuditListModel, '$size' | 'cursor'> {
+function serverQuery(filters: Filters): AuditQuery {
   return {
     ...(filters.operation.trim() ? { operation: filters.operation.trim() } : {}),
     ...(filters.targetId.trim() ? { targetId: filters.targetId.trim() } : {}),
@@ -70,17 +72,44 @@ function FilterForm(props: { filters: Filters; onApply: (filters: Filters) => vo
   );
 }
 
+const AUDIT_COLUMNS: Column<AuditEntry>[] = [
+  { header: 'When', cell: (entry) => formatDateTime(entry.at) },
+  { header: 'Operation', cell: (entry) => <code>{entry.operation}</code> },
+  {
+    header: 'Targets',
+    cell: (entry) =>
+      entry.targetIds.length === 0 ? (
+        <span className="muted">–</span>
+      ) : (
+        entry.targetIds.map((id) => (
+          <code key={id} className="audit-target">
+            {id}
+          </code>
+        ))
+      ),
+  },
+  {
+    header: 'Key',
+    cell: (entry) =>
+      entry.actor.type === 'key' ? (
+        <>
+          {entry.actor.label ?? <span className="muted">(no label)</span>} <code>{entry.actor.keyId}</code>
+        </>
+      ) : (
+        <>
+          {entry.actor.name ?? entry.actor.email ?? <span className="muted">(a member)</span>} <code>{entry.actor.memberId}</code>
+        </>
+      ),
+  },
+  { header: 'Address', cell: (entry) => entry.sourceIp ?? '–' },
+  { header: 'Outcome', cell: (entry) => <span className={`state ${entry.outcome === 'ok' ? 'state-active' : 'state-revoked'}`}>{entry.outcome}</span> },
+];
+
 export default function AuditPage() {
-  const { client } = useSession();
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const query = serverQuery(filters);
-  const entries = useInfiniteQuery({
-    queryKey: ['audit', query],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => client.audit.list({ $size: 50, ...query, ...(pageParam ? { cursor: pageParam } : {}) }),
-    getNextPageParam: (last) => last.cursor,
-  });
-  const items = entries.data?.pages.flatMap((page) => page.items) ?? [];
+  const entries = useAuditEntries(query);
+  const items = loadedItems(entries.data);
   return (
     <Page title="Audit log" subtitle="Every change made with an API key, and every refused attempt, newest first. Entries are kept 400 days.">
       <FilterForm filters={filters} onApply={setFilters} />
@@ -91,63 +120,9 @@ export default function AuditPage() {
       ) : items.length === 0 ? (
         <p className="muted">No entries{query.operation || query.targetId || query.from || query.to ? ' match these filters' : ' yet'}.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="list-table">
-            <caption className="visually-hidden">Audit log</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Operation</th>
-                <th scope="col">Targets</th>
-                <th scope="col">Key</th>
-                <th scope="col">Address</th>
-                <th scope="col">Outcome</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((entry) => (
-                <tr key={entry.id} data-entry={entry.id}>
-                  <th scope="row">{formatDateTime(entry.at)}</th>
-                  <td>
-                    <code>{entry.operation}</code>
-                  </td>
-                  <td>
-                    {entry.targetIds.length === 0 ? (
-                      <span className="muted">–</span>
-                    ) : (
-                      entry.targetIds.map((id) => (
-                        <code key={id} className="audit-target">
-                          {id}
-                        </code>
-                      ))
-                    )}
-                  </td>
-                  <td>
-                    {entry.actor.type === 'key' ? (
-                      <>
-                        {entry.actor.label ?? <span className="muted">(no label)</span>} <code>{entry.actor.keyId}</code>
-                      </>
-                    ) : (
-                      <>
-                        {entry.actor.name ?? entry.actor.email ?? <span className="muted">(a member)</span>} <code>{entry.actor.memberId}</code>
-                      </>
-                    )}
-                  </td>
-                  <td>{entry.sourceIp ?? '–'}</td>
-                  <td>
-                    <span className={`state ${entry.outcome === 'ok' ? 'state-active' : 'state-revoked'}`}>{entry.outcome}</span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable caption="Audit log" columns={AUDIT_COLUMNS} rows={items} rowKey={(entry) => entry.id} rowData={(entry) => ({ 'data-entry': entry.id })} />
       )}
-      {entries.hasNextPage && (
-        <button type="button" className="load-more" onClick={() => void entries.fetchNextPage()}>
-          Load more
-        </button>
-      )}
+      <LoadMore hasMore={entries.hasNextPage} onMore={() => void entries.fetchNextPage()} busy={entries.isFetchingNextPage} />
     </Page>
   );
 }
