@@ -38,20 +38,38 @@ export interface AuditedCall {
 
 function actorOf(caller: Extract<Caller, { accountId: string }>): AuditActor {
   if (caller.kind === 'key') return { type: 'key', keyId: caller.keyId, ...(caller.keyLabel === undefined ? {} : { label: caller.keyLabel }) };
-  const { email, name } = caller.person;
-  return { type: 'person', memberId: caller.memberId, ...(email === undefined ? {} : { email }), ...(name === undefined ? {} : { name }) };
+  return personActor(caller.memberId, caller.person);
+}
+
+function personActor(memberId: string, person: { email?: string; name?: string }): AuditActor {
+  const { email, name } = person;
+  return { type: 'person', memberId, ...(email === undefined ? {} : { email }), ...(name === undefined ? {} : { name }) };
+}
+
+/**
+ * The account and actor of a call: a key's or a member's; or, for a signed-in person who is
+ * no member yet, the membership the call gave them (members/accept answers it). A call that
+ * made nobody a member names no account and is not recorded.
+ */
+function accountAndActor(caller: Caller, result: unknown): { accountId: string; actor: AuditActor } | undefined {
+  if (caller.kind === 'key' || caller.kind === 'person') return { accountId: caller.accountId, actor: actorOf(caller) };
+  if (caller.kind !== 'newcomer') return undefined;
+  const joined = result as { accountId?: string; person?: { memberId?: string } } | undefined;
+  if (!joined?.accountId || !joined.person?.memberId) return undefined;
+  return { accountId: joined.accountId, actor: personActor(joined.person.memberId, caller.person) };
 }
 
 /** The entry of a call, or undefined when the call is not audited. */
 export function auditEntry(call: AuditedCall): { accountId: string; entry: AuditEntry } | undefined {
   const { caller } = call;
-  if (!caller || caller.level === 'anonymous' || !isAudited(call.operation)) return undefined;
+  const who = caller && isAudited(call.operation) ? accountAndActor(caller, call.result) : undefined;
+  if (!who) return undefined;
   return {
-    accountId: caller.accountId,
+    accountId: who.accountId,
     entry: {
       id: newId(),
       at: call.at.toISOString(),
-      actor: actorOf(caller),
+      actor: who.actor,
       operation: operationPath(call.operation),
       targetIds: auditTargetIds(call.args, call.result),
       ...(call.request.sourceIp ? { sourceIp: call.request.sourceIp } : {}),

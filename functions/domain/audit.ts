@@ -38,8 +38,10 @@ const TARGET_ID_LIST_FIELDS = ['responseIds'] as const;
 /** Fields of a result that name what the call created or touched (a created entity's id, a test delivery). */
 const RESULT_ID_FIELDS = ['id', 'deliveryId'] as const;
 
-/** The shape of every id this service issues (base64url); anything else is not copied. */
-const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** The shape of every id this service issues (base64url, 8 to 64 characters); anything else is not copied. */
+const ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+/** Secrets that are base64url too: API keys (`fbk_`) and invitation tokens (`fbi_`) are never copied. */
+const SECRET_PREFIX = /^fb[a-z]_/;
 /** At most this many target ids per entry (responses/erase takes up to 100). */
 export const MAX_TARGET_IDS = 100;
 
@@ -53,7 +55,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 export function auditTargetIds(args: readonly unknown[] | undefined, result?: unknown): string[] {
   const ids: string[] = [];
   const add = (value: unknown) => {
-    if (typeof value === 'string' && ID_PATTERN.test(value) && !ids.includes(value) && ids.length < MAX_TARGET_IDS) ids.push(value);
+    if (typeof value === 'string' && ID_PATTERN.test(value) && !SECRET_PREFIX.test(value) && !ids.includes(value) && ids.length < MAX_TARGET_IDS)
+      ids.push(value);
   };
   for (const argument of args ?? []) {
     if (typeof argument === 'string') add(argument);

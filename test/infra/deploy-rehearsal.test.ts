@@ -109,6 +109,12 @@ interface OperationCall {
   keep?(body: Json, fixture: Fixture): void;
   /** Runs after the stream consumers have counted the responses (reads of counters). */
   afterStream?: boolean;
+  /**
+   * The one answer the call must give instead of a 2xx, with why: for the operations only a
+   * signed-in person can complete (the rehearsal has API keys, no identity provider). The
+   * function still loads, authenticates and reads what it reads before refusing.
+   */
+  refusal?: { status: number; error: string; why: string };
 }
 
 const FIRST_KEY = 'https://example.com/rehearsal/first-response';
@@ -242,6 +248,31 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
   },
   'webhooks/redeliver': { auth: 'admin', afterStream: true, args: (f) => [f.delivery.id], keep: (body) => expect(body.status).toBe('pending') },
   'webhooks/remove': { auth: 'admin', afterStream: true, args: (f) => [f.spareWebhookId] },
+  'members/me': { auth: 'viewer', args: () => [], keep: (body) => expect(body.level).toBe('viewer') },
+  'members/list': { auth: 'admin', args: () => [], keep: (body) => expect(body.items).toEqual([]) },
+  'members/invite': {
+    auth: 'admin',
+    args: () => [{ email: 'rehearsal@example.com', role: 'viewer' }],
+    keep: (body) => expect(body.url).toMatch(/^https:\/\/example\.com\/invitations#/),
+  },
+  'members/accept': {
+    auth: 'admin',
+    args: () => ['fbi_rehearsal'],
+    refusal: { status: 403, error: 'forbidden', why: 'only a signed-in person accepts an invitation' },
+  },
+  'members/setRole': {
+    auth: 'admin',
+    args: () => ['AAAAAAAAAAAAAAAAAAAAAA', 'viewer'],
+    refusal: { status: 404, error: 'not-found', why: 'no person is a member without an identity provider' },
+  },
+  'members/remove': {
+    auth: 'admin',
+    args: () => ['AAAAAAAAAAAAAAAAAAAAAA'],
+    refusal: { status: 404, error: 'not-found', why: 'no person is a member without an identity provider' },
+  },
+  // Last: every change above by a key wrote its audit entry.
+  'audit/list': { auth: 'admin', afterStream: true, args: () => [{ $size: 100 }], keep: (body) => expect(body.items.length).toBeGreaterThan(10) },
+  'audit/export': { auth: 'admin', afterStream: true, args: () => [{ format: 'ndjson' }], keep: (body) => expect(body.rows).toBeGreaterThan(10) },
 };
 
 // ---------------------------------------------------------------- the local deployment
@@ -519,6 +550,13 @@ async function callOperation(routePath: string, call: OperationCall): Promise<vo
   const record = await invoke(route.functionId, `${method} ${routePath}`, event);
   if (!record.result.ok) throw failure(record, 'the invocation failed');
   const status = record.result.value?.statusCode;
+  if (call.refusal) {
+    const error = record.result.value?.body ? JSON.parse(record.result.value.body).error : undefined;
+    if (status !== call.refusal.status || error !== call.refusal.error) {
+      throw failure(record, `answered ${status} ${error}, not the expected ${call.refusal.status} ${call.refusal.error}`);
+    }
+    return;
+  }
   if (typeof status !== 'number' || status < 200 || status > 299) throw failure(record, `answered ${status}, not 2xx`);
   const body = record.result.value.body ? JSON.parse(record.result.value.body) : undefined;
   try {

@@ -20,6 +20,7 @@ import { auditPartition } from '../../functions/store/audit';
 import { defaultStore } from '../../functions/store/entity-store';
 import { TABLE_KEYS } from '../../functions/store/table';
 import { createContentSet, expectError, pause, startTestApi, type TestApi } from '../support/api';
+import { startTestIssuer, type TestIssuer } from '../support/oidc-issuer';
 
 jest.setTimeout(60_000);
 
@@ -30,10 +31,20 @@ const hookUrl = (secret: string) => `http://127.0.0.1:9/hook?token=${secret}`;
 const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2, 10)}`;
 
 let api: TestApi;
+let idp: TestIssuer;
 beforeAll(async () => {
+  // People sign in through this issuer: the members/* scenarios need a person.
+  idp = await startTestIssuer();
+  process.env.OIDC_ISSUER = idp.issuer;
+  process.env.OIDC_CLIENT_ID = idp.clientId;
+  // Where invitation links point (the test calls send no Origin).
+  process.env.CONSOLE_URL = 'http://localhost:3000';
   api = await startTestApi();
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  await api.close();
+  await idp.close();
+});
 
 interface Account {
   accountId: string;
@@ -107,8 +118,25 @@ async function listAll(a: Account, query: Record<string, unknown> = {}): Promise
 
 /** What one successful call of an audited operation needs, and what its entry must (and must not) say. */
 interface Scenario {
-  /** Runs the call (after any setup it needs, which may write entries of other operations). */
-  run(a: Account): Promise<{ targetIds: string[]; secrets: string[] }>;
+  /** Runs the call (after any setup it needs, which may write entries of other operations); `actor` when it is not the admin key. */
+  run(a: Account): Promise<{ targetIds: string[]; secrets: string[]; actor?: AuditEntry['actor'] }>;
+}
+
+/** A person invited by the admin key; the invitation's token and the person's bearer token are secrets to the log. */
+async function invitation(a: Account) {
+  const email = `${unique('person')}@example.com`;
+  const invited = await ok(a, 'members/invite', [{ email, role: 'viewer' }]);
+  const subject = unique('subject');
+  const bearer = await idp.token(subject, { claims: { email, name: 'Ada Person' } });
+  return { email, bearer, token: (invited.url as string).split('#')[1] };
+}
+
+/** A viewer member: invited and accepted. */
+async function member(a: Account) {
+  const invited = await invitation(a);
+  const accepted = await api.call('members/accept', [invited.token], { headers: { authorization: `Bearer ${invited.bearer}` } });
+  expect(accepted.status).toBe(200);
+  return { ...invited, memberId: accepted.body.person.memberId as string };
 }
 
 async function project(a: Account, name = unique('Project name')) {
@@ -237,6 +265,35 @@ const scenarios: Partial<Record<OperationName, Scenario>> = {
       return { targetIds: [id, tested.deliveryId], secrets: [secret, token] };
     },
   },
+  'members/invite': {
+    async run(a) {
+      const { email, bearer, token } = await invitation(a);
+      return { targetIds: [], secrets: [email, bearer, token] };
+    },
+  },
+  'members/accept': {
+    async run(a) {
+      const { email, bearer, token } = await invitation(a);
+      const accepted = await api.call('members/accept', [token], { headers: { authorization: `Bearer ${bearer}` } });
+      expect(accepted.status).toBe(200);
+      const memberId = accepted.body.person.memberId as string;
+      return { targetIds: [], secrets: [bearer, token], actor: { type: 'person', memberId, email, name: 'Ada Person' } };
+    },
+  },
+  'members/setRole': {
+    async run(a) {
+      const { memberId, bearer, token } = await member(a);
+      await ok(a, 'members/setRole', [memberId, 'viewer']);
+      return { targetIds: [memberId], secrets: [bearer, token] };
+    },
+  },
+  'members/remove': {
+    async run(a) {
+      const { memberId, bearer, token } = await member(a);
+      await ok(a, 'members/remove', [memberId]);
+      return { targetIds: [memberId], secrets: [bearer, token] };
+    },
+  },
   'webhooks/redeliver': {
     async run(a) {
       const { id, secret, token } = await webhook(a);
@@ -261,7 +318,7 @@ describe('every audited operation of the registry', () => {
     if (!scenario) throw new Error(`${name} is audited: add its scenario to test/integration/audit.test.ts`);
     const a = await account();
     const before = new Date().toISOString();
-    const { targetIds, secrets } = await scenario.run(a);
+    const { targetIds, secrets, actor } = await scenario.run(a);
 
     const entries = await listAll(a, { operation: name });
     expect(entries).toHaveLength(1);
@@ -269,7 +326,7 @@ describe('every audited operation of the registry', () => {
     expect(entry).toEqual({
       id: expect.any(String),
       at: expect.any(String),
-      actor: { type: 'key', keyId: a.adminKeyId, label: a.adminLabel },
+      actor: actor ?? { type: 'key', keyId: a.adminKeyId, label: a.adminLabel },
       operation: name,
       targetIds,
       sourceIp: '127.0.0.1',
@@ -426,6 +483,8 @@ describe('audit/export', () => {
         'key',
         a.adminKeyId,
         `"'=HYPERLINK(""x"")"`,
+        '',
+        '',
         'projects/create',
         listed[0].targetIds[0],
         '127.0.0.1',
