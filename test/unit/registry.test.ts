@@ -75,12 +75,16 @@ describe('operation registry', () => {
     ]);
   });
 
-  it('audits every operation that changes something and needs a key: the registry says which', () => {
+  it('audits every operation that changes something and needs a key or a person: the registry says which', () => {
     expect(OPERATION_NAMES.filter((name) => isAudited(operations[name])).sort()).toEqual([
       'contents/create',
       'contents/save',
       'keys/create',
       'keys/revoke',
+      'members/accept',
+      'members/invite',
+      'members/remove',
+      'members/setRole',
       'projects/create',
       'projects/save',
       'responses/erase',
