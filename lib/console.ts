@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { buildConsoleSync } from '../console/build';
 import { CONTENT_SECURITY_POLICY, HSTS_MAX_AGE_SECONDS, IMMUTABLE_CACHE, NO_CACHE, STATIC_FILE_TYPES } from '../console/serving';
 import { acknowledgeNag } from './nag';
+import type { ConsoleSignInConfig } from './sign-in';
 
 export interface FeedbackConsoleProps {
   /**
@@ -29,6 +30,27 @@ export interface FeedbackConsoleProps {
    * esbuild (offline, no Docker) into a temporary folder.
    */
   readonly consoleDir?: string;
+  /**
+   * People's sign-in, served as GET /config.json (the console reads it at start; values may be
+   * deploy-time tokens). @default `{ "oidc": null }`: sign-in not configured
+   */
+  readonly signIn?: ConsoleSignInConfig;
+  /**
+   * Origins the console calls besides its own (the CSP's connect-src): the sign-in provider's
+   * discovery and token endpoints. @default none
+   */
+  readonly connectSources?: readonly string[];
+}
+
+/** The file the console reads its sign-in settings from, at the root of its origin. */
+export const CONSOLE_CONFIG_FILE = 'config.json';
+
+/** The console's CSP, with `connectSources` added to connect-src (the sign-in provider's endpoints). */
+export function consoleContentSecurityPolicy(connectSources: readonly string[] = []): string {
+  if (connectSources.length === 0) return CONTENT_SECURITY_POLICY;
+  const directive = "connect-src 'self'";
+  if (!CONTENT_SECURITY_POLICY.includes(directive)) throw new Error(`the console's CSP has no "${directive}" to extend`);
+  return CONTENT_SECURITY_POLICY.replace(directive, [directive, ...connectSources].join(' '));
 }
 
 /**
@@ -49,9 +71,11 @@ export class FeedbackConsole extends Construct {
   /** The distribution's default behaviour: everything outside the API's path. */
   readonly behavior: BehaviorOptions;
   private readonly consoleDir: string;
+  private readonly signIn: ConsoleSignInConfig;
 
   constructor(scope: Construct, id: string, props: FeedbackConsoleProps = {}) {
     super(scope, id);
+    this.signIn = props.signIn ?? { oidc: null };
     this.consoleDir = props.consoleDir ?? buildConsoleSync({ outdir: join(mkdtempSync(join(tmpdir(), 'feedback-console-')), 'dist') }).outdir;
 
     this.bucket = new Bucket(this, 'Files', {
@@ -68,7 +92,7 @@ export class FeedbackConsole extends Construct {
     this.responseHeadersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'Feedback console: CSP without inline scripts, HSTS, no framing, nosniff',
       securityHeadersBehavior: {
-        contentSecurityPolicy: { contentSecurityPolicy: CONTENT_SECURITY_POLICY, override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: consoleContentSecurityPolicy(props.connectSources), override: true },
         strictTransportSecurity: { accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS), includeSubdomains: true, override: true },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
@@ -92,10 +116,13 @@ export class FeedbackConsole extends Construct {
     };
   }
 
-  /** Copies the built console into the bucket, and invalidates index.html on `distribution` (whose default behaviour is `behavior`). */
+  /** Copies the built console and config.json into the bucket, and invalidates index.html and config.json on `distribution` (whose default behaviour is `behavior`). */
   deployTo(distribution: IDistribution): void {
     // Hashed assets first, cached for a year; then index.html and the other files, always
     // revalidated. Nothing is pruned, so a browser still holding an older index.html finds its assets.
+    // config.json (the sign-in settings, written here with the deploy-time ids of the user pool
+    // and client) goes with the pages, last so that it wins over any file of that name in the build:
+    // no-cache, and invalidated with index.html, so a changed sign-in reaches browsers at once.
     const assets = new BucketDeployment(this, 'DeployAssets', {
       sources: [Source.asset(this.consoleDir)],
       destinationBucket: this.bucket,
@@ -106,13 +133,13 @@ export class FeedbackConsole extends Construct {
       memoryLimit: 512,
     });
     const pages = new BucketDeployment(this, 'DeployPages', {
-      sources: [Source.asset(this.consoleDir)],
+      sources: [Source.asset(this.consoleDir), Source.jsonData(CONSOLE_CONFIG_FILE, this.signIn)],
       destinationBucket: this.bucket,
       exclude: ['assets/*'],
       prune: false,
       cacheControl: [CacheControl.fromString(NO_CACHE)],
       distribution,
-      distributionPaths: ['/index.html'],
+      distributionPaths: ['/index.html', `/${CONSOLE_CONFIG_FILE}`],
       memoryLimit: 512,
     });
     pages.node.addDependency(assets);

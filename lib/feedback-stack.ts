@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -16,6 +16,7 @@ import { API_STAGE_NAME, FeedbackApi, type ApiThrottling } from './feedback-api'
 import { FeedbackTable } from './feedback-table';
 import { STREAM_CONSUMERS } from '../functions/stream/consumers';
 import { RolloverJob } from './rollover-job';
+import { CognitoSignIn, type ConsoleSignInConfig, SIGN_IN_SCOPES } from './sign-in';
 import { StreamConsumer } from './stream-consumer';
 import { WebhookDelivery } from './webhook-delivery';
 
@@ -53,9 +54,16 @@ export interface FeedbackStackProps extends StackProps {
   /**
    * Sign-in of people (docs/api.md, "People: Bearer tokens"): the OpenID Connect issuer
    * (an https URL) and the client id its tokens name as audience. Both or neither.
-   * @default context `oidcIssuer` / `oidcClientId`, else unset: only API keys
+   * Given (or context `oidcIssuer` / `oidcClientId`), the stack creates no user pool.
+   * @default context `oidcIssuer` / `oidcClientId`, else this stack's Cognito user pool (see `cognito`)
    */
   readonly oidc?: OidcConfiguration;
+  /**
+   * Without `oidc`: a Cognito user pool and the console's app client (lib/sign-in.ts), the
+   * issuer of people's tokens; `false`: sign-in not configured (only API keys). Needs the console.
+   * @default context `cognito` (`false` turns it off), else true when the console is deployed
+   */
+  readonly cognito?: boolean;
 }
 
 export interface OidcConfiguration {
@@ -88,6 +96,10 @@ export class FeedbackStack extends Stack {
   readonly alarmTopic: Topic;
   /** The console's bucket and its behaviour on the edge's distribution, unless left out. */
   readonly console?: FeedbackConsole;
+  /** The user pool and the console's app client, when the stack provides people's sign-in. */
+  readonly cognito?: CognitoSignIn;
+  /** The issuer and client id every API function is given (OIDC_ISSUER, OIDC_CLIENT_ID), when sign-in is configured. */
+  readonly oidc?: OidcConfiguration;
 
   constructor(scope: Construct, id: string, props: FeedbackStackProps = {}) {
     super(scope, id, props);
@@ -101,6 +113,19 @@ export class FeedbackStack extends Stack {
 
     this.table = new FeedbackTable(this, 'Data');
 
+    const consoleOption = props.console ?? String(this.node.tryGetContext('console') ?? 'true') !== 'false';
+    // People's sign-in: the operator's provider, else this stack's user pool, else none.
+    const ownProvider = props.oidc ?? oidcConfiguration(this.node.tryGetContext('oidcIssuer'), this.node.tryGetContext('oidcClientId'));
+    const cognitoWanted = props.cognito ?? String(this.node.tryGetContext('cognito') ?? 'true') !== 'false';
+    if (!ownProvider && cognitoWanted && consoleOption !== false) {
+      // The app client's redirect URIs name the distribution, which is created after the API
+      // whose functions need the client id: its domain is filled in at synthesis.
+      this.cognito = new CognitoSignIn(this, 'SignIn', {
+        consoleDomain: Lazy.string({ produce: () => this.edge.distribution.distributionDomainName }),
+      });
+    }
+    this.oidc = ownProvider ?? (this.cognito ? { issuer: this.cognito.issuer, clientId: this.cognito.client.userPoolClientId } : undefined);
+
     const operations = props.operations ?? operationList;
     this.api = new FeedbackApi(this, 'Api', {
       operations,
@@ -109,7 +134,7 @@ export class FeedbackStack extends Stack {
       throttling,
       logRetention,
       serviceName: SERVICE_NAME,
-      oidc: props.oidc ?? oidcConfiguration(this.node.tryGetContext('oidcIssuer'), this.node.tryGetContext('oidcClientId')),
+      oidc: this.oidc,
     });
 
     const rateLimit = anonymousRateLimit(
@@ -121,9 +146,18 @@ export class FeedbackStack extends Stack {
     if (!(MANAGED_RULE_MODES as readonly string[]).includes(managedRules)) {
       throw new Error(`Context wafManagedRules must be one of ${MANAGED_RULE_MODES.join(', ')}, got ${String(managedRules)}`);
     }
-    const consoleOption = props.console ?? String(this.node.tryGetContext('console') ?? 'true') !== 'false';
     if (consoleOption !== false) {
-      this.console = new FeedbackConsole(this, 'Console', { consoleDir: typeof consoleOption === 'string' ? consoleOption : undefined });
+      const signIn: ConsoleSignInConfig = this.oidc ? { oidc: { ...this.oidc, scopes: SIGN_IN_SCOPES } } : { oidc: null };
+      this.console = new FeedbackConsole(this, 'Console', {
+        consoleDir: typeof consoleOption === 'string' ? consoleOption : undefined,
+        signIn,
+        // The console discovers the issuer and exchanges codes at its token endpoint (Cognito's: the hosted domain).
+        connectSources: this.cognito
+          ? [this.cognito.issuerOrigin, this.cognito.signInUrl]
+          : this.oidc
+            ? [...new Set([new URL(this.oidc.issuer).origin, ...connectOrigins(this.node.tryGetContext('oidcConnectSources'))])]
+            : [],
+      });
     }
     this.edge = new PublicEdge(this, 'Edge', {
       restApi: this.api.restApi,
@@ -179,6 +213,16 @@ export class FeedbackStack extends Stack {
       });
     }
 
+    if (this.cognito) {
+      new CfnOutput(this, 'UserPoolId', { value: this.cognito.userPool.userPoolId, description: "People's sign-in: the Cognito user pool" });
+      new CfnOutput(this, 'SignInIssuer', { value: this.cognito.issuer, description: 'The OpenID Connect issuer of the user pool (OIDC_ISSUER of the API)' });
+      new CfnOutput(this, 'SignInUrl', { value: this.cognito.signInUrl, description: 'The hosted sign-in pages of the user pool' });
+      new CfnOutput(this, 'SignInClientId', {
+        value: this.cognito.client.userPoolClientId,
+        description: "The console's app client (OIDC_CLIENT_ID of the API)",
+      });
+    }
+
     new CfnOutput(this, 'ApiUrl', { value: this.edge.url, description: 'Base URL of the API, through CloudFront (ends in /v0)' });
     new CfnOutput(this, 'DistributionId', {
       value: this.edge.distribution.distributionId,
@@ -186,6 +230,18 @@ export class FeedbackStack extends Stack {
     });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });
   }
+}
+
+/** Context oidcConnectSources: https origins, comma- or space-separated (a provider's token endpoint on another host). */
+function connectOrigins(value: unknown): string[] {
+  if (value === undefined || value === null || value === '') return [];
+  return String(value)
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((entry) => {
+      if (!/^https:\/\/[^\s/]+\/?$/.test(entry)) throw new Error(`Context oidcConnectSources must list https origins, got ${entry}`);
+      return new URL(entry).origin;
+    });
 }
 
 /** Same parsing as the handlers (functions/api/cors.ts), so API Gateway and Lambda agree. */

@@ -12,8 +12,9 @@ export const NAG_REASONS = {
     'The API is intentionally public: anonymous widget operations must be callable from any site, and protected operations ' +
     'authenticate with the "Authorization: API-KEY <key>" header, which every handler verifies against the table.',
   publicApiNoCognito:
-    'The service has no user pool: callers are widgets (anonymous) and servers holding API keys, which the handlers verify; ' +
-    'a Cognito authorizer would reject the anonymous widget calls the service exists for.',
+    'The API is not behind a Cognito authorizer: anonymous widget calls must pass, servers send API keys, and people send ' +
+    "OpenID Connect Bearer tokens (this stack's user pool or the operator's own provider) that every handler verifies itself " +
+    '(issuer, audience, signature) before it reads the membership; an authorizer would reject the anonymous calls.',
   requestValidation:
     'Every handler validates its JSON argument array with the zod tuple declared in the operation registry and enforces a ' +
     '64 KiB body limit; API Gateway models would duplicate those schemas and drift from them.',
@@ -66,6 +67,10 @@ export const NAG_REASONS = {
     "aws-cdk-lib's BucketDeployment custom resource (it copies the console's files at deploy time): AWSLambdaBasicExecutionRole " +
     'for its logs, S3 read/write/delete actions on the console bucket and read on the CDK asset bucket only, and ' +
     'cloudfront:CreateInvalidation, which supports no resource-level scoping.',
+  cognitoMfaOptional:
+    "MFA is optional (TOTP) rather than required: people who join through an account's invitations set it up themselves, " +
+    'and threat protection (Plus feature plan, enforced) challenges risky sign-ins; an operator who wants it for everyone ' +
+    'sets the pool to required.',
 } as const;
 
 export type NagReason = keyof typeof NAG_REASONS;
