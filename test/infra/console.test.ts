@@ -183,7 +183,7 @@ test('the SPA rewrite: client routes get /index.html, static files keep their pa
   for (const file of ['/index.html', '/assets/app-ABC.js', '/assets/styles-X.css', '/favicon.svg', '/assets/missing']) expect(rewrite(file)).toBe(file);
 });
 
-test('two deployments: hashed assets immutable, the rest revalidated and invalidated; nothing pruned', () => {
+test('two deployments: hashed assets immutable, the rest (config.json too) revalidated and invalidated; nothing pruned', () => {
   const deployments = Object.values(resources)
     .filter((resource) => resource.Type === 'Custom::CDKBucketDeployment')
     .map((resource) => resource.Properties);
@@ -194,7 +194,9 @@ test('two deployments: hashed assets immutable, the rest revalidated and invalid
   expect(assets.Exclude).toEqual(['*']);
   expect(pages.SystemMetadata['cache-control']).toBe(NO_CACHE);
   expect(pages.Exclude).toEqual(['assets/*']);
-  expect(pages.DistributionPaths).toEqual(['/index.html']);
+  // And config.json, the sign-in settings (the last source; test/infra/cognito.test.ts checks its content).
+  expect(pages.DistributionPaths).toEqual(['/index.html', '/config.json']);
+  expect(pages.SourceObjectKeys).toHaveLength(2);
   for (const deployment of deployments) expect(deployment.Prune).toBe(false);
 });
 

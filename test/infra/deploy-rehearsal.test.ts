@@ -355,7 +355,12 @@ beforeAll(async () => {
       `arn:${partition}:secretsmanager:${region}:${account}:secret:${logicalId}`,
     ]),
   );
-  bindings = { partition, region, account, tables, secrets };
+  // People's sign-in: the user pool and app client ids the functions are given (only Bearer requests use them).
+  const references: LocalBindings['references'] = new Map([
+    ...ofType(assembly, 'AWS::Cognito::UserPool').map(([logicalId]): [string, string] => [logicalId, `${region}_${logicalId}`]),
+    ...ofType(assembly, 'AWS::Cognito::UserPoolClient').map(([logicalId]): [string, string] => [logicalId, `client-${logicalId}`]),
+  ]);
+  bindings = { partition, region, account, tables, secrets, references };
   secretsEndpoint = await startLocalSecrets();
   receiverUrl = await startReceiver();
 

@@ -991,7 +991,7 @@ describe('configuration (second app: bundling, cdk-nag and template validation s
     configuredTemplate.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
   });
 
-  test('context oidcIssuer and oidcClientId: in every operation function, unset by default, both or neither, https only', () => {
+  test('context oidcIssuer and oidcClientId: in every operation function, both or neither, https only (test/infra/cognito.test.ts: the default pool)', () => {
     const stackWith = (context: Record<string, string>) =>
       new FeedbackStack(
         new App({ builtinCloudFormationValidation: false, treeMetadata: false, context: { 'aws:cdk:bundling-stacks': [], ...context } }),
