@@ -302,7 +302,12 @@ describe('functions', () => {
       expect(props.MemorySize).toBe(256);
       // The docs function reads no table.
       if (functionId === docsId) expect(props.Environment.Variables.TABLE_NAME).toBeUndefined();
-      expect(props.Environment.Variables.OIDC_ISSUER).toBeUndefined();
+      // People's sign-in (cdk.json sets no provider: the stack's user pool, test/infra/cognito.test.ts) on the API's operations only.
+      const operationFunction = [...stack.api.functions.values()].some(
+        (operation) => stack.getLogicalId(operation.function.node.defaultChild as any) === functionId,
+      );
+      if (operationFunction) expect(JSON.stringify(props.Environment.Variables.OIDC_ISSUER)).toContain('cognito-idp.');
+      else expect(props.Environment.Variables.OIDC_ISSUER).toBeUndefined();
       expect(props.Environment.Variables).toMatchObject({
         ...(functionId === docsId ? {} : { TABLE_NAME: { Ref: tableId } }),
         NODE_OPTIONS: '--enable-source-maps',
@@ -806,8 +811,10 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
     expect(behavior.ViewerProtocolPolicy).toBe('redirect-to-https');
     expect(refId(behavior.ResponseHeadersPolicyId)).toBe(stack.getLogicalId(consoleFiles.responseHeadersPolicy.node.defaultChild as any));
     const headers = resources[refId(behavior.ResponseHeadersPolicyId)!].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
-    expect(headers.ContentSecurityPolicy.ContentSecurityPolicy).toMatch(/frame-ancestors 'none'/);
-    expect(headers.ContentSecurityPolicy.ContentSecurityPolicy).not.toMatch(/unsafe-inline/);
+    // A Fn::Join: connect-src names the user pool's endpoints (test/infra/cognito.test.ts).
+    const csp = JSON.stringify(headers.ContentSecurityPolicy.ContentSecurityPolicy);
+    expect(csp).toMatch(/frame-ancestors 'none'/);
+    expect(csp).not.toMatch(/unsafe-inline/);
     expect(headers).toMatchObject({
       ContentTypeOptions: { Override: true },
       FrameOptions: { FrameOption: 'DENY' },
