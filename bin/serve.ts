@@ -9,7 +9,9 @@
  * DYNAMODB_LOCAL_PORT, TABLE_NAME, FEEDBACK_ADMIN_KEY, FEEDBACK_VIEWER_KEY, CORS_ALLOWED_ORIGINS,
  * ANONYMOUS_RATE_LIMIT, ANONYMOUS_RATE_WINDOW_SECONDS, TRUST_PROXY, AGGREGATES_MAX_AGE_SECONDS,
  * CURSOR_SECRET (default: generated once into DATA_DIR/cursor-secret),
- * WEBHOOK_RETRY_SCHEDULE, WEBHOOK_ALLOW_PRIVATE_TARGETS (default true here), WEBHOOK_SECRETS_KEY.
+ * WEBHOOK_RETRY_SCHEDULE, WEBHOOK_ALLOW_PRIVATE_TARGETS (default true here), WEBHOOK_SECRETS_KEY,
+ * OIDC_PORT (the local sign-in provider's port, default 3001; 0 = any free one),
+ * OIDC_ISSUER and OIDC_CLIENT_ID (a real provider instead of the local one), OIDC_SCOPES.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -55,11 +57,20 @@ async function main() {
     tableName: env.TABLE_NAME || DEFAULT_TABLE_NAME,
     devKeys: { admin: env.FEEDBACK_ADMIN_KEY || undefined, viewer: env.FEEDBACK_VIEWER_KEY || undefined },
     consoleDir: consoleBuild.outdir,
+    // People sign in through a local provider unless the user named a real one.
+    oidcPort: env.OIDC_ISSUER?.trim() ? undefined : Number(env.OIDC_PORT ?? 3001),
   });
+  const signIn = runtime.oidc
+    ? [
+        `Sign-in provider  ${runtime.oidc.issuer}   (local, any login name, no password)`,
+        `Sign in as:       ${runtime.oidc.ownerLogin}   (owner of the local account)`,
+      ]
+    : [`Sign-in provider  ${env.OIDC_ISSUER} (client ${env.OIDC_CLIENT_ID})`];
   console.log(
     [
       '',
-      `Console           ${runtime.consoleUrl}   (sign in with a key below)`,
+      `Console           ${runtime.consoleUrl}   (sign in as a person, or with a key below)`,
+      ...signIn,
       `Feedback API      ${runtime.baseUrl}`,
       `DynamoDB          ${runtime.dynamoEndpoint}${values['in-memory'] ? ' (in memory)' : ''}`,
       `Admin key         ${runtime.keys.admin}`,
@@ -73,7 +84,7 @@ async function main() {
       `Try: curl -s -X POST ${runtime.baseUrl}/projects/create -H 'Authorization: API-KEY ${runtime.keys.admin}' \\`,
       `       -H 'content-type: application/json' -d '[{"name":"My site"}]'`,
       '',
-      'Ctrl-C stops the server and DynamoDB Local.',
+      'Ctrl-C stops the server, the sign-in provider and DynamoDB Local.',
       '',
     ].join('\n'),
   );

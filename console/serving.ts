@@ -7,19 +7,28 @@
  * No inline script or style is allowed: the build emits script and CSS files only, and
  * the charts and widgets style elements through the CSSOM, which CSP does not block.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "manifest-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The policy, with the sign-in provider's origins (its discovery document, token and
+ * end-session endpoints, which the console fetches) added to `connect-src`.
+ */
+export function contentSecurityPolicy(connectOrigins: readonly string[] = []): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    ["connect-src 'self'", ...connectOrigins].join(' '),
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The policy without sign-in (no provider to reach). */
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 export const HSTS_MAX_AGE_SECONDS = 63_072_000;
 

@@ -8,7 +8,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { createGzip } from 'node:zlib';
-import { CONSOLE_SECURITY_HEADERS, IMMUTABLE_CACHE, isStaticFilePath, NO_CACHE, STATIC_FILE_TYPES } from '../console/serving';
+import { CONSOLE_SECURITY_HEADERS, contentSecurityPolicy, IMMUTABLE_CACHE, isStaticFilePath, NO_CACHE, STATIC_FILE_TYPES } from '../console/serving';
 
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.txt', '.map']);
 
@@ -24,6 +24,28 @@ function fileIn(root: string, pathname: string): string | undefined {
   return existsSync(candidate) && statSync(candidate).isFile() ? candidate : undefined;
 }
 
+/** The console's runtime settings file; on AWS the stack writes the same file next to the console. */
+export const CONSOLE_CONFIG_PATH = '/config.json';
+
+/**
+ * What `GET /config.json` answers: the sign-in provider the console uses, from this process's
+ * OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_SCOPES (the local provider sets the first two when
+ * the user set none), read at each request; `{ "oidc": null }` without sign-in.
+ */
+export function consoleConfig(env: NodeJS.ProcessEnv = process.env) {
+  const issuer = env.OIDC_ISSUER?.trim();
+  const clientId = env.OIDC_CLIENT_ID?.trim();
+  const scopes = env.OIDC_SCOPES?.trim();
+  return { oidc: issuer && clientId ? { issuer, clientId, ...(scopes ? { scopes } : {}) } : null };
+}
+
+/** The console's security headers, its CSP letting the console reach the configured provider. */
+function securityHeaders(): Record<string, string> {
+  const { oidc } = consoleConfig();
+  if (!oidc) return CONSOLE_SECURITY_HEADERS;
+  return { ...CONSOLE_SECURITY_HEADERS, 'Content-Security-Policy': contentSecurityPolicy([new URL(oidc.issuer).origin]) };
+}
+
 /** Answers GET/HEAD of a console path from `root`: the file, or index.html for client routes. */
 export function serveConsoleFile(root: string, request: IncomingMessage, response: ServerResponse, pathname: string): void {
   const directory = resolve(root);
@@ -31,7 +53,7 @@ export function serveConsoleFile(root: string, request: IncomingMessage, respons
     const type = file ? (STATIC_FILE_TYPES[extname(file)] ?? 'application/octet-stream') : 'text/plain; charset=utf-8';
     const gzip = file !== undefined && COMPRESSIBLE.has(extname(file)) && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
     response.writeHead(status, {
-      ...CONSOLE_SECURITY_HEADERS,
+      ...securityHeaders(),
       'Content-Type': type,
       ...(gzip ? { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : {}),
       ...headers,
@@ -45,6 +67,11 @@ export function serveConsoleFile(root: string, request: IncomingMessage, respons
   };
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     send(405, { Allow: 'GET, HEAD' }, undefined, 'Method not allowed');
+    return;
+  }
+  if (pathname === CONSOLE_CONFIG_PATH) {
+    response.writeHead(200, { ...securityHeaders(), 'Content-Type': STATIC_FILE_TYPES['.json'], 'Cache-Control': NO_CACHE });
+    response.end(request.method === 'HEAD' ? undefined : JSON.stringify(consoleConfig()));
     return;
   }
   const file = pathname === '/' ? undefined : fileIn(directory, pathname);

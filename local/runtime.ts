@@ -3,6 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { KeyLevel } from '../functions/api/auth';
 import { ensureAccount, findApiKey, issueApiKey } from '../functions/operations/api-keys';
+import { acceptInvitation, createInvitation } from '../functions/operations/members';
+import { personKey } from '../functions/api/auth';
+import { startLocalOidcProvider, DEV_LOGIN_DOMAIN, type LocalOidc } from './oidc-provider';
 import { defaultStore } from '../functions/store/entity-store';
 import { ensureTable } from '../functions/store/setup';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
@@ -15,6 +18,8 @@ import { useSecretsKey } from '../functions/webhooks/secrets';
 import { LocalWebhookSweeper } from './webhook-sweeper';
 
 export const DEV_ACCOUNT = 'local-dev';
+/** The local provider's login name of the dev account's owner. */
+export const DEV_OWNER_LOGIN = 'admin';
 
 export interface LocalRuntimeOptions {
   port: number;
@@ -34,6 +39,12 @@ export interface LocalRuntimeOptions {
   consoleDir?: string;
   /** The per-visitor limit on anonymous writes; default from ANONYMOUS_RATE_LIMIT, ANONYMOUS_RATE_WINDOW_SECONDS and TRUST_PROXY. */
   anonymousRateLimit?: LocalRateLimitSettings;
+  /**
+   * The local OpenID provider (local/oidc-provider.ts) on this port (0 = ephemeral), which
+   * then sets OIDC_ISSUER and OIDC_CLIENT_ID for the API; omitted = none (a provider the user
+   * configured with OIDC_ISSUER, or no sign-in).
+   */
+  oidcPort?: number;
 }
 
 export interface LocalRuntime {
@@ -45,7 +56,23 @@ export interface LocalRuntime {
   webhookSweeper?: LocalWebhookSweeper;
   dynamoEndpoint: string;
   keys: Record<KeyLevel, string>;
+  /** The local provider, when one was started; `DEV_OWNER_LOGIN` signs in as the dev account's owner. */
+  oidc?: { issuer: string; clientId: string; ownerLogin: string };
   stop(): Promise<void>;
+}
+
+/**
+ * Makes the local provider's person `login` an owner of the account (once: a membership of
+ * theirs is kept), through an invitation accepted on their behalf, as the API would do it.
+ */
+async function ensureDevOwner(accountId: string, issuer: string, login: string): Promise<void> {
+  const { store } = defaultStore();
+  const person = { issuer, subject: login, email: `${login}@${DEV_LOGIN_DOMAIN}`, emailVerified: true, name: login };
+  const { data: existing } = await store.entities.Member.get({ personKey: personKey(person) }).go({ consistent: true });
+  if (existing) return;
+  const now = new Date();
+  const invitation = await createInvitation(store, { accountId, email: person.email, role: 'owner', invitedBy: 'cli' }, 'http://localhost', now);
+  await acceptInvitation(store, { kind: 'newcomer', level: 'anonymous', person }, invitation.url.slice(invitation.url.indexOf('#') + 1), now);
 }
 
 /**
@@ -115,6 +142,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     });
     const { port } = server.address() as AddressInfo;
     const host = options.host && options.host !== '0.0.0.0' ? options.host : 'localhost';
+    let oidc: LocalOidc | undefined;
+    if (options.oidcPort !== undefined) {
+      const origins = [...new Set([`http://${host}:${port}`, `http://localhost:${port}`, `http://127.0.0.1:${port}`])];
+      oidc = await startLocalOidcProvider({ port: options.oidcPort, consoleOrigins: origins, dataDir: options.dataDir });
+      process.env.OIDC_ISSUER = oidc.issuer;
+      process.env.OIDC_CLIENT_ID = oidc.clientId;
+      const account = await ensureAccount(defaultStore().store, DEV_ACCOUNT, new Date());
+      await ensureDevOwner(account.id, oidc.issuer, DEV_OWNER_LOGIN);
+    }
     return {
       baseUrl: `http://${host}:${port}${BASE_PATH}`,
       consoleUrl: options.consoleDir ? `http://${host}:${port}/` : undefined,
@@ -123,7 +159,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       webhookSweeper,
       dynamoEndpoint,
       keys,
+      oidc: oidc && { issuer: oidc.issuer, clientId: oidc.clientId, ownerLogin: DEV_OWNER_LOGIN },
       stop: async () => {
+        await oidc?.stop();
         await new Promise<void>((closed) => {
           server.close(() => closed());
           server.closeIdleConnections();
