@@ -14,6 +14,7 @@ import { ProjectPage } from './pages/project';
 import { ProjectsPage } from './pages/projects';
 import { ResponsesPage } from './pages/responses';
 import { SetSettingsPage } from './pages/set-settings';
+import { InvitationPage } from './pages/invitation';
 import { SignInPage } from './pages/sign-in';
 import { SessionProvider, useSession } from './session';
 
@@ -22,6 +23,7 @@ const WebhooksPage = lazy(() => import('./pages/webhooks'));
 const WebhookPage = lazy(() => import('./pages/webhook'));
 const KeysPage = lazy(() => import('./pages/keys'));
 const AuditPage = lazy(() => import('./pages/audit'));
+const MembersPage = lazy(() => import('./pages/members'));
 
 function NavLink(props: { href: string; children: ReactNode }) {
   const [location] = useLocation();
@@ -49,12 +51,16 @@ function Shell(props: { children: ReactNode }) {
           <NavLink href="/projects">Projects</NavLink>
           <NavLink href="/people">People</NavLink>
           {session.isAdmin && <NavLink href="/webhooks">Webhooks</NavLink>}
+          {session.isAdmin && <NavLink href="/members">Members</NavLink>}
           {session.isAdmin && <NavLink href="/keys">API keys</NavLink>}
           {session.isAdmin && <NavLink href="/audit">Audit log</NavLink>}
         </nav>
         <div className="session">
-          <span className="level-badge" title="The level of the key you signed in with">
-            {session.isAdmin ? 'Admin' : 'Viewer'}
+          <span className="session-name" data-testid="session-name">
+            {session.displayName}
+          </span>
+          <span className="level-badge" title={session.credential === 'key' ? 'The level of the key you signed in with' : 'Your role in this account'}>
+            {session.roleLabel}
           </span>
           <button type="button" onClick={() => session.signOut()}>
             Sign out
@@ -65,6 +71,22 @@ function Shell(props: { children: ReactNode }) {
         {props.children}
       </main>
     </>
+  );
+}
+
+/** A signed-in person who is no member of an account (yet): only an invitation link helps. */
+function NotAMember() {
+  const session = useSession();
+  return (
+    <main id="main" className="sign-in">
+      <div className="sign-in-card">
+        <h1>No account yet</h1>
+        <p>You are signed in, but you are not a member of an account. Ask an admin of your account for an invitation link, and open it here.</p>
+        <button type="button" onClick={() => session.signOut()}>
+          Sign out
+        </button>
+      </div>
+    </main>
   );
 }
 
@@ -122,6 +144,12 @@ function Routes() {
             <KeysPage />
           </AdminOnly>
         </Route>
+        <Route path="/members">
+          <AdminOnly>
+            <MembersPage />
+          </AdminOnly>
+        </Route>
+        <Route path="/invitations" component={InvitationPage} />
         <Route path="/audit">
           <AdminOnly>
             <AuditPage />
@@ -133,12 +161,22 @@ function Routes() {
   );
 }
 
+/** A person who is no member yet sees only the invitation page (or how to get one). */
+function Signed() {
+  const session = useSession();
+  const [location] = useLocation();
+  if (session.notAMember && location !== '/invitations') return <NotAMember />;
+  return (
+    <Shell>
+      <Routes />
+    </Shell>
+  );
+}
+
 export function App() {
   return (
-    <SessionProvider signIn={(done, message) => <SignInPage onSignedIn={done} message={message} />}>
-      <Shell>
-        <Routes />
-      </Shell>
+    <SessionProvider signIn={(controls) => <SignInPage {...controls} />} loading={<Loading what="the console" />}>
+      <Signed />
     </SessionProvider>
   );
 }

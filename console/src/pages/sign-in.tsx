@@ -1,9 +1,15 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../components/states';
-import { checkKey, type KeyLevel } from '../session';
+import { startSignIn } from '../oidc';
+import { checkKey, type SignInControls } from '../session';
 
-/** Sign in with an API key; the key stays in this tab's sessionStorage. */
-export function SignInPage(props: { onSignedIn: (key: string, level: KeyLevel) => void; message?: string }) {
+/**
+ * Sign in as a person at the configured provider, or with an API key ("Use an API key
+ * instead", the only way when sign-in is not configured); the credential stays in this tab.
+ */
+export function SignInPage(props: SignInControls) {
+  const oidc = props.config.oidc;
+  const [useKey, setUseKey] = useState(!oidc);
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(props.message);
@@ -22,10 +28,21 @@ export function SignInPage(props: { onSignedIn: (key: string, level: KeyLevel) =
     setBusy(true);
     setError(undefined);
     try {
-      const level = await checkKey(trimmed);
-      props.onSignedIn(trimmed, level);
+      await checkKey(trimmed);
+      props.withKey(trimmed);
     } catch (failure) {
       setError(errorMessage(failure));
+      setBusy(false);
+    }
+  };
+  const personSignIn = async () => {
+    if (!oidc) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      await startSignIn(oidc, `${window.location.pathname}${window.location.search}${window.location.hash}`);
+    } catch (failure) {
+      setError(`The sign-in provider cannot be reached: ${(failure as Error).message}`);
       setBusy(false);
     }
   };
@@ -38,33 +55,59 @@ export function SignInPage(props: { onSignedIn: (key: string, level: KeyLevel) =
         </p>
         <h1>Sign in</h1>
         <p className="muted">See, read, export and manage the feedback your sites collect.</p>
-        <form onSubmit={submit} noValidate>
-          <label htmlFor={inputId}>API key</label>
-          <input
-            id={inputId}
-            name="api-key"
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
-            value={key}
-            onChange={(event) => setKey(event.target.value)}
-            aria-describedby={hintId}
-            aria-invalid={error ? true : undefined}
-            required
-          />
-          <p id={hintId} className="hint">
-            An admin or viewer key of your account (<code>fbk_…</code>). <code>npm start</code> prints the local ones; <code>npm run keys -- create</code>{' '}
-            issues more. It is kept in this browser tab only until you sign out or close it.
-          </p>
-          {error && (
-            <p className="error" role="alert">
-              {error}
+        {oidc && !useKey && (
+          <>
+            {error && (
+              <p className="error" role="alert">
+                {error}
+              </p>
+            )}
+            <button type="button" className="primary" disabled={busy} onClick={personSignIn}>
+              {busy ? 'Signing in…' : 'Sign in'}
+            </button>
+            <p>
+              <button type="button" className="link-button" onClick={() => setUseKey(true)}>
+                Use an API key instead
+              </button>
             </p>
-          )}
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? 'Signing in…' : 'Sign in'}
-          </button>
-        </form>
+          </>
+        )}
+        {useKey && (
+          <form onSubmit={submit} noValidate>
+            <label htmlFor={inputId}>API key</label>
+            <input
+              id={inputId}
+              name="api-key"
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+              value={key}
+              onChange={(event) => setKey(event.target.value)}
+              aria-describedby={hintId}
+              aria-invalid={error ? true : undefined}
+              required
+            />
+            <p id={hintId} className="hint">
+              An admin or viewer key of your account (<code>fbk_…</code>). <code>npm start</code> prints the local ones; <code>npm run keys -- create</code>{' '}
+              issues more. It is kept in this browser tab only until you sign out or close it.
+            </p>
+            {error && (
+              <p className="error" role="alert">
+                {error}
+              </p>
+            )}
+            <button type="submit" className="primary" disabled={busy}>
+              {busy ? 'Signing in…' : 'Sign in'}
+            </button>
+            {oidc && (
+              <p>
+                <button type="button" className="link-button" onClick={() => setUseKey(false)}>
+                  Sign in with your account instead
+                </button>
+              </p>
+            )}
+          </form>
+        )}
       </div>
     </main>
   );

@@ -1,0 +1,45 @@
+/** The account's members: the list, invitations, role changes, removal, and accepting an invitation. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MembersInviteArguments, Role } from '@feedback-service/client';
+import { useSession } from '../session';
+
+export const memberKeys = {
+  all: ['members'] as const,
+  list: () => [...memberKeys.all, 'list'] as const,
+};
+
+export function useMembers() {
+  const { client } = useSession();
+  return useQuery({ queryKey: memberKeys.list(), queryFn: () => client.members.list({ $size: 100 }) });
+}
+
+export function useInviteMember() {
+  const { client } = useSession();
+  return useMutation({ mutationFn: (input: MembersInviteArguments[0]) => client.members.invite(input) });
+}
+
+export function useSetMemberRole() {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: string; role: Role }) => client.members.setRole(input.id, input.role),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: memberKeys.all }),
+  });
+}
+
+export function useRemoveMember(onSuccess?: () => void) {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => client.members.remove(id),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: memberKeys.all });
+      onSuccess?.();
+    },
+  });
+}
+
+export function useAcceptInvitation() {
+  const { client } = useSession();
+  return useMutation({ mutationFn: (token: string) => client.members.accept(token) });
+}

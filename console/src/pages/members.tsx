@@ -1,0 +1,166 @@
+/**
+ * The account's members (admins): who they are, their roles, invitations by email with a
+ * role (the link to send is shown once, to copy), role changes and removal. The API says
+ * who may do what (only owners hand out or take away admin and owner).
+ */
+import { useId, useState, type FormEvent } from 'react';
+import type { Invitation, Member, Role } from '@feedback-service/client';
+import { ConfirmDialog, Dialog, FormActions } from '../components/dialog';
+import { Page } from '../components/page';
+import { SecretOnce } from '../components/secret-once';
+import { ErrorMessage, errorMessage, Loading } from '../components/states';
+import { useInviteMember, useMembers, useRemoveMember, useSetMemberRole } from '../data/members';
+import { useSession } from '../session';
+
+const ROLES: { value: Role; label: string }[] = [
+  { value: 'viewer', label: 'Viewer: reads statistics and responses' },
+  { value: 'admin', label: 'Admin: also manages projects, keys, webhooks and viewers' },
+  { value: 'owner', label: 'Owner: also manages admins and owners' },
+];
+
+function InviteDialog(props: { open: boolean; onClose: () => void }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('viewer');
+  const ids = { email: useId(), role: useId() };
+  const invite = useInviteMember();
+  const [sent, setSent] = useState<Invitation | undefined>();
+  const close = () => {
+    invite.reset();
+    setSent(undefined);
+    setEmail('');
+    props.onClose();
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    invite.mutate({ email: email.trim(), role }, { onSuccess: setSent });
+  };
+  return (
+    <Dialog open={props.open} title={sent ? 'Invitation link' : 'Invite a member'} onClose={close}>
+      {sent ? (
+        <SecretOnce
+          explanation={`Send this link to ${sent.email} only: whoever signs in through it joins as ${sent.role}. It works once, until ${new Date(sent.expiresAt).toLocaleString()}, and is shown only now.`}
+          label="Invitation link"
+          what="the invitation link"
+          testId="invitation-link"
+          secret={sent.url}
+          onDone={close}
+        />
+      ) : (
+        <form onSubmit={submit} className="form">
+          <label htmlFor={ids.email}>Email</label>
+          <input id={ids.email} type="email" required value={email} onChange={(event) => setEmail(event.target.value)} maxLength={320} />
+          <label htmlFor={ids.role}>Role</label>
+          <select id={ids.role} value={role} onChange={(event) => setRole(event.target.value as Role)}>
+            {ROLES.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+          <FormActions error={invite.error} submitLabel="Create invitation" disabled={invite.isPending || !email.trim()} onCancel={close} />
+        </form>
+      )}
+    </Dialog>
+  );
+}
+
+function RoleSelect(props: { member: Member; onChange: (role: Role) => void; disabled: boolean }) {
+  const who = props.member.name ?? props.member.email ?? props.member.subject;
+  return (
+    <select aria-label={`Role of ${who}`} value={props.member.role} disabled={props.disabled} onChange={(event) => props.onChange(event.target.value as Role)}>
+      {ROLES.map((option) => (
+        <option key={option.value} value={option.value}>
+          {option.value}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+export default function MembersPage() {
+  const { me } = useSession();
+  const [inviting, setInviting] = useState(false);
+  const [removing, setRemoving] = useState<Member | undefined>();
+  const members = useMembers();
+  const setRole = useSetMemberRole();
+  const remove = useRemoveMember(() => setRemoving(undefined));
+  return (
+    <Page
+      title="Members"
+      subtitle="The people who sign in to this account, and their roles."
+      actions={
+        <button type="button" className="primary" onClick={() => setInviting(true)}>
+          Invite a member
+        </button>
+      }
+    >
+      {setRole.error && (
+        <p className="error" role="alert">
+          {errorMessage(setRole.error)}
+        </p>
+      )}
+      {members.isPending ? (
+        <Loading what="members" />
+      ) : members.error ? (
+        <ErrorMessage error={members.error} retry={() => void members.refetch()} />
+      ) : members.data.items.length === 0 ? (
+        <p>No members yet: invite someone.</p>
+      ) : (
+        <table className="list-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.data.items.map((member) => {
+              const self = me?.person?.memberId === member.id;
+              return (
+                <tr key={member.id}>
+                  <td>
+                    {member.name ?? member.subject}
+                    {self && ' (you)'}
+                  </td>
+                  <td>{member.email ?? '—'}</td>
+                  <td>
+                    <RoleSelect member={member} disabled={setRole.isPending} onChange={(role) => setRole.mutate({ id: member.id, role })} />
+                  </td>
+                  <td>
+                    <button type="button" className="danger small" onClick={() => setRemoving(member)}>
+                      Remove<span className="visually-hidden"> {member.name ?? member.email ?? member.subject}</span>
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      <InviteDialog open={inviting} onClose={() => setInviting(false)} />
+      <ConfirmDialog
+        open={removing !== undefined}
+        title="Remove this member?"
+        confirmLabel="Remove member"
+        danger
+        busy={remove.isPending}
+        onConfirm={() => removing && remove.mutate(removing.id)}
+        onClose={() => {
+          remove.reset();
+          setRemoving(undefined);
+        }}
+      >
+        <p>{removing?.name ?? removing?.email} loses access from their next request. They can join again only through a new invitation.</p>
+        {remove.error && (
+          <p className="error" role="alert">
+            {errorMessage(remove.error)}
+          </p>
+        )}
+      </ConfirmDialog>
+    </Page>
+  );
+}
