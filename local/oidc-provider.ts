@@ -137,7 +137,19 @@ export async function startLocalOidcProvider(options: LocalOidcOptions): Promise
     issueRefreshToken: async (_context, client) => client.grantTypeAllowed('refresh_token'),
     ttl: { IdToken: ttl, AccessToken: ttl, RefreshToken: 14 * 24 * 3600, Session: 14 * 24 * 3600, Grant: 14 * 24 * 3600, Interaction: 3600 },
     interactions: { url: (_context, interaction) => `/interaction/${interaction.uid}` },
-    features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true } },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (context, form) => {
+          context.type = 'html';
+          context.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign out · local development provider</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem"><h1>Sign out of the local provider?</h1>${form}
+<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>
+<button type="submit" form="op.logoutForm">No, stay signed in</button></body></html>`;
+        },
+      },
+    },
     renderError: async (context, out) => {
       context.type = 'html';
       context.body = `<!doctype html><title>Sign-in error</title><h1>Sign-in error</h1><pre>${escapeHtml(JSON.stringify(out, null, 2))}</pre>`;

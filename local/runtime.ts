@@ -65,7 +65,7 @@ export interface LocalRuntime {
  * Makes the local provider's person `login` an owner of the account (once: a membership of
  * theirs is kept), through an invitation accepted on their behalf, as the API would do it.
  */
-async function ensureDevOwner(accountId: string, issuer: string, login: string): Promise<void> {
+export async function ensureDevOwner(accountId: string, issuer: string, login: string): Promise<void> {
   const { store } = defaultStore();
   const person = { issuer, subject: login, email: `${login}@${DEV_LOGIN_DOMAIN}`, emailVerified: true, name: login };
   const { data: existing } = await store.entities.Member.get({ personKey: personKey(person) }).go({ consistent: true });

@@ -131,7 +131,7 @@ export function finishSignIn(config: OidcConfig): Promise<PersonTokens> {
     const pending = JSON.parse(sessionStorage.getItem(PENDING_ITEM) ?? 'null') as Pending | null;
     sessionStorage.removeItem(PENDING_ITEM);
     // The code leaves the address bar (and the history) before anything else happens.
-    window.history.replaceState(null, '', pending?.returnTo && pending.returnTo.startsWith('/') ? pending.returnTo : '/');
+    window.history.replaceState(null, '', pending?.returnTo?.startsWith('/') ? pending.returnTo : '/');
     if (!pending || pending.issuer !== config.issuer) throw new Error('This sign-in was not started here; sign in again');
     const server = await authorizationServer(config);
     let params: URLSearchParams;

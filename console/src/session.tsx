@@ -196,9 +196,11 @@ export function SessionProvider(props: { children: ReactNode; signIn: (controls:
     setCredential(next);
   }, []);
 
+  const kind = credential?.kind;
+  const apiKey = credential?.kind === 'key' ? credential.key : undefined;
   const client = useMemo(() => {
-    if (!credential) return undefined;
-    if (credential.kind === 'key') return createClient({ baseUrl: API_BASE_URL, apiKey: credential.key });
+    if (!kind) return undefined;
+    if (kind === 'key') return createClient({ baseUrl: API_BASE_URL, apiKey });
     return createClient({
       baseUrl: API_BASE_URL,
       token: async () => {
@@ -210,7 +212,7 @@ export function SessionProvider(props: { children: ReactNode; signIn: (controls:
         return tokens?.idToken;
       },
     });
-  }, [credential?.kind, credential?.kind === 'key' ? credential.key : undefined, config, renew]);
+  }, [kind, apiKey, config, renew]);
 
   return (
     <QueryClientProvider client={queryClient}>

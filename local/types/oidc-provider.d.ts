@@ -41,7 +41,10 @@ declare module 'oidc-provider' {
     issueRefreshToken?(context: KoaContext, client: Client): Promise<boolean>;
     ttl?: Record<string, number>;
     interactions?: { url(context: KoaContext, interaction: { uid: string }): string };
-    features?: Record<string, { enabled: boolean }>;
+    features?: {
+      devInteractions?: { enabled: boolean };
+      rpInitiatedLogout?: { enabled: boolean; logoutSource?(context: KoaContext, form: string): Promise<void> };
+    };
     renderError?(context: KoaContext, out: Record<string, string>, error: Error): Promise<void>;
   }
   class Provider {

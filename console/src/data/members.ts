@@ -39,7 +39,20 @@ export function useRemoveMember(onSuccess?: () => void) {
   });
 }
 
-export function useAcceptInvitation() {
+/**
+ * Accepts an invitation once: a query (never refetched) rather than a mutation, so the answer
+ * outlives a remount of the page (the token is single-use).
+ */
+export function useAcceptInvitation(token: string | undefined, enabled: boolean) {
   const { client } = useSession();
-  return useMutation({ mutationFn: (token: string) => client.members.accept(token) });
+  return useQuery({
+    queryKey: ['members/accept', token],
+    queryFn: () => client.members.accept(token!),
+    enabled: enabled && Boolean(token),
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: Number.POSITIVE_INFINITY,
+    retry: false,
+    refetchOnMount: false,
+    refetchOnReconnect: false,
+  });
 }

@@ -3,7 +3,7 @@
  * (members/accept) and sees the account they joined, or why not. The token is read from
  * the fragment (it never reaches a server) and then removed from the address bar.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import type { Me } from '@feedback-service/client';
 import { Page } from '../components/page';
@@ -11,23 +11,25 @@ import { errorMessage } from '../components/states';
 import { useAcceptInvitation } from '../data/members';
 import { useSession } from '../session';
 
+/** The token of the link this page was opened with, kept once the address bar no longer shows it. */
+let linkToken: string | undefined;
+
 export function InvitationPage() {
   const session = useSession();
-  const [token] = useState(() => window.location.hash.replace(/^#/, ''));
-  const accept = useAcceptInvitation();
-  const [joined, setJoined] = useState<Me | undefined>();
-  const started = useRef(false);
+  const [token] = useState(() => {
+    const fromLink = window.location.hash.replace(/^#/, '');
+    if (fromLink) linkToken = fromLink;
+    return linkToken;
+  });
+  const accept = useAcceptInvitation(token, session.credential === 'person');
+  const joined: Me | undefined = accept.data;
   useEffect(() => {
-    if (token) window.history.replaceState(null, '', window.location.pathname);
-    if (!token || started.current || session.credential !== 'person') return;
-    started.current = true;
-    accept.mutate(token, {
-      onSuccess: (me) => {
-        setJoined(me);
-        void session.refreshMe();
-      },
-    });
-  }, [token, session, accept]);
+    if (window.location.hash) window.history.replaceState(null, '', window.location.pathname);
+  }, []);
+  const { refreshMe } = session;
+  useEffect(() => {
+    if (joined) void refreshMe();
+  }, [joined, refreshMe]);
   if (!token) {
     return (
       <Page title="Invitation">

@@ -102,7 +102,7 @@ export function SignInPage(props: SignInControls) {
             {oidc && (
               <p>
                 <button type="button" className="link-button" onClick={() => setUseKey(false)}>
-                  Sign in with your account instead
+                  Use your account instead
                 </button>
               </p>
             )}

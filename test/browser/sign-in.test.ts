@@ -1,0 +1,133 @@
+/**
+ * People signing in to the console through a real OpenID provider (npm start's local one,
+ * oidc-provider, in a child process): authorization code with PKCE and the redirect back,
+ * the person's name and role from members/me, API calls with the Bearer token, an
+ * invitation from the Members page accepted by a second person in a fresh browser, and
+ * sign-out at the provider.
+ */
+import type { Browser, Page } from 'playwright-core';
+import type { ConsoleBuild } from '../../console/build';
+import { ensureDevOwner } from '../../local/runtime';
+import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener } from '../support/browser';
+import { startLocalOidcProcess, type LocalOidcProcess } from '../support/local-oidc';
+
+jest.setTimeout(180_000);
+
+describeInBrowser('signing in as a person', () => {
+  let build: ConsoleBuild;
+  let api: TestApi;
+  let provider: LocalOidcProcess;
+  let account: AccountKeys;
+  let browser: Browser;
+  let base: string;
+  const saved = { issuer: process.env.OIDC_ISSUER, clientId: process.env.OIDC_CLIENT_ID };
+  const pages = pageOpener(() => browser);
+
+  beforeAll(async () => {
+    build = await buildTestConsole();
+    api = await startTestApi({ consoleDir: build.outdir });
+    base = new URL(api.baseUrl).origin;
+    provider = await startLocalOidcProcess([base]);
+    process.env.OIDC_ISSUER = provider.issuer;
+    process.env.OIDC_CLIENT_ID = provider.clientId;
+    account = await createAccount('sign-in');
+    await ensureDevOwner(account.accountId, provider.issuer, 'ada');
+    const created = await api.call('projects/create', [{ name: 'Docs site' }], { key: account.admin });
+    expect(created.status).toBe(200);
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await provider?.stop();
+    await api?.close();
+    process.env.OIDC_ISSUER = saved.issuer;
+    process.env.OIDC_CLIENT_ID = saved.clientId;
+    if (saved.issuer === undefined) delete process.env.OIDC_ISSUER;
+    if (saved.clientId === undefined) delete process.env.OIDC_CLIENT_ID;
+  });
+
+  /** From the console's sign-in page through the provider's login page, back to the console. */
+  async function signInAs(page: Page, login: string): Promise<void> {
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => url.origin === provider.issuer);
+    await page.getByLabel('Login name').fill(login);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.origin === base);
+  }
+
+  test('sign in through the provider, call the API, invite and accept, sign out', async () => {
+    const { page } = await pages.newPage();
+    await page.goto(`${base}/projects`);
+    await page.getByRole('button', { name: 'Use an API key instead' }).waitFor();
+    await checkPage(page, 'sign-in-person');
+
+    const bearer = page.waitForRequest((request) => request.url().includes('/v0/') && (request.headers().authorization ?? '').startsWith('Bearer '));
+    await signInAs(page, 'ada');
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    // Back where the person started, with no code or state left in the address.
+    expect(new URL(page.url()).pathname).toBe('/projects');
+    expect(new URL(page.url()).search).toBe('');
+    await expect(page.getByTestId('session-name').innerText()).resolves.toBe('ada');
+    await expect(page.locator('.level-badge').innerText()).resolves.toBe('Owner');
+    // The projects list is read with the person's Bearer token.
+    expect((await bearer).headers().authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+    await page.getByRole('link', { name: 'Docs site' }).waitFor();
+    // Tokens are kept in this tab's sessionStorage, never in localStorage.
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+
+    // Members: ada is listed; invite bob as a viewer.
+    await page.getByRole('link', { name: 'Members' }).click();
+    await page.getByRole('cell', { name: 'ada (you)' }).waitFor();
+    await checkPage(page, 'members');
+    await page.getByRole('button', { name: 'Invite a member' }).click();
+    await page.getByLabel('Email').fill('bob@example.com');
+    await page.getByLabel('Role', { exact: true }).selectOption('viewer');
+    await page.getByRole('button', { name: 'Create invitation' }).click();
+    await page.getByTestId('invitation-link').or(page.getByRole('dialog').getByRole('alert')).first().waitFor();
+    expect(await page.getByRole('dialog').getByRole('alert').allInnerTexts()).toEqual([]);
+    const link = await page.getByTestId('invitation-link').inputValue();
+    expect(link).toMatch(new RegExp(`^${base}/invitations#fbi_`));
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    // Bob opens the link in a browser of his own, signs in and joins.
+    const second = await pages.newPage();
+    await second.page.goto(link);
+    await signInAs(second.page, 'bob');
+    await second.page
+      .getByRole('heading', { name: 'You joined the account' })
+      .waitFor({ timeout: 15_000 })
+      .catch(async (error) => {
+        throw new Error(`${(error as Error).message}\n${await second.page.locator('body').innerText()}`);
+      });
+    await expect(second.page.getByTestId('joined-account').innerText()).resolves.toBe(account.accountId);
+    expect(new URL(second.page.url()).hash).toBe('');
+    await second.page.getByRole('link', { name: 'Go to the projects' }).click();
+    await second.page.getByRole('link', { name: 'Docs site' }).waitFor();
+    await expect(second.page.locator('.level-badge').innerText()).resolves.toBe('Viewer');
+    await second.context.close();
+
+    // Ada sees bob, and signs out at the provider too.
+    await page.reload();
+    await page.getByRole('cell', { name: 'bob', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.origin === provider.issuer);
+    await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+    await page.waitForURL((url) => url.origin === base);
+    await page.getByRole('button', { name: 'Use an API key instead' }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(pages.takeProblems()).toEqual([]);
+  });
+
+  test('an API key still signs in, and the header names the key', async () => {
+    const { page } = await pages.newPage();
+    await page.goto(`${base}/projects`);
+    await page.getByRole('button', { name: 'Use an API key instead' }).click();
+    await page.getByLabel('API key').fill(account.viewer);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await expect(page.locator('.level-badge').innerText()).resolves.toBe('Viewer');
+    expect(pages.takeProblems()).toEqual([]);
+  });
+});
