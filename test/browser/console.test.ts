@@ -215,7 +215,7 @@ describeInBrowser('console in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
     expect(page.url()).toBe(`${base}/projects`);
-    expect(await page.evaluate(() => Object.values(sessionStorage))).toContain(account.admin);
+    expect(await page.evaluate(() => Object.values(sessionStorage).join(' '))).toContain(account.admin);
     expect(await page.evaluate(() => Object.values(localStorage).join(' '))).not.toContain(account.admin);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();
