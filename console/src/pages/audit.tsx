@@ -89,7 +89,7 @@ const AUDIT_COLUMNS: Column<AuditEntry>[] = [
       ),
   },
   {
-    header: 'Key',
+    header: 'Who',
     cell: (entry) =>
       entry.actor.type === 'key' ? (
         <>
@@ -111,7 +111,7 @@ export default function AuditPage() {
   const entries = useAuditEntries(query);
   const items = loadedItems(entries.data);
   return (
-    <Page title="Audit log" subtitle="Every change made with an API key, and every refused attempt, newest first. Entries are kept 400 days.">
+    <Page title="Audit log" subtitle="Every change made with an API key or by a member, and every refused attempt, newest first. Entries are kept 400 days.">
       <FilterForm filters={filters} onApply={setFilters} />
       {entries.error ? (
         <OperationError error={entries.error} feature="Reading the audit log" retry={() => void entries.refetch()} />
