@@ -15,7 +15,7 @@ import { MANAGED_RULE_MODES, PublicEdge, type ManagedRuleMode } from './edge';
 import { API_STAGE_NAME, FeedbackApi, type ApiThrottling } from './feedback-api';
 import { FeedbackTable } from './feedback-table';
 import { STREAM_CONSUMERS } from '../functions/stream/consumers';
-import { RolloverJob } from './rollover-job';
+import { RankerJob } from './ranker-job';
 import { CognitoSignIn, type ConsoleSignInConfig, SIGN_IN_SCOPES } from './sign-in';
 import { StreamConsumer } from './stream-consumer';
 import { WebhookDelivery } from './webhook-delivery';
@@ -91,7 +91,7 @@ export class FeedbackStack extends Stack {
   readonly edge: PublicEdge;
   /** One per entry of functions/stream/consumers.ts, by name. */
   readonly streamConsumers: ReadonlyMap<string, StreamConsumer>;
-  readonly rolloverJob: RolloverJob;
+  readonly rankerJob: RankerJob;
   readonly webhookDelivery: WebhookDelivery;
   readonly alarmTopic: Topic;
   /** The console's bucket and its behaviour on the edge's distribution, unless left out. */
@@ -188,7 +188,7 @@ export class FeedbackStack extends Stack {
         }),
       ]),
     );
-    this.rolloverJob = new RolloverJob(this, 'Aggregates', { table: this.table.table, logRetention, serviceName: SERVICE_NAME, alarmAction });
+    this.rankerJob = new RankerJob(this, 'Rankings', { table: this.table.table, logRetention, serviceName: SERVICE_NAME, alarmAction });
 
     const webhooksConsumer = this.streamConsumers.get('webhooks')!.consumer;
     this.webhookDelivery = new WebhookDelivery(this, 'Webhooks', {

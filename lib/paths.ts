@@ -8,8 +8,8 @@ export function repoPath(relativePath: string): string {
   return path.join(REPO_ROOT, relativePath);
 }
 
-/** Entry of the daily rollover job of the rolling windows (exports `handler`). */
-export const ROLLOVER_ENTRY = 'functions/jobs/rollover-handler.ts';
+/** Entry of the ranker, run every minute: the top lists (exports `handler`). */
+export const RANKER_ENTRY = 'functions/jobs/ranker-handler.ts';
 
 /** Entry of the function serving /openapi.json and the /docs reference page (exports `handler`). */
 export const DOCS_ENTRY = 'functions/reference-page/handler.ts';

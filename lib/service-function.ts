@@ -26,6 +26,8 @@ export interface ServiceFunctionProps {
    * @default a role of its own
    */
   readonly role?: Role;
+  /** @default none (the account's unreserved pool) */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 export const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
@@ -74,6 +76,7 @@ export class ServiceFunction extends Construct {
       timeout: props.timeout ?? Duration.seconds(10),
       role: this.role,
       logGroup: this.logGroup,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       projectRoot: REPO_ROOT,
       depsLockFilePath: repoPath('package-lock.json'),
       environment: {

@@ -35,8 +35,12 @@ export const TABLE_ACTIONS = {
    * TransactWriteItems of marker Puts and counter Updates (stream reads come from the event source).
    */
   counting: ['dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-  /** The daily rollover job, which rewrites rolling-window counters (functions/jobs/rollover.ts). */
-  rollover: ['dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem'],
+  /**
+   * The ranker (functions/jobs/ranker.ts): GetItem of its checkpoint and of top lists, Query of
+   * change records, counters, an account's lists and the `retire` index, PutItem of lists and
+   * its checkpoint.
+   */
+  ranker: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'],
   /**
    * The webhooks consumer (functions/stream/webhooks.ts): Query of the account's webhooks,
    * BatchGetItem of projects, sets and items, PutItem of deliveries and their pointers; its

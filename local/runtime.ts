@@ -12,7 +12,7 @@ import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { ensurePrivateDir, keyFromFile } from './private-dir';
 import { rateLimitSettingsFromEnv, type LocalRateLimitSettings } from './rate-limiter';
 import { BASE_PATH, createApiServer } from './server';
-import { LocalRolloverSchedule } from './rollover-schedule';
+import { LocalRanker } from './ranker-schedule';
 import { startStreamConsumers, type LocalStreamConsumers } from './stream-consumers';
 import { useSecretsKey } from '../functions/webhooks/secrets';
 import { LocalWebhookSweeper } from './webhook-sweeper';
@@ -31,9 +31,9 @@ export interface LocalRuntimeOptions {
   dynamoPort?: number;
   tableName: string;
   devKeys: Partial<Record<KeyLevel, string>>;
-  /** Run the stream consumers, the webhook sweeper and the daily rollover (default true; benchmarks of the API alone turn them off). */
+  /** Run the stream consumers, the webhook sweeper and the ranker (default true; benchmarks of the API alone turn them off). */
   consumeStream?: boolean;
-  /** The rollover schedule's clock (tests move it across midnight). */
+  /** The ranker's clock (tests move it across midnight). */
   clock?: () => Date;
   /** The built console, served at `/` (see createApiServer). */
   consoleDir?: string;
@@ -52,7 +52,7 @@ export interface LocalRuntime {
   /** Where the console answers, when a consoleDir was given. */
   consoleUrl?: string;
   streamConsumers?: LocalStreamConsumers;
-  rolloverSchedule?: LocalRolloverSchedule;
+  ranker?: LocalRanker;
   webhookSweeper?: LocalWebhookSweeper;
   dynamoEndpoint: string;
   keys: Record<KeyLevel, string>;
@@ -102,7 +102,7 @@ async function ensureDevKeys(wanted: Partial<Record<KeyLevel, string>>, dataDir:
 
 /**
  * `npm start`: DynamoDB Local (unless an endpoint is given), the table, dev keys, the HTTP
- * server, the stream consumers, the webhook sweeper and the daily rollover.
+ * server, the stream consumers, the webhook sweeper and the ranker.
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   let dynamo: DynamoDbLocal | undefined;
@@ -121,15 +121,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     if (options.dataDir && !process.env.WEBHOOK_SECRETS_KEY) useSecretsKey(keyFromFile(join(options.dataDir, 'webhook-secrets.key')));
     const keys = await ensureDevKeys(options.devKeys, options.dataDir);
     const streamConsumers = options.consumeStream === false ? undefined : startStreamConsumers(client, settings.tableName, options.dataDir);
-    const rolloverSchedule =
+    const ranker =
       options.consumeStream === false
         ? undefined
-        : new LocalRolloverSchedule({
-            store: { documentClient: defaultStore().documentClient, tableName: settings.tableName },
-            dataDir: options.dataDir,
-            clock: options.clock,
-          });
-    rolloverSchedule?.start();
+        : new LocalRanker({ store: { documentClient: defaultStore().documentClient, tableName: settings.tableName }, clock: options.clock });
+    ranker?.start();
     const webhookSweeper =
       options.consumeStream === false
         ? undefined
@@ -155,7 +151,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       baseUrl: `http://${host}:${port}${BASE_PATH}`,
       consoleUrl: options.consoleDir ? `http://${host}:${port}/` : undefined,
       streamConsumers,
-      rolloverSchedule,
+      ranker,
       webhookSweeper,
       dynamoEndpoint,
       keys,
@@ -166,7 +162,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           server.close(() => closed());
           server.closeIdleConnections();
         });
-        await rolloverSchedule?.stop();
+        await ranker?.stop();
         await webhookSweeper?.stop();
         await streamConsumers?.stop();
         await dynamo?.stop();

@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { BUNDLE_BUILD_OPTIONS, BUNDLE_EXTERNALS, BUNDLE_TARGET } from '../lib/bundling';
-import { ROLLOVER_ENTRY } from '../lib/paths';
+import { RANKER_ENTRY } from '../lib/paths';
 import { STREAM_CONSUMERS } from '../functions/stream/consumers';
 import { handlerModule, operationList } from '../functions/api/registry';
 
@@ -36,7 +36,7 @@ async function main() {
   const entries = [
     ...operationList.map((operation) => ({ name: `${operation.resource}/${operation.name}`, entry: resolve(root, handlerModule(operation)) })),
     ...STREAM_CONSUMERS.map((consumer) => ({ name: `${consumer.name} consumer`, entry: consumer.entry })),
-    { name: 'rollover job', entry: ROLLOVER_ENTRY },
+    { name: 'ranker job', entry: RANKER_ENTRY },
   ];
   const rows: string[] = [];
   const overBudget: string[] = [];

@@ -1,9 +1,20 @@
-/** sets/top and contents/top: the entities with the most responses in a period, each with its stats. */
+/**
+ * sets/top and contents/top: the entities with the most responses in a period, each with
+ * its stats, from the materialised top lists (store/top-lists.ts) the ranker keeps within
+ * about a minute of the counters (functions/jobs/ranker.ts). The order is as fresh as the
+ * ranker's last run; each entry's stats are read live.
+ *
+ * DynamoDB requests: a set's top reads its list (1 GetItem); a project's or an account's,
+ * its lists (1 Query per MB of lists: one list per set); then the ranked entities (1-2
+ * BatchGetItem) and their stats (1 Query per entry, `$size` at most). None of it depends
+ * on the number of content items.
+ */
 import type { ContentSetTopQueryModel, ContentTopQueryModel } from '../api/aggregate-models';
-import { rankSuffix, type TopPeriod } from '../../shared/periods';
-import { rankPartition, readRanked } from '../store/counters';
+import type { TopPeriod } from '../../shared/periods';
+import { rankItems, rankSets } from '../domain/ranking';
 import { getRawItemsChunked, keyOf } from '../store/batch';
 import type { ContentItemItem, ContentSetItem, Store } from '../store/entities';
+import { readTopList, readTopLists, type StoredTopList } from '../store/top-lists';
 import { loadContentSet } from './sets';
 import { loadProject } from './projects';
 import { contentItemSubject, contentSetSubject, subjectStats, type AggregateSubject, type PeriodRequest } from './stats';
@@ -15,20 +26,15 @@ async function withStats<View>(store: Store, entries: { view: View; subject: Agg
   return Promise.all(entries.map(async ({ view, subject }) => ({ ...view, stats: await subjectStats(store, subject, request) })));
 }
 
+const ranked = (lists: StoredTopList[]) => lists.map(({ scope, list }) => ({ contentSetId: scope.contentSetId, list }));
+
 export async function topContentSets(store: Store, accountId: string, query: ContentSetTopQueryModel, now: Date) {
-  const period = rankSuffix(query.period, now);
-  let ranked: Record<string, unknown>[];
-  if (query.projectId) {
-    await loadProject(store, accountId, query.projectId);
-    ranked = await readRanked(store, 'rank2', rankPartition('rank2', query.projectId, 'contentSet', period), query.$size);
-  } else {
-    ranked = await readRanked(store, 'rank3', rankPartition('rank3', accountId, 'contentSet', period), query.$size);
-  }
+  if (query.projectId) await loadProject(store, accountId, query.projectId);
+  const top = rankSets(ranked(await readTopLists(store, accountId, query.projectId ?? undefined)), query.period, now, query.$size);
   const { ContentSet } = store.entities;
-  const ids = ranked.map((item) => String(item.entityId));
   const raws = await getRawItemsChunked(
     store,
-    ids.map((id) => keyOf(ContentSet.get({ id }))),
+    top.map(({ id }) => keyOf(ContentSet.get({ id }))),
   );
   const entries: { view: ContentSetView; subject: AggregateSubject }[] = [];
   for (const raw of raws) {
@@ -40,24 +46,23 @@ export async function topContentSets(store: Store, accountId: string, query: Con
 }
 
 export async function topContentItems(store: Store, accountId: string, query: ContentTopQueryModel, now: Date) {
-  const period = rankSuffix(query.period, now);
   const knownSets = new Map<string, ContentSetItem>();
-  let ranked: Record<string, unknown>[];
+  let lists: StoredTopList[];
   if (query.contentSetId) {
     const contentSet = await loadContentSet(store, accountId, query.contentSetId);
     // Both filters apply: a set of another project has no items in this one.
     if (query.projectId && query.projectId !== contentSet.projectId) return [];
     knownSets.set(contentSet.id, contentSet);
-    ranked = await readRanked(store, 'rank1', rankPartition('rank1', contentSet.id, 'contentItem', period), query.$size);
-  } else if (query.projectId) {
-    await loadProject(store, accountId, query.projectId);
-    ranked = await readRanked(store, 'rank2', rankPartition('rank2', query.projectId, 'contentItem', period), query.$size);
+    const list = await readTopList(store, { accountId, projectId: contentSet.projectId, contentSetId: contentSet.id });
+    lists = list ? [list] : [];
   } else {
-    ranked = await readRanked(store, 'rank3', rankPartition('rank3', accountId, 'contentItem', period), query.$size);
+    if (query.projectId) await loadProject(store, accountId, query.projectId);
+    lists = await readTopLists(store, accountId, query.projectId ?? undefined);
   }
+  const top = rankItems(ranked(lists), query.period, now, query.$size);
   const { ContentItem, ContentSet } = store.entities;
-  const itemIds = ranked.map((item) => String(item.entityId));
-  const setIds = [...new Set(ranked.map((item) => String(item.contentSetId)))].filter((id) => !knownSets.has(id));
+  const itemIds = top.map(({ id }) => id);
+  const setIds = [...new Set(top.map(({ contentSetId }) => contentSetId))].filter((id) => !knownSets.has(id));
   const raws = await getRawItemsChunked(store, [...itemIds.map((id) => keyOf(ContentItem.get({ id }))), ...setIds.map((id) => keyOf(ContentSet.get({ id })))]);
   raws.slice(itemIds.length).forEach((raw) => {
     const contentSet = raw ? (ContentSet.parse({ Item: raw }).data as ContentSetItem) : null;

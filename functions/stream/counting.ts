@@ -8,6 +8,7 @@ import { logger } from '../observability/logger';
 import type { Contribution } from '../domain/schemas';
 import { counterDeltas, counterTargets, counterItemId, counterUpdates, type CounterDelta, type ResponseChange } from '../store/counters';
 import type { TableClient } from '../store/dynamodb-clients';
+import { recordRankingChanges, type RankingChanges } from '../store/top-lists';
 import { eventsOf, type DomainEvent, type ResponseImage } from './events';
 
 /** Stream records are kept 24 h; markers outlive any redelivery. */
@@ -126,7 +127,8 @@ async function alreadyCounted(store: TableClient, eventIds: string[]): Promise<S
  * (`batchItemFailures`); Lambda retries from there and the markers skip what was done.
  */
 export async function countStreamRecords(store: TableClient, records: DynamoDBRecord[], now: Date): Promise<DynamoDBBatchResponse> {
-  for (const chunk of chunkChanges(countedChanges(records), now)) {
+  const changes = countedChanges(records);
+  for (const chunk of chunkChanges(changes, now)) {
     try {
       let pending = chunk;
       for (let attempt = 1; pending.length > 0; attempt++) {
@@ -149,5 +151,29 @@ export async function countStreamRecords(store: TableClient, records: DynamoDBRe
       return { batchItemFailures: [{ itemIdentifier: chunk[0].sequenceNumber }] };
     }
   }
+  try {
+    // After the counters, so that the ranker recounts what they hold now; a redelivered
+    // batch writes its record again, which only makes the ranker recount twice.
+    if (changes.length > 0) await recordRankingChanges(store, rankingChangesOf(changes), changes[0].eventId, now);
+  } catch (error) {
+    logger.error('recording ranking changes failed', { error: error as Error, firstSequenceNumber: changes[0].sequenceNumber });
+    return { batchItemFailures: [{ itemIdentifier: changes[0].sequenceNumber }] };
+  }
   return { batchItemFailures: [] };
+}
+
+/** The sets and items whose counts the changes moved, for the ranker. */
+export function rankingChangesOf(changes: ResponseChange[]): RankingChanges {
+  const sets: RankingChanges = new Map();
+  for (const { scope } of changes) {
+    const set = sets.get(scope.contentSetId) ?? {
+      accountId: scope.accountId,
+      projectId: scope.projectId,
+      contentSetId: scope.contentSetId,
+      items: new Set<string>(),
+    };
+    set.items.add(scope.contentItemId);
+    sets.set(scope.contentSetId, set);
+  }
+  return sets;
 }

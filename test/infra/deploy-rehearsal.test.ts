@@ -599,9 +599,9 @@ async function deliverStreamBatches(): Promise<void> {
 
 /**
  * Each scheduled job runs now, and once more in an environment whose clock is a week
- * ahead: a job that works on the data of past days (the daily rollover retires the day
- * that left a rolling window) finds nothing today, and would otherwise first walk its
- * write path a week after the deploy.
+ * ahead: a job that works on the data of past days (the ranker's daily recount of the
+ * rolling windows, once a week has passed) finds little today, and would otherwise first
+ * walk its write path a week after the deploy.
  */
 async function runSchedules(): Promise<void> {
   for (const target of schedules) {

@@ -244,7 +244,7 @@ describe('API routes', () => {
     for (const [, permission] of permissions) {
       expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
     }
-    // The only other invokers: the daily schedule of the rollover job and the webhook sweeper's every-minute schedule.
+    // The only other invokers: the every-minute schedules of the ranker and of the webhook sweeper.
     expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 3);
   });
 });
@@ -284,7 +284,7 @@ describe('stage', () => {
 // ---------------------------------------------------------------- functions
 
 describe('functions', () => {
-  test('one per operation plus the docs function, the two stream consumers, the rollover job and the webhook sweeper, and no other but the console deployment provider', () => {
+  test('one per operation plus the docs function, the two stream consumers, the ranker and the webhook sweeper, and no other but the console deployment provider', () => {
     expect(serviceFunctions()).toHaveLength(operationList.length + 5);
     // The console's two BucketDeployments share aws-cdk-lib's one singleton provider.
     template.resourceCountIs('Custom::CDKBucketDeployment', 2);
@@ -600,24 +600,25 @@ describe('stream consumer', () => {
     });
   });
 
-  test('the rollover job runs daily at 00:05 UTC with retries, and may only read and put items', () => {
-    const rolloverId = stack.getLogicalId(stack.rolloverJob.rollover.function.node.defaultChild as any);
+  test('the ranker runs every minute, one run at a time, without retries, and may only get, query and put items', () => {
+    const rankerId = stack.getLogicalId(stack.rankerJob.ranker.function.node.defaultChild as any);
     template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'cron(5 0 * * ? *)',
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [rolloverId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 2 } })],
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [rankerId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
     });
-    const roleId = refId(resources[rolloverId].Properties.Role);
+    expect(resources[rankerId].Properties.ReservedConcurrentExecutions).toBe(1);
+    const roleId = refId(resources[rankerId].Properties.Role);
     const statements = ofType('AWS::IAM::Policy')
       .filter(([, policy]) => (policy.Properties.Roles ?? []).some((role: unknown) => refId(role) === roleId))
       .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
     const actions = statements
       .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat())
       .filter((action: string) => action.startsWith('dynamodb:'));
-    expect(actions.sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
+    expect(actions.sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
   });
 
-  test('alarms on DLQ messages, iterator age > 60 s, consumer and rollover errors notify the SNS topic', () => {
-    // Per consumer (counting, webhooks): DLQ, iterator age, errors; rollover errors; sweeper errors; failed deliveries.
+  test('alarms on DLQ messages, iterator age > 60 s, consumer, ranker and sweeper errors notify the SNS topic', () => {
+    // Per consumer (counting, webhooks): DLQ, iterator age, errors; ranker errors; sweeper errors; failed deliveries.
     template.resourceCountIs('AWS::CloudWatch::Alarm', 9);
     const topicId = ofType('AWS::SNS::Topic')[0][0];
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
@@ -635,7 +636,9 @@ describe('stream consumer', () => {
     });
     const errorAlarms = alarms.filter((alarm) => alarm.MetricName === 'Errors');
     expect(errorAlarms).toHaveLength(4);
-    for (const alarm of errorAlarms) expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', Threshold: 1 });
+    // The ranker runs every minute and the next run retries: it alarms on 5 failures in 5 minutes.
+    for (const alarm of errorAlarms) expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', Threshold: alarm.Period === 300 && alarm.Threshold === 5 ? 5 : 1 });
+    expect(errorAlarms.filter((alarm) => alarm.Threshold === 5)).toHaveLength(1);
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {

@@ -7,6 +7,7 @@ import { BASE_PATH, createApiServer } from '../../local/server';
 import { ensureAccount, issueApiKey, revokeApiKey } from '../../functions/operations/api-keys';
 import { defaultStore } from '../../functions/store/entity-store';
 import { ensureTable } from '../../functions/store/setup';
+import { runRanker } from '../../functions/jobs/ranker';
 import { checkResult, watchResults } from './result-check';
 
 export interface ApiAnswer<T = any> {
@@ -27,8 +28,8 @@ export interface TestApi {
     args?: unknown,
     options?: { key?: string; method?: 'GET' | 'POST'; rawBody?: string; headers?: Record<string, string> },
   ): Promise<ApiAnswer<T>>;
-  /** Waits until the stream consumer has counted every write made so far. */
-  drainStream(): Promise<void>;
+  /** Waits until the stream consumer has counted every write made so far, then runs the ranker once (unless `rank` is false). */
+  drainStream(options?: { rank?: boolean }): Promise<void>;
   /** Answers seen by the server that disagreed with their result model (close() fails on any). */
   resultMismatches: string[];
   /** Stops the server; fails when any answer (also to other clients, e.g. the widgets) disagreed with its result model. */
@@ -67,7 +68,11 @@ export async function startTestApi(options: { consoleDir?: string } = {}): Promi
       checkResult(path, answer.status, answer.body);
       return answer;
     },
-    drainStream: () => streamConsumers.drain(),
+    async drainStream({ rank = true } = {}) {
+      await streamConsumers.drain();
+      // Rankings follow the counts by one run of the ranker (every minute on AWS).
+      if (rank) await runRanker(defaultStore().store, new Date());
+    },
     resultMismatches: results.mismatches,
     async close() {
       await new Promise<void>((closed) => {

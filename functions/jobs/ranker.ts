@@ -1,0 +1,117 @@
+/**
+ * The ranker: keeps the materialised top lists (store/top-lists.ts) within a minute of the
+ * counters, off the per-response path. Run every minute on AWS (EventBridge; one run at a
+ * time) and every few seconds by `npm start`.
+ *
+ * A run:
+ * 1. reads the change records the counting consumer wrote since the last run (a checkpoint
+ *    item; runs overlap by OVERLAP_MS, since a consumer stamps its record before it is
+ *    written, and recounting twice is harmless), at most MAX_MINUTES_PER_RUN minutes of
+ *    them, so a backlog after downtime is caught up over several runs;
+ * 2. per changed set: reads its list, recounts the set and the changed items (their
+ *    counts per ranked period, from the counters), and every member too when a rolling
+ *    window slid since the list was written; merges; writes the list conditionally on the
+ *    version it read (another run's write makes it start over);
+ * 3. once per UTC day, on its first run, recounts every list whose rolling windows slid,
+ *    whether or not it changed (the windows slide without any response);
+ * 4. moves the checkpoint.
+ *
+ * Cost per run: per changed set one GetItem, one Query per ranked period per recounted
+ * entity (reads), one PutItem of the list (its size in KB, in WRU); the change records
+ * are Queried once. Nothing here grows with the number of responses; the daily recount
+ * grows with the number of lists and their members (at most TOP_LIST_DEPTH per period).
+ */
+import { TOP_PERIODS } from '../../shared/periods';
+import { mergeTopList, needsFullRecount, sameTopList, type PeriodCounts } from '../domain/ranking';
+import { logger } from '../observability/logger';
+import { subjectStats, type AggregateSubject } from '../operations/stats';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { TableClient } from '../store/dynamodb-clients';
+import { allTopListKeys, readRankingChanges, readTopList, writeTopList, type ListScope } from '../store/top-lists';
+import { inParallel } from './parallel';
+
+const CHECKPOINT_KEY = { pk: 'ranker', sk: 'checkpoint' };
+/** How far a run reads back before the last one's end (clock skew between writers, records stamped before written). */
+export const OVERLAP_MS = 15_000;
+/** How much of a backlog a run takes on (the next runs take the rest). */
+export const MAX_MINUTES_PER_RUN = 60;
+/** Where a ranker with no checkpoint starts reading (a fresh table has no older change records). */
+const FIRST_RUN_LOOKBACK_MS = 10 * 60_000;
+const MAX_ATTEMPTS = 5;
+
+export interface RankerResult {
+  from: string;
+  to: string;
+  changeRecords: number;
+  lists: number;
+  written: number;
+  retries: number;
+  dailyRecount: boolean;
+}
+
+/** The counts of an entity in every ranked period at `now` (one Query each). */
+async function periodCounts(store: TableClient, subject: AggregateSubject, now: Date): Promise<PeriodCounts> {
+  return Promise.all(TOP_PERIODS.map(async (period) => (await subjectStats(store, subject, { period, now })).count));
+}
+
+/** Recounts a set's list: the set, the `changed` items, and every member when a window slid. Returns whether it wrote. */
+export async function refreshTopList(
+  store: TableClient,
+  scope: ListScope,
+  changed: Iterable<string>,
+  now: Date,
+): Promise<{ written: boolean; retries: number }> {
+  const base = { accountId: scope.accountId, projectId: scope.projectId, contentSetId: scope.contentSetId };
+  for (let attempt = 1; ; attempt++) {
+    const stored = await readTopList(store, scope, { consistent: true });
+    const recount = new Set(changed);
+    if (needsFullRecount(stored?.list, now)) for (const id of stored!.list.items.keys()) recount.add(id);
+    const items = new Map<string, PeriodCounts>();
+    await inParallel([...recount], 8, async (id) => {
+      items.set(id, await periodCounts(store, { ...base, entity: 'contentItem', entityId: id }, now));
+    });
+    const set = await periodCounts(store, { ...base, entity: 'contentSet', entityId: scope.contentSetId }, now);
+    const list = mergeTopList(stored?.list, { set, items }, now);
+    if (stored && sameTopList(stored.list, list)) return { written: false, retries: attempt - 1 };
+    if (await writeTopList(store, scope, list, stored?.version ?? 0, now)) return { written: true, retries: attempt - 1 };
+    if (attempt >= MAX_ATTEMPTS) throw new Error(`the top list of set ${scope.contentSetId} kept changing during ${MAX_ATTEMPTS} attempts`);
+  }
+}
+
+/** One run of the ranker at `now` (see the header). */
+export async function runRanker(store: TableClient, now: Date, options: { concurrency?: number } = {}): Promise<RankerResult> {
+  const { Item: checkpoint } = await store.documentClient.send(new GetCommand({ TableName: store.tableName, Key: CHECKPOINT_KEY, ConsistentRead: true }));
+  const through = checkpoint?.through ? new Date(String(checkpoint.through)) : new Date(now.getTime() - FIRST_RUN_LOOKBACK_MS);
+  const from = new Date(through.getTime() - OVERLAP_MS);
+  const to = new Date(Math.min(now.getTime(), from.getTime() + MAX_MINUTES_PER_RUN * 60_000));
+  const { changes, records } = await readRankingChanges(store, from, to);
+  const today = now.toISOString().slice(0, 10);
+  const dailyRecount = checkpoint?.recountedDay !== today;
+  const work = new Map<string, { scope: ListScope; items: Set<string> }>();
+  for (const [contentSetId, change] of changes) work.set(contentSetId, { scope: { ...change, contentSetId }, items: change.items });
+  if (dailyRecount) {
+    for (const scope of await allTopListKeys(store)) if (!work.has(scope.contentSetId)) work.set(scope.contentSetId, { scope, items: new Set() });
+  }
+  const result: RankerResult = {
+    from: from.toISOString(),
+    to: to.toISOString(),
+    changeRecords: records,
+    lists: work.size,
+    written: 0,
+    retries: 0,
+    dailyRecount,
+  };
+  await inParallel([...work.values()], options.concurrency ?? 8, async ({ scope, items }) => {
+    const outcome = await refreshTopList(store, scope, items, now);
+    if (outcome.written) result.written++;
+    result.retries += outcome.retries;
+  });
+  await store.documentClient.send(
+    new PutCommand({
+      TableName: store.tableName,
+      Item: { ...CHECKPOINT_KEY, through: to.toISOString(), recountedDay: dailyRecount ? today : checkpoint?.recountedDay, updatedAt: now.toISOString() },
+    }),
+  );
+  if (records > 0 || dailyRecount) logger.info('top lists refreshed', { ...result });
+  return result;
+}
