@@ -73,7 +73,7 @@ export async function refreshTopList(
     const set = await periodCounts(store, { ...base, entity: 'contentSet', entityId: scope.contentSetId }, now);
     const list = mergeTopList(stored?.list, { set, items }, now);
     if (stored && sameTopList(stored.list, list)) return { written: false, retries: attempt - 1 };
-    if (await writeTopList(store, scope, list, stored?.version ?? 0, now)) return { written: true, retries: attempt - 1 };
+    if (await writeTopList(store, scope, list, stored, now)) return { written: true, retries: attempt - 1 };
     if (attempt >= MAX_ATTEMPTS) throw new Error(`the top list of set ${scope.contentSetId} kept changing during ${MAX_ATTEMPTS} attempts`);
   }
 }

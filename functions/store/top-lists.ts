@@ -4,7 +4,7 @@
  *
  * | Access pattern                                     | Index  | Partition key                         | Sort key                        |
  * |----------------------------------------------------|--------|---------------------------------------|---------------------------------|
- * | A set's top list                                   | table  | toplist#<accountId>                   | <projectId>#<contentSetId>      |
+ * | A set's top list: header, parts of its items       | table  | toplist#<accountId>                   | <projectId>#<setId>#set, #items#<n> |
  * | Top lists of a project (begins_with) / an account  | table  | toplist#<accountId>                   | <projectId>#...                 |
  * | Every top list, for the daily recount of windows   | retire | toplists#<shard 0-7>                  | sk                              |
  * | Sets and items whose counts changed, by minute     | table  | rankchange#<minute>#<shard 0-7>       | <ISO time>#<first event id>     |
@@ -20,7 +20,8 @@
  * over 8 partitions per minute (by the batch's first event id) and expire after 2 days.
  */
 import { createHash } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PERIODS, TOP_PERIODS } from '../../shared/periods';
 import type { TopList } from '../domain/ranking';
 import type { TableClient } from './dynamodb-clients';
 
@@ -34,17 +35,28 @@ export interface ListScope {
   contentSetId: string;
 }
 
-export function topListKey(scope: ListScope) {
-  return { pk: `toplist#${scope.accountId}`, sk: `${scope.projectId}#${scope.contentSetId}` };
+/** The partition of an account's lists, and the sort key prefix of one set's list parts. */
+function listPrefix(scope: ListScope) {
+  return { pk: `toplist#${scope.accountId}`, prefix: `${scope.projectId}#${scope.contentSetId}#` };
 }
 
 const shardOf = (text: string, shards: number) => createHash('sha256').update(text).digest()[0] % shards;
 
-/** A stored list: the list, its scope and the version its conditional rewrite checks. */
+/**
+ * A list is stored in parts: a header (`...#set`: the set's counts and the buckets) and up
+ * to ITEM_PARTS parts of its items (`...#items#<n>`, by a hash of the item id). A run
+ * writes only the parts that changed: one response costs the header and one small part,
+ * not the whole list (a write costs 1 WRU per KB of the item written).
+ */
+const ITEM_PARTS = 8;
+const HEADER = 'set';
+const itemPart = (id: string) => `items#${shardOf(id, ITEM_PARTS)}`;
+
+/** A stored list: the list, its scope and the version of each part its conditional rewrite checks. */
 export interface StoredTopList {
   scope: ListScope;
   list: TopList;
-  version: number;
+  versions: Map<string, number>;
 }
 
 /**
@@ -59,72 +71,133 @@ function fullId(contentSetId: string, stored: string): string {
   return stored.startsWith('~') ? contentSetId + stored.slice(1) : stored;
 }
 
-export function storedTopList(raw: Record<string, unknown>): StoredTopList {
-  const scope = { accountId: String(raw.accountId), projectId: String(raw.projectId), contentSetId: String(raw.contentSetId) };
+const isRolling = (index: number) => PERIODS[TOP_PERIODS[index]].kind === 'rolling';
+
+/**
+ * One set's list from its parts. A part written in an earlier calendar bucket than the
+ * header counts 0 there; a rolling window on which the parts disagree is marked stale
+ * (empty bucket), so the ranker recounts every member.
+ */
+function combineParts(scope: ListScope, parts: Record<string, unknown>[]): StoredTopList {
+  const prefix = listPrefix(scope).prefix;
+  const header = parts.find((part) => part.sk === `${prefix}${HEADER}`);
+  const buckets = ((header?.buckets ?? []) as string[]).map(String);
   const items = new Map<string, number[]>();
-  for (const [id, counts] of Object.entries((raw.items ?? {}) as Record<string, number[]>)) items.set(fullId(scope.contentSetId, id), counts.map(Number));
-  return {
-    scope,
-    list: { buckets: ((raw.buckets ?? []) as string[]).map(String), set: ((raw.set ?? []) as number[]).map(Number), items },
-    version: Number(raw.version ?? 0),
-  };
+  const versions = new Map<string, number>();
+  for (const part of parts) {
+    const name = String(part.sk).slice(prefix.length);
+    versions.set(name, Number(part.version ?? 0));
+    if (name === HEADER) continue;
+    const partBuckets = ((part.buckets ?? []) as string[]).map(String);
+    partBuckets.forEach((bucket, index) => {
+      if (isRolling(index) && bucket !== buckets[index]) buckets[index] = '';
+    });
+    for (const [id, counts] of Object.entries((part.items ?? {}) as Record<string, number[]>)) {
+      items.set(
+        fullId(scope.contentSetId, id),
+        counts.map((count, index) => (!isRolling(index) && partBuckets[index] !== buckets[index] ? 0 : Number(count))),
+      );
+    }
+  }
+  return { scope, list: { buckets, set: ((header?.set ?? []) as number[]).map(Number), items }, versions };
 }
 
-export async function readTopList(store: TableClient, scope: ListScope, options: { consistent?: boolean } = {}): Promise<StoredTopList | undefined> {
-  const { Item } = await store.documentClient.send(new GetCommand({ TableName: store.tableName, Key: topListKey(scope), ConsistentRead: options.consistent }));
-  return Item ? storedTopList(Item) : undefined;
+function scopeOf(pk: string, sk: string): ListScope {
+  const [projectId, contentSetId] = sk.split('#');
+  return { accountId: pk.slice('toplist#'.length), projectId, contentSetId };
 }
 
-/** The top lists of a project (or of every project of the account), every page. */
-export async function readTopLists(store: TableClient, accountId: string, projectId?: string): Promise<StoredTopList[]> {
-  const lists: StoredTopList[] = [];
+async function queryParts(store: TableClient, pk: string, prefix: string, consistent: boolean): Promise<Record<string, unknown>[]> {
+  const parts: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await store.documentClient.send(
       new QueryCommand({
         TableName: store.tableName,
-        KeyConditionExpression: projectId === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :project)',
-        ExpressionAttributeValues: { ':pk': `toplist#${accountId}`, ...(projectId === undefined ? {} : { ':project': `${projectId}#` }) },
+        KeyConditionExpression: prefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk, ...(prefix ? { ':prefix': prefix } : {}) },
+        ConsistentRead: consistent,
         ExclusiveStartKey: start,
       }),
     );
-    lists.push(...(page.Items ?? []).map(storedTopList));
+    parts.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start);
-  return lists;
+  return parts;
 }
 
-/** Writes a list if it is still at `seenVersion` (absent when 0); false when another run changed it first. */
-export async function writeTopList(store: TableClient, scope: ListScope, list: TopList, seenVersion: number, now: Date): Promise<boolean> {
-  const items = Object.fromEntries([...list.items].map(([id, counts]) => [shortId(scope.contentSetId, id), counts]));
-  try {
-    await store.documentClient.send(
-      new PutCommand({
-        TableName: store.tableName,
-        Item: {
-          ...topListKey(scope),
-          ...scope,
-          buckets: list.buckets,
-          set: list.set,
-          items,
-          version: seenVersion + 1,
-          updatedAt: now.toISOString(),
-          retirepk: `toplists#${shardOf(scope.contentSetId, LIST_SHARDS)}`,
-        },
-        ...(seenVersion === 0
-          ? { ConditionExpression: 'attribute_not_exists(pk)' }
-          : {
-              ConditionExpression: '#version = :seen',
-              ExpressionAttributeNames: { '#version': 'version' },
-              ExpressionAttributeValues: { ':seen': seenVersion },
-            }),
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
+export async function readTopList(store: TableClient, scope: ListScope, options: { consistent?: boolean } = {}): Promise<StoredTopList | undefined> {
+  const { pk, prefix } = listPrefix(scope);
+  const parts = await queryParts(store, pk, prefix, options.consistent ?? false);
+  return parts.length > 0 ? combineParts(scope, parts) : undefined;
+}
+
+/** The top lists of a project (or of every project of the account): one Query, every page. */
+export async function readTopLists(store: TableClient, accountId: string, projectId?: string): Promise<StoredTopList[]> {
+  const pk = `toplist#${accountId}`;
+  const bySet = new Map<string, Record<string, unknown>[]>();
+  for (const part of await queryParts(store, pk, projectId === undefined ? '' : `${projectId}#`, false)) {
+    const scope = scopeOf(pk, String(part.sk));
+    const key = `${scope.projectId}#${scope.contentSetId}`;
+    bySet.set(key, [...(bySet.get(key) ?? []), part]);
   }
+  return [...bySet].map(([key, parts]) => combineParts(scopeOf(pk, key), parts));
+}
+
+/** The parts of a list as stored (short ids), by part name. */
+function partsOf(scope: ListScope, list: TopList): Map<string, Record<string, unknown>> {
+  const parts = new Map<string, Record<string, unknown>>([[HEADER, { buckets: list.buckets, set: list.set }]]);
+  for (const [id, counts] of list.items) {
+    const name = itemPart(id);
+    const part = parts.get(name) ?? { buckets: list.buckets, items: {} };
+    (part.items as Record<string, number[]>)[shortId(scope.contentSetId, id)] = counts;
+    parts.set(name, part);
+  }
+  return parts;
+}
+
+/**
+ * Writes the parts of `list` that differ from `stored`, each on the condition that it is
+ * still at the version read (absent when new); false when another run changed one first
+ * (the parts written are each a consistent recount: the caller reads again and merges).
+ */
+export async function writeTopList(store: TableClient, scope: ListScope, list: TopList, stored: StoredTopList | undefined, now: Date): Promise<boolean> {
+  const { pk, prefix } = listPrefix(scope);
+  const before = stored ? partsOf(scope, stored.list) : new Map<string, Record<string, unknown>>();
+  const after = partsOf(scope, list);
+  // A part that lost all its items is written empty (its version goes on).
+  for (const name of stored?.versions.keys() ?? []) if (!after.has(name)) after.set(name, { buckets: list.buckets, items: {} });
+  const changed = [...after].filter(([name, part]) => JSON.stringify(part) !== JSON.stringify(before.get(name)) || !stored?.versions.has(name));
+  const outcomes = await Promise.all(
+    changed.map(async ([name, part]) => {
+      const seen = stored?.versions.get(name);
+      try {
+        await store.documentClient.send(
+          new PutCommand({
+            TableName: store.tableName,
+            Item: {
+              pk,
+              sk: `${prefix}${name}`,
+              ...scope,
+              ...part,
+              version: (seen ?? 0) + 1,
+              updatedAt: now.toISOString(),
+              // The header lists the list in the sparse `retire` index, for the daily recount.
+              ...(name === HEADER ? { retirepk: `toplists#${shardOf(scope.contentSetId, LIST_SHARDS)}` } : {}),
+            },
+            ...(seen === undefined
+              ? { ConditionExpression: 'attribute_not_exists(pk)' }
+              : { ConditionExpression: '#version = :seen', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':seen': seen } }),
+          }),
+        );
+        return true;
+      } catch (error) {
+        if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+        throw error;
+      }
+    }),
+  );
+  return outcomes.every(Boolean);
 }
 
 /** The key of every top list (the daily recount), from the sparse index, every page of every shard. */
@@ -142,11 +215,7 @@ export async function allTopListKeys(store: TableClient): Promise<ListScope[]> {
           ExclusiveStartKey: start,
         }),
       );
-      for (const item of page.Items ?? []) {
-        const accountId = String(item.pk).slice('toplist#'.length);
-        const [projectId, contentSetId] = String(item.sk).split('#');
-        scopes.push({ accountId, projectId, contentSetId });
-      }
+      for (const item of page.Items ?? []) scopes.push(scopeOf(String(item.pk), String(item.sk)));
       start = page.LastEvaluatedKey;
     } while (start);
   }
