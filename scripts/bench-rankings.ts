@@ -57,7 +57,7 @@ async function run(large: number, write: boolean): Promise<string[]> {
   const { createContentSet } = await import('../functions/operations/sets');
   const { createResponse } = await import('../functions/operations/response-collection');
   const { topContentItems } = await import('../functions/operations/top');
-  const { runRanker, OVERLAP_MS } = await import('../functions/jobs/ranker');
+  const { runRanker } = await import('../functions/jobs/ranker');
   const { ANONYMOUS } = await import('../functions/api/auth');
   const { startStreamConsumers } = await import('../local/stream-consumers');
 
@@ -89,9 +89,6 @@ async function run(large: number, write: boolean): Promise<string[]> {
   await inParallel(large, (index) => vote(big.id, `page-${index}`));
   await consumers.drain();
   await runRanker(store, new Date());
-  // A run reads back OVERLAP_MS before the last one's end: wait that long, so the runs
-  // measured below see only their own change records.
-  await new Promise((settled) => setTimeout(settled, OVERLAP_MS + 1000));
 
   const measured = async (name: string, responses: number, at: () => Date, before: () => Promise<void>): Promise<RankerRun> => {
     await before();

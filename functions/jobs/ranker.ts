@@ -5,9 +5,10 @@
  *
  * A run:
  * 1. reads the change records the counting consumer wrote since the last run (a checkpoint
- *    item; runs overlap by OVERLAP_MS, since a consumer stamps its record before it is
- *    written, and recounting twice is harmless), at most MAX_MINUTES_PER_RUN minutes of
- *    them, so a backlog after downtime is caught up over several runs;
+ *    item), at most MAX_MINUTES_PER_RUN minutes of them, so a backlog after downtime is
+ *    caught up over several runs. Runs read back OVERLAP_MS before the last one's end,
+ *    since a consumer stamps its record just before writing it (and clocks differ); the
+ *    checkpoint keeps the records read in that margin, so none is recounted;
  * 2. per changed set: reads its list, recounts the set and the changed items (their
  *    counts per ranked period, from the counters), and every member too when a rolling
  *    window slid since the list was written; merges; writes the list conditionally on the
@@ -84,7 +85,8 @@ export async function runRanker(store: TableClient, now: Date, options: { concur
   const through = checkpoint?.through ? new Date(String(checkpoint.through)) : new Date(now.getTime() - FIRST_RUN_LOOKBACK_MS);
   const from = new Date(through.getTime() - OVERLAP_MS);
   const to = new Date(Math.min(now.getTime(), from.getTime() + MAX_MINUTES_PER_RUN * 60_000));
-  const { changes, records } = await readRankingChanges(store, from, to);
+  const seen = new Set<string>(((checkpoint?.seen ?? []) as string[]).map(String));
+  const { changes, records, read } = await readRankingChanges(store, from, to, seen);
   const today = now.toISOString().slice(0, 10);
   const dailyRecount = checkpoint?.recountedDay !== today;
   const work = new Map<string, { scope: ListScope; items: Set<string> }>();
@@ -109,7 +111,14 @@ export async function runRanker(store: TableClient, now: Date, options: { concur
   await store.documentClient.send(
     new PutCommand({
       TableName: store.tableName,
-      Item: { ...CHECKPOINT_KEY, through: to.toISOString(), recountedDay: dailyRecount ? today : checkpoint?.recountedDay, updatedAt: now.toISOString() },
+      Item: {
+        ...CHECKPOINT_KEY,
+        through: to.toISOString(),
+        // The records the next run reads again (its overlap), so that it skips them.
+        seen: read.filter((sk) => sk >= new Date(to.getTime() - OVERLAP_MS).toISOString()),
+        recountedDay: dailyRecount ? today : checkpoint?.recountedDay,
+        updatedAt: now.toISOString(),
+      },
     }),
   );
   if (records > 0 || dailyRecount) logger.info('top lists refreshed', { ...result });

@@ -231,9 +231,13 @@ export function minuteKey(at: Date): string {
   return at.toISOString().slice(0, 16);
 }
 
-/** Records that a batch changed `changes` (one PutItem; the same batch again writes the same item). */
-export async function recordRankingChanges(store: TableClient, changes: RankingChanges, batchId: string, now: Date): Promise<void> {
+/**
+ * Records that a batch changed `changes`: one PutItem, stamped with the time it is sent
+ * (not the batch's clock), so that the ranker's window finds it.
+ */
+export async function recordRankingChanges(store: TableClient, changes: RankingChanges, batchId: string): Promise<void> {
   if (changes.size === 0) return;
+  const now = new Date();
   const sets = Object.fromEntries(
     [...changes].map(([contentSetId, change]) => [contentSetId, { accountId: change.accountId, projectId: change.projectId, items: [...change.items] }]),
   );
@@ -250,9 +254,18 @@ export async function recordRankingChanges(store: TableClient, changes: RankingC
   );
 }
 
-/** The change records written in [from, to], merged per set. */
-export async function readRankingChanges(store: TableClient, from: Date, to: Date): Promise<{ changes: RankingChanges; records: number }> {
+/**
+ * The change records written in [from, to], merged per set, except those whose sort key is
+ * in `skip` (read by the run before); `read` names the records read.
+ */
+export async function readRankingChanges(
+  store: TableClient,
+  from: Date,
+  to: Date,
+  skip: ReadonlySet<string> = new Set(),
+): Promise<{ changes: RankingChanges; records: number; read: string[] }> {
   const changes: RankingChanges = new Map();
+  const read: string[] = [];
   let records = 0;
   for (let minute = new Date(Math.floor(from.getTime() / 60_000) * 60_000); minute <= to; minute = new Date(minute.getTime() + 60_000)) {
     for (let shard = 0; shard < CHANGE_SHARDS; shard++) {
@@ -268,6 +281,8 @@ export async function readRankingChanges(store: TableClient, from: Date, to: Dat
           }),
         );
         for (const item of page.Items ?? []) {
+          read.push(String(item.sk));
+          if (skip.has(String(item.sk))) continue;
           records++;
           for (const [contentSetId, change] of Object.entries(item.sets as Record<string, { accountId: string; projectId: string; items: string[] }>)) {
             const merged = changes.get(contentSetId) ?? { accountId: change.accountId, projectId: change.projectId, contentSetId, items: new Set<string>() };
@@ -279,5 +294,5 @@ export async function readRankingChanges(store: TableClient, from: Date, to: Dat
       } while (start);
     }
   }
-  return { changes, records };
+  return { changes, records, read };
 }

@@ -154,7 +154,7 @@ export async function countStreamRecords(store: TableClient, records: DynamoDBRe
   try {
     // After the counters, so that the ranker recounts what they hold now; a redelivered
     // batch writes its record again, which only makes the ranker recount twice.
-    if (changes.length > 0) await recordRankingChanges(store, rankingChangesOf(changes), changes[0].eventId, now);
+    if (changes.length > 0) await recordRankingChanges(store, rankingChangesOf(changes), changes[0].eventId);
   } catch (error) {
     logger.error('recording ranking changes failed', { error: error as Error, firstSequenceNumber: changes[0].sequenceNumber });
     return { batchItemFailures: [{ itemIdentifier: changes[0].sequenceNumber }] };
