@@ -281,7 +281,7 @@ const aggregationBase = { period: z.string(), values: z.array(count), count };
 
 export const ResponseAggregationModel = z
   .discriminatedUnion('schema', [
-    z.object({ schema: z.literal('pulse'), ...aggregationBase }),
+    z.object({ schema: z.literal('pulse'), ...aggregationBase, points: z.array(count) }),
     z.object({
       schema: z.literal('yes-no'),
       ...aggregationBase,
@@ -298,7 +298,7 @@ export const ResponseAggregationModel = z
       intensity: z.number().optional(),
     }),
     z.object({ schema: z.literal('rating'), ...aggregationBase, points: z.array(z.tuple([count, z.number()])), summary: z.number() }),
-    z.object({ schema: z.literal('message'), ...aggregationBase }),
+    z.object({ schema: z.literal('message'), ...aggregationBase, points: z.array(count) }),
     z.object({
       schema: z.literal('tagged-message'),
       ...aggregationBase,

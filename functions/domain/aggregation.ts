@@ -99,6 +99,8 @@ interface AggregationBase {
 
 export interface ResponsePulseAggregation extends AggregationBase {
   schema: 'pulse';
+  /** Responses per data point (an extension: SPEC gives the pulse shape no points). */
+  points: number[];
 }
 
 export interface ResponseYesNoAggregation extends AggregationBase {
@@ -131,6 +133,8 @@ export interface ResponseRatingAggregation extends AggregationBase {
 
 export interface ResponseMessageAggregation extends AggregationBase {
   schema: 'message';
+  /** Responses per data point (an extension: SPEC gives the message shape no points). */
+  points: number[];
 }
 
 export interface ResponseTaggedMessageAggregation extends AggregationBase {

@@ -272,7 +272,7 @@ function expectedStats(subject: Subject, period: StatPeriod, filter: Filter) {
   let data: Record<string, unknown>;
   switch (subject.schema) {
     case undefined:
-      data = { schema: 'pulse', period, values: [total.length], count: total.length };
+      data = { schema: 'pulse', period, values: [total.length], count: total.length, points: pointsOf.map((point) => point.length) };
       break;
     case 'yes-no': {
       const [yes, no] = countsOf(total);

@@ -244,13 +244,13 @@ describe('aggregation of each schema', () => {
     });
   });
 
-  it('pulse and message: a single count, and no summary', async () => {
+  it('pulse and message: a single count, a count per point, and no summary', async () => {
     const pulse = await weekOf('pulse', ['+', '+', '+']);
-    expect(pulse.data).toEqual({ schema: 'pulse', period: 'week', values: [3], count: 3 });
+    expect(pulse.data).toEqual({ schema: 'pulse', period: 'week', values: [3], count: 3, points: [3, 0, 0, 0, 0, 0, 0] });
     expect(pulse).not.toHaveProperty('summary');
     expect(pulse.count).toBe(3);
     const message = await weekOf('message', ['Thanks', 'Typo on line 3']);
-    expect(message.data).toEqual({ schema: 'message', period: 'week', values: [2], count: 2 });
+    expect(message.data).toEqual({ schema: 'message', period: 'week', values: [2], count: 2, points: [2, 0, 0, 0, 0, 0, 0] });
     expect(message).not.toHaveProperty('summary');
   });
 });
@@ -316,7 +316,7 @@ describe('entities without responses', () => {
       period: 'lifetime',
       referenceDate: `${thisYear}-01-01T00:00:00.000Z`,
       count: 0,
-      data: { schema: 'pulse', period: 'lifetime', values: [0], count: 0 },
+      data: { schema: 'pulse', period: 'lifetime', values: [0], count: 0, points: [0] },
     });
     for (const [resource, id] of [
       ['sets', setId],
@@ -359,7 +359,10 @@ describe('project stats', () => {
     expect(week).toMatchObject({ entity: 'project', entityId: otherProject, projectId: otherProject, count: 4, referenceDate: '2025-03-03T00:00:00.000Z' });
     expect(week).not.toHaveProperty('contentSetId');
     expect(week).not.toHaveProperty('summary');
-    expect(week.data).toEqual({ schema: 'pulse', period: 'week', values: [4], count: 4 });
+    expect(week.data).toEqual({ schema: 'pulse', period: 'week', values: [4], count: 4, points: [1, 2, 0, 0, 0, 0, 1] });
+    // A project's day is its 24 hours, whatever the schemas of its sets.
+    const day = await statsOk('projects', otherProject, { period: 'day', reference: '2025-03-04' });
+    expect(day.data).toEqual({ schema: 'pulse', period: 'day', values: [2], count: 2, points: pointsWith(24, 0, { 10: 1, 11: 1 }) });
     expect((await statsOk('projects', otherProject, { period: 'month', reference: '2025-03-31' })).count).toBe(5);
     expect((await statsOk('projects', otherProject, { period: 'year', reference: '2025-01-01' })).count).toBe(5);
     const lifetime = await statsOk('projects', otherProject);
@@ -377,7 +380,7 @@ describe('rolling windows around today', () => {
     const count = async (filter: Record<string, unknown>) => (await statsOk('sets', setId, filter)).count;
     const seven = await statsOk('sets', setId, { period: 'rolling7d' });
     expect(seven).toMatchObject({ count: 3, referenceDate: new Date(today - 6 * DAY).toISOString() });
-    expect(seven.data).toEqual({ schema: 'pulse', period: 'rolling7d', values: [3], count: 3 });
+    expect(seven.data).toEqual({ schema: 'pulse', period: 'rolling7d', values: [3], count: 3, points: [1, 0, 0, 0, 1, 0, 1] });
     expect(await count({ period: 'rolling7d', shift: -1 })).toBe(2); // 7 and 13 days ago
     expect(await count({ period: 'rolling7d', shift: -2 })).toBe(0);
     expect(await count({ period: 'rolling28d' })).toBe(6);

@@ -140,7 +140,7 @@ describe('aggregatedData', () => {
       period: 'week',
       referenceDate: '2026-11-16T00:00:00.000Z',
       count: 0,
-      data: { schema: 'pulse', period: 'week', values: [0], count: 0 },
+      data: { schema: 'pulse', period: 'week', values: [0], count: 0, points: [0, 0, 0, 0, 0, 0, 0] },
     });
   });
 });

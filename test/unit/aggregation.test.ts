@@ -152,12 +152,12 @@ describe('buildAggregation', () => {
 
     it('gives the count of the period', () => {
       const points = [counterOf(schema, [value, value]), emptyCounter(1), counterOf(schema, [value])];
-      expect(buildAggregation(schema, 1, 'week', points)).toEqual({ schema, period: 'week', values: [3], count: 3 });
+      expect(buildAggregation(schema, 1, 'week', points)).toEqual({ schema, period: 'week', values: [3], count: 3, points: [2, 0, 1] });
     });
 
     it('gives zeros without responses', () => {
-      expect(buildAggregation(schema, 1, 'day', [emptyCounter(1), emptyCounter(1)])).toEqual({ schema, period: 'day', values: [0], count: 0 });
-      expect(buildAggregation(schema, 1, 'day', [])).toEqual({ schema, period: 'day', values: [0], count: 0 });
+      expect(buildAggregation(schema, 1, 'day', [emptyCounter(1), emptyCounter(1)])).toEqual({ schema, period: 'day', values: [0], count: 0, points: [0, 0] });
+      expect(buildAggregation(schema, 1, 'day', [])).toEqual({ schema, period: 'day', values: [0], count: 0, points: [] });
     });
   });
 
@@ -352,7 +352,7 @@ describe('buildAggregation', () => {
 
     it('sums the stored counters before clamping, so a point below zero offsets another', () => {
       const points = [removedFirst('pulse', '+'), counterOf('pulse', ['+', '+'])];
-      expect(buildAggregation('pulse', 1, 'day', points)).toEqual({ schema: 'pulse', period: 'day', values: [1], count: 1 });
+      expect(buildAggregation('pulse', 1, 'day', points)).toEqual({ schema: 'pulse', period: 'day', values: [1], count: 1, points: [0, 2] });
     });
 
     it('gives a mean of 0 where the divisor is not positive', () => {
@@ -395,11 +395,11 @@ describe('buildAggregation', () => {
 describe('buildProjectAggregation', () => {
   it('counts responses of sets of every schema in the pulse shape', () => {
     const points = [sumCounters([counterOf('rating', [5, 3]), counterOf('yes-no', ['y'])], 1), emptyCounter(1), counterOf('reaction', ['rocket', 'eyes'])];
-    expect(buildProjectAggregation('month', points)).toEqual({ schema: 'pulse', period: 'month', values: [5], count: 5 });
+    expect(buildProjectAggregation('month', points)).toEqual({ schema: 'pulse', period: 'month', values: [5], count: 5, points: [3, 0, 2] });
   });
 
   it('gives zeros without responses', () => {
-    expect(buildProjectAggregation('lifetime', [])).toEqual({ schema: 'pulse', period: 'lifetime', values: [0], count: 0 });
+    expect(buildProjectAggregation('lifetime', [])).toEqual({ schema: 'pulse', period: 'lifetime', values: [0], count: 0, points: [] });
   });
 });
 

@@ -560,6 +560,7 @@ export type ResponseAggregation = {
   period: string;
   values: number[];
   count: number;
+  points: number[];
 } | {
   schema: "yes-no";
   period: string;
@@ -589,6 +590,7 @@ export type ResponseAggregation = {
   period: string;
   values: number[];
   count: number;
+  points: number[];
 } | {
   schema: "tagged-message";
   period: string;

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Schema, SchemaConfig } from '../../../shared/schema-options';
-import type { Contribution, Counter, ResponseAggregation } from '../aggregation';
+import { type Contribution, type Counter, nonNegative, type ResponseAggregation } from '../aggregation';
 
 /** A stored response value: an option's value, a rating, a message, or a tag with its message. */
 export type NormalizedValue = string | number | { tag: string; message?: string };
@@ -40,6 +40,11 @@ export interface SchemaBehaviour<S extends Schema> {
   describe(value: unknown, config: SchemaConfig[S] | undefined): string;
   /** The value in the export's value, tag and message columns. */
   exportCells(value: unknown): ExportCells;
+}
+
+/** The number of responses of each data point: the points of the shapes that count only (pulse, message, projects). */
+export function pointCounts(points: Counter[]): number[] {
+  return points.map((point) => nonNegative(point.count));
 }
 
 export const BLANK_CELLS: ExportCells = { value: '', tag: '', message: '' };

@@ -1,5 +1,5 @@
 import type { SchemaBehaviour } from './behaviour';
-import { BLANK_CELLS, emptyConfig, messageProblem } from './behaviour';
+import { BLANK_CELLS, emptyConfig, messageProblem, pointCounts } from './behaviour';
 
 /** Free text, stored verbatim; counted, its words are not. */
 export const message: SchemaBehaviour<'message'> = {
@@ -8,7 +8,7 @@ export const message: SchemaBehaviour<'message'> = {
     const problem = messageProblem(value);
     return problem ? { ok: false, reason: `a message ${problem}` } : { ok: true, value: value as string, contribution: { option: 0 } };
   },
-  aggregate: ({ period, count }) => ({ schema: 'message', period, values: [count], count }),
+  aggregate: ({ period, points, count }) => ({ schema: 'message', period, values: [count], count, points: pointCounts(points) }),
   describe: (value) => `“${String(value)}”`,
   exportCells: (value) => ({ ...BLANK_CELLS, message: typeof value === 'string' ? value : JSON.stringify(value) }),
 };
