@@ -124,7 +124,7 @@ function optionsOf(spec: ChartSpec, width: number): { options: uPlot.Options; da
     padding: sparkline ? [2, 0, 0, 0] : [12, 8, 0, 0],
     scales: {
       x: { time: false, range: [-0.5, Math.max(xs.length - 0.5, 0.5)] },
-      y: { range: (_chart, _min, max) => [0, Math.max(max, sparkline ? 1 : 4) * (sparkline ? 1 : 1.1)] },
+      y: { range: (_chart, _min, max) => [0, Math.max(spec.yMax ?? max, sparkline ? 1 : 4) * (sparkline ? 1 : 1.1)] },
       ...(spec.line ? { line: { range: [spec.line.min, spec.line.max] as uPlot.Range.MinMax } } : {}),
     },
     axes,

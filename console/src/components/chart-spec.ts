@@ -14,4 +14,6 @@ export interface ChartSpec {
   line?: ChartSeries & { min: number; max: number };
   height?: number;
   sparkline?: boolean;
+  /** The top of the y scale when several charts share one (a table's sparklines); else the chart's own maximum. */
+  yMax?: number;
 }

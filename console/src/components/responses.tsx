@@ -15,6 +15,7 @@ import { formatCount, formatDateTime, plural } from '../lib/format';
 import { hasOptions, hasText, optionIndex, optionText, optionWord, setOptions } from '../schemas';
 import { useReadOn } from '../lib/read-on';
 import { useSession } from '../session';
+import { DateField } from './date-field';
 import { LoadMore } from './load-more';
 import { OperationError, Loading, NoFeedback } from './states';
 
@@ -174,7 +175,7 @@ function ExportButtons(props: { scope: ResponseScope; filters: Filters; clientFi
           {props.clientFiltered ? ' The tag, value and text filters apply to the list only.' : ''}
         </span>
       )}
-      {error !== undefined && <OperationError error={error} feature="Exporting responses" />}
+      {error !== undefined && <OperationError error={error} feature="Exporting responses" retry={null} />}
     </div>
   );
 }
@@ -187,14 +188,8 @@ function Filters(props: { filters: Filters; onChange: (filters: Filters) => void
   const searchable = !set || hasText(set.schema);
   return (
     <form className="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filter responses">
-      <div className="field">
-        <label htmlFor={ids.from}>From</label>
-        <input id={ids.from} type="date" value={filters.from} max={filters.to || undefined} onChange={(event) => update({ from: event.target.value })} />
-      </div>
-      <div className="field">
-        <label htmlFor={ids.to}>To</label>
-        <input id={ids.to} type="date" value={filters.to} min={filters.from || undefined} onChange={(event) => update({ to: event.target.value })} />
-      </div>
+      <DateField id={ids.from} label="From" value={filters.from} onChange={(from) => update({ from })} />
+      <DateField id={ids.to} label="To" value={filters.to} onChange={(to) => update({ to })} />
       <div className="field">
         <label htmlFor={ids.state}>State</label>
         <select id={ids.state} value={filters.state} onChange={(event) => update({ state: event.target.value as Filters['state'] })}>

@@ -17,17 +17,21 @@ export function errorMessage(error: unknown): string {
   return 'Something went wrong.';
 }
 
-/** An error as the API worded it. */
-export function ErrorMessage(props: { error: unknown; retry?: () => void }) {
+/**
+ * An error as the API worded it. `retry` asks again for what failed to load, with a Retry
+ * button; it is required so that no load error leaves the reader only a reload. A failed
+ * change passes `null`: the button or form that made it is still there to try again.
+ */
+export function ErrorMessage(props: { error: unknown; retry: (() => void) | null }) {
   const notFound = props.error instanceof ApiError && props.error.error === 'not-found';
   return (
     <div className="error" role="alert">
       <p>
-        <strong>{notFound ? 'Not found.' : 'Could not load this.'}</strong> {errorMessage(props.error)}
+        <strong>{notFound ? 'Not found.' : props.retry ? 'Could not load this.' : 'That did not work.'}</strong> {errorMessage(props.error)}
       </p>
       {props.retry && (
         <button type="button" onClick={props.retry}>
-          Try again
+          Retry
         </button>
       )}
     </div>
@@ -66,7 +70,7 @@ export function isMissingOperation(error: unknown): boolean {
 }
 
 /** An error, worded for an operation this server does not have yet. */
-export function OperationError(props: { error: unknown; feature: string; retry?: () => void }) {
+export function OperationError(props: { error: unknown; feature: string; retry: (() => void) | null }) {
   if (isMissingOperation(props.error)) {
     return (
       <div className="error" role="alert">

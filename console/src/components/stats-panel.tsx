@@ -5,7 +5,7 @@
  */
 import type { AggregatedData, ResponseAggregation } from '@feedback-service/client';
 import { formatCount, formatPercent, percentOf } from '../lib/format';
-import { usePointCounts, type Subject } from '../data/stats';
+import { pointCounts } from '../data/stats';
 import { chartOf, hasOptions, optionColors, setOptions, summaryText, type SetLike, type Table } from '../schemas';
 import { ChartWithReadout } from './chart';
 import type { ChartSpec } from './chart-spec';
@@ -69,18 +69,8 @@ export function DataTable(props: { table: Table; caption: string }) {
 }
 
 /** The chart of a period with its legend and data table. */
-export function PeriodChart(props: { subject: Subject; stats: AggregatedData; set?: SetLike; reference: string | undefined; title: string }) {
-  const points = usePointCounts(props.subject, props.stats);
-  if (!points) return null;
-  if (points.error) return <ErrorMessage error={points.error} />;
-  if (points.unavailable) {
-    return (
-      <p className="note">
-        Hourly points are counted only for sets with options; choose a week or longer to see this chart. The day’s total is {formatCount(props.stats.count)}.
-      </p>
-    );
-  }
-  if (points.pending) return <Loading what="chart" />;
+export function PeriodChart(props: { stats: AggregatedData; set?: SetLike; title: string }) {
+  const points = pointCounts(props.stats);
   const { spec, table } = chartOf(props.stats.data, props.set, points.granularity, points.keys, points.counts);
   const bar = barColor();
   const themed: ChartSpec = { ...spec, series: spec.series.map((series) => (series.color === 'var-bar' ? { ...series, color: bar } : series)) };
@@ -142,14 +132,14 @@ export function Distribution(props: { data: ResponseAggregation; set: SetLike })
 
 /** Summary, chart and distribution of one period. */
 export function StatsPanel(props: {
-  subject: Subject;
   stats: AggregatedData | undefined;
   error: unknown;
+  /** Asks for the statistics again after an error. */
+  retry: () => void;
   set?: SetLike;
-  reference: string | undefined;
   title: string;
 }) {
-  if (props.error) return <ErrorMessage error={props.error} />;
+  if (props.error) return <ErrorMessage error={props.error} retry={props.retry} />;
   if (!props.stats) return <Loading what="statistics" />;
   const { stats } = props;
   return (
@@ -158,7 +148,7 @@ export function StatsPanel(props: {
         {summaryText(stats.data, props.set)}
       </p>
       <div className="stats-grid">
-        <PeriodChart subject={props.subject} stats={stats} set={props.set} reference={props.reference} title={props.title} />
+        <PeriodChart stats={stats} set={props.set} title={props.title} />
         {props.set && <Distribution data={stats.data} set={props.set} />}
       </div>
     </div>

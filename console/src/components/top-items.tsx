@@ -3,27 +3,50 @@ import { Link } from 'wouter';
 import { type TopScope, useTopItems } from '../data/contents';
 import { useContentSets } from '../data/sets';
 import { formatCount, formatPercent } from '../lib/format';
-import { isCalendarPeriod, periodChoiceLabel, rankedPeriodFor, type StatPeriod } from '../lib/periods';
+import { containsNow, currentPeriodName, isRanked, periodChoiceLabel, periodLabel, resolveView, type StatPeriod } from '../lib/periods';
 import { ErrorMessage, Loading } from './states';
 
-/** The content items with the most responses (rankings exist for current periods only). */
-export function TopItems(props: { scope: TopScope; period: StatPeriod; isCurrent: boolean; empty?: ReactNode }) {
-  const ranked = rankedPeriodFor(props.period);
+/**
+ * The content items with the most responses in the period shown. `top` ranks only the
+ * current week, month, year or rolling window, so for a day, lifetime or a past period the
+ * list is not shown (never this week's ranking under last week's statistics): a sentence
+ * says why, with a way back to the current period where one exists.
+ */
+export function TopItems(props: { scope: TopScope; period: StatPeriod; reference: string | undefined; onShowCurrent: () => void; empty?: ReactNode }) {
+  const ranked = isRanked(props.period) && containsNow(props.period, props.reference) ? props.period : undefined;
   const top = useTopItems(props.scope, ranked);
-  const note =
-    ranked !== props.period || !props.isCurrent
-      ? `Rankings cover the current period only: ${periodChoiceLabel(ranked).toLowerCase()}${isCalendarPeriod(ranked) ? ' (this one)' : ''}.`
-      : undefined;
   // In a project, items of several sets can share a key: each names its set.
   const setIds = 'projectId' in props.scope ? [...new Set((top.data ?? []).map((entry) => entry.contentSetId))] : [];
   const sets = useContentSets(setIds);
   const setNames = new Map(sets.flatMap((result, index) => (result.data ? [[setIds[index], result.data.name] as const] : [])));
-  if (top.error) return <ErrorMessage error={top.error} />;
+  if (!ranked) {
+    return (
+      <p className="note" data-testid="top-items-note">
+        {isRanked(props.period) ? (
+          <>
+            Rankings exist for the current {periodChoiceLabel(props.period).toLowerCase()} only, not for{' '}
+            {periodLabel(resolveView(props.period, props.reference))}.{' '}
+            <button type="button" className="link-button" onClick={props.onShowCurrent}>
+              Show {currentPeriodName(props.period)}
+            </button>
+          </>
+        ) : (
+          <>
+            Rankings cover a week, a month, a year or a rolling window, not {props.period === 'day' ? 'a single day' : 'the lifetime'}: choose one of those to
+            see the top items.
+          </>
+        )}
+      </p>
+    );
+  }
+  if (top.error) return <ErrorMessage error={top.error} retry={() => void top.refetch()} />;
   if (!top.data) return <Loading what="top items" />;
   const total = top.data.reduce((sum, entry) => sum + entry.stats.count, 0);
   return (
     <>
-      {note && <p className="note">{note}</p>}
+      <p className="muted" data-testid="top-items-period">
+        Ranked by responses in {currentPeriodName(ranked)} ({periodLabel(resolveView(ranked, undefined))}).
+      </p>
       {top.data.length === 0 ? (
         (props.empty ?? <p className="muted">No responses in this period.</p>)
       ) : (

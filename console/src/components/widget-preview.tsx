@@ -1,8 +1,11 @@
 /**
  * The live preview: the published @feelback/react widget of the set's schema, pointed at this
- * server. A click records a real response on the content item of the page's address: the
- * widget's default key, and the only one a React widget can use, since React keeps a `key`
- * prop to itself. Loaded lazily with the embed page, so the widget's code is not part of
+ * server, on the content item of the page's address (the widget's default key, and the only
+ * one a React widget can use, since React keeps a `key` prop to itself). A click records a
+ * real response; the preview then takes it back at once with the revoke token the widget
+ * received (the widget's own `useRemoveFeelback`, `responses/remove`), so the set's and the
+ * project's statistics, rankings and exports stay as they were, and "Try again" sets the
+ * widget up afresh. Loaded lazily with the embed page, so the widget's code is not part of
  * the console's first load.
  */
 import {
@@ -20,8 +23,10 @@ import {
   PRESET_PULSE_HEART,
   PRESET_YESNO_LIKE_DISLIKE,
   type FeelbackValueDefinition,
+  useLocalFeelback,
+  useRemoveFeelback,
 } from '@feelback/react';
-import type { ReactElement } from 'react';
+import { type ReactElement, type ReactNode, useEffect, useReducer, useRef, useState } from 'react';
 import type { Schema, SchemaConfig } from '../../../shared/schema-options';
 import type { ContentSet } from '@feedback-service/client';
 import { reactionPreset, setOptions, usesFeedbackTags } from '../schemas';
@@ -48,7 +53,7 @@ interface PreviewProps {
  * code loads lazily with the embed page.
  */
 const SCHEMA_PREVIEWS: { [S in Schema]: (props: PreviewProps) => ReactElement } = {
-  pulse: ({ target, showCount }) => <FeelbackPulse {...target} preset={PRESET_PULSE_HEART} showCount={showCount} revokable={false} />,
+  pulse: ({ target, showCount }) => <FeelbackPulse {...target} preset={PRESET_PULSE_HEART} showCount={showCount} />,
   'yes-no': ({ target, showCount }) => (
     <FeelbackYesNo
       {...target}
@@ -56,7 +61,6 @@ const SCHEMA_PREVIEWS: { [S in Schema]: (props: PreviewProps) => ReactElement } 
       textQuestion="Was this page helpful?"
       textAnswer="Thanks for your feedback"
       showCount={showCount}
-      revokable={false}
     />
   ),
   reaction: ({ set, target, showCount }) => {
@@ -66,7 +70,6 @@ const SCHEMA_PREVIEWS: { [S in Schema]: (props: PreviewProps) => ReactElement } 
         {...target}
         preset={preset ? REACTION_PRESETS[preset] : textPreset(set, (_value, label, emoji) => emoji ?? label)}
         showCount={showCount}
-        revokable={false}
       />
     );
   },
@@ -77,12 +80,9 @@ const SCHEMA_PREVIEWS: { [S in Schema]: (props: PreviewProps) => ReactElement } 
       textQuestion="How would you rate this page?"
       textAnswer="Thanks for your rating"
       showCount={showCount}
-      revokable={false}
     />
   ),
-  message: ({ target }) => (
-    <FeelbackMessage {...target} layout="inline" title="Send us your feedback" textAnswer="Thanks for your feedback" revokable={false} />
-  ),
+  message: ({ target }) => <FeelbackMessage {...target} layout="inline" title="Send us your feedback" textAnswer="Thanks for your feedback" />,
   'tagged-message': ({ set, target }) => (
     <FeelbackTaggedMessage
       {...target}
@@ -91,7 +91,6 @@ const SCHEMA_PREVIEWS: { [S in Schema]: (props: PreviewProps) => ReactElement } 
         usesFeedbackTags(set.schemaConfig as SchemaConfig['tagged-message']) ? PRESET_FEEDBACK : textPreset(set, (_value, label, emoji) => emoji ?? label)
       }
       textAnswer="Thanks for your feedback"
-      revokable={false}
     />
   ),
 };
@@ -101,12 +100,67 @@ function Widget(props: { set: ContentSet }) {
   return <Preview set={props.set} target={{ contentSetId: props.set.id }} showCount={props.set.metadata.publicAggregates} />;
 }
 
+type Outcome = 'waiting' | 'taken-back' | { failed: string };
+
+/**
+ * Watches the widget it wraps: whenever the widget's DOM changes (it answered, or shows its
+ * thanks), it reads the widget's store; once that holds a revocable response, it removes it.
+ */
+function TakeBack(props: { target: { contentSetId: string }; onOutcome: (outcome: Outcome) => void; children: ReactNode }) {
+  const local = useLocalFeelback(props.target);
+  const remove = useRemoveFeelback(props.target);
+  const [, rerender] = useReducer((count: number) => count + 1, 0);
+  const box = useRef<HTMLDivElement>(null);
+  const started = useRef(false);
+  const { onOutcome } = props;
+  useEffect(() => {
+    if (!box.current) return;
+    const observer = new MutationObserver(rerender);
+    observer.observe(box.current, { subtree: true, childList: true, attributes: true, characterData: true });
+    return () => observer.disconnect();
+  }, []);
+  useEffect(() => {
+    if (started.current || local?.value === undefined) return;
+    started.current = true;
+    if (!local.isRevokable) {
+      onOutcome({ failed: 'the server granted no revoke token' });
+      return;
+    }
+    void remove.call().then((result) => onOutcome(result.isError ? { failed: result.error?.message ?? 'the removal failed' } : 'taken-back'));
+  }, [local, remove, onOutcome]);
+  return <div ref={box}>{props.children}</div>;
+}
+
 export default function WidgetPreview(props: { set: ContentSet; endpoint: string }) {
+  const [attempt, setAttempt] = useState(0);
+  const [outcome, setOutcome] = useState<Outcome>('waiting');
+  const target = { contentSetId: props.set.id };
   return (
     <div className="widget-preview" data-testid="widget-preview">
-      <FeelbackProvider endpoint={props.endpoint} store="none">
-        <Widget set={props.set} />
+      {/* A store in memory: the widget keeps its revoke token where the preview can use it, and nothing outlives the page. */}
+      <FeelbackProvider endpoint={props.endpoint} store="memory">
+        <TakeBack key={attempt} target={target} onOutcome={setOutcome}>
+          <Widget set={props.set} />
+        </TakeBack>
       </FeelbackProvider>
+      <p role="status" data-testid="preview-status" className={outcome === 'waiting' ? 'muted' : typeof outcome === 'object' ? 'error' : 'success'}>
+        {outcome === 'waiting'
+          ? 'Answer the widget: the response is recorded, then taken back at once.'
+          : outcome === 'taken-back'
+            ? 'Recorded, then taken back: the statistics are unchanged.'
+            : `Recorded, but not taken back (${outcome.failed}): it counts like any response.`}
+      </p>
+      {outcome !== 'waiting' && (
+        <button
+          type="button"
+          onClick={() => {
+            setOutcome('waiting');
+            setAttempt((count) => count + 1);
+          }}
+        >
+          Try again
+        </button>
+      )}
     </div>
   );
 }

@@ -11,7 +11,7 @@ export const contentKeys = {
   details: () => [...contentKeys.all, 'detail'] as const,
   detail: (id: string | undefined) => [...contentKeys.details(), id] as const,
   tops: () => [...contentKeys.all, 'top'] as const,
-  top: (scope: TopScope, period: TopPeriod) => [...contentKeys.tops(), scope, period] as const,
+  top: (scope: TopScope, period: TopPeriod | 'none') => [...contentKeys.tops(), scope, period] as const,
 };
 
 export function useContentItem(id: string | undefined) {
@@ -25,8 +25,12 @@ export function useContentItems(ids: string[]) {
   return useQueries({ queries: ids.map((id) => ({ queryKey: contentKeys.detail(id), queryFn: () => client.contents.get(id) })) });
 }
 
-/** The ten items with the most responses in a ranked (current) period. */
-export function useTopItems(scope: TopScope, period: TopPeriod) {
+/** The ten items with the most responses in a ranked (current) period; not asked while `period` is undefined. */
+export function useTopItems(scope: TopScope, period: TopPeriod | undefined) {
   const { client } = useSession();
-  return useQuery({ queryKey: contentKeys.top(scope, period), queryFn: () => client.contents.top({ ...scope, period, $size: 10 }) });
+  return useQuery({
+    queryKey: contentKeys.top(scope, period ?? 'none'),
+    queryFn: () => client.contents.top({ ...scope, period, $size: 10 }),
+    enabled: period !== undefined,
+  });
 }

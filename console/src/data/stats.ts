@@ -1,9 +1,9 @@
 /** Statistics of projects, sets and items (getStats): their query keys and reads. */
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { AggregatedData } from '@feedback-service/client';
 import { pointTotals } from '../schemas';
 import { prefetchChart } from '../components/chart';
-import { pointPeriod, resolvedOf, type StatPeriod } from '../lib/periods';
+import { resolvedOf, type StatPeriod } from '../lib/periods';
 import { useSession } from '../session';
 
 export type SubjectKind = 'project' | 'set' | 'item';
@@ -40,48 +40,14 @@ export function useStats(subject: Subject, period: StatPeriod, reference?: strin
   });
 }
 
-/** Counts per data point of a period, whatever the schema. */
+/** Counts per data point of a period, whatever the schema: every aggregation has its points. */
 export interface PointCounts {
   keys: string[];
   granularity: ReturnType<typeof resolvedOf>['pointGranularity'];
-  counts: (number | undefined)[];
-  /** Still loading some points, or failed. */
-  pending: boolean;
-  error?: unknown;
-  /** The period's points have no period of their own (hours), so only the total is known. */
-  unavailable: boolean;
+  counts: number[];
 }
 
-/**
- * The number of responses per data point. Aggregations with points carry them; the pulse
- * shape (projects, pulse and message sets) has only the period's total, so each point is
- * read as a getStats of its own period (a day, a month, a year); cached like any query.
- */
-export function usePointCounts(subject: Subject, stats: AggregatedData | undefined): PointCounts | undefined {
-  const { client } = useSession();
-  const resolved = stats ? resolvedOf(stats) : undefined;
-  const direct = stats ? pointTotals(stats.data) : undefined;
-  const subPeriod = resolved ? pointPeriod(resolved.pointGranularity) : undefined;
-  const needed = stats !== undefined && direct === undefined && subPeriod !== undefined;
-  const keys = resolved?.points ?? [];
-  const results = useQueries({
-    queries: (needed ? keys : []).map((key) => {
-      const pointReference = key.length === 4 ? `${key}-01-01` : key.length === 7 ? `${key}-01` : key.slice(0, 10);
-      return {
-        queryKey: statsKeys.of(subject, subPeriod!, pointReference),
-        queryFn: () => statsCall(client, subject)(subject.id, { period: subPeriod!, reference: pointReference }),
-      };
-    }),
-  });
-  if (!stats || !resolved) return undefined;
-  if (direct) return { keys, granularity: resolved.pointGranularity, counts: direct, pending: false, unavailable: false };
-  if (!needed) return { keys, granularity: resolved.pointGranularity, counts: [], pending: false, unavailable: true };
-  return {
-    keys,
-    granularity: resolved.pointGranularity,
-    counts: results.map((result) => result.data?.count),
-    pending: results.some((result) => result.isPending),
-    error: results.find((result) => result.error)?.error ?? undefined,
-    unavailable: false,
-  };
+export function pointCounts(stats: AggregatedData): PointCounts {
+  const resolved = resolvedOf(stats);
+  return { keys: resolved.points, granularity: resolved.pointGranularity, counts: pointTotals(stats.data) };
 }

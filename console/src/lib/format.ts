@@ -1,4 +1,4 @@
-import { format } from 'date-fns';
+import { format, isValid, parse } from 'date-fns';
 
 const counts = new Intl.NumberFormat('en');
 const decimals = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
@@ -38,4 +38,24 @@ export function formatDate(iso: string): string {
 
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${formatCount(count)} ${count === 1 ? one : many}`;
+}
+
+/**
+ * Dates a person types in a filter, read in the one convention the console shows dates in
+ * ("24 Nov 2026"; the month's full name and ISO "2026-11-24" are read too), as the
+ * `YYYY-MM-DD` of that day; undefined when the text names no day.
+ */
+export function parseDay(text: string): string | undefined {
+  const trimmed = text.trim().replace(/\s+/g, ' ');
+  for (const pattern of ['d MMM yyyy', 'd MMMM yyyy', 'yyyy-MM-dd']) {
+    const day = parse(trimmed, pattern, new Date(2000, 0, 1));
+    if (isValid(day) && day.getFullYear() >= 1000) return format(day, 'yyyy-MM-dd');
+  }
+  return undefined;
+}
+
+/** A `YYYY-MM-DD` day as the console writes dates: "24 Nov 2026". */
+export function formatDay(day: string): string {
+  const [year, month, date] = day.split('-').map(Number);
+  return format(new Date(year, month - 1, date), 'd MMM yyyy');
 }

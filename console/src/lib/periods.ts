@@ -36,9 +36,6 @@ export const PERIOD_CHOICES: readonly { value: StatPeriod; label: string }[] = (
   label: PERIOD_LABELS[value],
 }));
 
-/** What an unranked period's rankings show instead: the ranked period closest to it. */
-const RANKED_INSTEAD: { [P in Exclude<StatPeriod, TopPeriod>]: TopPeriod } = { day: 'rolling7d', lifetime: 'rolling12m' };
-
 export const DEFAULT_PERIOD: StatPeriod = 'rolling28d';
 
 export function isPeriod(value: string | null | undefined): value is StatPeriod {
@@ -154,37 +151,23 @@ export function resolvedOf(stats: Pick<AggregatedData, 'period' | 'referenceDate
   return resolvePeriod(stats.period, { reference, now });
 }
 
-/**
- * The period whose one value is a data point of `period` (for schemas whose aggregation
- * has no points: projects, pulse and message). Hours have no period of their own.
- */
-export function pointPeriod(granularity: Granularity): StatPeriod | undefined {
-  switch (granularity) {
-    case 'day':
-      return 'day';
-    case 'week':
-      return 'week';
-    case 'month':
-      return 'month';
-    case 'year':
-      return 'year';
-    case 'hour':
-      return undefined;
-  }
-}
-
-function isRanked(period: StatPeriod): period is TopPeriod {
+/** A period `top` ranks (the current one only): not a day, not lifetime. */
+export function isRanked(period: StatPeriod): period is TopPeriod {
   return PERIODS[period].ranked;
 }
 
-/** Top rankings exist for current periods only: the ranked period closest to the one shown. */
-export function rankedPeriodFor(period: StatPeriod): TopPeriod {
-  return isRanked(period) ? period : RANKED_INSTEAD[period];
-}
+/** What the current period of a ranked kind is called in a sentence: "this week", "the last 28 days". */
+const CURRENT_PERIOD_NAMES = {
+  week: 'this week',
+  month: 'this month',
+  year: 'this year',
+  rolling7d: 'the last 7 days',
+  rolling28d: 'the last 28 days',
+  rolling12m: 'the last 12 months',
+} as const satisfies Record<TopPeriod, string>;
 
-/** A calendar period (a week, a month, …) rather than a rolling window or lifetime. */
-export function isCalendarPeriod(period: StatPeriod): boolean {
-  return PERIODS[period].kind === 'calendar';
+export function currentPeriodName(period: TopPeriod): string {
+  return CURRENT_PERIOD_NAMES[period];
 }
 
 export function periodChoiceLabel(period: StatPeriod): string {

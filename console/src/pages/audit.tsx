@@ -5,6 +5,7 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import type { AuditEntry } from '@feedback-service/client';
+import { DateField } from '../components/date-field';
 import { type Column, ListTable } from '../components/list-table';
 import { LoadMore } from '../components/load-more';
 import { Page } from '../components/page';
@@ -57,14 +58,8 @@ function FilterForm(props: { filters: Filters; onApply: (filters: Filters) => vo
         <label htmlFor={ids.targetId}>Target id</label>
         <input id={ids.targetId} value={draft.targetId} onChange={(event) => update({ targetId: event.target.value })} />
       </div>
-      <div className="field">
-        <label htmlFor={ids.from}>From</label>
-        <input id={ids.from} type="date" value={draft.from} max={draft.to || undefined} onChange={(event) => update({ from: event.target.value })} />
-      </div>
-      <div className="field">
-        <label htmlFor={ids.to}>To</label>
-        <input id={ids.to} type="date" value={draft.to} min={draft.from || undefined} onChange={(event) => update({ to: event.target.value })} />
-      </div>
+      <DateField id={ids.from} label="From" value={draft.from} onChange={(from) => update({ from })} />
+      <DateField id={ids.to} label="To" value={draft.to} onChange={(to) => update({ to })} />
       <div className="field">
         <button type="submit">Apply filters</button>
       </div>

@@ -30,7 +30,7 @@ export function ContentItemPage(props: { itemId: string }) {
   if (item.error)
     return (
       <PageState title="Content item" crumbs={crumbs}>
-        <ErrorMessage error={item.error} />
+        <ErrorMessage error={item.error} retry={() => void item.refetch()} />
       </PageState>
     );
   if (!item.data)
@@ -68,16 +68,15 @@ export function ContentItemPage(props: { itemId: string }) {
       <Section title="Statistics">
         <PeriodSelector view={view} onChange={setView} lifetimeStart={stats.data?.period === 'lifetime' ? stats.data.referenceDate : undefined} />
         {set.error ? (
-          <ErrorMessage error={set.error} />
+          <ErrorMessage error={set.error} retry={() => void set.refetch()} />
         ) : !set.data ? (
           <Loading what="statistics" />
         ) : (
           <StatsPanel
-            subject={subject}
             stats={stats.data}
             error={stats.error}
+            retry={() => void stats.refetch()}
             set={set.data}
-            reference={view.reference}
             title={`${title}, ${periodChoiceLabel(view.period).toLowerCase()}`}
           />
         )}

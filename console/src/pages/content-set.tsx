@@ -5,7 +5,7 @@ import { StatsPanel } from '../components/stats-panel';
 import { ErrorMessage, Loading, NoFeedback } from '../components/states';
 import { TopItems } from '../components/top-items';
 import { schemaName } from '../schemas';
-import { containsNow, periodChoiceLabel } from '../lib/periods';
+import { periodChoiceLabel } from '../lib/periods';
 import { useProject } from '../data/projects';
 import { useContentSet } from '../data/sets';
 import { useStats } from '../data/stats';
@@ -23,7 +23,7 @@ export function ContentSetPage(props: { setId: string }) {
   if (set.error)
     return (
       <PageState title="Content set" crumbs={[{ label: 'Projects', href: '/projects' }]}>
-        <ErrorMessage error={set.error} />
+        <ErrorMessage error={set.error} retry={() => void set.refetch()} />
       </PageState>
     );
   if (!set.data)
@@ -69,18 +69,22 @@ export function ContentSetPage(props: { setId: string }) {
       <Section title="Statistics">
         <PeriodSelector view={view} onChange={setView} lifetimeStart={stats.data?.period === 'lifetime' ? stats.data.referenceDate : undefined} />
         <StatsPanel
-          subject={subject}
           stats={stats.data}
           error={stats.error}
+          retry={() => void stats.refetch()}
           set={data}
-          reference={view.reference}
           title={`${data.name}, ${periodChoiceLabel(view.period).toLowerCase()}`}
         />
       </Section>
       <Section title="Top content items">
         {/* After the statistics, so its request does not delay them. */}
         {stats.data || stats.error ? (
-          <TopItems scope={{ contentSetId: data.id }} period={view.period} isCurrent={containsNow(view.period, view.reference)} />
+          <TopItems
+            scope={{ contentSetId: data.id }}
+            period={view.period}
+            reference={view.reference}
+            onShowCurrent={() => setView({ period: view.period, reference: undefined })}
+          />
         ) : (
           <Loading what="top items" />
         )}

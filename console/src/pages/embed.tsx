@@ -73,9 +73,9 @@ function Snippet(props: { set: ContentSet }) {
 
 function LatestResponses(props: { set: ContentSet }) {
   const latest = useLatestResponses(props.set.id);
-  if (latest.error) return <ErrorMessage error={latest.error} />;
+  if (latest.error) return <ErrorMessage error={latest.error} retry={() => void latest.refetch()} />;
   if (!latest.data) return <Loading what="latest responses" />;
-  if (latest.data.items.length === 0) return <p className="muted">No response yet: answer the preview above.</p>;
+  if (latest.data.items.length === 0) return <p className="muted">No response yet.</p>;
   const options = setOptions(props.set);
   return (
     <ol className="latest" data-testid="latest-responses">
@@ -103,7 +103,7 @@ export default function EmbedPage(props: { setId: string }) {
   if (set.error)
     return (
       <PageState title="Embed">
-        <ErrorMessage error={set.error} />
+        <ErrorMessage error={set.error} retry={() => void set.refetch()} />
       </PageState>
     );
   if (!set.data)
@@ -119,6 +119,8 @@ export default function EmbedPage(props: { setId: string }) {
     { label: data.name, href: `/sets/${data.id}` },
   ];
   const previewKey = window.location.href.split('#')[0];
+  // Without a revoke token a preview response could not be taken back: no preview then.
+  const untakable = data.metadata.revokeWindow === 0;
   const blocked =
     data.state !== 'active'
       ? `This set is ${data.state}: it takes no responses until it is active again.`
@@ -141,13 +143,24 @@ export default function EmbedPage(props: { setId: string }) {
       </Section>
       <Section title="Live preview">
         <p className="muted">
-          The real <code>@feelback/react</code> widget against this server. A click records a real response on the content item of this page’s address (
-          <code>{previewKey}</code>, the widget’s default key); it shows below and in <Link href={`/sets/${data.id}/responses`}>the responses</Link>.
+          The real <code>@feelback/react</code> widget against this server, on the content item of this page’s address (<code>{previewKey}</code>, the widget’s
+          default key). A click records a real response and the preview takes it back at once with the widget’s revoke token, so the statistics, rankings and
+          exports of this set and its project do not change. The response stays listed as revoked in{' '}
+          <Link href={`/sets/${data.id}/responses`}>the responses</Link>, and webhooks receive its events.
         </p>
-        {blocked && <p className="note">{blocked}</p>}
-        <Suspense fallback={<Loading what="widget" />}>
-          <WidgetPreview set={data} endpoint={API_BASE_URL} />
-        </Suspense>
+        {untakable ? (
+          <p className="note" data-testid="preview-off">
+            This set grants no revoke tokens (its revocation window is 0), so a preview response could not be taken back: the preview is off. Try the widget on
+            a page of your own, or give the set a revocation window in its settings.
+          </p>
+        ) : (
+          <>
+            {blocked && <p className="note">{blocked}</p>}
+            <Suspense fallback={<Loading what="widget" />}>
+              <WidgetPreview set={data} endpoint={API_BASE_URL} />
+            </Suspense>
+          </>
+        )}
         <h3>Latest responses</h3>
         <LatestResponses set={data} />
       </Section>

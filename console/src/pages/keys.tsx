@@ -101,7 +101,7 @@ export default function KeysPage() {
         <ListTable caption="API keys" columns={columns} rows={loadedItems(keys.data)} rowKey={(key) => key.id} rowData={(key) => ({ 'data-key': key.id })} />
       )}
       <LoadMore hasMore={keys.hasNextPage} onMore={() => void keys.fetchNextPage()} />
-      {revoke.error && <OperationError error={revoke.error} feature="Revoking API keys" />}
+      {revoke.error && <OperationError error={revoke.error} feature="Revoking API keys" retry={null} />}
       <CreateKeyDialog open={creating} onClose={() => setCreating(false)} />
       <ConfirmDialog
         open={revoking !== undefined}

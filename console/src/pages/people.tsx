@@ -64,8 +64,8 @@ function EraseButton(props: { userId: string }) {
           {result}
         </p>
       )}
-      {counting.error && <OperationError error={counting.error} feature="Erasing a person’s data" />}
-      {erase.error && <OperationError error={erase.error} feature="Erasing a person’s data" />}
+      {counting.error && <OperationError error={counting.error} feature="Erasing a person’s data" retry={null} />}
+      {erase.error && <OperationError error={erase.error} feature="Erasing a person’s data" retry={null} />}
       <ConfirmDialog
         open={count !== undefined}
         title={`Erase ${props.userId}’s data?`}

@@ -6,12 +6,12 @@ import { type Column, ListTable } from '../components/list-table';
 import { Page, PageState, Section } from '../components/page';
 import { ProjectForm } from '../components/project-form';
 import { PeriodSelector, usePeriodView } from '../components/period-selector';
-import { SevenDays } from '../components/sparkline';
+import { SevenDays, SparklineScale } from '../components/sparkline';
 import { StatsPanel } from '../components/stats-panel';
 import { Empty, ErrorMessage, Loading, NoFeedback } from '../components/states';
 import { TopItems } from '../components/top-items';
 import { schemaName } from '../schemas';
-import { containsNow, periodChoiceLabel } from '../lib/periods';
+import { periodChoiceLabel } from '../lib/periods';
 import { useProject, useSaveProject } from '../data/projects';
 import { useCreateSet, useProjectSets } from '../data/sets';
 import { useStats } from '../data/stats';
@@ -154,7 +154,9 @@ function SetsTable(props: { projectId: string; isAdmin: boolean; onCreate: () =>
         </label>
         <input id={searchId} type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="Name or key" />
       </div>
-      <ListTable caption="Content sets" columns={SET_COLUMNS} rows={sets.data} rowKey={(set) => set.id} rowData={(set) => ({ 'data-set': set.name })} />
+      <SparklineScale>
+        <ListTable caption="Content sets" columns={SET_COLUMNS} rows={sets.data} rowKey={(set) => set.id} rowData={(set) => ({ 'data-set': set.name })} />
+      </SparklineScale>
       {sets.data.length >= 20 && <p className="note">Showing the first 20 sets; type to narrow the list.</p>}
     </>
   );
@@ -174,7 +176,7 @@ export function ProjectPage(props: { projectId: string }) {
   if (project.error)
     return (
       <PageState title="Project" crumbs={crumbs}>
-        <ErrorMessage error={project.error} />
+        <ErrorMessage error={project.error} retry={() => void project.refetch()} />
       </PageState>
     );
   if (!project.data)
@@ -217,14 +219,13 @@ export function ProjectPage(props: { projectId: string }) {
         </>
       }
     >
-      {archive.error && <ErrorMessage error={archive.error} />}
+      {archive.error && <ErrorMessage error={archive.error} retry={null} />}
       <Section title="Responses over time">
         <PeriodSelector view={view} onChange={setView} lifetimeStart={stats.data?.period === 'lifetime' ? stats.data.referenceDate : undefined} />
         <StatsPanel
-          subject={subject}
           stats={stats.data}
           error={stats.error}
-          reference={view.reference}
+          retry={() => void stats.refetch()}
           title={`Responses to ${data.name}, ${periodChoiceLabel(view.period).toLowerCase()}`}
         />
       </Section>
@@ -235,7 +236,8 @@ export function ProjectPage(props: { projectId: string }) {
         <TopItems
           scope={{ projectId: data.id }}
           period={view.period}
-          isCurrent={containsNow(view.period, view.reference)}
+          reference={view.reference}
+          onShowCurrent={() => setView({ period: view.period, reference: undefined })}
           empty={<NoFeedback what="No content item has responses in this period yet." />}
         />
       </Section>

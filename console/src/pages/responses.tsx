@@ -15,7 +15,7 @@ export function ResponsesPage(props: { scope: { projectId: string } | { contentS
   if (owner.error)
     return (
       <PageState title="Responses" crumbs={crumbs}>
-        <ErrorMessage error={owner.error} />
+        <ErrorMessage error={owner.error} retry={() => void owner.refetch()} />
       </PageState>
     );
   if (!owner.data || (setId && !set.data))

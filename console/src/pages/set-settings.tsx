@@ -101,7 +101,7 @@ export function SetSettingsPage(props: { setId: string }) {
   if (set.error)
     return (
       <PageState title="Settings">
-        <ErrorMessage error={set.error} />
+        <ErrorMessage error={set.error} retry={() => void set.refetch()} />
       </PageState>
     );
   if (!set.data)

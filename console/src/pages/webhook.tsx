@@ -78,9 +78,9 @@ function Deliveries(props: { webhookId: string }) {
           <option value="failed">Failed</option>
         </select>
       </div>
-      {redeliver.error && <OperationError error={redeliver.error} feature="Redelivery" />}
+      {redeliver.error && <OperationError error={redeliver.error} feature="Redelivery" retry={null} />}
       {deliveries.error ? (
-        <OperationError error={deliveries.error} feature="The delivery log" />
+        <OperationError error={deliveries.error} feature="The delivery log" retry={() => void deliveries.refetch()} />
       ) : !deliveries.data ? (
         <Loading what="deliveries" />
       ) : items.length === 0 && !deliveries.hasNextPage ? (
@@ -120,7 +120,7 @@ export default function WebhookPage(props: { webhookId: string }) {
   if (webhook.error)
     return (
       <PageState title="Webhook" crumbs={crumbs}>
-        <OperationError error={webhook.error} feature="Webhooks" />
+        <OperationError error={webhook.error} feature="Webhooks" retry={() => void webhook.refetch()} />
       </PageState>
     );
   if (!webhook.data)
@@ -170,8 +170,8 @@ export default function WebhookPage(props: { webhookId: string }) {
           {test.data.durationMs ? ` in ${test.data.durationMs} ms` : ''}.
         </p>
       )}
-      {test.error && <OperationError error={test.error} feature="Testing webhooks" />}
-      {save.error && !editing && <OperationError error={save.error} feature="Webhooks" />}
+      {test.error && <OperationError error={test.error} feature="Testing webhooks" retry={null} />}
+      {save.error && !editing && <OperationError error={save.error} feature="Webhooks" retry={null} />}
       <Section title="Delivery log">
         <Deliveries webhookId={data.id} />
       </Section>

@@ -92,8 +92,8 @@ export function chartOf(
   });
 }
 
-/** Responses per data point when the aggregation carries them, else undefined. */
-export function pointTotals(data: ResponseAggregation): number[] | undefined {
+/** Responses per data point of a period. */
+export function pointTotals(data: ResponseAggregation): number[] {
   return viewOfData(data).pointTotals(data as never);
 }
 

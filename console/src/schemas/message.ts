@@ -11,7 +11,7 @@ export const message: SchemaView<'message'> = {
   colors: paletteColors,
   summary: (data) => `${plural(data.count, 'message')}.`,
   chart: (input) => countChart('Messages', input),
-  pointTotals: () => undefined,
+  pointTotals: (data) => data.points,
   snippet: ({ set }) => ({
     reactImports: ['FeelbackMessage'],
     reactElement: `<FeelbackMessage contentSetId="${set.id}" layout="inline" title="Send us your feedback" withEmail="optional" />`,

@@ -11,7 +11,7 @@ export const pulse: SchemaView<'pulse'> = {
   colors: paletteColors,
   summary: (data) => `${plural(data.count, 'response')}.`,
   chart: (input) => countChart('Responses', input),
-  pointTotals: () => undefined,
+  pointTotals: (data) => data.points,
   snippet: ({ set, count }) => ({
     reactImports: ['FeelbackPulse', 'PRESET_PULSE_HEART'],
     reactElement: `<FeelbackPulse contentSetId="${set.id}" preset={PRESET_PULSE_HEART}${count} />`,

@@ -80,8 +80,8 @@ export interface SchemaView<S extends Schema> {
   summary(data: AggregationOf<S>, options: OptionDisplay[], config: SchemaConfig[S] | undefined): string;
   /** The chart of a period and its data table. */
   chart(input: ChartInput<S>): { spec: ChartSpec; table: Table };
-  /** Responses per data point, when the aggregation carries them; else undefined (each point is read on its own). */
-  pointTotals(data: AggregationOf<S>): number[] | undefined;
+  /** Responses per data point (every aggregation carries its points). */
+  pointTotals(data: AggregationOf<S>): number[];
   /** The schema's part of the React, Astro and plain HTML snippets. */
   snippet(input: SnippetInput<S>): SnippetParts;
 }
