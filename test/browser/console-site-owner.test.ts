@@ -1,0 +1,343 @@
+/**
+ * What a site owner would trip over in the console (issue 21), in real headless Chromium
+ * against the local server: the live preview leaves every statistic, ranking and export as it
+ * was and can be tried again; top items say which period they rank (or are absent for one
+ * they cannot); the project's Day chart adds up to the day; no page load calls a changing
+ * operation or shows a failed resource; the error box retries; sparklines share a scale;
+ * date filters read and write dates as the console shows them.
+ */
+import type { Browser, Page, Request } from 'playwright-core';
+import { rmSync } from 'node:fs';
+import { ANONYMOUS } from '../../functions/api/auth';
+import { operations } from '../../functions/api/registry';
+import { createResponse } from '../../functions/operations/response-collection';
+import { defaultStore } from '../../functions/store/entity-store';
+import type { ConsoleBuild } from '../../console/build';
+import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, screenshot, signInAt } from '../support/browser';
+
+jest.setTimeout(180_000);
+// A webhook to a page of its own; disabled, so nothing is sent to this machine's address.
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+
+const STAT_PERIODS = ['day', 'week', 'month', 'year', 'lifetime', 'rolling7d', 'rolling28d', 'rolling12m'] as const;
+const TOP_PERIODS = ['week', 'month', 'year', 'rolling7d', 'rolling28d', 'rolling12m'] as const;
+
+describeInBrowser('console in Chromium: what a site owner trips over', () => {
+  let build: ConsoleBuild;
+  let api: TestApi;
+  let account: AccountKeys;
+  let browser: Browser;
+  let base: string;
+  const ids: Record<string, string> = {};
+
+  async function call<T = any>(path: string, args: unknown[], key: string | undefined = account.admin): Promise<T> {
+    const answer = await api.call<T>(path, args, { key });
+    if (answer.status >= 300) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  }
+
+  const pages = pageOpener(() => browser);
+  const signIn = (page: Page, path: string) => signInAt(page, `${base}${path}`, account.admin);
+
+  async function until(check: () => Promise<boolean>, what: string, timeout = 15_000): Promise<void> {
+    const deadline = Date.now() + timeout;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((wait) => setTimeout(wait, 100));
+    }
+  }
+
+  /** The chart's data table rows: [point title, cells...]. */
+  async function dataRows(page: Page): Promise<string[][]> {
+    const details = page.locator('details.data-table').first();
+    await details.waitFor();
+    return details.evaluate((element) =>
+      [...element.querySelectorAll('tbody tr')].map((row) => [...row.children].map((cell) => (cell.textContent ?? '').trim())),
+    );
+  }
+
+  /**
+   * Every number the API gives about the project and its sets: getStats of each period,
+   * the rankings of each ranked period, and the default export. Counter timestamps
+   * (createdAt, updatedAt) are left out: they say when a counter was last written, not what it counts.
+   */
+  async function everyStatistic(): Promise<unknown> {
+    const numbers = (stats: Record<string, unknown>) => {
+      const { createdAt: _created, updatedAt: _updated, ...rest } = stats;
+      return rest;
+    };
+    const result: Record<string, unknown> = {};
+    for (const period of STAT_PERIODS) {
+      result[`project ${period}`] = numbers(await call('projects/getStats', [ids.project, { period }]));
+      for (const set of ['yesNo', 'pulse']) result[`${set} ${period}`] = numbers(await call('sets/getStats', [ids[set], { period }]));
+    }
+    const ranking = (entries: { id: string; stats: Record<string, unknown> }[]) => entries.map((entry) => [entry.id, numbers(entry.stats)]);
+    for (const period of TOP_PERIODS) {
+      result[`top items of the project, ${period}`] = ranking(await call('contents/top', [{ projectId: ids.project, period, $size: 100 }]));
+      result[`top items of the set, ${period}`] = ranking(await call('contents/top', [{ contentSetId: ids.yesNo, period, $size: 100 }]));
+      result[`top sets of the project, ${period}`] = ranking(await call('sets/top', [{ projectId: ids.project, period, $size: 100 }]));
+      result[`top sets of the account, ${period}`] = ranking(await call('sets/top', [{ period, $size: 100 }]));
+    }
+    result.export = (await call('responses/export', [{ projectId: ids.project, format: 'ndjson' }])).data;
+    result.aggregates = await call('responses/getAggregates', [{ contentSetId: ids.yesNo, key: 'https://owner.example.com/' }]);
+    return result;
+  }
+
+  beforeAll(async () => {
+    build = await buildTestConsole();
+    api = await startTestApi({ consoleDir: build.outdir });
+    base = api.baseUrl.replace(/\/v0$/, '');
+    account = await createAccount('site-owner');
+    ids.project = (await call('projects/create', [{ name: 'Owner site' }])).id;
+    const set = async (name: string, key: string, schema: string) =>
+      (await call('sets/create', [{ projectId: ids.project, key, schema, metadata: { name } }])).id as string;
+    ids.yesNo = await set('Helpful', 'helpful', 'yes-no');
+    ids.pulse = await set('Hearts', 'hearts', 'pulse');
+    ids.calm = await set('Calm', 'calm', 'message');
+    // Today, spread over the hours gone by (UTC), so the Day chart has bars of its own.
+    const { store } = defaultStore();
+    const today = new Date();
+    today.setUTCHours(0, 0, 0, 0);
+    const hours = new Date().getUTCHours();
+    const at = (index: number) => new Date(today.getTime() + ((index * 5) % (hours + 1)) * 3_600_000 + 60_000);
+    const write = (contentSetId: string, key: string, value: string, index: number, context?: Record<string, string>) =>
+      createResponse(store, ANONYMOUS, { contentSetId, key, value, ...(context ? { context } : {}) }, { headers: {} }, at(index));
+    for (let index = 0; index < 6; index++)
+      await write(ids.yesNo, 'https://owner.example.com/', index % 3 === 0 ? 'n' : 'y', index, { $user: 'ann@example.com' });
+    for (let index = 0; index < 2; index++) await write(ids.yesNo, 'https://owner.example.com/guide', 'y', index + 6);
+    for (let index = 0; index < 3; index++) await write(ids.pulse, 'https://owner.example.com/', '+', index + 8);
+    await write(ids.calm, 'https://owner.example.com/', 'Nice', 11);
+    await api.drainStream();
+    ids.item = (await call('contents/lookup', ['https://owner.example.com/guide', { contentSetId: ids.yesNo }]))[0].id;
+    ids.webhook = (await call('webhooks/create', [{ url: 'http://127.0.0.1:9/feedback', enabled: false }])).id;
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+    if (build) rmSync(build.outdir, { recursive: true, force: true });
+  });
+
+  afterEach(() => {
+    expect(pages.takeProblems()).toEqual([]);
+  });
+
+  test('the live preview records a real response and takes it back: every statistic, ranking and export unchanged; it can be tried again', async () => {
+    const before = await everyStatistic();
+    const { context, page } = await pages.newPage();
+    await signIn(page, `/sets/${ids.yesNo}/embed`);
+    const preview = page.getByTestId('widget-preview');
+    const status = page.getByTestId('preview-status');
+    await preview.getByRole('button', { name: 'No' }).click();
+    await status.getByText('Recorded, then taken back: the statistics are unchanged.').waitFor();
+    await screenshot(page, 'preview-taken-back');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await preview.getByRole('button', { name: 'Yes' }).click();
+    await status.getByText('Recorded, then taken back: the statistics are unchanged.').waitFor();
+    await checkPage(page, 'preview-tried-twice');
+
+    // Both were real responses, on the preview's item, and both are revoked.
+    const revoked = await call('responses/list', [{ contentSetId: ids.yesNo, state: 'revoked' }]);
+    expect(revoked.items.map((response: { value: string }) => response.value).sort()).toEqual(['n', 'y']);
+    const item = await call('contents/get', [revoked.items[0].contentItemId]);
+    expect(item.key).toBe(`${base}/sets/${ids.yesNo}/embed`);
+    await api.drainStream();
+    expect(await everyStatistic()).toEqual(before);
+    await context.close();
+  });
+
+  test('top items: labelled with the current period they rank; absent, with the reason, for last week and for a day', async () => {
+    const { context, page } = await pages.newPage();
+    await signIn(page, `/sets/${ids.yesNo}?period=week`);
+    const label = page.getByTestId('top-items-period');
+    await expect(label.innerText()).resolves.toMatch(/^Ranked by responses in this week \(\d+ \w+( \d{4})? – \d+ \w+ \d{4}\)\.$/);
+    await page.locator('.top-list li').first().waitFor();
+    await expect(page.locator('.top-list li').first().innerText()).resolves.toContain('https://owner.example.com/');
+
+    await page.getByRole('button', { name: 'Previous period' }).click();
+    await page.waitForURL(/ref=\d{4}-\d{2}-\d{2}/);
+    await expect(page.getByTestId('summary').innerText()).resolves.toBe('No feedback in this period.');
+    const lastWeek = await page.getByTestId('period-label').innerText();
+    const note = page.getByTestId('top-items-note');
+    await expect(note.innerText()).resolves.toBe(`Rankings exist for the current week only, not for ${lastWeek}. Show this week`);
+    expect(await page.locator('.top-list').count()).toBe(0);
+    await checkPage(page, 'top-items-last-week');
+    await note.getByRole('button', { name: 'Show this week' }).click();
+    await label.waitFor();
+    expect(page.url()).not.toContain('ref=');
+
+    await page.goto(`${base}/projects/${ids.project}?period=day`);
+    await expect(page.getByTestId('top-items-note').innerText()).resolves.toBe(
+      'Rankings cover a week, a month, a year or a rolling window, not a single day: choose one of those to see the top items.',
+    );
+    expect(await page.locator('.top-list').count()).toBe(0);
+    await page.goto(`${base}/projects/${ids.project}?period=rolling28d`);
+    await expect(page.getByTestId('top-items-period').innerText()).resolves.toMatch(/^Ranked by responses in the last 28 days \(/);
+    await context.close();
+  });
+
+  test("the project's Day chart: 24 hourly points adding up to the day's total", async () => {
+    const { context, page } = await pages.newPage();
+    await signIn(page, `/projects/${ids.project}?period=day`);
+    const day = await call('projects/getStats', [ids.project, { period: 'day' }]);
+    expect(day.count).toBe(12);
+    await expect(page.getByTestId('summary').innerText()).resolves.toBe('12 responses.');
+    const rows = await dataRows(page);
+    expect(rows).toHaveLength(24);
+    expect(rows[0][0]).toMatch(/^\d{1,2} \w{3} \d{4}, 00:00 UTC$/);
+    expect(rows.reduce((sum, row) => sum + Number(row[1]), 0)).toBe(12);
+    expect(rows.map((row) => Number(row[1]))).toEqual(day.data.points);
+    await page.locator('.chart-canvas canvas').first().waitFor();
+    await checkPage(page, 'project-day');
+    await context.close();
+  });
+
+  test('no page load calls a changing operation, and none shows a failed resource in the console', async () => {
+    const readOnly = new Set(Object.entries(operations).flatMap(([path, operation]) => (operation.readOnly ? [path] : [])));
+    const { context, page } = await pages.newPage();
+    const calls: string[] = [];
+    const failures: string[] = [];
+    const operationOf = (request: Request) => {
+      const path = new URL(request.url()).pathname.replace(/^\/v0\//, '');
+      return path.replace(/^feelbacks\//, 'responses/');
+    };
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/v0/')) calls.push(`${request.method()} ${operationOf(request)}`);
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
+    });
+    // A request the next navigation cancels is no failure the reader sees.
+    page.on('requestfailed', (request) => {
+      if (request.failure()?.errorText !== 'net::ERR_ABORTED') failures.push(`failed ${request.url()}: ${request.failure()?.errorText}`);
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') failures.push(`console: ${message.text()}`);
+    });
+    await signIn(page, '/projects');
+    const paths = [
+      '/projects',
+      `/projects/${ids.project}`,
+      `/projects/${ids.project}?period=day`,
+      `/projects/${ids.project}/responses`,
+      `/sets/${ids.yesNo}`,
+      `/sets/${ids.yesNo}/responses`,
+      `/sets/${ids.yesNo}/embed`,
+      `/sets/${ids.yesNo}/settings`,
+      `/items/${ids.item}`,
+      '/people',
+      '/people/ann%40example.com',
+      '/webhooks',
+      `/webhooks/${ids.webhook}`,
+      '/keys',
+      '/members',
+      '/audit',
+    ];
+    const seen: Record<string, string[]> = {};
+    for (const path of paths) {
+      calls.length = 0;
+      await page.goto(`${base}${path}`);
+      await page.locator('h1').waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.waitForFunction(() => !document.querySelector('.loading'), undefined, { timeout: 20_000 });
+      seen[path] = [...new Set(calls)];
+    }
+    const writes = Object.entries(seen).flatMap(([path, made]) => made.filter((made) => !readOnly.has(made.split(' ')[1])).map((made) => `${path}: ${made}`));
+    expect(writes).toEqual([]);
+    // Every page asked something, so the check above had calls to look at.
+    for (const path of paths) expect({ path, calls: seen[path].length > 0 }).toEqual({ path, calls: true });
+    // The role comes from members/me, which is what the old probe (projects/create []) was not.
+    expect(seen['/projects'].map((made) => made.split(' ')[1])).toContain('members/me');
+    expect([readOnly.has('members/me'), readOnly.has('projects/create')]).toEqual([true, false]);
+    expect(failures).toEqual([]);
+    await context.close();
+  });
+
+  test('the error box offers Retry, which loads the page', async () => {
+    const { context, page } = await pages.newPage();
+    await signIn(page, '/projects');
+    await page.route(
+      '**/v0/sets/get**',
+      (route) => route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ error: 'too-many-requests', message: 'Slow down.' }) }),
+      { times: 1 },
+    );
+    await page.goto(`${base}/sets/${ids.yesNo}`);
+    const alert = page.getByRole('alert');
+    await expect(alert.innerText()).resolves.toContain('Could not load this. Slow down.');
+    await checkPage(page, 'error-retry');
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Helpful' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await context.close();
+  });
+
+  test("the sets' sparklines share one scale, said under the table", async () => {
+    const { context, page } = await pages.newPage();
+    await signIn(page, `/projects/${ids.project}`);
+    // Responses per day: a yes-no point is [yes, no], a pulse or message point the count.
+    const dayTotal = (point: number | [number, number]) => (typeof point === 'number' ? point : point[0] + point[1]);
+    const highestDay = async (setId: string) => Math.max(...(await call('sets/getStats', [setId, { period: 'rolling7d' }])).data.points.map(dayTotal));
+    const highest = Math.max(await highestDay(ids.yesNo), await highestDay(ids.pulse), await highestDay(ids.calm));
+    expect(highest).toBe(8);
+    const sparklines = page.locator('.seven-days');
+    await until(
+      async () =>
+        (await sparklines.count()) === 3 && (await sparklines.evaluateAll((spans) => spans.every((span) => span.getAttribute('data-scale-max') === '8'))),
+      'one scale of 8',
+    );
+    await expect(page.getByTestId('sparkline-scale').innerText()).resolves.toBe(
+      'The bars of “Last 7 days” share one scale: full height is 8 responses in a day.',
+    );
+    // The tallest bar of each, in pixels, follows its count: 8 (Helpful), 3 (Hearts), 1 (Calm).
+    await page.locator('.seven-days canvas').nth(2).waitFor();
+    const heights = await page.locator('.seven-days canvas').evaluateAll((canvases) =>
+      (canvases as HTMLCanvasElement[]).map((canvas) => {
+        const context = canvas.getContext('2d')!;
+        const { data, width, height } = context.getImageData(0, 0, canvas.width, canvas.height);
+        let top = height;
+        for (let y = 0; y < height && top === height; y++) for (let x = 0; x < width; x++) if (data[(y * width + x) * 4 + 3] > 200) top = y;
+        return height - top;
+      }),
+    );
+    const byName = Object.fromEntries(
+      (await page.locator('tr[data-set]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-set')))).map((name, index) => [name, heights[index]]),
+    );
+    expect(byName.Hearts / byName.Helpful).toBeGreaterThan(0.25);
+    expect(byName.Hearts / byName.Helpful).toBeLessThan(0.5);
+    expect(byName.Calm).toBeLessThan(byName.Hearts);
+    await checkPage(page, 'sparklines-one-scale');
+    await context.close();
+  });
+
+  test('dates: filters read and write "24 Nov 2026" like every date shown; anything else is refused with a hint', async () => {
+    const { context, page } = await pages.newPage({ locale: 'en-US' });
+    await signIn(page, `/sets/${ids.yesNo}/responses`);
+    const items = page.locator('[data-response]');
+    await until(async () => (await items.count()) === 8, 'eight responses');
+    const shown = await items.first().locator('time').innerText();
+    expect(shown).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/);
+    const from = page.getByLabel('From');
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const written = tomorrow.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }).replace('Sept', 'Sep');
+    const iso = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}`;
+    await from.fill(iso);
+    await from.press('Enter');
+    await expect(from.inputValue()).resolves.toBe(written);
+    await page.getByText('No responses match these filters.').waitFor();
+    await from.fill('');
+    await from.press('Enter');
+    await until(async () => (await items.count()) === 8, 'the filter cleared');
+    await from.fill(`${tomorrow.getMonth() + 1}/${tomorrow.getDate()}/${tomorrow.getFullYear()}`);
+    await from.press('Enter');
+    await page.getByText('Write a day as 24 Nov 2026.').waitFor();
+    expect(await from.getAttribute('aria-invalid')).toBe('true');
+    await checkPage(page, 'date-filter-refused');
+    await from.fill(written);
+    await from.press('Tab');
+    await page.getByText('No responses match these filters.').waitFor();
+    expect(await from.getAttribute('aria-invalid')).toBeNull();
+    await context.close();
+  });
+});
