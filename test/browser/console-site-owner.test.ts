@@ -307,6 +307,7 @@ describeInBrowser('console in Chromium: what a site owner trips over', () => {
     expect(byName.Hearts / byName.Helpful).toBeGreaterThan(0.25);
     expect(byName.Hearts / byName.Helpful).toBeLessThan(0.5);
     expect(byName.Calm).toBeLessThan(byName.Hearts);
+    await page.locator('.chart-canvas canvas').first().waitFor();
     await checkPage(page, 'sparklines-one-scale');
     await context.close();
   });
