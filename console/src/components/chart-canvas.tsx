@@ -143,12 +143,14 @@ export default function ChartCanvas(props: { spec: ChartSpec; label: string; onH
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const width = Math.max(element.clientWidth, 120);
+    // A floor for a chart in a box not yet laid out; a sparkline's box has its size from the stylesheet.
+    const minWidth = props.spec.sparkline ? 0 : 120;
+    const width = Math.max(element.clientWidth, minWidth);
     const { options, data } = optionsOf(props.spec, width);
     options.hooks = { setCursor: [(chart) => onHover.current?.(chart.cursor.idx ?? null)] };
     const chart = new uPlot(options, data, element);
     const resize = new ResizeObserver(() => {
-      const next = Math.max(element.clientWidth, 120);
+      const next = Math.max(element.clientWidth, minWidth);
       if (next !== chart.width) chart.setSize({ width: next, height: chart.height });
     });
     resize.observe(element);

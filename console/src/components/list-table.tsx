@@ -1,7 +1,9 @@
 /**
  * The console's tables of things (projects, content sets, API keys, webhooks, deliveries):
- * a scrolling wrapper, a caption for screen readers, one header per column, and a row per
- * thing whose first cell is its row header (what the row is named by).
+ * a caption for screen readers, one header per column, and a row per thing whose first cell
+ * is its row header (what the row is named by). Where the table's box is narrower than its
+ * columns need (a phone), each row stacks into a card whose cells carry their column's name
+ * (styles.css, `.list-table-box`), so every value and button shows without sideways scrolling.
  */
 import type { ReactNode } from 'react';
 
@@ -29,7 +31,7 @@ export function ListTable<Row>(props: {
   const { columns } = props;
   if (props.rows.length === 0 && props.empty !== undefined) return props.empty;
   return (
-    <div className="table-scroll">
+    <div className="list-table-box">
       <table className="list-table" data-testid={props.testId}>
         <caption className="visually-hidden">{props.caption}</caption>
         <thead>
@@ -51,7 +53,13 @@ export function ListTable<Row>(props: {
                     {column.cell(row)}
                   </th>
                 ) : (
-                  <td key={column.header} className={className}>
+                  <td key={column.header} className={column.hiddenHeader ? 'actions-cell' : className}>
+                    {/* The column's name beside the value when rows stack; the cell's header already names it to screen readers. */}
+                    {!column.hiddenHeader && (
+                      <span className="cell-label" aria-hidden="true">
+                        {column.header}
+                      </span>
+                    )}
                     {column.cell(row)}
                   </td>
                 );
