@@ -18,6 +18,10 @@ export interface TagOption {
   value: string;
   /** In [-1, 1]. */
   sentiment: number;
+  /** What people read for the tag (the console, the widgets' tag picker); the value when absent. */
+  label?: string;
+  /** A short text shown before the label, typically an emoji. */
+  icon?: string;
 }
 
 export type SchemaConfig = {
@@ -63,12 +67,14 @@ export const REACTION_PRESETS = {
   ],
 } as const satisfies Record<string, ReactionOption[]>;
 
-/** Tags of the published tagged-message "feedback" preset. */
+/** Tags of the published tagged-message "feedback" preset, with that preset's titles and icons. */
 export const DEFAULT_TAGS: TagOption[] = [
-  { value: 'idea', sentiment: 0.5 },
-  { value: 'error', sentiment: -1 },
-  { value: 'other', sentiment: 0 },
+  { value: 'idea', sentiment: 0.5, label: 'Idea', icon: '💡' },
+  { value: 'error', sentiment: -1, label: 'Error', icon: '💥' },
+  { value: 'other', sentiment: 0, label: 'Other', icon: '💬' },
 ];
+export const TAG_LABEL_MAX_LENGTH = 50;
+export const TAG_ICON_MAX_LENGTH = 16;
 
 export const DEFAULT_RATING = { min: 1, max: 5, step: 1 } as const;
 /** More options than this would make every aggregate item and `values` array unwieldy. */

@@ -45,7 +45,7 @@ export const RatingConfigModel = z
   .strictObject({ min: z.number(), max: z.number(), step: z.number() })
   .meta({ id: 'RatingConfig', description: 'schemaConfig of a rating set, complete.' });
 export const TaggedMessageConfigModel = z
-  .strictObject({ tags: z.array(z.strictObject({ value: z.string(), sentiment })) })
+  .strictObject({ tags: z.array(z.strictObject({ value: z.string(), sentiment, label: z.string().optional(), icon: z.string().optional() })) })
   .meta({ id: 'TaggedMessageConfig', description: 'schemaConfig of a tagged-message set, complete.' });
 /** pulse, yes-no and message have nothing to configure. */
 const EmptyConfigModel = z.strictObject({});

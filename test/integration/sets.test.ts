@@ -126,13 +126,34 @@ describe('sets/create', () => {
       ['tagged-null', { schemaConfig: null }],
     ] as const) {
       const body = await createSet(key, { schema: 'tagged-message', ...overrides });
-      expect(body.schemaConfig.tags.map((tag: { value: string }) => tag.value)).toEqual(['idea', 'error', 'other']);
+      // With the widgets' feedback preset's titles and icons, what the console and the preview show.
+      expect(body.schemaConfig.tags).toEqual([
+        { value: 'idea', sentiment: 0.5, label: 'Idea', icon: '💡' },
+        { value: 'error', sentiment: -1, label: 'Error', icon: '💥' },
+        { value: 'other', sentiment: 0, label: 'Other', icon: '💬' },
+      ]);
     }
     const tags = [
       { value: 'bug', sentiment: -1 },
       { value: 'praise', sentiment: 1 },
     ];
     expect((await createSet('tagged-custom', { schema: 'tagged-message', schemaConfig: { tags } })).schemaConfig).toEqual({ tags });
+    // Labels and icons are trimmed and kept; read back as written.
+    const named = await createSet('tagged-named', {
+      schema: 'tagged-message',
+      schemaConfig: {
+        tags: [
+          { value: 'bug', sentiment: -1, label: ' Bug report ', icon: '🐞' },
+          { value: 'praise', sentiment: 1, label: 'Praise' },
+        ],
+      },
+    });
+    const namedTags = [
+      { value: 'bug', sentiment: -1, label: 'Bug report', icon: '🐞' },
+      { value: 'praise', sentiment: 1, label: 'Praise' },
+    ];
+    expect(named.schemaConfig).toEqual({ tags: namedTags });
+    expect((await api.call('sets/get', [named.id], { key: owner.viewer })).body.schemaConfig).toEqual({ tags: namedTags });
   });
 
   it('completes a partial rating config', async () => {
@@ -197,6 +218,26 @@ describe('sets/create', () => {
       ['args.0.schemaConfig.tags'],
     ],
     ['an empty tag list', { schema: 'tagged-message', schemaConfig: { tags: [] } }, ['args.0.schemaConfig.tags']],
+    [
+      'a blank tag label',
+      { schema: 'tagged-message', schemaConfig: { tags: [{ value: 'a', sentiment: 0, label: '   ' }] } },
+      ['args.0.schemaConfig.tags.0.label'],
+    ],
+    [
+      'a tag label over 50 characters',
+      { schema: 'tagged-message', schemaConfig: { tags: [{ value: 'a', sentiment: 0, label: 'x'.repeat(51) }] } },
+      ['args.0.schemaConfig.tags.0.label'],
+    ],
+    [
+      'a tag icon over 16 characters',
+      { schema: 'tagged-message', schemaConfig: { tags: [{ value: 'a', sentiment: 0, icon: 'x'.repeat(17) }] } },
+      ['args.0.schemaConfig.tags.0.icon'],
+    ],
+    [
+      'a tag icon that is not text',
+      { schema: 'tagged-message', schemaConfig: { tags: [{ value: 'a', sentiment: 0, icon: 5 }] } },
+      ['args.0.schemaConfig.tags.0.icon'],
+    ],
     ['a rating with max equal to min', { schema: 'rating', schemaConfig: { min: 5, max: 5 } }, ['args.0.schemaConfig']],
     ['a rating with max below min', { schema: 'rating', schemaConfig: { min: 5, max: 1 } }, ['args.0.schemaConfig']],
     ['a rating max below the default min', { schema: 'rating', schemaConfig: { max: 0 } }, ['args.0.schemaConfig']],

@@ -757,6 +757,8 @@ export type TaggedMessageConfig = {
   tags: {
     value: string;
     sentiment: number;
+    label?: string;
+    icon?: string;
   }[];
 };
 
