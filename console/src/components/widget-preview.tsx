@@ -17,7 +17,6 @@ import {
   FeelbackYesNo,
   PRESET_EVALUATION,
   PRESET_FACEBOOK_EMOJI,
-  PRESET_FEEDBACK,
   PRESET_FEELING,
   PRESET_GITHUB_EMOJI,
   PRESET_PULSE_HEART,
@@ -29,7 +28,7 @@ import {
 import { type ReactElement, type ReactNode, useEffect, useReducer, useRef, useState } from 'react';
 import type { Schema, SchemaConfig } from '../../../shared/schema-options';
 import type { ContentSet } from '@feedback-service/client';
-import { reactionPreset, setOptions, usesFeedbackTags } from '../schemas';
+import { reactionPreset, setOptions, tagPreset } from '../schemas';
 
 const REACTION_PRESETS = { github: PRESET_GITHUB_EMOJI, facebook: PRESET_FACEBOOK_EMOJI, feeling: PRESET_FEELING, evaluation: PRESET_EVALUATION };
 
@@ -87,9 +86,8 @@ const SCHEMA_PREVIEWS: { [S in Schema]: (props: PreviewProps) => ReactElement } 
     <FeelbackTaggedMessage
       {...target}
       layout="inline"
-      preset={
-        usesFeedbackTags(set.schemaConfig as SchemaConfig['tagged-message']) ? PRESET_FEEDBACK : textPreset(set, (_value, label, emoji) => emoji ?? label)
-      }
+      preset={tagPreset(setOptions(set)).map(({ value, title, text }) => ({ value, title, icon: text === undefined ? undefined : { text } }))}
+      showLabels
       textAnswer="Thanks for your feedback"
     />
   ),

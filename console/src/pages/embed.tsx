@@ -17,7 +17,7 @@ const WidgetPreview = lazy(() => import('../components/widget-preview'));
 const TABS = [
   { id: 'react', label: '@feelback/react' },
   { id: 'astro', label: 'astro-feelback' },
-  { id: 'html', label: 'HTML (@feelback/js/browser)' },
+  { id: 'html', label: 'Plain HTML (@feelback/js)' },
 ] as const;
 
 function Snippet(props: { set: ContentSet }) {
@@ -60,8 +60,7 @@ function Snippet(props: { set: ContentSet }) {
           hidden={tab !== entry.id}
           className="snippet"
         >
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a snippet wider than the screen scrolls; keyboard users reach it to scroll it (axe: scrollable-region-focusable). */}
-          <pre tabIndex={0} data-testid={`snippet-${entry.id}`}>
+          <pre data-testid={`snippet-${entry.id}`}>
             <code>{snippets[entry.id]}</code>
           </pre>
           <CopyButton text={snippets[entry.id]} what={`the ${entry.label} snippet`} />

@@ -10,9 +10,9 @@ import { taggedMessage } from './tagged-message';
 import type { AggregationOf, OptionDisplay, SchemaView, SnippetParts, Table } from './view';
 import { yesNo } from './yes-no';
 
-export { optionText, sentimentWord, type OptionDisplay, type SnippetParts, type Table } from './view';
+export { indentFollowingLines, optionText, sentimentWord, type OptionDisplay, type SnippetParts, type Table } from './view';
 export { reactionPreset } from './reaction';
-export { usesFeedbackTags } from './tagged-message';
+export { tagPreset } from './tagged-message';
 
 /** What the console does per schema: one record per schema, or the console does not compile. */
 export const SCHEMA_VIEWS: { [S in Schema]: SchemaView<S> } = {
@@ -98,6 +98,6 @@ export function pointTotals(data: ResponseAggregation): number[] {
 }
 
 /** The set's schema's part of the snippets. */
-export function snippetParts(set: ContentSet, count: string): SnippetParts {
+export function snippetParts(set: ContentSet, count: string[]): SnippetParts {
   return viewOf(set.schema).snippet({ set, config: set.schemaConfig as never, options: setOptions(set), count });
 }

@@ -1,5 +1,5 @@
 import { plural } from '../lib/format';
-import { countChart, paletteColors, type SchemaView } from './view';
+import { countChart, jsxElement, paletteColors, type SchemaView } from './view';
 
 export const message: SchemaView<'message'> = {
   name: 'Message',
@@ -14,9 +14,9 @@ export const message: SchemaView<'message'> = {
   pointTotals: (data) => data.points,
   snippet: ({ set }) => ({
     reactImports: ['FeelbackMessage'],
-    reactElement: `<FeelbackMessage contentSetId="${set.id}" layout="inline" title="Send us your feedback" withEmail="optional" />`,
+    reactElement: jsxElement('FeelbackMessage', [`contentSetId="${set.id}"`, 'layout="inline"', 'title="Send us your feedback"', 'withEmail="optional"']),
     astroImport: 'FeelbackMessage',
-    astroElement: `<FeelbackMessage contentSetId="${set.id}" layout="inline" withEmail="optional" />`,
+    astroElement: jsxElement('FeelbackMessage', [`contentSetId="${set.id}"`, 'layout="inline"', 'withEmail="optional"']),
     htmlBody: `<div class="feelback-container" data-feelback-set="${set.id}" data-feelback-component="form">\n  <form class="feelback-form" data-feelback-type="form-single">\n    <label for="feelback-message">Your feedback</label>\n    <textarea id="feelback-message" data-feelback-field="message" required></textarea>\n    <button type="submit" class="feelback-btn">Send</button>\n  </form>\n</div>`,
   }),
 };

@@ -1,5 +1,5 @@
 import { plural } from '../lib/format';
-import { buttonsHtml, countChart, paletteColors, type SchemaView } from './view';
+import { buttonsHtml, countChart, jsxElement, paletteColors, type SchemaView } from './view';
 
 export const pulse: SchemaView<'pulse'> = {
   name: 'Pulse',
@@ -14,9 +14,9 @@ export const pulse: SchemaView<'pulse'> = {
   pointTotals: (data) => data.points,
   snippet: ({ set, count }) => ({
     reactImports: ['FeelbackPulse', 'PRESET_PULSE_HEART'],
-    reactElement: `<FeelbackPulse contentSetId="${set.id}" preset={PRESET_PULSE_HEART}${count} />`,
+    reactElement: jsxElement('FeelbackPulse', [`contentSetId="${set.id}"`, 'preset={PRESET_PULSE_HEART}', ...count]),
     astroImport: 'FeelbackPulse',
-    astroElement: `<FeelbackPulse contentSetId="${set.id}" preset="heart"${count} />`,
+    astroElement: jsxElement('FeelbackPulse', [`contentSetId="${set.id}"`, 'preset="heart"', ...count]),
     htmlBody: `<div class="feelback-container" data-feelback-set="${set.id}">\n${buttonsHtml([{ value: '+', label: 'Love', emoji: '❤️' }])}\n</div>`,
   }),
 };

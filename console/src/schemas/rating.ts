@@ -1,6 +1,6 @@
 import { optionLabels } from '../../../shared/schema-options';
 import { formatCount, formatDecimal, plural } from '../lib/format';
-import { buttonsHtml, type SchemaView, valuesLiteral } from './view';
+import { buttonsHtml, jsxElement, type SchemaView, valuesLiteral } from './view';
 
 export const rating: SchemaView<'rating'> = {
   name: 'Rating',
@@ -40,17 +40,19 @@ export const rating: SchemaView<'rating'> = {
   snippet: ({ set, options, count }) => {
     const literal = valuesLiteral(
       options.map((option) => ({ value: option.value, title: `${option.value} out of ${options.at(-1)!.value}`, text: `${option.value} ★` })),
-      '',
     );
     return {
       note: 'The published widgets have no rating component: a button list with one button per rating value (the yes-no widget with your own preset) records ratings.',
       reactImports: ['FeelbackYesNo'],
-      reactElement: `<FeelbackYesNo contentSetId="${set.id}" textQuestion="How would you rate this page?" preset={${literal}}${count} />`,
+      reactElement: jsxElement('FeelbackYesNo', [`contentSetId="${set.id}"`, 'textQuestion="How would you rate this page?"', `preset={${literal}}`, ...count]),
       astroImport: 'FeelbackYesNo',
-      astroElement: `<FeelbackYesNo contentSetId="${set.id}" textQuestion="How would you rate this page?" showTitle preset={${valuesLiteral(
-        options.map((option) => ({ value: option.value, title: `${option.value} ★` })),
-        '',
-      )}}${count} />`,
+      astroElement: jsxElement('FeelbackYesNo', [
+        `contentSetId="${set.id}"`,
+        'textQuestion="How would you rate this page?"',
+        'showTitle',
+        `preset={${valuesLiteral(options.map((option) => ({ value: option.value, title: `${option.value} ★` })))}}`,
+        ...count,
+      ]),
       htmlBody: `<div class="feelback-container" data-feelback-set="${set.id}">\n  <span class="feelback-text">How would you rate this page?</span>\n${buttonsHtml(options.map((option) => ({ value: option.value, label: option.label })))}\n</div>`,
     };
   },

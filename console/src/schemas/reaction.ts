@@ -3,6 +3,7 @@ import { formatDecimal, formatScore, plural } from '../lib/format';
 import {
   buttonsHtml,
   intensityWord,
+  jsxElement,
   mostChosen,
   paletteColors,
   type SchemaView,
@@ -85,21 +86,18 @@ export const reaction: SchemaView<'reaction'> = {
     if (preset) {
       return {
         reactImports: ['FeelbackReaction', REACT_REACTION_PRESETS[preset]],
-        reactElement: `<FeelbackReaction contentSetId="${set.id}" preset={${REACT_REACTION_PRESETS[preset]}}${count} />`,
+        reactElement: jsxElement('FeelbackReaction', [`contentSetId="${set.id}"`, `preset={${REACT_REACTION_PRESETS[preset]}}`, ...count]),
         astroImport: 'FeelbackReaction',
-        astroElement: `<FeelbackReaction contentSetId="${set.id}" preset="${preset}"${count} />`,
+        astroElement: jsxElement('FeelbackReaction', [`contentSetId="${set.id}"`, `preset="${preset}"`, ...count]),
         htmlBody,
       };
     }
-    const literal = valuesLiteral(
-      options.map((option) => ({ value: option.value, title: option.label, text: option.emoji ?? option.label })),
-      '',
-    );
+    const values = options.map((option) => ({ value: option.value, title: option.label, text: option.emoji ?? option.label }));
     return {
       reactImports: ['FeelbackReaction'],
-      reactElement: `<FeelbackReaction contentSetId="${set.id}" preset={${literal}}${count} />`,
+      reactElement: jsxElement('FeelbackReaction', [`contentSetId="${set.id}"`, `preset={${valuesLiteral(values)}}`, ...count]),
       astroImport: 'FeelbackReaction',
-      astroElement: `<FeelbackReaction contentSetId="${set.id}" preset={${literal}}${count} />`,
+      astroElement: jsxElement('FeelbackReaction', [`contentSetId="${set.id}"`, `preset={${valuesLiteral(values, 'astro')}}`, ...count]),
       htmlBody,
     };
   },

@@ -1,18 +1,40 @@
-import { optionLabels, type SchemaConfig } from '../../../shared/schema-options';
+import { DEFAULT_TAGS, type TagOption } from '../../../shared/schema-options';
 import { formatScore, plural } from '../lib/format';
-import { escapeHtml, mostChosen, paletteColors, type SchemaView, sentimentWord, stackedChart, sumOf, type Titles, titled, valuesLiteral } from './view';
+import {
+  escapeHtml,
+  jsxElement,
+  mostChosen,
+  type OptionDisplay,
+  optionText,
+  paletteColors,
+  type SchemaView,
+  sentimentWord,
+  stackedChart,
+  sumOf,
+  valuesLiteral,
+} from './view';
 
-/** Emoji and titles of the widgets' `feedback` tags. */
-const TAG_TITLES: Titles = { idea: ['💡', 'Idea'], error: ['💥', 'Error'], other: ['💬', 'Other'] };
+/**
+ * How a tag is named everywhere (distribution, filters, responses, snippets, the preview):
+ * its label and icon from the set's schemaConfig, else its value. Sets made before tags had
+ * labels stored none; their default tags (idea, error, other) take the labels and icons the
+ * defaults have now, so they read as they always did.
+ */
+export function tagDisplay(tag: TagOption): OptionDisplay {
+  const unnamed = tag.label === undefined && tag.icon === undefined;
+  const named = unnamed ? (DEFAULT_TAGS.find((candidate) => candidate.value === tag.value) ?? tag) : tag;
+  const label = named.label ?? tag.value;
+  return named.icon ? { value: tag.value, label, emoji: named.icon } : { value: tag.value, label };
+}
 
-/** Whether a tagged-message set uses the widgets' `feedback` tags (idea, error, other). */
-export function usesFeedbackTags(config: SchemaConfig['tagged-message']): boolean {
-  return config.tags.map((tag) => tag.value).join('\n') === 'idea\nerror\nother';
+/** The tags as a widget preset: the label as title (shown with `showLabels`), the icon as icon. */
+export function tagPreset(options: OptionDisplay[]): { value: string; title: string; text?: string }[] {
+  return options.map((option) => ({ value: option.value, title: option.label, text: option.emoji }));
 }
 
 export const taggedMessage: SchemaView<'tagged-message'> = {
   name: 'Tagged message',
-  options: (config) => optionLabels('tagged-message', config).map((value) => titled(value, TAG_TITLES)),
+  options: (config) => config.tags.map(tagDisplay),
   hasOptions: true,
   optionWord: 'Tag',
   hasText: true,
@@ -31,25 +53,41 @@ export const taggedMessage: SchemaView<'tagged-message'> = {
       input,
     ),
   pointTotals: (data) => data.points.map(([counts]) => sumOf(counts)),
-  snippet: ({ set, config, options }) => {
-    const standard = usesFeedbackTags(config);
-    const literal = valuesLiteral(
-      options.map((option) => ({ value: option.value, title: option.label, text: option.emoji })),
-      '',
-    );
+  snippet: ({ set, options }) => {
+    const preset = tagPreset(options);
+    const attributes = (library: 'react' | 'astro') => [
+      `contentSetId="${set.id}"`,
+      'layout="inline"',
+      `preset={${valuesLiteral(preset, library)}}`,
+      'showLabels',
+      'withEmail="optional"',
+    ];
     return {
-      reactImports: standard ? ['FeelbackTaggedMessage', 'PRESET_FEEDBACK'] : ['FeelbackTaggedMessage'],
-      reactElement: `<FeelbackTaggedMessage contentSetId="${set.id}" layout="inline" preset={${standard ? 'PRESET_FEEDBACK' : literal}} withEmail="optional" />`,
+      reactImports: ['FeelbackTaggedMessage'],
+      reactElement: jsxElement('FeelbackTaggedMessage', attributes('react')),
       astroImport: 'FeelbackTaggedMessage',
-      astroElement: `<FeelbackTaggedMessage contentSetId="${set.id}" layout="inline" preset=${standard ? '"feedback"' : `{${literal}}`} withEmail="optional" />`,
-      htmlBody: `<div class="feelback-container" data-feelback-set="${set.id}" data-feelback-component="form">\n  <form class="feelback-form">\n    <fieldset class="feelback-radio-group" data-feelback-field="tag" data-required>\n      <legend>What is it about?</legend>\n${options
-        .map(
-          (option) =>
-            `      <label><input type="radio" name="tag" value="${escapeHtml(option.value)}"> ${escapeHtml(option.emoji ? `${option.emoji} ${option.label}` : option.label)}</label>`,
-        )
-        .join(
-          '\n',
-        )}\n    </fieldset>\n    <label for="feelback-message">Message</label>\n    <textarea id="feelback-message" data-feelback-field="message"></textarea>\n    <button type="submit" class="feelback-btn">Send</button>\n  </form>\n</div>`,
+      astroElement: jsxElement('FeelbackTaggedMessage', attributes('astro')),
+      // The markup astro-feelback renders, which @feelback/js's stylesheet lays out (a radio beside its label).
+      htmlBody: [
+        `<div class="feelback-container" data-feelback-set="${set.id}" data-feelback-component="form">`,
+        '  <form class="feelback-form">',
+        '    <div class="content">',
+        '      <fieldset class="feelback-radio-group" data-feelback-field="tag" data-required>',
+        '        <legend>What is it about?</legend>',
+        ...options.flatMap((option, index) => [
+          '        <div class="feelback-radio-item">',
+          `          <input id="feelback-tag-${index}" type="radio" name="tag" value="${escapeHtml(option.value)}">`,
+          `          <label for="feelback-tag-${index}">${escapeHtml(optionText(option))}</label>`,
+          '        </div>',
+        ]),
+        '      </fieldset>',
+        '      <label for="feelback-message">Message</label>',
+        '      <textarea id="feelback-message" data-feelback-field="message"></textarea>',
+        '      <button type="submit" class="feelback-btn">Send</button>',
+        '    </div>',
+        '  </form>',
+        '</div>',
+      ].join('\n'),
     };
   },
 };

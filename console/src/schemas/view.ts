@@ -57,8 +57,8 @@ export interface SnippetInput<S extends Schema> {
   set: ContentSet;
   config: SchemaConfig[S];
   options: OptionDisplay[];
-  /** ` showCount` when the set's counts are public, else empty. */
-  count: string;
+  /** `['showCount']` when the set's counts are public, else empty: the widgets' attribute. */
+  count: string[];
 }
 
 export interface SchemaView<S extends Schema> {
@@ -158,9 +158,36 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** A preset array as JavaScript source, for the snippets. */
-export function valuesLiteral(values: { value: string; title: string; text?: string }[], indent: string): string {
-  return `[\n${values.map((value) => `${indent}  { value: ${JSON.stringify(value.value)}, title: ${JSON.stringify(value.title)}${value.text ? `, icon: { text: ${JSON.stringify(value.text)} }` : ''} },`).join('\n')}\n${indent}]`;
+/**
+ * A preset array as JavaScript source, for the snippets (lines after the first indented by
+ * whoever places it: `jsxElement`). An icon is `{ text }` for @feelback/react and the markup
+ * itself for astro-feelback, whose own presets hold their icons as strings.
+ */
+export function valuesLiteral(values: { value: string; title: string; text?: string }[], library: 'react' | 'astro' = 'react'): string {
+  const icon = (text: string) => (library === 'react' ? `{ text: ${JSON.stringify(text)} }` : JSON.stringify(text));
+  return `[\n${values.map((value) => `  { value: ${JSON.stringify(value.value)}, title: ${JSON.stringify(value.title)}${value.text ? `, icon: ${icon(value.text)}` : ''} },`).join('\n')}\n]`;
+}
+
+/** Every line of `text` but the first, moved right by `prefix` (the first goes where the caller writes it). */
+export function indentFollowingLines(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line, index) => (index > 0 && line !== '' ? `${prefix}${line}` : line))
+    .join('\n');
+}
+
+/** Up to this many characters an element of a snippet stays on one line. */
+const SNIPPET_LINE = 80;
+
+/**
+ * A JSX or Astro element of a snippet: on one line when short, else one attribute a line
+ * (an attribute of several lines, a preset array, indented under it), so that no line of a
+ * snippet runs far off and a pasted snippet reads as its author would have written it.
+ */
+export function jsxElement(name: string, attributes: string[]): string {
+  const oneLine = `<${name} ${attributes.join(' ')} />`;
+  if (oneLine.length <= SNIPPET_LINE && !oneLine.includes('\n')) return oneLine;
+  return `<${name}\n${attributes.map((attribute) => `  ${indentFollowingLines(attribute, '  ')}`).join('\n')}\n/>`;
 }
 
 /** The plain HTML snippet's buttons, one per option. */

@@ -1,5 +1,5 @@
 import { formatCount, formatPercent, formatScore } from '../lib/format';
-import { buttonsHtml, type SchemaView, sentimentWord, stackedChart } from './view';
+import { buttonsHtml, jsxElement, type SchemaView, sentimentWord, stackedChart } from './view';
 
 export const yesNo: SchemaView<'yes-no'> = {
   name: 'Yes / no',
@@ -24,9 +24,15 @@ export const yesNo: SchemaView<'yes-no'> = {
   pointTotals: (data) => data.points.map(([yes, no]) => yes + no),
   snippet: ({ set, options, count }) => ({
     reactImports: ['FeelbackYesNo', 'PRESET_YESNO_LIKE_DISLIKE'],
-    reactElement: `<FeelbackYesNo contentSetId="${set.id}" preset={PRESET_YESNO_LIKE_DISLIKE} textQuestion="Was this page helpful?" textAnswer="Thanks for your feedback"${count} />`,
+    reactElement: jsxElement('FeelbackYesNo', [
+      `contentSetId="${set.id}"`,
+      'preset={PRESET_YESNO_LIKE_DISLIKE}',
+      'textQuestion="Was this page helpful?"',
+      'textAnswer="Thanks for your feedback"',
+      ...count,
+    ]),
     astroImport: 'FeelbackYesNo',
-    astroElement: `<FeelbackYesNo contentSetId="${set.id}" preset="check" textQuestion="Was this page helpful?"${count} />`,
+    astroElement: jsxElement('FeelbackYesNo', [`contentSetId="${set.id}"`, 'preset="check"', 'textQuestion="Was this page helpful?"', ...count]),
     htmlBody: `<div class="feelback-container" data-feelback-set="${set.id}">\n  <span class="feelback-text">Was this page helpful?</span>\n${buttonsHtml(options)}\n</div>`,
   }),
 };
