@@ -45,6 +45,8 @@ import {
   type ResponseChange,
 } from '../store/counters';
 import { conditionHolds } from '../store/conditions';
+import { responseOf } from '../store/items';
+import { forEachListedResponse } from '../store/response-lists';
 import type { ResponseItem, Store } from '../store/entities';
 import { inParallel } from './parallel';
 
@@ -85,16 +87,11 @@ export interface RebuildResult {
 }
 
 /**
- * Reads the project's responses page by page (Response byProject on gsi3, every state) and
+ * Reads the project's responses page by page (every partition of gsi3, every state) and
  * hands each page to `onPage`, so memory holds one page and the counters, not every response.
  */
 async function forEachResponsePage(store: Store, projectId: string, onPage: (responses: ResponseItem[]) => void): Promise<void> {
-  let cursor: string | null = null;
-  do {
-    const page: { data: ResponseItem[]; cursor: string | null } = await store.entities.Response.query.byProject({ projectId }).go({ cursor });
-    onPage(page.data);
-    cursor = page.cursor;
-  } while (cursor);
+  await forEachListedResponse(store, 'gsi3', projectId, (page) => onPage(page.map((raw) => responseOf(raw)!)));
 }
 
 /** What the stream path would have made of these responses: one delta per counter item, from zero. */

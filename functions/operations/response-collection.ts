@@ -3,19 +3,20 @@
  *
  * DynamoDB round trips (anonymous caller; a keyed caller adds the GetItem of its key):
  *
- * | target                                  | warm instance (target-cache.ts)   | cold instance                     |
- * |-----------------------------------------|-----------------------------------|-----------------------------------|
- * | contentSetId + key of an existing item  | 1: TransactWriteItems             | 2: BatchGetItem (set, key) + 1    |
- * | contentSetId + a new key                | 2: BatchGetItem (set, key) + 1    | 2                                 |
- * | contentId                               | 1                                 | 3: item, then its set, then 1     |
+ * | target                                  | warm instance (target-cache.ts)  | remembered > 10 s ago    | cold instance              |
+ * |-----------------------------------------|----------------------------------|--------------------------|----------------------------|
+ * | contentSetId + key of an existing item  | 1: PutItem                       | 2: BatchGetItem + PutItem | 3: BatchGetItem x2 + PutItem |
+ * | contentSetId + a new key                | 2: BatchGetItem (key) + TransactWriteItems | 2         | 3                          |
+ * | contentId                               | 1                                | 2                        | 3: item and set, project, PutItem |
  *
- * The transaction is the response's Put with ConditionChecks that its project, set and
- * item are active (and that the item still holds the key), so a response never lands
- * after an archive: the next one after it is refused. A revoke token needs the set's
- * revoke window, read again when older than 60 s (one more BatchGetItem then).
- * Anything the hot path cannot decide alone goes through a full read (freshTarget), which
- * answers the documented error.
+ * A response on an existing item is one conditional PutItem (its id is new), with no
+ * check of its targets: their states come from what the instance remembers, trusted for
+ * TARGET_MAX_AGE_MS (10 s) and then read again, so an archived or deactivated project, set
+ * or item refuses new responses within 10 s (the documented `conflict`). A new key is one
+ * transaction writing key item, content item and response, with checks that the project
+ * and set are active. A revoke token needs the set's revoke window, remembered the same way.
  */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { hashSecret, type Caller } from '../api/auth';
 import { ApiError } from '../api/errors';
 import type { ResponseCreateModel } from '../api/response-models';
@@ -23,10 +24,10 @@ import { deriveProfiling, type Profiling } from '../domain/profiling';
 import { newId } from '../domain/text';
 import type { TableClient } from '../store/dynamodb-clients';
 import { createResponse as createResponseWrite, type NewResponse, userIndexAttributes } from '../store/items';
-import { conflictPause, isConflict, writeTransaction } from '../store/transactions';
+import { conflictPause } from '../store/transactions';
 import { autoMetadata, insertContentItem, newContentItem } from './contents';
-import { freshTarget, issueRevokeToken, planOf, planWrite, stateChecks, validValue, type WritePlan } from './response-targets';
-import { forgetTarget, rememberItem, rememberKey } from './target-cache';
+import { issueRevokeToken, resolveTarget, stateChecks, validValue } from './response-targets';
+import { forgetKey, forgetTarget, rememberItem, rememberKey } from './target-cache';
 
 export interface ResponseWriteResult {
   responseId: string;
@@ -36,9 +37,9 @@ export interface ResponseWriteResult {
 }
 
 /**
- * Attempts of one create: a check that failed (something changed since it was
- * remembered, or a concurrent first response took the key) sends the next attempt
- * through a full read; a transaction another one held is retried after a short pause.
+ * Attempts of one create with a new key: a transaction another one held is retried after a
+ * short pause; a failed check (a state changed, or a concurrent first response took the
+ * key) sends the next attempt through a fresh read of what it relied on.
  */
 const ATTEMPTS = 6;
 
@@ -55,22 +56,12 @@ export async function createResponse(
   const profiling: Profiling = deriveProfiling(input.profiling ?? undefined, { headers: request.headers, context });
   const timestamp = now.toISOString();
 
-  let plan: WritePlan | undefined = await planWrite(table, caller, input, clock, wantsToken);
   for (let attempt = 1; ; attempt++) {
-    plan ??= planOf(await freshTarget(table, caller, input, clock), input, clock);
-    let value: ReturnType<typeof validValue>;
-    try {
-      value = validValue(plan.set, input.value);
-    } catch (error) {
-      // An invalid value is reported after the target's own errors (states first), as a full read orders them.
-      if (!plan.fresh) {
-        plan = undefined;
-        continue;
-      }
-      throw error;
-    }
-    const { set } = plan;
-    const revokeWindow = plan.settings?.revokeWindowSeconds ?? 0;
+    const target = await resolveTarget(table, caller, input, clock);
+    const set = target.contentSet;
+    // After the target's own errors (states first), as a full read orders them.
+    const value = validValue(set, input.value);
+    const revokeWindow = set.revokeWindowSeconds ?? 0;
     const revokable = wantsToken && revokeWindow > 0 ? issueRevokeToken(set.id, revokeWindow, now) : undefined;
     const record = (contentItemId: string, id = newId()): NewResponse => ({
       id,
@@ -91,41 +82,30 @@ export async function createResponse(
       // The person the response is about, when the caller named one: found and erased by it.
       ...userIndexAttributes({ accountId: set.accountId, userId: profiling.userId || undefined, createdAt: timestamp, id }),
     });
-    const checks = { projectId: set.projectId, contentSetId: set.id, key: plan.key };
+    const written = (response: NewResponse) => ({ responseId: response.id, feelbackId: response.id, ...(revokable ? { revokable } : {}) });
 
-    let written: { id: string } | undefined;
-    let conflict = false;
-    if (plan.itemId) {
-      const response = record(plan.itemId);
-      const outcome = await writeTransaction(table, [
-        createResponseWrite(table.tableName, response),
-        ...stateChecks(table.tableName, { ...checks, itemId: plan.itemId }),
-      ]);
-      if (!outcome.canceled) written = response;
-      else conflict = isConflict(outcome.reasons);
-    } else {
-      const item = newContentItem(set, input.key!, autoMetadata(input.key!), now);
-      const response = record(item.id);
-      const outcome = await insertContentItem(table, item, [
-        createResponseWrite(table.tableName, response),
-        ...stateChecks(table.tableName, { ...checks, itemId: null }),
-      ]);
-      if (outcome.inserted) {
-        written = response;
-        rememberItem(item);
-        rememberKey(set.id, item.key, item.id);
-      } else conflict = outcome.conflict;
+    if (target.item) {
+      // A new id: the condition (attribute_not_exists) never fails but on a collision of 128 random bits.
+      const response = record(target.item.id);
+      await table.documentClient.send(new PutCommand(createResponseWrite(table.tableName, response).Put!));
+      return written(response);
     }
-    if (written) return { responseId: written.id, feelbackId: written.id, ...(revokable ? { revokable } : {}) };
+    const item = newContentItem(set, input.key!, autoMetadata(input.key!), now);
+    const response = record(item.id);
+    const outcome = await insertContentItem(table, item, [
+      createResponseWrite(table.tableName, response),
+      ...stateChecks(table.tableName, { projectId: set.projectId, contentSetId: set.id, itemId: null }),
+    ]);
+    if (outcome.inserted) {
+      rememberItem(item, clock);
+      rememberKey(set.id, item.key, item.id, clock);
+      return written(response);
+    }
     if (attempt >= ATTEMPTS) {
       throw new ApiError('conflict', 'The content item is being written concurrently; retry', { contentSetId: set.id, key: input.key ?? undefined });
     }
-    if (conflict) await conflictPause(attempt);
-    // The same write again after a conflict on an existing item; anything else (a failed
-    // check; a new key, which a concurrent first response may have taken) is read afresh.
-    if (!conflict || !plan.itemId) {
-      forgetTarget({ contentSetId: set.id, key: input.key ?? undefined, contentItemId: input.contentId ?? undefined });
-      plan = undefined;
-    }
+    if (outcome.conflict) await conflictPause(attempt);
+    else forgetTarget({ projectId: set.projectId, contentSetId: set.id });
+    forgetKey(set.id, input.key!);
   }
 }

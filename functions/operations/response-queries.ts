@@ -4,7 +4,9 @@ import type { ResponseQueryModel } from '../api/response-models';
 import { createConversions } from 'electrodb';
 import { budgetedRead, FILTERED_READ_BUDGET } from '../store/batch';
 import { Response as ResponseEntity, type ResponseItem, type Store } from '../store/entities';
+import { type RawItem, type ResponseListIndex, responseOf } from '../store/items';
 import { cursorPage, openPosition, type CursorScope, type IndexSource } from './paging';
+import { mergedListRead } from './response-lists';
 
 export function responseView(response: ResponseItem) {
   return {
@@ -79,34 +81,39 @@ interface ResponseQuery {
   go(options: { order: 'desc'; cursor: string | null; limit: number; pages: 1 }): Promise<{ data: ResponseItem[]; cursor: string | null }>;
 }
 
-/** The index query, newest first, narrowed to [from, to) on the index key and filtered by state. */
-function indexQuery(store: Store, accessPattern: ResponseAccessPattern, partition: string, selection: ResponseSelection): ResponseQuery {
-  const { Response } = store.entities;
+/** A person's responses (gsi4, unsharded: one person's rate is no hot spot), newest first, within [from, to), by state. */
+function userQuery(store: Store, userKey: string, selection: ResponseSelection): ResponseQuery {
+  const index = store.entities.Response.query.byUser({ userKey });
   // Sort keys are `<createdAt>#<id>`: from (inclusive) and to (exclusive) bound them as plain prefixes.
-  const bound = (value: string) => (accessPattern === 'byUser' ? { userSort: value } : { createdAt: value });
-  const index =
-    accessPattern === 'byUser'
-      ? Response.query.byUser({ userKey: partition })
-      : accessPattern === 'byContentItem'
-        ? Response.query.byContentItem({ contentItemId: partition })
-        : accessPattern === 'byContentSet'
-          ? Response.query.byContentSet({ contentSetId: partition })
-          : Response.query.byProject({ projectId: partition });
-  const ranges = index as unknown as {
-    between(from: object, to: object): typeof index;
-    gte(from: object): typeof index;
-    lt(to: object): typeof index;
-  };
+  const bound = (value: string) => ({ userSort: value });
   const ranged =
     selection.from && selection.to
-      ? ranges.between(bound(selection.from), bound(selection.to))
+      ? index.between(bound(selection.from), bound(selection.to))
       : selection.from
-        ? ranges.gte(bound(selection.from))
+        ? index.gte(bound(selection.from))
         : selection.to
-          ? ranges.lt(bound(selection.to))
+          ? index.lt(bound(selection.to))
           : index;
   const filtered = selection.state === 'all' ? ranged : ranged.where((attributes, { eq }) => eq(attributes.state, selection.state));
   return filtered as unknown as ResponseQuery;
+}
+
+const LIST_INDEXES: Record<Exclude<ResponseAccessPattern, 'byUser'>, ResponseListIndex> = { byContentItem: 'gsi1', byContentSet: 'gsi2', byProject: 'gsi3' };
+
+/** A response as lists return it: without its token hash. */
+function listed(raw: RawItem): ResponseItem {
+  const { revokeTokenHash: _hash, ...response } = responseOf(raw)!;
+  return response;
+}
+
+/**
+ * The sort key a position of a merged list stands for. Cursors sealed before the lists
+ * were sharded hold an ElectroDB cursor (its last key, base64url JSON): the sort key in it.
+ */
+function sortKeyOfPosition(position: string, index: ResponseListIndex): string {
+  if (/^\d/.test(position)) return position;
+  const keys = JSON.parse(Buffer.from(position, 'base64url').toString('utf8')) as Record<string, unknown>;
+  return String(keys[`${index}sk`]);
 }
 
 export interface ResponseListing {
@@ -144,12 +151,30 @@ export async function responseListing(
     },
   };
   if (!index) return { source: null, list };
-  const converter = conversions.byAccessPattern[index.accessPattern].fromComposite;
+  if (index.accessPattern !== 'byUser') {
+    const listIndex = LIST_INDEXES[index.accessPattern];
+    const read = mergedListRead(
+      store,
+      { index: listIndex, scopeId: index.partition, from: selection.from, to: selection.to, state: selection.state === 'all' ? undefined : selection.state },
+      readBudget,
+    );
+    return {
+      list,
+      source: {
+        read: async (start, count) => {
+          const { items, resume } = await read(start === null ? null : sortKeyOfPosition(start, listIndex), count);
+          return { items: items.map(listed), ...(resume === undefined ? {} : { resume }) };
+        },
+        positionOf: (item) => `${item.createdAt}#${item.id}`,
+      },
+    };
+  }
+  const converter = conversions.byAccessPattern.byUser.fromComposite;
   return {
     list,
     source: {
       read: async (start, count) => {
-        const query = indexQuery(store, index.accessPattern, index.partition, selection);
+        const query = userQuery(store, index.partition, selection);
         const { items, resume } = await budgetedRead<ResponseItem, string>(
           count,
           MIN_READ,

@@ -2,10 +2,11 @@
  * responses/edit and responses/remove: what the holder of a revoke token may do while its window is open.
  *
  * DynamoDB round trips (anonymous caller): remove 2 (the response, then its conditional
- * update); edit 2 (the response with its set in one BatchGetItem, the set's id being part
- * of the token, then a transaction: the conditional update with ConditionChecks that the
- * project, set and item are active). Tokens issued before the set's id was part of them,
- * on a set this instance has not seen, take one BatchGetItem more.
+ * update); edit 2 on a warm instance (the response with its set in one BatchGetItem, the
+ * set's id being part of the token, then a conditional UpdateItem), 3 when the states of
+ * its project and item are not remembered (target-cache.ts: one BatchGetItem more). Like
+ * responses/create, edit takes the states of project, set and item as remembered for at
+ * most 10 s: an archive refuses edits within that bound, with the same `conflict`.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashSecret, secretMatches, type Caller } from '../api/auth';
@@ -13,15 +14,14 @@ import { ApiError, notFound } from '../api/errors';
 import { getRawItems } from '../store/batch';
 import { isConditionFailure } from '../store/conditions';
 import type { TableClient } from '../store/dynamodb-clients';
-import { contentItemOf, contentSetOf, keys, projectStateOf, responseOf, type StoredResponse, type TransactItem } from '../store/items';
-import { conflictPause, isConflict, writeTransaction } from '../store/transactions';
+import { contentSetOf, keys, responseOf, type StoredResponse } from '../store/items';
 import type { ResponseWriteResult } from './response-collection';
-import { refuseInactive, stateChecks, tokenContentSet, validValue, visibleTo } from './response-targets';
-import { rememberSet, setFacts, type SetFacts } from './target-cache';
+import { resolveTarget, tokenContentSet, validValue, visibleTo } from './response-targets';
+import { freshSet, rememberSet } from './target-cache';
 
 /**
  * A response that the token holder may change: right token, still active, window open.
- * Read with the set the token names (when it names one this instance does not know).
+ * Read with the set the token names (when this instance does not know it from the last 10 s).
  */
 async function loadRevocable(
   table: TableClient,
@@ -30,9 +30,9 @@ async function loadRevocable(
   revokeToken: string,
   now: Date,
   withSet: boolean,
-): Promise<{ response: StoredResponse; set?: SetFacts }> {
+): Promise<StoredResponse> {
   const namedSet = withSet ? tokenContentSet(revokeToken) : undefined;
-  const prefetch = namedSet && !setFacts(namedSet) ? [keys.contentSet(namedSet)] : [];
+  const prefetch = namedSet && !freshSet(namedSet, now.getTime()) ? [keys.contentSet(namedSet)] : [];
   const [raw, setRaw] = await getRawItems(table, [keys.response(responseId), ...prefetch]);
   const response = responseOf(raw);
   if (!response || !visibleTo(caller, response.accountId)) throw notFound('Response', responseId);
@@ -46,24 +46,8 @@ async function loadRevocable(
   }
   const prefetched = contentSetOf(setRaw);
   if (prefetched) rememberSet(prefetched, now.getTime());
-  return { response, set: setFacts(response.contentSetId) };
+  return response;
 }
-
-/** Reads the project, set and item of a response and answers the documented error of the first inactive one. */
-async function refuseInactiveTarget(table: TableClient, response: StoredResponse): Promise<void> {
-  const [setRaw, projectRaw, itemRaw] = await getRawItems(table, [
-    keys.contentSet(response.contentSetId),
-    keys.project(response.projectId),
-    keys.contentItem(response.contentItemId),
-  ]);
-  const contentSet = contentSetOf(setRaw);
-  const project = projectStateOf(projectRaw);
-  const item = contentItemOf(itemRaw);
-  if (!contentSet || !project || !item) throw notFound('Content set', response.contentSetId);
-  refuseInactive({ project, contentSet, item });
-}
-
-const EDIT_ATTEMPTS = 6;
 
 export async function editResponse(
   table: TableClient,
@@ -71,59 +55,37 @@ export async function editResponse(
   input: { responseId: string; revokeToken: string; value: unknown },
   now: Date,
 ): Promise<ResponseWriteResult> {
-  const { response, set: known } = await loadRevocable(table, caller, input.responseId, input.revokeToken, now, true);
-  let set = known;
-  if (!set) {
-    const [setRaw] = await getRawItems(table, [keys.contentSet(response.contentSetId)]);
-    const contentSet = contentSetOf(setRaw);
-    if (!contentSet) throw notFound('Content set', response.contentSetId);
-    rememberSet(contentSet, now.getTime());
-    set = setFacts(contentSet.id)!;
-  }
-  let value: ReturnType<typeof validValue>;
+  const response = await loadRevocable(table, caller, input.responseId, input.revokeToken, now, true);
+  // A new value is refused wherever create would refuse one, and states come first.
+  const target = await resolveTarget(table, caller, { contentId: response.contentItemId }, now.getTime());
+  const value = validValue(target.contentSet, input.value);
   try {
-    value = validValue(set, input.value);
+    await table.documentClient.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: keys.response(response.id),
+        UpdateExpression: 'SET #value = :value, #contribution = :contribution, #updatedAt = :updatedAt',
+        ConditionExpression: 'attribute_exists(#pk) AND #state = :active AND #revokeTokenHash = :tokenHash',
+        ExpressionAttributeNames: {
+          '#pk': 'pk',
+          '#state': 'state',
+          '#revokeTokenHash': 'revokeTokenHash',
+          '#value': 'value',
+          '#contribution': 'contribution',
+          '#updatedAt': 'updatedAt',
+        },
+        ExpressionAttributeValues: {
+          ':active': 'active',
+          ':tokenHash': hashSecret(input.revokeToken),
+          ':value': value.value,
+          ':contribution': value.contribution,
+          ':updatedAt': now.toISOString(),
+        },
+      }),
+    );
   } catch (error) {
-    // A new value is refused wherever create would refuse one, and states come first.
-    await refuseInactiveTarget(table, response);
+    if (isConditionFailure(error)) throw new ApiError('conflict', 'The response was removed meanwhile', { responseId: response.id });
     throw error;
-  }
-  const update: TransactItem = {
-    Update: {
-      TableName: table.tableName,
-      Key: keys.response(response.id),
-      UpdateExpression: 'SET #value = :value, #contribution = :contribution, #updatedAt = :updatedAt',
-      ConditionExpression: 'attribute_exists(#pk) AND #state = :active AND #revokeTokenHash = :tokenHash',
-      ExpressionAttributeNames: {
-        '#pk': 'pk',
-        '#state': 'state',
-        '#revokeTokenHash': 'revokeTokenHash',
-        '#value': 'value',
-        '#contribution': 'contribution',
-        '#updatedAt': 'updatedAt',
-      },
-      ExpressionAttributeValues: {
-        ':active': 'active',
-        ':tokenHash': hashSecret(input.revokeToken),
-        ':value': value.value,
-        ':contribution': value.contribution,
-        ':updatedAt': now.toISOString(),
-      },
-    },
-  };
-  const checks = stateChecks(table.tableName, { projectId: response.projectId, contentSetId: response.contentSetId, itemId: response.contentItemId });
-  for (let attempt = 1; ; attempt++) {
-    const outcome = await writeTransaction(table, [update, ...checks]);
-    if (!outcome.canceled) break;
-    if (isConflict(outcome.reasons) && attempt < EDIT_ATTEMPTS) {
-      await conflictPause(attempt);
-      continue;
-    }
-    if (outcome.reasons[0]?.code === 'ConditionalCheckFailed')
-      throw new ApiError('conflict', 'The response was removed meanwhile', { responseId: response.id });
-    // A check failed: the documented error of the entity that is no longer active.
-    await refuseInactiveTarget(table, response);
-    if (attempt >= EDIT_ATTEMPTS) throw new ApiError('conflict', 'The response is being written concurrently; retry', { responseId: response.id });
   }
   return {
     responseId: response.id,
@@ -133,7 +95,7 @@ export async function editResponse(
 }
 
 export async function removeResponse(table: TableClient, caller: Caller, input: { responseId: string; revokeToken: string }, now: Date): Promise<void> {
-  const { response } = await loadRevocable(table, caller, input.responseId, input.revokeToken, now, false);
+  const response = await loadRevocable(table, caller, input.responseId, input.revokeToken, now, false);
   try {
     await table.documentClient.send(
       new UpdateCommand({

@@ -2,15 +2,13 @@
  * Where a response goes and whether it may: the project, set and item a write names, their
  * states, and the value checked against the set's schema. Shared by collection and revocation.
  *
- * Two ways to find a target:
- * - `planWrite`, the hot path: what target-cache.ts remembers, reading only what it does
- *   not know (nothing, for a warm instance writing on a known page). It does not read
- *   states: the write's own transaction checks them (`stateChecks`), so nothing can slip
- *   in between a check and the write.
- * - `freshTarget`: everything read now, states included, refused with the documented
- *   error (`refuseInactive`). Writes fall back to it whenever the hot path cannot decide
- *   alone (a check of the transaction failed, the value is invalid, targets disagree), so
- *   the errors and their precedence are those of a full read.
+ * `resolveTarget` decides from what target-cache.ts remembers, reading in one BatchGetItem
+ * what it does not know or knows for longer than TARGET_MAX_AGE_MS (10 s): nothing, for a
+ * warm instance writing on a known page. States come from that memory too, so an archive
+ * refuses responses within the bound, not at the very next one (docs/api.md). The errors
+ * and their precedence are those of a full read: not-found first (set, key, project;
+ * or item, then contradicting targets), then the first inactive of project, set, item
+ * (`refuseInactive`), then the value.
  */
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../api/auth';
@@ -20,39 +18,31 @@ import { normalizeValue, type AnySchemaConfig, type Schema } from '../domain/sch
 import { contentSetOfItemId, ID_PATTERN, keyHash } from '../domain/text';
 import { getRawItems } from '../store/batch';
 import type { TableClient } from '../store/dynamodb-clients';
-import type { ContentItemItem, ContentSetItem } from '../store/entities';
-import { activeCheck, contentItemOf, contentKeyTarget, contentSetOf, keys, projectStateOf, type TransactItem } from '../store/items';
+import type { ContentSetItem } from '../store/entities';
+import { activeCheck, contentItemOf, contentKeyTarget, contentSetOf, type ItemKey, keys, projectStateOf, type TransactItem } from '../store/items';
 import {
-  itemFacts,
-  keyTarget,
+  forgetKey,
+  freshItem,
+  freshKeyTarget,
+  freshProject,
+  freshSet,
+  type ItemFacts,
+  knownItem,
+  knownKeyTarget,
+  knownSet,
+  type ProjectFacts,
   rememberItem,
   rememberKey,
+  rememberProject,
   rememberSet,
-  setFacts,
-  setSettings,
-  type ItemFacts,
   type SetFacts,
-  type SetSettings,
 } from './target-cache';
 
 export interface Target {
-  project: { id: string; state: string };
-  contentSet: ContentSetItem;
+  project: ProjectFacts;
+  contentSet: SetFacts;
   /** Null when the key has no item yet and one is to be created with the response. */
-  item: ContentItemItem | null;
-}
-
-/** What a write needs to know of its target; the states are checked by the write itself. */
-export interface WritePlan {
-  set: SetFacts;
-  /** Present when the write needs them (a revoke token) or they were read anyway. */
-  settings?: SetSettings;
-  /** The existing item, or null: the key is new and the item is created with the response. */
-  itemId: string | null;
-  /** The key the item must still hold when the response commits (keys can be moved). */
-  key?: string;
-  /** True when everything was read now, states included (freshTarget). */
-  fresh: boolean;
+  item: ItemFacts | null;
 }
 
 /** Keyed callers reach only their own account; anonymous callers reach any target (widgets). */
@@ -74,15 +64,14 @@ export function refuseInactive(target: Target): void {
 }
 
 /**
- * The ConditionChecks a response's write carries: its project, set and (existing) item
- * are active at the instant it commits, and the item still holds `key` when the write
- * relies on it. The item check comes last; a new item is checked by its own creation.
+ * The ConditionChecks of a transaction that creates a new item with its first response (or
+ * edits a response): its project, set and (existing) item are active when it commits.
  */
-export function stateChecks(tableName: string, target: { projectId: string; contentSetId: string; itemId: string | null; key?: string }): TransactItem[] {
+export function stateChecks(tableName: string, target: { projectId: string; contentSetId: string; itemId: string | null }): TransactItem[] {
   return [
     activeCheck(tableName, keys.project(target.projectId)),
     activeCheck(tableName, keys.contentSet(target.contentSetId)),
-    ...(target.itemId ? [activeCheck(tableName, keys.contentItem(target.itemId), target.key === undefined ? {} : { key: target.key })] : []),
+    ...(target.itemId ? [activeCheck(tableName, keys.contentItem(target.itemId))] : []),
   ];
 }
 
@@ -90,50 +79,103 @@ function disallowedKey(contentSetId: string, key: string): ApiError {
   return new ApiError('not-found', 'No content item has this key, and the content set does not create items automatically', { contentSetId, key });
 }
 
-async function loadProjectAndItem(table: TableClient, projectId: string, contentItemId: string | null) {
-  const [projectRaw, itemRaw] = await getRawItems(table, [keys.project(projectId), ...(contentItemId ? [keys.contentItem(contentItemId)] : [])]);
-  return { project: projectStateOf(projectRaw), item: contentItemOf(itemRaw) ?? null };
+/** One of the reads a resolution makes, and what to remember of its answer. */
+interface Read {
+  key: ItemKey;
+  remember: (raw: Record<string, unknown> | undefined) => void;
 }
 
-/** contentSetId + key: the set and the key's item in one BatchGetItem, then project and item in another. */
-async function targetBySetKey(table: TableClient, caller: Caller, contentSetId: string, key: string, now: number): Promise<Target> {
-  const [setRaw, keyRaw] = await getRawItems(table, [keys.contentSet(contentSetId), keys.contentKey(contentSetId, keyHash(key))]);
-  const contentSet = contentSetOf(setRaw);
-  if (!contentSet || !visibleTo(caller, contentSet.accountId)) throw notFound('Content set', contentSetId);
-  rememberSet(contentSet, now);
-  const itemId = contentKeyTarget(keyRaw) ?? null;
-  if (!itemId && contentSet.disallowAutoContentCreation) throw disallowedKey(contentSetId, key);
-  const { project, item } = await loadProjectAndItem(table, contentSet.projectId, itemId);
-  if (!project) throw notFound('Project', contentSet.projectId);
-  if (item) {
-    rememberItem(item);
-    rememberKey(contentSetId, key, item.id);
-  }
-  return { project, contentSet, item };
+const readSet = (contentSetId: string, now: number): Read => ({
+  key: keys.contentSet(contentSetId),
+  remember: (raw) => {
+    const set = contentSetOf(raw);
+    if (set) rememberSet(set, now);
+  },
+});
+const readProject = (projectId: string, now: number): Read => ({
+  key: keys.project(projectId),
+  remember: (raw) => {
+    const project = projectStateOf(raw);
+    if (project) rememberProject(project, now);
+  },
+});
+const readItem = (contentItemId: string, now: number): Read => ({
+  key: keys.contentItem(contentItemId),
+  remember: (raw) => {
+    const item = contentItemOf(raw);
+    if (item) rememberItem(item, now);
+  },
+});
+const readKey = (contentSetId: string, key: string, now: number): Read => ({
+  key: keys.contentKey(contentSetId, keyHash(key)),
+  remember: (raw) => {
+    const itemId = contentKeyTarget(raw);
+    if (itemId) rememberKey(contentSetId, key, itemId, now);
+    else forgetKey(contentSetId, key);
+  },
+});
+
+/** Reads what is wanted (one BatchGetItem) and remembers what it found; nothing when nothing is wanted. */
+async function refresh(table: TableClient, reads: (Read | false | undefined)[]): Promise<void> {
+  const wanted = reads.filter((read): read is Read => Boolean(read));
+  if (wanted.length === 0) return;
+  const raws = await getRawItems(
+    table,
+    wanted.map((read) => read.key),
+  );
+  for (const [index, read] of wanted.entries()) read.remember(raws[index]);
 }
 
 /**
- * The item, refused unless the caller may see it, and remembered. `withSet`: its set too,
- * in the same BatchGetItem (a cold create by contentId is then two round trips, this read
- * and the write).
+ * contentSetId + key. First read: the set, the key item and, by the ids remembered from
+ * earlier reads, the project and the key's item, whichever is stale. A second read only
+ * for what the first one revealed (a cold instance: project and item).
  */
-async function readItem(table: TableClient, caller: Caller, contentId: string, withSet?: { id: string; now: number }): Promise<ContentItemItem> {
-  const [itemRaw, setRaw] = await getRawItems(table, [keys.contentItem(contentId), ...(withSet ? [keys.contentSet(withSet.id)] : [])]);
-  const item = contentItemOf(itemRaw);
-  if (!item || !visibleTo(caller, item.accountId)) throw notFound('Content item', contentId);
-  rememberItem(item);
-  const contentSet = withSet && contentSetOf(setRaw);
-  if (contentSet) rememberSet(contentSet, withSet.now);
-  return item;
+async function targetBySetKey(table: TableClient, caller: Caller, contentSetId: string, key: string, now: number): Promise<Target> {
+  const projectId = knownSet(contentSetId)?.projectId;
+  const guessedItem = freshKeyTarget(contentSetId, key, now) ?? knownKeyTarget(contentSetId, key);
+  await refresh(table, [
+    !freshSet(contentSetId, now) && readSet(contentSetId, now),
+    !freshKeyTarget(contentSetId, key, now) && readKey(contentSetId, key, now),
+    projectId !== undefined && !freshProject(projectId, now) && readProject(projectId, now),
+    guessedItem !== undefined && !freshItem(guessedItem, now) && readItem(guessedItem, now),
+  ]);
+  const contentSet = freshSet(contentSetId, now);
+  if (!contentSet || !visibleTo(caller, contentSet.accountId)) throw notFound('Content set', contentSetId);
+  const itemId = freshKeyTarget(contentSetId, key, now);
+  if (!itemId && contentSet.disallowAutoContentCreation) throw disallowedKey(contentSetId, key);
+  await refresh(table, [
+    !freshProject(contentSet.projectId, now) && readProject(contentSet.projectId, now),
+    itemId !== undefined && !freshItem(itemId, now) && readItem(itemId, now),
+  ]);
+  const project = freshProject(contentSet.projectId, now);
+  if (!project) throw notFound('Project', contentSet.projectId);
+  return { project, contentSet, item: (itemId && freshItem(itemId, now)) || null };
 }
 
+/**
+ * contentId. First read: the item with, by the ids it names (a 44-character id names its
+ * set) or that are remembered, its set and project, whichever is stale; a second read for
+ * what only the item revealed.
+ */
 async function targetByContentId(table: TableClient, caller: Caller, contentId: string, now: number): Promise<Target> {
-  const item = await readItem(table, caller, contentId);
-  const [setRaw, projectRaw] = await getRawItems(table, [keys.contentSet(item.contentSetId), keys.project(item.projectId)]);
-  const contentSet = contentSetOf(setRaw);
-  const project = projectStateOf(projectRaw);
+  const remembered = knownItem(contentId);
+  const setId = remembered?.contentSetId ?? contentSetOfItemId(contentId);
+  const projectId = remembered?.projectId ?? (setId === undefined ? undefined : knownSet(setId)?.projectId);
+  await refresh(table, [
+    !freshItem(contentId, now) && readItem(contentId, now),
+    setId !== undefined && !freshSet(setId, now) && readSet(setId, now),
+    projectId !== undefined && !freshProject(projectId, now) && readProject(projectId, now),
+  ]);
+  const item = freshItem(contentId, now);
+  if (!item || !visibleTo(caller, item.accountId)) throw notFound('Content item', contentId);
+  await refresh(table, [
+    !freshSet(item.contentSetId, now) && readSet(item.contentSetId, now),
+    !freshProject(item.projectId, now) && readProject(item.projectId, now),
+  ]);
+  const contentSet = freshSet(item.contentSetId, now);
+  const project = freshProject(item.projectId, now);
   if (!contentSet || !project) throw notFound('Content item', contentId);
-  rememberSet(contentSet, now);
   return { item, contentSet, project };
 }
 
@@ -149,8 +191,16 @@ function missingTarget(contentSetId: string | null | undefined): ApiError {
   ]);
 }
 
-/** Everything the input names, read now, refused with the documented errors in their documented order. */
-export async function freshTarget(table: TableClient, caller: Caller, input: ResponseCreateModel, now: number): Promise<Target> {
+/**
+ * Everything the input names, as known at most TARGET_MAX_AGE_MS ago (read now what is
+ * older), refused with the documented errors in their documented order.
+ */
+export async function resolveTarget(
+  table: TableClient,
+  caller: Caller,
+  input: Pick<ResponseCreateModel, 'contentId' | 'contentSetId' | 'key'>,
+  now: number,
+): Promise<Target> {
   const { contentId, contentSetId, key } = input;
   let target: Target;
   if (contentId) {
@@ -163,75 +213,6 @@ export async function freshTarget(table: TableClient, caller: Caller, input: Res
   }
   refuseInactive(target);
   return target;
-}
-
-export function planOf(target: Target, input: ResponseCreateModel, now: number): WritePlan {
-  const { contentSet, item } = target;
-  const { revokeWindowSeconds, disallowAutoContentCreation, publicAggregates } = contentSet;
-  return {
-    set: contentSet,
-    settings: { revokeWindowSeconds, disallowAutoContentCreation, publicAggregates, readAt: now },
-    itemId: item?.id ?? null,
-    key: input.key ?? undefined,
-    fresh: true,
-  };
-}
-
-/**
- * The hot path: the target from what this instance remembers, reading only what it does
- * not know. `needSettings`: the write uses settings (a revoke token's window). Answers
- * undefined when only a full read can decide (a contradiction that may come from a moved
- * key): the caller then uses freshTarget. Not-found is answered here only from facts that
- * never change (a set or item that does not exist or belongs to another account).
- */
-export async function planWrite(
-  table: TableClient,
-  caller: Caller,
-  input: ResponseCreateModel,
-  now: number,
-  needSettings: boolean,
-): Promise<WritePlan | undefined> {
-  const { contentId, contentSetId, key } = input;
-  if (contentId) {
-    let item: ItemFacts | undefined = itemFacts(contentId);
-    if (item && !visibleTo(caller, item.accountId)) throw notFound('Content item', contentId);
-    if (!item) {
-      // New ids name their set (contentSetOfItemId): read it alongside unless what the write needs of it is known.
-      const setId = contentSetOfItemId(contentId);
-      const setKnown = setId !== undefined && setFacts(setId) !== undefined && (!needSettings || setSettings(setId, now) !== undefined);
-      item = await readItem(table, caller, contentId, setId !== undefined && !setKnown ? { id: setId, now } : undefined);
-    }
-    if ((contentSetId && contentSetId !== item.contentSetId) || (key && key !== item.key)) return undefined;
-    let set = setFacts(item.contentSetId);
-    let settings = setSettings(item.contentSetId, now);
-    if (!set || (needSettings && !settings)) {
-      const [setRaw] = await getRawItems(table, [keys.contentSet(item.contentSetId)]);
-      const contentSet = contentSetOf(setRaw);
-      if (!contentSet) throw notFound('Content item', contentId);
-      rememberSet(contentSet, now);
-      set = setFacts(contentSet.id)!;
-      settings = setSettings(contentSet.id, now);
-    }
-    return { set, settings, itemId: item.id, key: key ?? undefined, fresh: false };
-  }
-  if (!contentSetId || !key) throw missingTarget(contentSetId);
-
-  const set = setFacts(contentSetId);
-  const settings = setSettings(contentSetId, now);
-  const itemId = keyTarget(contentSetId, key);
-  if (set && itemId && (settings || !needSettings)) {
-    if (!visibleTo(caller, set.accountId)) throw notFound('Content set', contentSetId);
-    return { set, settings, itemId, key, fresh: false };
-  }
-  // Cold, or a key not seen yet: the set and the key item in one BatchGetItem.
-  const [setRaw, keyRaw] = await getRawItems(table, [keys.contentSet(contentSetId), keys.contentKey(contentSetId, keyHash(key))]);
-  const contentSet = contentSetOf(setRaw);
-  if (!contentSet || !visibleTo(caller, contentSet.accountId)) throw notFound('Content set', contentSetId);
-  rememberSet(contentSet, now);
-  const existing = contentKeyTarget(keyRaw) ?? null;
-  if (existing) rememberKey(contentSetId, key, existing);
-  else if (contentSet.disallowAutoContentCreation) throw disallowedKey(contentSetId, key);
-  return { set: setFacts(contentSetId)!, settings: setSettings(contentSetId, now), itemId: existing, key, fresh: false };
 }
 
 export function validValue(contentSet: Pick<ContentSetItem, 'schema' | 'schemaConfig'>, value: unknown) {

@@ -27,10 +27,15 @@
  * | Content items of an account by key prefix       | gsi1  | account#<accountId>#contentkeys        | <lowercase key, 200 chars>#<id>  |
  * | Content items of an account by title prefix     | gsi2  | account#<accountId>#contenttitles      | <lowercase title, 200 chars>#<id>|
  * | Response by id                                  | table | response#<id>                          | response                         |
- * | Responses of a content item, newest first       | gsi1  | content#<contentItemId>#responses      | <createdAt>#<id>                 |
- * | Responses of a content set, newest first        | gsi2  | set#<contentSetId>#responses           | <createdAt>#<id>                 |
- * | Responses of a project, newest first            | gsi3  | project#<projectId>#responses          | <createdAt>#<id>                 |
+ * | Responses of a content item, newest first       | gsi1  | content#<contentItemId>#responses#<shard> | <createdAt>#<id>              |
+ * | Responses of a content set, newest first        | gsi2  | set#<contentSetId>#responses#<shard>   | <createdAt>#<id>                 |
+ * | Responses of a project, newest first            | gsi3  | project#<projectId>#responses#<shard>  | <createdAt>#<id>                 |
  * | Responses of a person (userId), newest first    | gsi4  | user#<accountId>#<userId>              | <createdAt>#<id>                 |
+ *
+ * The responses' list partitions (gsi1-gsi3) are write-sharded: `<shard>` is 0-7, derived from
+ * the response id (domain/response-shards.ts), and lists merge the shards newest first
+ * (operations/response-lists.ts). Responses written before shards keep the key without
+ * `#<shard>`, read as one more shard.
  *
  * gsi4 is sparse: only responses that carry a user id (profiling.userId, given or taken
  * from context.$user) have its keys. `keys/list` reads one account's keys from gsi1 with a
@@ -71,6 +76,7 @@ No access pattern uses Scan. Lookups by prefix filter state/project/schema on th
 import { SCHEMAS } from '../../shared/schema-options';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Entity, Service, type CreateEntityItem, type EntityItem } from 'electrodb';
+import { responseShard } from '../domain/response-shards';
 import { CONTENT_STATES, PROJECT_STATES, RESPONSE_STATES } from '../domain/states';
 
 const SERVICE = 'feedback';
@@ -344,23 +350,28 @@ export const Response = new Entity({
     userSort: { type: 'string', readOnly: true },
     revokeTokenHash: { type: 'string', hidden: true },
     revokeExpiresAt: { type: 'string' },
+    /**
+     * The write shard of the list indexes below (domain/response-shards.ts), derived from the
+     * id. Responses written before shards have none: their list keys lack the `#<shard>`.
+     */
+    shard: { type: 'string', hidden: true, readOnly: true, watch: ['id'], set: (_: unknown, item: { id: string }) => responseShard(item.id) },
     ...timestamps,
   },
   indexes: {
     byId: { pk: key('pk', 'response#${id}', ['id']), sk: key('sk', 'response', []) },
     byContentItem: {
       index: 'gsi1',
-      pk: key('gsi1pk', 'content#${contentItemId}#responses', ['contentItemId']),
+      pk: key('gsi1pk', 'content#${contentItemId}#responses#${shard}', ['contentItemId', 'shard']),
       sk: key('gsi1sk', '${createdAt}#${id}', ['createdAt', 'id']),
     },
     byContentSet: {
       index: 'gsi2',
-      pk: key('gsi2pk', 'set#${contentSetId}#responses', ['contentSetId']),
+      pk: key('gsi2pk', 'set#${contentSetId}#responses#${shard}', ['contentSetId', 'shard']),
       sk: key('gsi2sk', '${createdAt}#${id}', ['createdAt', 'id']),
     },
     byProject: {
       index: 'gsi3',
-      pk: key('gsi3pk', 'project#${projectId}#responses', ['projectId']),
+      pk: key('gsi3pk', 'project#${projectId}#responses#${shard}', ['projectId', 'shard']),
       sk: key('gsi3sk', '${createdAt}#${id}', ['createdAt', 'id']),
     },
     byUser: {

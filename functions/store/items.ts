@@ -14,6 +14,7 @@
  * Nothing here imports ElectroDB (tests check the bundles).
  */
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { responseShard } from '../domain/response-shards';
 import type { ContentItemItem, ContentSetItem, NewContentItem, ResponseItem } from './entities';
 
 export type ItemKey = { pk: string; sk: string };
@@ -82,16 +83,30 @@ export function userIndexAttributes(response: { accountId: string; userId?: stri
     : { userId: response.userId, userKey: `${response.accountId}#${response.userId}`, userSort: `${response.createdAt}#${response.id}` };
 }
 
+/** The responses' list indexes: by content item (gsi1), set (gsi2), project (gsi3). */
+export type ResponseListIndex = 'gsi1' | 'gsi2' | 'gsi3';
+
+/**
+ * A list partition of responses: `<shard>` given, one of its write shards
+ * (domain/response-shards.ts); none, where responses written before shards are.
+ */
+export function responseListPartition(index: ResponseListIndex, scopeId: string, shard?: string): string {
+  const prefix = index === 'gsi1' ? 'content' : index === 'gsi2' ? 'set' : 'project';
+  return `${prefix}#${scopeId}#responses${shard === undefined ? '' : `#${shard}`}`;
+}
+
 export function responseItem(response: NewResponse): RawItem {
   const { id, contentItemId, contentSetId, projectId, createdAt } = response;
+  const shard = responseShard(id);
   return {
     ...defined(response),
     ...keys.response(id),
-    gsi1pk: `content#${contentItemId}#responses`,
+    shard,
+    gsi1pk: responseListPartition('gsi1', contentItemId, shard),
     gsi1sk: `${createdAt}#${id}`,
-    gsi2pk: `set#${contentSetId}#responses`,
+    gsi2pk: responseListPartition('gsi2', contentSetId, shard),
     gsi2sk: `${createdAt}#${id}`,
-    gsi3pk: `project#${projectId}#responses`,
+    gsi3pk: responseListPartition('gsi3', projectId, shard),
     gsi3sk: `${createdAt}#${id}`,
     // byUser (gsi4) is sparse: keyed only when the response names a person.
     ...(response.userKey === undefined ? {} : { gsi4pk: `user#${response.userKey}`, gsi4sk: response.userSort }),
@@ -268,6 +283,19 @@ export type StoredResponse = ResponseItem & { revokeTokenHash?: string };
 
 export function responseOf(raw: RawItem | undefined): StoredResponse | undefined {
   if (!raw || raw.__edb_e__ !== ENTITY.response) return undefined;
-  const { pk: _pk, sk: _sk, __edb_e__: _e, __edb_v__: _v, gsi1pk: _g1, gsi1sk: _s1, gsi2pk: _g2, gsi2sk: _s2, gsi3pk: _g3, gsi3sk: _s3, ...response } = raw;
+  const {
+    pk: _pk,
+    sk: _sk,
+    __edb_e__: _e,
+    __edb_v__: _v,
+    shard: _shard,
+    gsi1pk: _g1,
+    gsi1sk: _s1,
+    gsi2pk: _g2,
+    gsi2sk: _s2,
+    gsi3pk: _g3,
+    gsi3sk: _s3,
+    ...response
+  } = raw;
   return response as unknown as StoredResponse;
 }

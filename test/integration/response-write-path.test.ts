@@ -1,8 +1,8 @@
 /**
  * The widgets' write path (operations/response-collection.ts, response-revocation.ts):
- * its DynamoDB round trips counted exactly, warm and cold, and the states checked inside
- * the write's own transaction (an archive between two creates refuses the second, with
- * nothing written).
+ * its DynamoDB round trips counted exactly, warm and cold, and the staleness bound of the
+ * states it remembers (target-cache.ts TARGET_MAX_AGE_MS): an archive refuses responses
+ * within 10 s, driven here with a controllable clock.
  *
  * The server runs here without the stream consumers, so the only DynamoDB requests on the
  * client are the operations' own; a middleware added to that client (the benchmarks'
@@ -15,7 +15,8 @@ import { BASE_PATH, createApiServer } from '../../local/server';
 import { insertContentItem, newContentItem } from '../../functions/operations/contents';
 import { newId } from '../../functions/domain/text';
 import { createResponse } from '../../functions/operations/response-collection';
-import { clearTargetCache, SETTINGS_MAX_AGE_MS } from '../../functions/operations/target-cache';
+import { editResponse } from '../../functions/operations/response-revocation';
+import { clearTargetCache, TARGET_MAX_AGE_MS } from '../../functions/operations/target-cache';
 import { defaultStore } from '../../functions/store/entity-store';
 import { ensureTable } from '../../functions/store/setup';
 import { meterClient, type DynamoMeter } from '../../scripts/dynamo-meter';
@@ -78,50 +79,50 @@ afterAll(async () => {
 });
 
 describe('round trips of responses/create, counted exactly', () => {
-  test('existing item by contentSetId + key: 2 cold (BatchGetItem + TransactWriteItems), then 1 warm, with or without a revoke token', async () => {
+  test('existing item by contentSetId + key: 3 cold (set and key, then project and item, then PutItem), then 1 warm, with or without a revoke token', async () => {
     const contentSetId = await newSet();
     await ok('responses/create', [{ contentSetId, key: 'page', value: 'heart' }]);
     clearTargetCache();
     const cold = await counted('responses/create', [{ contentSetId, key: 'page', value: 'heart' }]);
     expect(cold.answer.status).toBe(200);
-    expect(cold.commands).toEqual({ BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    expect(cold.commands).toEqual({ BatchGetItemCommand: 2, PutItemCommand: 1 });
     for (const revokable of [undefined, true]) {
       const warm = await counted('responses/create', [{ contentSetId, key: 'page', value: 'rocket', revokable }]);
       expect(warm.answer.status).toBe(200);
-      expect(warm.commands).toEqual({ TransactWriteItemsCommand: 1 });
+      expect(warm.commands).toEqual({ PutItemCommand: 1 });
     }
     // The SPEC's positional form and the widgets' alias path take the same path.
     const positional = await counted('feelbacks/create', [contentSetId, 'page', 'eyes', null, null, true, null]);
-    expect([positional.answer.status, positional.commands]).toEqual([200, { TransactWriteItemsCommand: 1 }]);
+    expect([positional.answer.status, positional.commands]).toEqual([200, { PutItemCommand: 1 }]);
   });
 
-  test('a new key: 2, warm or cold (BatchGetItem + one transaction writing key, item and response)', async () => {
+  test('a new key: 3 cold, 2 warm (the key item, then one transaction writing key, item and response)', async () => {
     const contentSetId = await newSet();
     clearTargetCache();
     const cold = await counted('responses/create', [{ contentSetId, key: 'first', value: 'heart' }]);
-    expect([cold.answer.status, cold.commands]).toEqual([200, { BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 }]);
+    expect([cold.answer.status, cold.commands]).toEqual([200, { BatchGetItemCommand: 2, TransactWriteItemsCommand: 1 }]);
     const warm = await counted('responses/create', [{ contentSetId, key: 'second', value: 'heart' }]);
     expect([warm.answer.status, warm.commands]).toEqual([200, { BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 }]);
     // Then that key is known: 1.
     const again = await counted('responses/create', [{ contentSetId, key: 'second', value: 'heart' }]);
-    expect([again.answer.status, again.commands]).toEqual([200, { TransactWriteItemsCommand: 1 }]);
+    expect([again.answer.status, again.commands]).toEqual([200, { PutItemCommand: 1 }]);
   });
 
-  test('by contentId: 2 cold (the item and, named by its id, its set in one BatchGetItem; the transaction), then 1 warm, with or without a revoke token', async () => {
+  test('by contentId: 3 cold (the item and, named by its id, its set; then its project; the PutItem), then 1 warm, with or without a revoke token', async () => {
     const contentSetId = await newSet();
     const item = await ok('contents/create', [{ contentSetId, key: 'by-id' }], owner.admin);
     expect(item.id).toMatch(new RegExp(`^${contentSetId}[A-Za-z0-9_-]{22}$`));
     for (const revokable of [undefined, true]) {
       clearTargetCache();
       const cold = await counted('responses/create', [{ contentId: item.id, value: 'heart', revokable }]);
-      expect([cold.answer.status, cold.requests, cold.commands]).toEqual([200, 2, { BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 }]);
+      expect([cold.answer.status, cold.requests, cold.commands]).toEqual([200, 3, { BatchGetItemCommand: 2, PutItemCommand: 1 }]);
       expect(cold.answer.body.revokable !== undefined).toBe(revokable === true);
       const warm = await counted('responses/create', [{ contentId: item.id, value: 'heart', revokable }]);
-      expect([warm.answer.status, warm.commands]).toEqual([200, { TransactWriteItemsCommand: 1 }]);
+      expect([warm.answer.status, warm.commands]).toEqual([200, { PutItemCommand: 1 }]);
     }
   });
 
-  test('by a 22-character contentId (items created before ids carried their set): 3 cold (item, set, transaction), 1 warm', async () => {
+  test('by a 22-character contentId (items created before ids carried their set): 3 cold (item, set and project, PutItem), 1 warm', async () => {
     const contentSetId = await newSet();
     const { store } = defaultStore();
     const set = await ok('sets/get', [contentSetId], owner.viewer);
@@ -129,9 +130,9 @@ describe('round trips of responses/create, counted exactly', () => {
     expect((await insertContentItem(store, legacy)).inserted).toBe(true);
     clearTargetCache();
     const cold = await counted('responses/create', [{ contentId: legacy.id, value: 'heart' }]);
-    expect([cold.answer.status, cold.requests, cold.commands]).toEqual([200, 3, { BatchGetItemCommand: 2, TransactWriteItemsCommand: 1 }]);
+    expect([cold.answer.status, cold.requests, cold.commands]).toEqual([200, 3, { BatchGetItemCommand: 2, PutItemCommand: 1 }]);
     const warm = await counted('responses/create', [{ contentId: legacy.id, value: 'heart' }]);
-    expect([warm.answer.status, warm.commands]).toEqual([200, { TransactWriteItemsCommand: 1 }]);
+    expect([warm.answer.status, warm.commands]).toEqual([200, { PutItemCommand: 1 }]);
     expect((await ok('responses/get', [warm.answer.body.responseId], owner.viewer)).contentItemId).toBe(legacy.id);
   });
 
@@ -142,13 +143,14 @@ describe('round trips of responses/create, counted exactly', () => {
     expect([made.answer.status, made.answer.body.error, made.commands]).toEqual([404, 'not-found', { BatchGetItemCommand: 1 }]);
   });
 
-  test('a revoke token after the set settings are 60 s old: they are read again (2), once', async () => {
+  test('what is remembered 10 s or longer is read again, all of it in one BatchGetItem, once', async () => {
     const contentSetId = await newSet();
     const { store } = defaultStore();
     const input = { contentSetId, key: 'later', value: 'heart', revokable: true };
-    await createResponse(store, ANONYMOUS, input, { headers: {} }, new Date());
-    const later = new Date(Date.now() + SETTINGS_MAX_AGE_MS + 1000);
-    for (const expected of [{ BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 }, { TransactWriteItemsCommand: 1 }]) {
+    const start = Date.now();
+    await createResponse(store, ANONYMOUS, input, { headers: {} }, new Date(start));
+    const later = new Date(start + TARGET_MAX_AGE_MS);
+    for (const expected of [{ BatchGetItemCommand: 1, PutItemCommand: 1 }, { PutItemCommand: 1 }]) {
       const before = meter.snapshot();
       const written = await createResponse(store, ANONYMOUS, input, { headers: {} }, later);
       expect(written.revokable).toBeDefined();
@@ -160,27 +162,31 @@ describe('round trips of responses/create, counted exactly', () => {
     const contentSetId = await newSet();
     await ok('responses/create', [{ contentSetId, key: 'keyed', value: 'heart' }]);
     const keyed = await counted('responses/create', [{ contentSetId, key: 'keyed', value: 'heart' }], owner.admin);
-    expect([keyed.answer.status, keyed.commands]).toEqual([200, { GetItemCommand: 1, TransactWriteItemsCommand: 1 }]);
+    expect([keyed.answer.status, keyed.commands]).toEqual([200, { GetItemCommand: 1, PutItemCommand: 1 }]);
   });
 });
 
 describe('round trips of responses/edit and responses/remove', () => {
-  test('edit: 2, cold or warm (response and its set in one BatchGetItem, then the transaction); remove: 2', async () => {
+  test('edit: 3 cold (response and its set, then item and project, then UpdateItem), 2 warm; remove: 2', async () => {
     const contentSetId = await newSet();
     const created = await ok('responses/create', [{ contentSetId, key: 'p', value: 'heart', revokable: true }]);
     const reference = { responseId: created.responseId, revokeToken: created.revokable.token };
     clearTargetCache();
     const cold = await counted('responses/edit', [{ ...reference, value: 'rocket' }]);
-    expect([cold.answer.status, cold.commands]).toEqual([200, { BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 }]);
+    expect([cold.answer.status, cold.commands]).toEqual([200, { BatchGetItemCommand: 2, UpdateItemCommand: 1 }]);
     const warm = await counted('feelbacks/edit', [{ ...reference, value: 'eyes' }]);
-    expect([warm.answer.status, warm.commands]).toEqual([200, { BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 }]);
+    expect([warm.answer.status, warm.commands]).toEqual([200, { BatchGetItemCommand: 1, UpdateItemCommand: 1 }]);
     const removed = await counted('responses/remove', [reference]);
     expect([removed.answer.status, removed.commands]).toEqual([204, { BatchGetItemCommand: 1, UpdateItemCommand: 1 }]);
   });
 });
 
-describe('states are checked inside the write', () => {
-  test('an archive between two creates refuses the second (409 naming the entity), and nothing is written', async () => {
+describe('states are remembered for at most 10 s (TARGET_MAX_AGE_MS)', () => {
+  const { store } = defaultStore();
+  const at = (start: number, offset: number) => new Date(start + offset);
+
+  test('an archive: a create 5 s later on a warm instance is taken, one at 10 s is refused (409 naming the entity) and writes nothing', async () => {
+    expect(TARGET_MAX_AGE_MS).toBe(10_000);
     const cases: { archive: (ids: { set: string; project: string; item: string }) => Promise<unknown>; entity: string; state: string }[] = [
       { archive: ({ set }) => ok('sets/save', [set, { state: 'archived' }], owner.admin), entity: 'contentSet', state: 'archived' },
       { archive: ({ set }) => ok('sets/save', [set, { state: 'inactive' }], owner.admin), entity: 'contentSet', state: 'inactive' },
@@ -190,35 +196,58 @@ describe('states are checked inside the write', () => {
     for (const { archive, entity, state } of cases) {
       const project = (await ok('projects/create', [{ name: `Archived ${entity}` }], owner.admin)).id;
       const set = await newSet({}, project);
-      const first = await ok('responses/create', [{ contentSetId: set, key: 'page', value: 'heart', revokable: true }]);
-      // Warm: the second create knows set and item, and reads nothing before its transaction.
-      const warm = await counted('responses/create', [{ contentSetId: set, key: 'page', value: 'heart' }]);
-      expect(warm.commands).toEqual({ TransactWriteItemsCommand: 1 });
+      const input = { contentSetId: set, key: 'page', value: 'heart' };
+      const start = Date.now();
+      const first = await createResponse(store, ANONYMOUS, { ...input, revokable: true }, { headers: {} }, at(start, 0));
       const item = (await ok('responses/get', [first.responseId], owner.viewer)).contentItemId;
       await archive({ set, project, item });
+
+      // Within the bound, on this warm instance: taken, with no read.
+      const before5 = meter.snapshot();
+      const within = await createResponse(store, ANONYMOUS, input, { headers: {} }, at(start, 5_000));
+      expect(meter.since(before5).commands).toEqual({ PutItemCommand: 1 });
+      expect((await ok('responses/get', [within.responseId], owner.viewer)).contentItemId).toBe(item);
+
+      // At the bound: read again, refused with the documented conflict, nothing written.
       const before = await tableSnapshot();
-      const refused = await call('responses/create', [{ contentSetId: set, key: 'page', value: 'heart' }]);
-      const refusedEdit = await call('responses/edit', [{ responseId: first.responseId, revokeToken: first.revokable.token, value: 'rocket' }]);
+      const refusal = (promise: Promise<unknown>) =>
+        promise.then(
+          () => ({ error: 'none' }),
+          (error: { code?: string; data?: unknown }) => ({ error: error.code, data: error.data }),
+        );
+      expect(await refusal(createResponse(store, ANONYMOUS, input, { headers: {} }, at(start, TARGET_MAX_AGE_MS)))).toEqual({
+        error: 'conflict',
+        data: expect.objectContaining({ entity, state }),
+      });
+      const edit = { responseId: first.responseId, revokeToken: first.revokable!.token, value: 'rocket' };
+      expect(await refusal(editResponse(store, ANONYMOUS, edit, at(start, TARGET_MAX_AGE_MS)))).toEqual({
+        error: 'conflict',
+        data: expect.objectContaining({ entity, state }),
+      });
+      // Over HTTP too, the same error body.
+      const refused = await call('responses/create', [input]);
       expect([refused.status, refused.body.error, refused.body.data]).toEqual([409, 'conflict', expect.objectContaining({ entity, state })]);
-      expect([refusedEdit.status, refusedEdit.body.error, refusedEdit.body.data]).toEqual([409, 'conflict', expect.objectContaining({ entity, state })]);
       // A new key of the set: refused too, unless only that one item was archived.
-      const newKey = await call('responses/create', [{ contentSetId: set, key: 'another-page', value: 'heart' }]);
+      const newKey = await refusal(createResponse(store, ANONYMOUS, { ...input, key: 'another-page' }, { headers: {} }, at(start, TARGET_MAX_AGE_MS)));
       if (entity === 'contentItem') {
-        expect(newKey.status).toBe(200);
+        expect(newKey).toEqual({ error: 'none' });
       } else {
-        expect([newKey.status, newKey.body.data]).toEqual([409, expect.objectContaining({ entity, state })]);
+        expect(newKey).toEqual({ error: 'conflict', data: expect.objectContaining({ entity, state }) });
         expect(await tableSnapshot()).toEqual(before);
       }
     }
   });
 
-  test('a key moved by contents/save: the next create on the old key gets a new item, not the moved one', async () => {
+  test('a key moved by contents/save: creates on the old key reach the moved item for at most 10 s, then a new item', async () => {
     const contentSetId = await newSet();
-    await ok('responses/create', [{ contentSetId, key: 'old', value: 'heart' }]);
-    const first = await ok('responses/create', [{ contentSetId, key: 'old', value: 'heart' }]);
+    const input = { contentSetId, key: 'old', value: 'heart' };
+    const start = Date.now();
+    const first = await createResponse(store, ANONYMOUS, input, { headers: {} }, at(start, 0));
     const moved = (await ok('responses/get', [first.responseId], owner.viewer)).contentItemId;
     await ok('contents/save', [moved, { key: 'new' }], owner.admin);
-    const next = await ok('responses/create', [{ contentSetId, key: 'old', value: 'heart' }]);
+    const within = await createResponse(store, ANONYMOUS, input, { headers: {} }, at(start, 5_000));
+    expect((await ok('responses/get', [within.responseId], owner.viewer)).contentItemId).toBe(moved);
+    const next = await createResponse(store, ANONYMOUS, input, { headers: {} }, at(start, TARGET_MAX_AGE_MS));
     const landed = (await ok('responses/get', [next.responseId], owner.viewer)).contentItemId;
     expect(landed).not.toBe(moved);
     expect((await ok('contents/get', [landed], owner.viewer)).key).toBe('old');

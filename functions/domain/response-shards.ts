@@ -1,0 +1,23 @@
+/**
+ * Write shards of the responses' list indexes (gsi1 by item, gsi2 by set, gsi3 by project).
+ *
+ * Each list partition key ends in `#<shard>`, the shard derived from the response's id, so
+ * one page or one project taking every response spreads its index writes over
+ * RESPONSE_LIST_SHARDS partitions (1/8 WRU per response on the hottest, against DynamoDB's
+ * 1,000 WCU/s per partition). Readers query every shard below their cursor and merge
+ * (operations/response-lists.ts). Responses written before shards carry the unsharded key
+ * (`legacyListPartition`), read as one more source of the merge.
+ */
+export const RESPONSE_LIST_SHARDS = 8;
+
+/** The shard of a response: FNV-1a of its id (ids are random; this spread does not depend on their alphabet). */
+export function responseShard(responseId: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < responseId.length; index++) {
+    hash ^= responseId.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return String((hash >>> 0) % RESPONSE_LIST_SHARDS);
+}
+
+export const RESPONSE_SHARDS: readonly string[] = Array.from({ length: RESPONSE_LIST_SHARDS }, (_, shard) => String(shard));
