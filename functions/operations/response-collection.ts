@@ -27,7 +27,7 @@ import { createResponse as createResponseWrite, type NewResponse, userIndexAttri
 import { conflictPause } from '../store/transactions';
 import { autoMetadata, insertContentItem, newContentItem } from './contents';
 import { issueRevokeToken, resolveTarget, stateChecks, validValue } from './response-targets';
-import { forgetKey, forgetTarget, rememberItem, rememberKey } from './target-cache';
+import { rememberItem, rememberKey } from './target-cache';
 
 export interface ResponseWriteResult {
   responseId: string;
@@ -56,8 +56,9 @@ export async function createResponse(
   const profiling: Profiling = deriveProfiling(input.profiling ?? undefined, { headers: request.headers, context });
   const timestamp = now.toISOString();
 
+  let reread = false;
   for (let attempt = 1; ; attempt++) {
-    const target = await resolveTarget(table, caller, input, clock);
+    const target = await resolveTarget(table, caller, input, clock, reread);
     const set = target.contentSet;
     // After the target's own errors (states first), as a full read orders them.
     const value = validValue(set, input.value);
@@ -104,8 +105,9 @@ export async function createResponse(
     if (attempt >= ATTEMPTS) {
       throw new ApiError('conflict', 'The content item is being written concurrently; retry', { contentSetId: set.id, key: input.key ?? undefined });
     }
+    // A transaction another one held: the same again after a pause. A failed check (a
+    // concurrent first response took the key, or a state changed): read it all afresh.
     if (outcome.conflict) await conflictPause(attempt);
-    else forgetTarget({ projectId: set.projectId, contentSetId: set.id });
-    forgetKey(set.id, input.key!);
+    else reread = true;
   }
 }

@@ -79,78 +79,125 @@ function disallowedKey(contentSetId: string, key: string): ApiError {
   return new ApiError('not-found', 'No content item has this key, and the content set does not create items automatically', { contentSetId, key });
 }
 
-/** One of the reads a resolution makes, and what to remember of its answer. */
-interface Read {
-  key: ItemKey;
-  remember: (raw: Record<string, unknown> | undefined) => void;
+/**
+ * What one resolution knows: what it read itself (found or not), else what the instance
+ * remembers from less than TARGET_MAX_AGE_MS ago, unless `reread` (a write that relied on
+ * it failed). Its own reads win over the shared memory, which concurrent requests of the
+ * same process (the local server) may change meanwhile.
+ */
+class Resolution {
+  private readonly sets = new Map<string, SetFacts | undefined>();
+  private readonly projects = new Map<string, ProjectFacts | undefined>();
+  private readonly items = new Map<string, ItemFacts | undefined>();
+  private readonly keyTargets = new Map<string, string | undefined>();
+
+  constructor(
+    private readonly table: TableClient,
+    private readonly now: number,
+    private readonly reread: boolean,
+  ) {}
+
+  set(id: string): SetFacts | undefined {
+    return this.sets.has(id) ? this.sets.get(id) : this.reread ? undefined : freshSet(id, this.now);
+  }
+
+  project(id: string): ProjectFacts | undefined {
+    return this.projects.has(id) ? this.projects.get(id) : this.reread ? undefined : freshProject(id, this.now);
+  }
+
+  item(id: string): ItemFacts | undefined {
+    return this.items.has(id) ? this.items.get(id) : this.reread ? undefined : freshItem(id, this.now);
+  }
+
+  keyTarget(contentSetId: string, key: string): string | undefined {
+    const entry = `${contentSetId}\u0000${key}`;
+    return this.keyTargets.has(entry) ? this.keyTargets.get(entry) : this.reread ? undefined : freshKeyTarget(contentSetId, key, this.now);
+  }
+
+  /** Whether the key was read by this resolution or is remembered, with or without an item. */
+  keyKnown(contentSetId: string, key: string): boolean {
+    return this.keyTargets.has(`${contentSetId}\u0000${key}`) || this.keyTarget(contentSetId, key) !== undefined;
+  }
+
+  /** Reads what is asked (one BatchGetItem), remembers what it found, and knows what it did not find. */
+  async read(wanted: { sets?: string[]; projects?: string[]; items?: string[]; key?: { contentSetId: string; key: string } }): Promise<void> {
+    const { now } = this;
+    const reads: { key: ItemKey; take: (raw: Record<string, unknown> | undefined) => void }[] = [
+      ...(wanted.sets ?? []).map((id) => ({
+        key: keys.contentSet(id),
+        take: (raw: Record<string, unknown> | undefined) => {
+          const set = contentSetOf(raw);
+          if (set) rememberSet(set, now);
+          this.sets.set(id, set && knownSet(id));
+        },
+      })),
+      ...(wanted.projects ?? []).map((id) => ({
+        key: keys.project(id),
+        take: (raw: Record<string, unknown> | undefined) => {
+          const project = projectStateOf(raw);
+          if (project) rememberProject(project, now);
+          this.projects.set(id, project);
+        },
+      })),
+      ...(wanted.items ?? []).map((id) => ({
+        key: keys.contentItem(id),
+        take: (raw: Record<string, unknown> | undefined) => {
+          const item = contentItemOf(raw);
+          if (item) rememberItem(item, now);
+          this.items.set(id, item && knownItem(id));
+        },
+      })),
+      ...(wanted.key
+        ? [
+            {
+              key: keys.contentKey(wanted.key.contentSetId, keyHash(wanted.key.key)),
+              take: (raw: Record<string, unknown> | undefined) => {
+                const { contentSetId, key } = wanted.key!;
+                const itemId = contentKeyTarget(raw);
+                if (itemId) rememberKey(contentSetId, key, itemId, now);
+                else forgetKey(contentSetId, key);
+                this.keyTargets.set(`${contentSetId}\u0000${key}`, itemId);
+              },
+            },
+          ]
+        : []),
+    ];
+    if (reads.length === 0) return;
+    const raws = await getRawItems(
+      this.table,
+      reads.map((read) => read.key),
+    );
+    for (const [index, read] of reads.entries()) read.take(raws[index]);
+  }
 }
 
-const readSet = (contentSetId: string, now: number): Read => ({
-  key: keys.contentSet(contentSetId),
-  remember: (raw) => {
-    const set = contentSetOf(raw);
-    if (set) rememberSet(set, now);
-  },
-});
-const readProject = (projectId: string, now: number): Read => ({
-  key: keys.project(projectId),
-  remember: (raw) => {
-    const project = projectStateOf(raw);
-    if (project) rememberProject(project, now);
-  },
-});
-const readItem = (contentItemId: string, now: number): Read => ({
-  key: keys.contentItem(contentItemId),
-  remember: (raw) => {
-    const item = contentItemOf(raw);
-    if (item) rememberItem(item, now);
-  },
-});
-const readKey = (contentSetId: string, key: string, now: number): Read => ({
-  key: keys.contentKey(contentSetId, keyHash(key)),
-  remember: (raw) => {
-    const itemId = contentKeyTarget(raw);
-    if (itemId) rememberKey(contentSetId, key, itemId, now);
-    else forgetKey(contentSetId, key);
-  },
-});
-
-/** Reads what is wanted (one BatchGetItem) and remembers what it found; nothing when nothing is wanted. */
-async function refresh(table: TableClient, reads: (Read | false | undefined)[]): Promise<void> {
-  const wanted = reads.filter((read): read is Read => Boolean(read));
-  if (wanted.length === 0) return;
-  const raws = await getRawItems(
-    table,
-    wanted.map((read) => read.key),
-  );
-  for (const [index, read] of wanted.entries()) read.remember(raws[index]);
-}
+const ids = (...candidates: (string | false | undefined)[]) => candidates.filter((id): id is string => typeof id === 'string');
 
 /**
  * contentSetId + key. First read: the set, the key item and, by the ids remembered from
  * earlier reads, the project and the key's item, whichever is stale. A second read only
  * for what the first one revealed (a cold instance: project and item).
  */
-async function targetBySetKey(table: TableClient, caller: Caller, contentSetId: string, key: string, now: number): Promise<Target> {
+async function targetBySetKey(known: Resolution, caller: Caller, contentSetId: string, key: string): Promise<Target> {
   const projectId = knownSet(contentSetId)?.projectId;
-  const guessedItem = freshKeyTarget(contentSetId, key, now) ?? knownKeyTarget(contentSetId, key);
-  await refresh(table, [
-    !freshSet(contentSetId, now) && readSet(contentSetId, now),
-    !freshKeyTarget(contentSetId, key, now) && readKey(contentSetId, key, now),
-    projectId !== undefined && !freshProject(projectId, now) && readProject(projectId, now),
-    guessedItem !== undefined && !freshItem(guessedItem, now) && readItem(guessedItem, now),
-  ]);
-  const contentSet = freshSet(contentSetId, now);
+  const guessedItem = known.keyTarget(contentSetId, key) ?? knownKeyTarget(contentSetId, key);
+  await known.read({
+    sets: ids(!known.set(contentSetId) && contentSetId),
+    key: known.keyKnown(contentSetId, key) ? undefined : { contentSetId, key },
+    projects: ids(projectId !== undefined && !known.project(projectId) && projectId),
+    items: ids(guessedItem !== undefined && !known.item(guessedItem) && guessedItem),
+  });
+  const contentSet = known.set(contentSetId);
   if (!contentSet || !visibleTo(caller, contentSet.accountId)) throw notFound('Content set', contentSetId);
-  const itemId = freshKeyTarget(contentSetId, key, now);
+  const itemId = known.keyTarget(contentSetId, key);
   if (!itemId && contentSet.disallowAutoContentCreation) throw disallowedKey(contentSetId, key);
-  await refresh(table, [
-    !freshProject(contentSet.projectId, now) && readProject(contentSet.projectId, now),
-    itemId !== undefined && !freshItem(itemId, now) && readItem(itemId, now),
-  ]);
-  const project = freshProject(contentSet.projectId, now);
+  await known.read({
+    projects: ids(!known.project(contentSet.projectId) && contentSet.projectId),
+    items: ids(itemId !== undefined && !known.item(itemId) && itemId),
+  });
+  const project = known.project(contentSet.projectId);
   if (!project) throw notFound('Project', contentSet.projectId);
-  return { project, contentSet, item: (itemId && freshItem(itemId, now)) || null };
+  return { project, contentSet, item: (itemId && known.item(itemId)) || null };
 }
 
 /**
@@ -158,23 +205,23 @@ async function targetBySetKey(table: TableClient, caller: Caller, contentSetId: 
  * set) or that are remembered, its set and project, whichever is stale; a second read for
  * what only the item revealed.
  */
-async function targetByContentId(table: TableClient, caller: Caller, contentId: string, now: number): Promise<Target> {
+async function targetByContentId(known: Resolution, caller: Caller, contentId: string): Promise<Target> {
   const remembered = knownItem(contentId);
   const setId = remembered?.contentSetId ?? contentSetOfItemId(contentId);
   const projectId = remembered?.projectId ?? (setId === undefined ? undefined : knownSet(setId)?.projectId);
-  await refresh(table, [
-    !freshItem(contentId, now) && readItem(contentId, now),
-    setId !== undefined && !freshSet(setId, now) && readSet(setId, now),
-    projectId !== undefined && !freshProject(projectId, now) && readProject(projectId, now),
-  ]);
-  const item = freshItem(contentId, now);
+  await known.read({
+    items: ids(!known.item(contentId) && contentId),
+    sets: ids(setId !== undefined && !known.set(setId) && setId),
+    projects: ids(projectId !== undefined && !known.project(projectId) && projectId),
+  });
+  const item = known.item(contentId);
   if (!item || !visibleTo(caller, item.accountId)) throw notFound('Content item', contentId);
-  await refresh(table, [
-    !freshSet(item.contentSetId, now) && readSet(item.contentSetId, now),
-    !freshProject(item.projectId, now) && readProject(item.projectId, now),
-  ]);
-  const contentSet = freshSet(item.contentSetId, now);
-  const project = freshProject(item.projectId, now);
+  await known.read({
+    sets: ids(!known.set(item.contentSetId) && item.contentSetId),
+    projects: ids(!known.project(item.projectId) && item.projectId),
+  });
+  const contentSet = known.set(item.contentSetId);
+  const project = known.project(item.projectId);
   if (!contentSet || !project) throw notFound('Content item', contentId);
   return { item, contentSet, project };
 }
@@ -200,14 +247,17 @@ export async function resolveTarget(
   caller: Caller,
   input: Pick<ResponseCreateModel, 'contentId' | 'contentSetId' | 'key'>,
   now: number,
+  /** Read everything now, remembered or not: a write that relied on what was remembered failed. */
+  reread = false,
 ): Promise<Target> {
   const { contentId, contentSetId, key } = input;
+  const known = new Resolution(table, now, reread);
   let target: Target;
   if (contentId) {
-    target = await targetByContentId(table, caller, contentId, now);
+    target = await targetByContentId(known, caller, contentId);
     if ((contentSetId && contentSetId !== target.contentSet.id) || (key && key !== target.item!.key)) throw contradictingTargets();
   } else if (contentSetId && key) {
-    target = await targetBySetKey(table, caller, contentSetId, key, now);
+    target = await targetBySetKey(known, caller, contentSetId, key);
   } else {
     throw missingTarget(contentSetId);
   }

@@ -123,9 +123,3 @@ export function clearTargetCache(): void {
   keyTargets.clear();
   items.clear();
 }
-
-/** After a write's check failed: the states it relied on are read again next time. */
-export function forgetTarget(target: { projectId: string; contentSetId: string }): void {
-  projects.delete(target.projectId);
-  sets.delete(target.contentSetId);
-}

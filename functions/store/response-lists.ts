@@ -38,10 +38,11 @@ const idOfSortKey = (sortKey: string) => sortKey.slice(sortKey.lastIndexOf('#') 
 
 export async function readResponsePartition(table: TableClient, read: PartitionRead): Promise<PartitionPage> {
   const { index, partition, from, to, state, limit, below } = read;
-  const names: Record<string, string> = { '#pk': `${index}pk`, '#sk': `${index}sk` };
+  const names: Record<string, string> = { '#pk': `${index}pk` };
   const values: Record<string, unknown> = { ':partition': partition };
   // `to` is a bare `<createdAt>`, below every key that starts with it: inclusive bounds exclude it.
   let range = '';
+  if (from !== undefined || to !== undefined) names['#sk'] = `${index}sk`;
   if (from !== undefined && to !== undefined) {
     range = ' AND #sk BETWEEN :from AND :to';
     Object.assign(values, { ':from': from, ':to': to });

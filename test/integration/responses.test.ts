@@ -1,4 +1,5 @@
 import { hashSecret } from '../../functions/api/auth';
+import { clearTargetCache } from '../../functions/operations/target-cache';
 import { createAccount, startTestApi, tableSnapshot, type AccountKeys, type ApiAnswer, type TestApi } from '../support/api';
 
 let api: TestApi;
@@ -636,7 +637,7 @@ describe('revocation: responses/edit and responses/remove', () => {
     expect(await stored(created.responseId)).toMatchObject({ state: 'revoked', value: 'heart' });
   });
 
-  it('refuses a new value once the project, set or item is archived or inactive (409), and changes nothing', async () => {
+  it('refuses a new value once the project, set or item is archived or inactive, past the 10 s bound (409), and changes nothing', async () => {
     const project = (await api.call('projects/create', [{ name: 'Edits' }], { key: owner.admin })).body.id;
     const setInProject = await createSet('pulse', {}, {}, project);
     const byProject = await respond({ contentSetId: setInProject.id, key: 'p', value: '+', revokable: true });
@@ -648,6 +649,9 @@ describe('revocation: responses/edit and responses/remove', () => {
     expect((await api.call('sets/save', [archivedSet.id, { state: 'archived' }], { key: owner.admin })).status).toBe(200);
     const itemId = (await stored(byItem.responseId)).contentItemId;
     expect((await api.call('contents/save', [itemId, { state: 'inactive' }], { key: owner.admin })).status).toBe(200);
+    // States are remembered for at most 10 s (target-cache.ts TARGET_MAX_AGE_MS; the bound
+    // itself is tested in response-write-path.test.ts): past it, as here, edits are refused.
+    clearTargetCache();
 
     const answers = await expectRefusedWithoutWrites(
       [byProject, bySet, byItem].map((created) => ({
