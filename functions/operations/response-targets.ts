@@ -82,8 +82,8 @@ function disallowedKey(contentSetId: string, key: string): ApiError {
 /**
  * What one resolution knows: what it read itself (found or not), else what the instance
  * remembers from less than TARGET_MAX_AGE_MS ago, unless `reread` (a write that relied on
- * it failed). Its own reads win over the shared memory, which concurrent requests of the
- * same process (the local server) may change meanwhile.
+ * it failed). What it read or saw once it keeps: concurrent requests of the same process
+ * (the local server) may change the shared memory meanwhile.
  */
 class Resolution {
   private readonly sets = new Map<string, SetFacts | undefined>();
@@ -97,21 +97,28 @@ class Resolution {
     private readonly reread: boolean,
   ) {}
 
+  /** From the map when this resolution read or saw it, else (kept in the map) from the shared memory. */
+  private lookup<Value>(map: Map<string, Value | undefined>, id: string, remembered: () => Value | undefined): Value | undefined {
+    if (map.has(id)) return map.get(id);
+    const value = this.reread ? undefined : remembered();
+    if (value !== undefined) map.set(id, value);
+    return value;
+  }
+
   set(id: string): SetFacts | undefined {
-    return this.sets.has(id) ? this.sets.get(id) : this.reread ? undefined : freshSet(id, this.now);
+    return this.lookup(this.sets, id, () => freshSet(id, this.now));
   }
 
   project(id: string): ProjectFacts | undefined {
-    return this.projects.has(id) ? this.projects.get(id) : this.reread ? undefined : freshProject(id, this.now);
+    return this.lookup(this.projects, id, () => freshProject(id, this.now));
   }
 
   item(id: string): ItemFacts | undefined {
-    return this.items.has(id) ? this.items.get(id) : this.reread ? undefined : freshItem(id, this.now);
+    return this.lookup(this.items, id, () => freshItem(id, this.now));
   }
 
   keyTarget(contentSetId: string, key: string): string | undefined {
-    const entry = `${contentSetId}\u0000${key}`;
-    return this.keyTargets.has(entry) ? this.keyTargets.get(entry) : this.reread ? undefined : freshKeyTarget(contentSetId, key, this.now);
+    return this.lookup(this.keyTargets, `${contentSetId}\u0000${key}`, () => freshKeyTarget(contentSetId, key, this.now));
   }
 
   /** Whether the key was read by this resolution or is remembered, with or without an item. */
