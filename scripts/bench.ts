@@ -35,7 +35,7 @@ import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { bareHandler, bundle, measureInit, type InitTimings } from './bench-init';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { itemBytes, transactionWriteUnits, type MeterSnapshot } from './dynamo-meter';
+import { hottestPartitions, itemBytes, transactionWriteUnits, type DynamoMeter, type MeterSnapshot } from './dynamo-meter';
 import {
   benchCase,
   checkAnswer,
@@ -241,10 +241,67 @@ interface ThroughputRound {
   ours: number;
   /** Raw PutItem: the goal's baseline. */
   raw: number;
-  /** Raw TransactWriteItems of create's shape (a Put and three ConditionChecks): what DynamoDB Local allows such a write. */
+  /** Raw TransactWriteItems of a Put and three ConditionChecks (create's shape before it became one PutItem): what DynamoDB Local allows such a write. */
   rawTransaction: number;
   /** Raw TransactWriteItems of a Put and one ConditionCheck: the most any write that refuses a response after an archive can reach. */
   rawSmallestRefusal: number;
+}
+
+/** Responses written per write-path traffic shape (after one unmetered response per page). */
+const SHAPE_RESPONSES = 400;
+
+interface WritePathShape {
+  name: string;
+  responses: number;
+  pages: number;
+  /** Write units per response on the hottest partition key, of the table and of each index written. */
+  hottest: Record<string, { partition: string; perResponse: number }>;
+  /** Write units per response in all, table + indexes, by the same rules. */
+  total: { table: number; indexes: number };
+}
+
+/**
+ * The write path's heat: `SHAPE_RESPONSES` responses/create through the local API on
+ * pages that already exist, every one on one page (a popular page), or spread over 100
+ * pages of 4 sets of one project (one project taking all traffic), with the write units
+ * of every request recorded per partition key (dynamo-meter.ts `recordPartitions`).
+ */
+async function writePathShapes(context: BenchContext, meter: DynamoMeter): Promise<WritePathShape[]> {
+  const shapes: WritePathShape[] = [];
+  for (const shape of [
+    { name: 'popular page: every response on one page', sets: 1, pagesPerSet: 1 },
+    { name: 'one project takes all traffic: 100 pages of 4 sets', sets: 4, pagesPerSet: 25 },
+  ]) {
+    const projectId = await project(context, `Heat ${shape.name}`);
+    const targets: { contentSetId: string; key: string }[] = [];
+    for (let set = 0; set < shape.sets; set++) {
+      const contentSetId = await contentSet(context, projectId, `heat-${set}`, 'reaction');
+      for (let page = 0; page < shape.pagesPerSet; page++) targets.push({ contentSetId, key: `https://example.com/heat/${page}` });
+    }
+    for (const target of targets) await context.api('responses/create', [{ ...target, value: 'heart' }], 'anonymous');
+    const recording = meter.recordPartitions();
+    for (let i = 0; i < SHAPE_RESPONSES; i++) {
+      await context.api('responses/create', [{ ...targets[i % targets.length], value: 'rocket', revokable: true }], 'anonymous');
+    }
+    const writes = recording.stop();
+    const sum = (index: string) => Object.values(writes[index] ?? {}).reduce((all, units) => all + units, 0);
+    shapes.push({
+      name: shape.name,
+      responses: SHAPE_RESPONSES,
+      pages: targets.length,
+      hottest: Object.fromEntries(
+        Object.entries(hottestPartitions(writes)).map(([index, { partition, units }]) => [index, { partition, perResponse: units / SHAPE_RESPONSES }]),
+      ),
+      total: {
+        table: sum('table') / SHAPE_RESPONSES,
+        indexes:
+          Object.keys(writes)
+            .filter((index) => index !== 'table')
+            .reduce((all, index) => all + sum(index), 0) / SHAPE_RESPONSES,
+      },
+    });
+  }
+  return shapes;
 }
 
 async function main(): Promise<number> {
@@ -316,6 +373,7 @@ async function main(): Promise<number> {
   let total = 0;
   let consumer: (MeterSnapshot & { responses: number; items: number }) | undefined;
   let consumerShapes: ConsumerShape[] = [];
+  let writeShapes: WritePathShape[] = [];
   let itemSizes: Record<string, { count: number; median: number; max: number }> = {};
   const hotPath: { name: string; bytes: number; packages: string[]; init: { ours: InitTimings; bare: InitTimings } }[] = [];
   const stateDir = mkdtempSync(join(tmpdir(), 'bench-stream-'));
@@ -363,6 +421,9 @@ async function main(): Promise<number> {
       const rawSmallestRefusals = await throughput(total, CONCURRENCY, (i) => raw.transaction(round * total + i, 1));
       rounds.push({ ours, raw: rawPuts, rawTransaction: rawTransactions, rawSmallestRefusal: rawSmallestRefusals });
     }
+
+    process.stderr.write('Measuring the write path on its hottest partitions...\n');
+    writeShapes = await writePathShapes(context, meter);
 
     process.stderr.write('Measuring the stream consumer...\n');
     // Everything written so far is counted first (unmetered); then CONSUMER_RESPONSES new
@@ -420,6 +481,7 @@ async function main(): Promise<number> {
       ratio: rounds.length ? sum('ours') / sum('raw') : undefined,
       ratioToRawTransaction: rounds.length ? sum('ours') / sum('rawTransaction') : undefined,
     },
+    writePath: { shapes: writeShapes },
     consumer: consumer && {
       responses: consumer.responses,
       items: consumer.items,
@@ -466,7 +528,7 @@ async function main(): Promise<number> {
             ...rounds.map(
               (round, index) =>
                 `round ${index + 1}: ours ${round.ours.toFixed(0)} responses/s; raw PutItem ${round.raw.toFixed(0)}/s (ratio ${(round.ours / round.raw).toFixed(2)}); ` +
-                `raw TransactWriteItems of the same shape ${round.rawTransaction.toFixed(0)}/s (ratio ${(round.ours / round.rawTransaction).toFixed(2)}); ` +
+                `raw TransactWriteItems of a Put and three ConditionChecks (the former create) ${round.rawTransaction.toFixed(0)}/s (ratio ${(round.ours / round.rawTransaction).toFixed(2)}); ` +
                 `raw Put + one ConditionCheck ${round.rawSmallestRefusal.toFixed(0)}/s`,
             ),
             `all rounds: ours / raw PutItem ${(sum('ours') / sum('raw')).toFixed(2)}; ours / raw transaction ${(sum('ours') / sum('rawTransaction')).toFixed(2)}; ` +
@@ -474,6 +536,7 @@ async function main(): Promise<number> {
             '',
           ]
         : []),
+      ...writePathReport(results, writeShapes, rounds.length ? sum('ours') / sum('raw') : undefined),
       ...(measured.consumer
         ? [
             `## Stream consumer, per response (${measured.consumer.responses} new responses on ${measured.consumer.items} items of one set)`,
@@ -535,6 +598,46 @@ async function main(): Promise<number> {
     ].join('\n'),
   );
   return left.length === 0 ? 0 : 1;
+}
+
+/** The write path's figures: round trips and write units of responses/create, its throughput ratio, and its hottest partitions. */
+function writePathReport(results: CaseResult[], shapes: WritePathShape[], ratio: number | undefined): string[] {
+  const creates = results.filter((result) => result.operation === 'responses/create' || result.operation === 'responses/edit');
+  const indexes = [...new Set(shapes.flatMap((shape) => Object.keys(shape.hottest)))].sort((a, b) =>
+    a === 'table' ? -1 : b === 'table' ? 1 : a.localeCompare(b),
+  );
+  return [
+    '## The write path',
+    '',
+    markdownTable(
+      ['call', 'round trips warm', 'round trips cold', 'WRU/call warm (table + indexes)', 'commands warm'],
+      creates.map((result) => [
+        result.name,
+        result.roundTripsPerCall.toFixed(2),
+        String(result.cold.requests),
+        `${result.estimatedPerCall.write.toFixed(2)} (${(result.estimatedPerCall.table - result.estimatedPerCall.read).toFixed(2)} + ${result.estimatedPerCall.indexes.toFixed(2)})`,
+        Object.entries(result.commandsPerCall)
+          .map(([command, count]) => `${command.replace(/Command$/, '')} ${count.toFixed(2)}`)
+          .join(', '),
+      ]),
+      [false, true, true, true, false],
+    ),
+    '',
+    ...(ratio === undefined ? [] : [`responses/create at concurrency ${CONCURRENCY} / raw PutItem: ${ratio.toFixed(2)} (the throughput section above)`, '']),
+    `WRU per response on the hottest partition key (${SHAPE_RESPONSES} warm responses/create per shape, counted from each write's keys and index attributes by the published rules):`,
+    '',
+    markdownTable(
+      ['shape', 'pages', ...indexes, 'all (table + indexes)'],
+      shapes.map((shape) => [
+        shape.name,
+        String(shape.pages),
+        ...indexes.map((index) => (shape.hottest[index] ? shape.hottest[index].perResponse.toFixed(3) : '-')),
+        `${shape.total.table.toFixed(2)} + ${shape.total.indexes.toFixed(2)}`,
+      ]),
+      [false, true, ...indexes.map(() => true), true],
+    ),
+    '',
+  ];
 }
 
 interface ConsumerShape {

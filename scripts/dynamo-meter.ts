@@ -151,9 +151,68 @@ interface TransactItemInput {
 
 const WRITE_COMMANDS = /^(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems)Command$/;
 
+/**
+ * Write units per partition key, of the table (`table`) and of each global secondary index
+ * (by name), from the requests themselves by the published rules: a Put costs 1 WCU per KB
+ * of the item on its table partition (2 in a transaction) and 1 per KB on the partition of
+ * each index whose keys it holds (indexes project all attributes: the entry is the item's
+ * size); an Update, Delete or ConditionCheck costs 1 (2 in a transaction) on the partition
+ * of its key, its items taken to be at most 1 KB like transactionWriteUnits' (their index
+ * entries are not known from the request and are not counted: the write path's are Puts).
+ */
+export type PartitionWrites = Record<string, Record<string, number>>;
+
+function addPartitionWrites(target: PartitionWrites, command: string, input: Record<string, unknown>): void {
+  const add = (index: string, partition: string | undefined, units: number) => {
+    if (partition === undefined) return;
+    const partitions = (target[index] ??= {});
+    partitions[partition] = (partitions[partition] ?? 0) + units;
+  };
+  const put = (item: Record<string, AttributeValue>, factor: number) => {
+    const units = Math.max(1, Math.ceil(itemBytes(item) / KB));
+    add('table', item[TABLE_KEYS.partitionKey]?.S, factor * units);
+    for (const index of TABLE_KEYS.globalIndexes) {
+      if (item[index.partitionKey] !== undefined && item[index.sortKey] !== undefined) add(index.indexName, item[index.partitionKey].S, units);
+    }
+  };
+  const keyed = (key: Record<string, AttributeValue> | undefined, factor: number) => add('table', key?.[TABLE_KEYS.partitionKey]?.S, factor);
+  if (command === 'PutItemCommand') put(input.Item as Record<string, AttributeValue>, 1);
+  else if (command === 'UpdateItemCommand' || command === 'DeleteItemCommand') keyed(input.Key as Record<string, AttributeValue>, 1);
+  else if (command === 'TransactWriteItemsCommand') {
+    for (const item of input.TransactItems as Record<string, { Item?: Record<string, AttributeValue>; Key?: Record<string, AttributeValue> }>[]) {
+      if (item.Put) put(item.Put.Item!, 2);
+      else keyed((item.Update ?? item.Delete ?? item.ConditionCheck)?.Key, 2);
+    }
+  } else if (command === 'BatchWriteItemCommand') {
+    for (const requests of Object.values(
+      input.RequestItems as Record<
+        string,
+        { PutRequest?: { Item: Record<string, AttributeValue> }; DeleteRequest?: { Key: Record<string, AttributeValue> } }[]
+      >,
+    )) {
+      for (const request of requests) {
+        if (request.PutRequest) put(request.PutRequest.Item, 1);
+        else keyed(request.DeleteRequest?.Key, 1);
+      }
+    }
+  }
+}
+
+/** The largest units any one partition key took, per table or index. */
+export function hottestPartitions(writes: PartitionWrites): Record<string, { partition: string; units: number }> {
+  return Object.fromEntries(
+    Object.entries(writes).map(([index, partitions]) => {
+      const [partition, units] = Object.entries(partitions).reduce((hottest, entry) => (entry[1] > hottest[1] ? entry : hottest));
+      return [index, { partition, units }];
+    }),
+  );
+}
+
 export interface DynamoMeter {
   /** The last requests sent (command name and input as sent, AttributeValue form), newest last. */
   readonly recent: { command: string; input: Record<string, unknown> }[];
+  /** Starts recording write units per partition key (PartitionWrites); `stop` answers them. */
+  recordPartitions(): { stop(): PartitionWrites };
   snapshot(): MeterSnapshot;
   /** What happened between `before` (a snapshot) and now. */
   since(before: MeterSnapshot): MeterSnapshot;
@@ -175,6 +234,7 @@ export function meterClient(client: DynamoDBClient): DynamoMeter {
   if (existing) return existing;
   const totals = emptySnapshot();
   const recent: DynamoMeter['recent'] = [];
+  const partitionRecorders = new Set<PartitionWrites>();
 
   // Asks for the consumed capacity (a top-level parameter, whatever form the items are in) and adds it up.
   client.middlewareStack.add(
@@ -224,6 +284,7 @@ export function meterClient(client: DynamoDBClient): DynamoMeter {
       const input = JSON.parse(text) as Record<string, unknown>;
       recent.push({ command, input });
       if (recent.length > 20) recent.shift();
+      for (const recorder of partitionRecorders) addPartitionWrites(recorder, command, input);
       const items = input.TransactItems as TransactItemInput[] | undefined;
       if (command === 'TransactWriteItemsCommand' && items) {
         totals.transactions++;
@@ -247,6 +308,16 @@ export function meterClient(client: DynamoDBClient): DynamoMeter {
 
   const meter: DynamoMeter = {
     recent,
+    recordPartitions() {
+      const recorder: PartitionWrites = {};
+      partitionRecorders.add(recorder);
+      return {
+        stop: () => {
+          partitionRecorders.delete(recorder);
+          return recorder;
+        },
+      };
+    },
     snapshot: () => structuredClone(totals),
     since(before) {
       const now = structuredClone(totals);

@@ -3,6 +3,7 @@
  * built here both ways, raw and through the ElectroDB entities of entities.ts, and they
  * must be identical: same keys, attributes, identity and conditions.
  */
+import { responseShard } from '../../functions/domain/response-shards';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient } from '../../functions/store/dynamodb-clients';
 import { createStore } from '../../functions/store/entities';
@@ -85,6 +86,15 @@ describe('raw items are what the ElectroDB entities write', () => {
     ]) {
       expect(createResponse(TABLE, record)).toEqual(electroCommits(({ Response }) => [Response.create(record).commit()])[0]);
     }
+    // The list index keys carry the response's write shard (domain/response-shards.ts), so do ElectroDB's puts without one given.
+    const shard = responseShard(response.id);
+    expect(createResponse(TABLE, response).Put!.Item).toMatchObject({
+      shard,
+      gsi1pk: `content#${response.contentItemId}#responses#${shard}`,
+      gsi2pk: `set#${response.contentSetId}#responses#${shard}`,
+      gsi3pk: `project#${response.projectId}#responses#${shard}`,
+    });
+    expect(Response.put(response).params().Item).toMatchObject({ shard, gsi3pk: `project#${response.projectId}#responses#${shard}` });
   });
 
   test('a content item and its key item', () => {
