@@ -165,8 +165,8 @@ export type PartitionWrites = Record<string, Record<string, number>>;
 function addPartitionWrites(target: PartitionWrites, command: string, input: Record<string, unknown>): void {
   const add = (index: string, partition: string | undefined, units: number) => {
     if (partition === undefined) return;
-    const partitions = (target[index] ??= {});
-    partitions[partition] = (partitions[partition] ?? 0) + units;
+    target[index] ??= {};
+    target[index][partition] = (target[index][partition] ?? 0) + units;
   };
   const put = (item: Record<string, AttributeValue>, factor: number) => {
     const units = Math.max(1, Math.ceil(itemBytes(item) / KB));
