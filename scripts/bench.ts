@@ -269,10 +269,10 @@ interface WritePathShape {
 async function writePathShapes(context: BenchContext, meter: DynamoMeter): Promise<WritePathShape[]> {
   const shapes: WritePathShape[] = [];
   for (const shape of [
-    { name: 'popular page: every response on one page', sets: 1, pagesPerSet: 1 },
-    { name: 'one project takes all traffic: 100 pages of 4 sets', sets: 4, pagesPerSet: 25 },
+    { name: 'popular page: every response on one page', label: 'Heat page', sets: 1, pagesPerSet: 1 },
+    { name: 'one project takes all traffic: 100 pages of 4 sets', label: 'Heat project', sets: 4, pagesPerSet: 25 },
   ]) {
-    const projectId = await project(context, `Heat ${shape.name}`);
+    const projectId = await project(context, shape.label);
     const targets: { contentSetId: string; key: string }[] = [];
     for (let set = 0; set < shape.sets; set++) {
       const contentSetId = await contentSet(context, projectId, `heat-${set}`, 'reaction');
