@@ -1,8 +1,9 @@
 /**
  * `npm run aggregates:rebuild -- --project <id>`: recomputes a project's aggregate
  * counters from its responses and rewrites those that differ, on the same table as
- * `npm start` (DynamoDB Local) or a deployed stack (AWS). Run with --help for usage;
- * functions/stream/rebuild.ts has the design.
+ * `npm start` (DynamoDB Local) or a deployed stack (AWS); also migrates a project's counters
+ * from the layout before issue 19. Run with --help for usage; functions/jobs/rebuild.ts has
+ * the design.
  *
  * Exit codes: 0 done, 1 failed (unknown project, conflicts, store unreachable, ...),
  * 2 wrong usage. Errors are one line on stderr, never a stack trace.
@@ -12,14 +13,16 @@ import { defaultStore } from '../functions/store/entity-store';
 import type { StoreSettings } from '../functions/store/dynamodb-clients';
 import { describeError, Failure, print, runCli, UsageError, usageErrorOf, where } from './cli';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
-import { rebuildProject, type RebuildResult } from '../functions/jobs/rebuild';
+import { deleteCountedMarkers, rebuildProject, type RebuildResult } from '../functions/jobs/rebuild';
 
-const USAGE = `Usage: npm run aggregates:rebuild -- --project <id> [--dry-run] [--json]
+const USAGE = `Usage: npm run aggregates:rebuild -- --project <id> [--dry-run] [--json] [--markers]
 
 Recomputes every aggregate counter of a project (its own, its content sets', its content
-items') from its responses, exactly as the stream consumer and the daily rollover would
-have, and rewrites the counter items that differ. Items that no active response counts in
-any more are set to zero. Counters that are already right are not written.
+items') from its responses, exactly as the stream consumer would have, and rewrites the
+counter items that differ. Items that no active response counts in any more are set to
+zero. Counters that are already right are not written. Counter items of the layout before
+(hour#, day#, week#, month#, year#, lifetime, rolling# items) are deleted: this is how a
+deployed stack's counters move to the day/year layout.
 
 Run it when the project is quiet: no responses being written and the stream consumer
 caught up. It OVERWRITES counters, so a response written or not yet counted while it runs
@@ -30,6 +33,8 @@ Options:
   --dry-run             Compute and compare, write nothing; shows what would be rewritten
   --json                Machine-readable JSON on stdout (with npm, use "npm run -s
                         aggregates:rebuild" so npm's banner stays out of it)
+  --markers             Also delete the counted#<event> markers of the layout before, in
+                        the whole table (one Scan; their TTL removes them within 3 days)
   -h, --help            Shows this help
 
 Environment (the same settings as npm start and npm run keys):
@@ -60,6 +65,7 @@ function parse(argv: string[]) {
         project: { type: 'string' },
         'dry-run': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
+        markers: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -70,7 +76,7 @@ function parse(argv: string[]) {
   if (values.help) return { help: true as const };
   const projectId = values.project?.trim();
   if (!projectId) throw new UsageError('--project <id> is required');
-  return { help: false as const, projectId, dryRun: values['dry-run'], json: values.json };
+  return { help: false as const, projectId, dryRun: values['dry-run'], json: values.json, markers: values.markers };
 }
 
 function report(result: RebuildResult, settings: StoreSettings): string {
@@ -81,6 +87,7 @@ function report(result: RebuildResult, settings: StoreSettings): string {
     `Entities    ${result.entities} (the project, and its sets and items that have responses)`,
     `Items       ${result.items.recomputed} recomputed, ${result.items.existing} stored before, ${result.items.unchanged} already right`,
     `${verb.padEnd(11)} ${result.items.rewritten} item(s)${result.dryRun ? ' (dry run: nothing written)' : ''}`,
+    `${(result.dryRun ? 'Would delete' : 'Deleted').padEnd(11)} ${result.items.deleted} item(s) of the counter layout before`,
   ];
   if (result.rewritten.length > 0) {
     lines.push('', `  ${'pk'.padEnd(40)}  ${'sk'.padEnd(24)}  count before -> after`);
@@ -121,7 +128,12 @@ async function main(argv: string[]): Promise<number> {
     const { data: project } = await store.entities.Project.get({ id: request.projectId }).go({ consistent: true });
     if (!project) throw new Failure(`No project with id "${request.projectId}" in ${where(settings)}`);
     const result = await rebuildProject(store, project.id, new Date(), { dryRun: request.dryRun });
-    print(request.json ? JSON.stringify(result, null, 2) : report(result, settings));
+    const markers = request.markers && !request.dryRun ? await deleteCountedMarkers(store) : undefined;
+    print(
+      request.json
+        ? JSON.stringify(markers === undefined ? result : { ...result, markersDeleted: markers }, null, 2)
+        : `${report(result, settings)}${markers === undefined ? '' : `\nMarkers     ${markers} counted# marker(s) deleted`}`,
+    );
     return result.conflicts.length > 0 ? 1 : 0;
   } catch (error) {
     process.stderr.write(`aggregates:rebuild: ${error instanceof Failure ? error.message : describeError(error, settings)}\n`);

@@ -59,7 +59,11 @@ export class StreamConsumer extends Construct {
       new DynamoEventSource(props.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: 100,
-        maxBatchingWindow: Duration.seconds(1),
+        maxBatchingWindow: Duration.seconds(declaration.batchingWindowSeconds ?? 1),
+        // One batch of a shard at a time, in order: the counting consumer's watermarks need it
+        // (a second concurrent batch of the same shard could be refused as already seen).
+        parallelizationFactor: 1,
+        ...(declaration.tumblingWindowSeconds ? { tumblingWindow: Duration.seconds(declaration.tumblingWindowSeconds) } : {}),
         bisectBatchOnError: true,
         retryAttempts: 5,
         reportBatchItemFailures: true,

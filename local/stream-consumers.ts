@@ -1,12 +1,12 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { join } from 'node:path';
-import { STREAM_CONSUMERS, type StreamConsumerName } from '../functions/stream/consumers';
+import { STREAM_CONSUMERS, type StreamConsumerDeclaration, type StreamConsumerName } from '../functions/stream/consumers';
 import { handler as countingHandler } from '../functions/stream/counting-handler';
 import { matchesRecordFilter } from '../functions/stream/events';
 import { handler as webhooksHandler } from '../functions/stream/webhooks-handler';
 import { localLambdaContext } from './lambda-context';
-import { LocalStreamReader } from './stream-reader';
+import { LocalStreamReader, type StreamReaderOptions } from './stream-reader';
 
 type StreamHandler = (event: DynamoDBStreamEvent, context: ReturnType<typeof localLambdaContext>) => Promise<DynamoDBBatchResponse | undefined>;
 
@@ -15,6 +15,14 @@ const HANDLERS: { readonly [Name in StreamConsumerName]: StreamHandler } = {
   counting: countingHandler as unknown as StreamHandler,
   webhooks: webhooksHandler as unknown as StreamHandler,
 };
+
+/** What a consumer's event source mapping declares, as reader options: its tumbling window, and its batching window as the poll interval. */
+export function readerSettings(declaration: StreamConsumerDeclaration): Pick<StreamReaderOptions, 'pollIntervalMs' | 'tumblingWindowSeconds'> {
+  return {
+    ...(declaration.batchingWindowSeconds ? { pollIntervalMs: declaration.batchingWindowSeconds * 1000 } : {}),
+    ...(declaration.tumblingWindowSeconds ? { tumblingWindowSeconds: declaration.tumblingWindowSeconds } : {}),
+  };
+}
 
 export interface LocalStreamConsumers {
   readers: ReadonlyMap<StreamConsumerName, LocalStreamReader>;
@@ -26,7 +34,7 @@ export interface LocalStreamConsumers {
 /**
  * Every stream consumer of functions/stream/consumers.ts, each fed from DynamoDB Local's
  * stream by its own reader, as its own event source mapping would on AWS: its record
- * filter, its own position (`stream-position.<name>.json` in the data folder).
+ * filter, its batching and tumbling windows, its own position (`stream-position.<name>.json` in the data folder).
  */
 export function startStreamConsumers(client: DynamoDBClient, tableName: string, dataDir?: string): LocalStreamConsumers {
   const readers = new Map<StreamConsumerName, LocalStreamReader>();
@@ -36,6 +44,7 @@ export function startStreamConsumers(client: DynamoDBClient, tableName: string, 
       tableName,
       positionFile: dataDir ? join(dataDir, `stream-position.${declaration.name}.json`) : undefined,
       accepts: (record) => matchesRecordFilter(record, declaration),
+      ...readerSettings(declaration),
       handle: (event) => HANDLERS[declaration.name](event, localLambdaContext(`local-stream-${declaration.name}`)),
     });
     reader.start();

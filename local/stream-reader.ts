@@ -14,7 +14,7 @@ export interface StreamReaderOptions {
   client: DynamoDBClient;
   tableName: string;
   /** The Lambda handler to feed, exactly as the event source mapping would. */
-  handle(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse | undefined>;
+  handle(event: WindowedStreamEvent): Promise<DynamoDBBatchResponse | undefined>;
   /** The event source's filter: records it refuses are passed over, as Lambda drops filtered-out records. */
   accepts?(record: DynamoDBRecord): boolean;
   /** Where the position in the stream is kept across restarts; omitted = in memory. */
@@ -23,6 +23,27 @@ export interface StreamReaderOptions {
   pollIntervalMs?: number;
   /** How long the table's stream and its shards, once described, are taken as current (default 5 s). */
   describeEveryMs?: number;
+  /**
+   * The event source mapping's tumbling window: events then carry what Lambda adds with one
+   * (`shardId`, `window`, `state`, `isFinalInvokeForWindow`), the shard id the real one.
+   */
+  tumblingWindowSeconds?: number;
+}
+
+/** A batch as Lambda delivers it, with a tumbling window's fields when the mapping has one. */
+export type WindowedStreamEvent = DynamoDBStreamEvent & {
+  shardId?: string;
+  eventSourceARN?: string;
+  window?: { start: string; end: string };
+  state?: Record<string, string>;
+  isFinalInvokeForWindow?: boolean;
+  isWindowTerminatedEarly?: boolean;
+};
+
+/** The tumbling window containing `now`: windows of `seconds` aligned on the epoch, as Lambda's are. */
+function windowOf(seconds: number, now: Date): { start: string; end: string } {
+  const start = Math.floor(now.getTime() / (seconds * 1000)) * seconds * 1000;
+  return { start: new Date(start).toISOString(), end: new Date(start + seconds * 1000).toISOString() };
 }
 
 /** The table's current stream and its shards, as last described. */
@@ -166,6 +187,20 @@ export class LocalStreamReader {
     return this.described;
   }
 
+  private eventOf(records: DynamoDBRecord[], streamArn: string, shardId: string): WindowedStreamEvent {
+    const seconds = this.options.tumblingWindowSeconds;
+    if (!seconds) return { Records: records };
+    return {
+      Records: records,
+      shardId,
+      eventSourceARN: streamArn,
+      window: windowOf(seconds, new Date()),
+      state: {},
+      isFinalInvokeForWindow: false,
+      isWindowTerminatedEarly: false,
+    };
+  }
+
   /** One pass over every shard; returns how many records were handled. */
   private async pollOnce(fresh: boolean): Promise<number> {
     const described = await this.currentStream(fresh);
@@ -202,7 +237,7 @@ export class LocalStreamReader {
         continue;
       }
       const delivered = records.map((record) => lambdaRecord(record, streamArn)).filter((record) => this.options.accepts?.(record) ?? true);
-      const result = delivered.length > 0 ? await this.options.handle({ Records: delivered }) : undefined;
+      const result = delivered.length > 0 ? await this.options.handle(this.eventOf(delivered, streamArn, shardId)) : undefined;
       const failed = result?.batchItemFailures?.[0]?.itemIdentifier;
       const accepted = failed
         ? records.slice(

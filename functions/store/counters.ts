@@ -1,51 +1,51 @@
 /**
- * The counter item: one per (entity, bucket), kept by the stream consumer, recomputed by
- * the rollover and the rebuild, read by getStats, getAggregates and top. Its keys, its
- * attributes, how it is read, added to, replaced and compared all live here.
+ * The counter items: two per entity (project, content set, content item) and response, kept
+ * by the stream consumer (stream/counting.ts), recomputed by the rebuild (jobs/rebuild.ts),
+ * read by getStats and getAggregates (operations/stats.ts). Their keys, their attributes,
+ * how they are read, added to, replaced and guarded against redelivery all live here; the
+ * counter maths (sums, merges) is domain/aggregation.ts's.
  *
- * | Access pattern                                   | Index  | Partition key                                | Sort key              |
- * |--------------------------------------------------|--------|----------------------------------------------|-----------------------|
- * | Buckets of an entity over a time range           | table  | agg#<entity>#<entityId>                      | <granularity>#<key>   |
- * | Lifetime total of an entity                      | table  | agg#<entity>#<entityId>                      | lifetime              |
- * | Rolling window total of an entity                | table  | agg#<entity>#<entityId>                      | rolling#<period>      |
- * | Items of a set ranked by count in a period       | rank1  | set#<setId>#contentItem#<period>[#<key>]     | count (number)        |
- * | Items / sets of a project ranked by count        | rank2  | project#<projectId>#<entity>#<period>[#<key>]| count (number)        |
- * | Items / sets of an account ranked by count       | rank3  | account#<accountId>#<entity>#<period>[#<key>]| count (number)        |
- * | Entities with responses in a bucket of a rolling | retire | retire#<unit>#<key>#<shard>                  | sk                    |
- * | window's unit (day, month), for the rollover     |        |                                              |                       |
+ * | Access pattern                                     | Index | Partition key           | Sort key          |
+ * |----------------------------------------------------|-------|-------------------------|-------------------|
+ * | Days of an entity (day: hours; week, month, 7d/28d)| table | agg#<entity>#<entityId> | d#YYYY-MM-DD      |
+ * | Years of an entity (year, 12m: months; lifetime)   | table | agg#<entity>#<entityId> | y#YYYY            |
  *
- * Ranked calendar periods (shared/periods.ts RANKED_UNITS) rank their bucket items
- * directly; rolling windows rank the `rolling#<period>` items, which the daily rollover
- * recomputes from the buckets of the window's unit when one leaves the window.
+ * Every period is ONE Query of one sort-key range: `day` reads one day item (its hours are
+ * the points), `week`/`month`/`rolling7d`/`rolling28d` 7-31 day items, `year` one year item
+ * (its months are the points), `rolling12m` two, `lifetime` every year item from y#0000.
+ * No week, month, hour, lifetime or rolling items: a response costs two small updates per
+ * entity, and reads (a fifth of a write's price) sum what they need. No index attribute:
+ * counter writes pay for the table alone (rankings are kept apart from them).
  *
- * Written with raw UpdateItem/PutItem rather than ElectroDB: counters are `ADD`ed to one
- * number attribute per option (`o<index>`), a dynamic set of attribute names that an
- * ElectroDB schema cannot declare; and the consumer and jobs stay free of ElectroDB.
+ * Attributes (short names: an item's size is what every update of it costs):
+ *
+ * | Attribute            | Type | Meaning                                                          |
+ * |----------------------|------|------------------------------------------------------------------|
+ * | n, o<i>              | N    | the item's total: responses, responses on option i               |
+ * | ss, sc, is, ic, rs   | N    | its sums: sentiment sum/count, intensity sum/count, rating sum   |
+ * | h<HH><field>         | N    | day items: the same fields for hour HH (e.g. h09n, h09o2, h09ss) |
+ * | m<MM><field>         | N    | year items: the same fields for month MM (e.g. m11n, m11rs)      |
+ * | w<hash>              | S    | watermark of a stream shard (see Watermarks below)               |
+ * | c, u                 | S    | first and last write (ISO 8601)                                  |
+ * | v                    | N    | writes of the item, for the rebuild's conditional Put            |
+ *
+ * Hours and months are sparse (only those with responses) and a field that is 0 is absent.
+ * Project items keep no o<i> (a project's sets have different schemas). A day item of a set
+ * of 5 reactions with responses in 10 hours is about 700 bytes; a year item about the same.
+ *
+ * Written with raw UpdateItem/PutItem rather than ElectroDB: the attribute names are a
+ * dynamic set (options, hours, months, shards) an ElectroDB schema cannot declare, and the
+ * consumer and jobs stay free of ElectroDB.
  */
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
-import { COUNTER_SUMS, emptyCounter, isZeroCounter, mergeCounters, addContribution, type Counter } from '../domain/aggregation';
-import {
-  bucketKeysOf,
-  COUNTED_GRANULARITIES,
-  inWindow,
-  RANKED_UNITS,
-  ROLLING_PERIODS,
-  ROLLOVER_UNITS,
-  rollingRule,
-  type Granularity,
-  type RollingPeriod,
-} from '../../shared/periods';
+import { addContribution, COUNTER_SUMS, emptyCounter, isZeroCounter, mergeCounters, type Counter, type CounterSum } from '../domain/aggregation';
+import { bucketKey, type Granularity } from '../../shared/periods';
 import type { Contribution } from '../domain/schemas';
 import type { TableClient } from './dynamodb-clients';
 
 export const AGGREGATE_ENTITIES = ['project', 'contentSet', 'contentItem'] as const;
 export type AggregateEntity = (typeof AGGREGATE_ENTITIES)[number];
-export type RankedEntity = Exclude<AggregateEntity, 'project'>;
-export type RankIndex = 'rank1' | 'rank2' | 'rank3';
-
-/** Spreads a bucket's retire entries over partitions so a busy day is not one hot key. */
-export const RETIRE_SHARDS = 8;
 
 export interface ResponseScope {
   accountId: string;
@@ -66,35 +66,16 @@ export function parseAggregatePk(pk: string): { entity: AggregateEntity; entityI
   return match ? { entity: match[1] as AggregateEntity, entityId: match[2] } : undefined;
 }
 
-export function bucketSk(granularity: Granularity, key: string): string {
-  return `${granularity}#${key}`;
-}
+export const daySk = (dayKey: string) => `d#${dayKey}`;
+export const yearSk = (yearKey: string) => `y#${yearKey}`;
 
-export const LIFETIME_SK = 'lifetime';
-export const rollingSk = (period: RollingPeriod) => `rolling#${period}`;
-
-const RANK_OWNERS: Record<RankIndex, string> = { rank1: 'set', rank2: 'project', rank3: 'account' };
-
-/** A rank partition: the `entity` items of one owner (set, project or account) for a period (shared/periods.ts rankSuffix). */
-export function rankPartition(index: RankIndex, ownerId: string, entity: RankedEntity, suffix: string): string {
-  return `${RANK_OWNERS[index]}#${ownerId}#${entity}#${suffix}`;
-}
-
-function rankAttributes(entity: RankedEntity, scope: ResponseScope, suffix: string): Partial<Record<'rank1pk' | 'rank2pk' | 'rank3pk', string>> {
-  return {
-    ...(entity === 'contentItem' ? { rank1pk: rankPartition('rank1', scope.contentSetId, entity, suffix) } : {}),
-    rank2pk: rankPartition('rank2', scope.projectId, entity, suffix),
-    rank3pk: rankPartition('rank3', scope.accountId, entity, suffix),
-  };
-}
-
-function retireShard(entityId: string): number {
-  return createHash('sha256').update(entityId).digest()[0] % RETIRE_SHARDS;
-}
-
-/** Every retire partition of a bucket (one per shard), for the rollover to read. */
-export function retirePartitions(unit: Granularity, key: string): string[] {
-  return Array.from({ length: RETIRE_SHARDS }, (_, shard) => `retire#${unit}#${key}#${shard}`);
+/**
+ * Whether a sort key in an `agg#` partition is one of this layout's items. The layout before
+ * (hour#, day#, week#, month#, year#, lifetime, rolling# items) is only read by the rebuild,
+ * which deletes it.
+ */
+export function isCounterSk(sk: string): boolean {
+  return /^[dy]#/.test(sk);
 }
 
 function entityIdOf(entity: AggregateEntity, scope: ResponseScope): string {
@@ -103,66 +84,53 @@ function entityIdOf(entity: AggregateEntity, scope: ResponseScope): string {
 
 /* Which items a response counts in */
 
-/** One counter item a response is counted in, with the attributes that place it in indexes. */
-export interface CounterTarget {
+/** One place a response is counted: an item and the part of it (`h<HH>` of a day item, `m<MM>` of a year item). */
+export interface CounterSlot {
+  entity: AggregateEntity;
   pk: string;
   sk: string;
-  /** Static attributes written with every update (ids, rank and retire keys). */
-  attributes: Record<string, string>;
+  part: string;
 }
 
-/**
- * Every counter item a response created at `createdAt` counts in: a bucket per counted
- * granularity and the lifetime item of the project, its set and its item, and for sets and
- * items the rolling items whose window ending at `now` holds the response's bucket (older
- * ones are left to the rollover, which recomputes windows from the buckets). Projects are
- * not ranked, so they have neither rank keys nor rolling items.
- */
-export function counterTargets(scope: ResponseScope, createdAt: Date, now: Date): CounterTarget[] {
-  const keys = bucketKeysOf(createdAt);
-  const targets: CounterTarget[] = [];
-  for (const entity of AGGREGATE_ENTITIES) {
-    const entityId = entityIdOf(entity, scope);
-    const pk = aggregatePk(entity, entityId);
-    const common = {
-      entity,
-      entityId,
-      accountId: scope.accountId,
-      projectId: scope.projectId,
-      ...(entity === 'project' ? {} : { contentSetId: scope.contentSetId }),
-    };
-    for (const granularity of COUNTED_GRANULARITIES) {
-      const key = keys[granularity];
-      const attributes: Record<string, string> = { ...common, granularity, bucket: key };
-      if (entity !== 'project' && RANKED_UNITS.includes(granularity)) Object.assign(attributes, rankAttributes(entity, scope, `${granularity}#${key}`));
-      if (entity !== 'project' && ROLLOVER_UNITS.includes(granularity)) attributes.retirepk = retirePartitions(granularity, key)[retireShard(entityId)];
-      targets.push({ pk, sk: bucketSk(granularity, key), attributes });
-    }
-    targets.push({ pk, sk: LIFETIME_SK, attributes: { ...common, granularity: 'lifetime' } });
-    if (entity === 'project') continue;
-    for (const period of ROLLING_PERIODS) {
-      const { unit } = rollingRule(period);
-      if (!inWindow(period, keys[unit as (typeof COUNTED_GRANULARITIES)[number]], now)) continue;
-      targets.push({ pk, sk: rollingSk(period), attributes: { ...common, granularity: period, ...rankAttributes(entity, scope, period) } });
-    }
-  }
-  return targets;
+/** The six slots of a response created at `createdAt`: its day (hour) and year (month), per entity. */
+export function counterSlots(scope: ResponseScope, createdAt: Date): CounterSlot[] {
+  const hour = bucketKey('hour', createdAt);
+  const month = bucketKey('month', createdAt);
+  return AGGREGATE_ENTITIES.flatMap((entity) => {
+    const pk = aggregatePk(entity, entityIdOf(entity, scope));
+    return [
+      { entity, pk, sk: daySk(hour.slice(0, 10)), part: `h${hour.slice(11, 13)}` },
+      { entity, pk, sk: yearSk(month.slice(0, 4)), part: `m${month.slice(5, 7)}` },
+    ];
+  });
 }
+
+/** The counters of one item: its total and its parts (hours of a day, months of a year) by part name. */
+export interface ItemCounters {
+  total: Counter;
+  parts: Record<string, Counter>;
+}
+
+export const emptyItemCounters = (): ItemCounters => ({ total: emptyCounter(0), parts: {} });
+
+export function mergeItemCounters(a: ItemCounters, b: ItemCounters): ItemCounters {
+  const parts = { ...a.parts };
+  for (const [part, counter] of Object.entries(b.parts)) parts[part] = parts[part] ? mergeCounters(parts[part], counter) : counter;
+  return { total: mergeCounters(a.total, b.total), parts };
+}
+
+export const isZeroItemCounters = (counters: ItemCounters) => isZeroCounter(counters.total) && Object.values(counters.parts).every(isZeroCounter);
 
 /** What one response write changes in the counters: the contribution it takes out and the one it adds. */
 export interface ResponseChange {
-  /** The stream record's id (the consumer's exactly-once marker), or the response id in a rebuild. */
+  /** The stream record's id, or the response id in a rebuild. */
   eventId: string;
+  /** The stream record's position in its shard ('' in a rebuild). */
   sequenceNumber: string;
   scope: ResponseScope;
   createdAt: Date;
   removed?: Contribution;
   added?: Contribution;
-}
-
-export interface CounterDelta {
-  target: CounterTarget;
-  delta: Counter;
 }
 
 function changeDelta(change: ResponseChange): Counter {
@@ -172,23 +140,41 @@ function changeDelta(change: ResponseChange): Counter {
   return delta;
 }
 
+/** One change's share of one item. */
+export interface SlotChange {
+  sequenceNumber: string;
+  counters: ItemCounters;
+}
+
+/** The changes of one counter item, in stream order. */
+export interface ItemChanges {
+  pk: string;
+  sk: string;
+  changes: SlotChange[];
+}
+
 /**
- * The changes' deltas merged per counter item: N responses on one item cost one update per
- * item, not N. Project counters span sets of several schemas, so they keep no per-option
- * counts (their option indexes would mean different things).
+ * The changes grouped per counter item, in the order of the changes: what the consumer
+ * writes one UpdateItem per item for. Project counters keep no per-option counts.
  */
-export function counterDeltas(changes: ResponseChange[], now: Date): CounterDelta[] {
-  const merged = new Map<string, CounterDelta>();
+export function changesPerItem(changes: ResponseChange[]): ItemChanges[] {
+  const items = new Map<string, ItemChanges>();
   for (const change of changes) {
     const delta = changeDelta(change);
-    for (const target of counterTargets(change.scope, change.createdAt, now)) {
-      const id = counterItemId(target);
-      const ownDelta = target.attributes.entity === 'project' ? { ...delta, options: [] } : delta;
-      const existing = merged.get(id);
-      merged.set(id, { target, delta: existing ? mergeCounters(existing.delta, ownDelta) : ownDelta });
+    for (const slot of counterSlots(change.scope, change.createdAt)) {
+      const own = slot.entity === 'project' ? { ...delta, options: [] } : delta;
+      const id = counterItemId(slot);
+      const item = items.get(id) ?? { pk: slot.pk, sk: slot.sk, changes: [] };
+      item.changes.push({ sequenceNumber: change.sequenceNumber, counters: { total: own, parts: { [slot.part]: own } } });
+      items.set(id, item);
     }
   }
-  return [...merged.values()];
+  return [...items.values()];
+}
+
+/** The sum of an item's changes: one ADD per field, however many responses. */
+export function sumChanges(changes: SlotChange[]): ItemCounters {
+  return changes.reduce((sum, change) => mergeItemCounters(sum, change.counters), emptyItemCounters());
 }
 
 /** Identity of a counter item (its table key) for maps and sets. */
@@ -198,33 +184,9 @@ export function counterItemId(key: { pk?: unknown; sk?: unknown }): string {
 
 /* Attributes */
 
-/** Attributes that hold counters: `count`, `o<index>` per option and the sums. Everything else is static. */
-export function isCounterAttribute(name: string): boolean {
-  return name === 'count' || /^o\d+$/.test(name) || (COUNTER_SUMS as readonly string[]).includes(name);
-}
-
-/** Bookkeeping attributes of a counter item, neither counters nor static: written by every write. */
-const BOOKKEEPING = ['pk', 'sk', 'createdAt', 'updatedAt', 'version'];
-
-export function staticAttributesOf(item: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(item).filter(([name]) => !isCounterAttribute(name) && !BOOKKEEPING.includes(name)));
-}
-
-export function counterFromItem(item: Record<string, unknown> | undefined, optionCount: number): Counter {
-  const counter = emptyCounter(optionCount);
-  if (!item) return counter;
-  counter.count = Number(item.count ?? 0);
-  for (const field of COUNTER_SUMS) counter[field] = Number(item[field] ?? 0);
-  for (const [name, value] of Object.entries(item)) {
-    const option = /^o(\d+)$/.exec(name);
-    if (option) {
-      const index = Number(option[1]);
-      while (counter.options.length <= index) counter.options.push(0);
-      counter.options[index] = Number(value);
-    }
-  }
-  return counter;
-}
+const SUM_NAMES: Record<CounterSum, string> = { sentimentSum: 'ss', sentimentCount: 'sc', intensitySum: 'is', intensityCount: 'ic', ratingSum: 'rs' };
+const SUM_OF_NAME = Object.fromEntries(Object.entries(SUM_NAMES).map(([sum, name]) => [name, sum as CounterSum]));
+const FIELD = /^([hm]\d\d)?(n|o\d+|ss|sc|is|ic|rs)$/;
 
 /**
  * A sum as DynamoDB should store it. DynamoDB adds decimals exactly; sums made here in
@@ -235,119 +197,196 @@ function tidy(value: number): number {
   return Number(value.toPrecision(15)) || 0;
 }
 
-/** The counter attributes of a whole item: `count` always, options and sums when not 0 (absent reads as 0). */
-function counterAttributes(counter: Counter): Record<string, number> {
-  const attributes: Record<string, number> = { count: tidy(counter.count) };
+/** The non-zero fields of a counter under a part prefix ('' for the item's total). */
+function counterFields(prefix: string, counter: Counter, fields: Record<string, number>): void {
+  if (tidy(counter.count) !== 0) fields[`${prefix}n`] = tidy(counter.count);
   counter.options.forEach((value, index) => {
-    if (tidy(value) !== 0) attributes[`o${index}`] = tidy(value);
+    if (tidy(value) !== 0) fields[`${prefix}o${index}`] = tidy(value);
   });
-  for (const field of COUNTER_SUMS) if (tidy(counter[field]) !== 0) attributes[field] = tidy(counter[field]);
-  return attributes;
+  for (const sum of COUNTER_SUMS) if (tidy(counter[sum]) !== 0) fields[`${prefix}${SUM_NAMES[sum]}`] = tidy(counter[sum]);
+}
+
+/** Every non-zero counter attribute of an item's counters. */
+export function counterAttributes(counters: ItemCounters): Record<string, number> {
+  const fields: Record<string, number> = {};
+  counterFields('', counters.total, fields);
+  for (const part of Object.keys(counters.parts).sort()) counterFields(part, counters.parts[part], fields);
+  return fields;
+}
+
+/** The counters an item holds (absent fields read as 0); `optionCount` pads the options. */
+export function itemCountersOf(item: Record<string, unknown> | undefined, optionCount = 0): ItemCounters {
+  const counters: ItemCounters = { total: emptyCounter(optionCount), parts: {} };
+  for (const [name, value] of Object.entries(item ?? {})) {
+    const match = FIELD.exec(name);
+    if (!match) continue;
+    const counter = match[1] ? (counters.parts[match[1]] ??= emptyCounter(optionCount)) : counters.total;
+    const field = match[2];
+    if (field === 'n') counter.count = Number(value);
+    else if (field.startsWith('o')) {
+      const index = Number(field.slice(1));
+      while (counter.options.length <= index) counter.options.push(0);
+      counter.options[index] = Number(value);
+    } else counter[SUM_OF_NAME[field]] = Number(value);
+  }
+  return counters;
+}
+
+/* Watermarks: exactly once without markers */
+
+/**
+ * Stream records of a shard arrive in order, and Lambda finishes a parent shard before its
+ * children, so an item can remember, per shard, the last record applied to it and refuse
+ * any record at or before it. The watermark attribute is `w` + 8 hex digits of the shard
+ * id's hash; its value the sequence number with its length in front (`<2 digits><digits>`,
+ * so strings compare like the numbers), then `.` and when it was written (seconds, base 36).
+ * `w < :first` in a condition compares the sequence part: a value with the same number and
+ * a suffix is greater, so the record it names is refused.
+ */
+export function watermarkName(shardId: string): string {
+  return `w${createHash('sha256').update(shardId).digest('hex').slice(0, 8)}`;
+}
+
+/** A sequence number as a string that sorts like the number. */
+export function sequenceKey(sequenceNumber: string): string {
+  const digits = sequenceNumber.replace(/^0+(?=\d)/, '');
+  if (!/^\d{1,99}$/.test(digits)) throw new Error(`not a stream sequence number: ${sequenceNumber}`);
+  return `${String(digits.length).padStart(2, '0')}${digits}`;
+}
+
+export function watermarkValue(sequenceNumber: string, now: Date): string {
+  return `${sequenceKey(sequenceNumber)}.${Math.floor(now.getTime() / 1000).toString(36)}`;
+}
+
+/** Whether an item with `watermark` (absent: nothing applied from that shard) takes the record at `sequenceNumber`: the update condition, evaluated here. */
+export function watermarkAdmits(watermark: string | undefined, sequenceNumber: string): boolean {
+  return watermark === undefined || watermark < sequenceKey(sequenceNumber);
+}
+
+/** The changes a watermark has not seen yet (it admits them), in order. */
+export function changesAfter(watermark: string | undefined, changes: SlotChange[]): SlotChange[] {
+  return changes.filter((change) => watermarkAdmits(watermark, change.sequenceNumber));
+}
+
+/** Stream records are kept 24 h; a watermark written 25 h ago covers only records that cannot come again. */
+export const WATERMARK_LIFETIME_MS = 25 * 3600 * 1000;
+/** An item keeps up to this many watermarks before stale ones are pruned (a prune is one more write). */
+export const WATERMARKS_KEPT = 4;
+
+const isWatermark = (name: string) => /^w[0-9a-f]{8}$/.test(name);
+
+/**
+ * The watermarks to remove from an item: when it carries more than WATERMARKS_KEPT, those
+ * written more than WATERMARK_LIFETIME_MS before `now` (none of their records can be
+ * delivered again). Younger ones stay, however many there are.
+ */
+export function staleWatermarks(item: Record<string, unknown>, now: Date): Record<string, string> {
+  const watermarks = Object.entries(item).filter(([name, value]) => isWatermark(name) && typeof value === 'string') as [string, string][];
+  if (watermarks.length <= WATERMARKS_KEPT) return {};
+  const stale = watermarks.filter(([, value]) => {
+    const written = Number.parseInt(value.slice(value.indexOf('.') + 1), 36) * 1000;
+    return Number.isFinite(written) && now.getTime() - written > WATERMARK_LIFETIME_MS;
+  });
+  return Object.fromEntries(stale);
 }
 
 /* Writes */
 
+/** How an update is guarded: the first sequence number it applies, or the exact watermark read before. */
+export type WatermarkGuard = { before: string } | { seen: string | undefined };
+
 /**
- * An UpdateItem (as a transaction item) that ADDs a delta to a counter item and (re)sets its
- * static attributes. `version` counts the writes of the item: whole-item rewrites
- * (conditionalPut) are conditional on the version they read, so no delta is lost.
+ * One UpdateItem: ADDs the counters to the item and moves the shard's watermark to
+ * `lastSequence`, on the condition that the watermark has not seen the changes yet.
  */
-export function counterUpdate(tableName: string, target: CounterTarget, delta: Counter, now: Date) {
-  const names: Record<string, string> = { '#count': 'count', '#updatedAt': 'updatedAt', '#createdAt': 'createdAt', '#version': 'version' };
-  const values: Record<string, unknown> = { ':count': delta.count, ':now': now.toISOString(), ':one': 1 };
-  const additions = ['#count :count', '#version :one'];
-  delta.options.forEach((value, index) => {
-    if (value === 0) return;
-    names[`#o${index}`] = `o${index}`;
-    values[`:o${index}`] = value;
-    additions.push(`#o${index} :o${index}`);
+export function counterUpdate(
+  tableName: string,
+  key: { pk: string; sk: string },
+  counters: ItemCounters,
+  watermark: { name: string; lastSequence: string; guard: WatermarkGuard },
+  now: Date,
+) {
+  const names: Record<string, string> = { '#w': watermark.name, '#u': 'u', '#c': 'c', '#v': 'v' };
+  const values: Record<string, unknown> = { ':w': watermarkValue(watermark.lastSequence, now), ':now': now.toISOString(), ':one': 1 };
+  const additions = ['#v :one'];
+  for (const [name, value] of Object.entries(counterAttributes(counters))) {
+    names[`#${name}`] = name;
+    values[`:${name}`] = value;
+    additions.push(`#${name} :${name}`);
+  }
+  let condition: string;
+  if ('before' in watermark.guard) {
+    condition = 'attribute_not_exists(#w) OR #w < :first';
+    values[':first'] = sequenceKey(watermark.guard.before);
+  } else if (watermark.guard.seen === undefined) {
+    condition = 'attribute_not_exists(#w)';
+  } else {
+    condition = '#w = :seen';
+    values[':seen'] = watermark.guard.seen;
+  }
+  return new UpdateCommand({
+    TableName: tableName,
+    Key: { pk: key.pk, sk: key.sk },
+    UpdateExpression: `ADD ${additions.join(', ')} SET #w = :w, #u = :now, #c = if_not_exists(#c, :now)`,
+    ConditionExpression: condition,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ReturnValues: 'ALL_NEW',
   });
-  for (const field of COUNTER_SUMS) {
-    if (delta[field] === 0) continue;
-    names[`#${field}`] = field;
-    values[`:${field}`] = delta[field];
-    additions.push(`#${field} :${field}`);
-  }
-  const assignments = ['#updatedAt = :now', '#createdAt = if_not_exists(#createdAt, :now)'];
-  for (const [name, value] of Object.entries(target.attributes)) {
-    names[`#a_${name}`] = name;
-    values[`:a_${name}`] = value;
-    assignments.push(`#a_${name} = :a_${name}`);
-  }
-  return {
-    Update: {
-      TableName: tableName,
-      Key: { pk: target.pk, sk: target.sk },
-      UpdateExpression: `ADD ${additions.join(', ')} SET ${assignments.join(', ')}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
 }
 
-/** The updates of the deltas that change something. */
-export function counterUpdates(tableName: string, deltas: CounterDelta[], now: Date) {
-  return deltas.filter(({ delta }) => !isZeroCounter(delta)).map(({ target, delta }) => counterUpdate(tableName, target, delta, now));
+/** Removes watermarks that are still what was read (a newer write of the same shard keeps its own). */
+export function watermarkPrune(tableName: string, key: { pk: string; sk: string }, stale: Record<string, string>) {
+  const names: Record<string, string> = {};
+  const values: Record<string, string> = {};
+  const conditions: string[] = [];
+  Object.entries(stale).forEach(([name, value], index) => {
+    names[`#w${index}`] = name;
+    values[`:w${index}`] = value;
+    conditions.push(`#w${index} = :w${index}`);
+  });
+  return new UpdateCommand({
+    TableName: tableName,
+    Key: { pk: key.pk, sk: key.sk },
+    UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
 }
 
-/** A whole counter item: static attributes, counters, createdAt kept from `existing`, version + 1. */
+/**
+ * A whole counter item, for the rebuild: the counters, and from `existing` its watermarks
+ * (a record counted before must stay refused) and `c`; `v` + 1.
+ */
 export function counterItem(
   key: { pk: string; sk: string },
-  staticAttributes: Record<string, unknown>,
-  counter: Counter,
+  counters: ItemCounters,
   existing: Record<string, unknown> | undefined,
   now: Date,
 ): Record<string, unknown> {
+  const watermarks = Object.fromEntries(Object.entries(existing ?? {}).filter(([name]) => isWatermark(name)));
   return {
-    ...staticAttributes,
     pk: key.pk,
     sk: key.sk,
-    ...counterAttributes(counter),
-    createdAt: typeof existing?.createdAt === 'string' ? existing.createdAt : now.toISOString(),
-    updatedAt: now.toISOString(),
-    version: Number(existing?.version ?? 0) + 1,
+    ...counterAttributes(counters),
+    ...watermarks,
+    c: typeof existing?.c === 'string' ? existing.c : now.toISOString(),
+    u: now.toISOString(),
+    v: Number(existing?.v ?? 0) + 1,
   };
 }
 
-/**
- * A Put of a whole counter item that succeeds only if the item is still what was read:
- * the same `version` (items written before versions existed: no version and the same
- * updatedAt), or still absent.
- */
+/** A Put of a whole counter item that succeeds only if the item is still what was read: the same `v`, or still absent. */
 export function conditionalPut(store: TableClient, item: Record<string, unknown>, existing: Record<string, unknown> | undefined) {
-  if (!existing) {
-    return new PutCommand({ TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' });
-  }
-  if (existing.version === undefined) {
-    return new PutCommand({
-      TableName: store.tableName,
-      Item: item,
-      ConditionExpression: 'attribute_not_exists(#version) AND #updatedAt = :seen',
-      ExpressionAttributeNames: { '#version': 'version', '#updatedAt': 'updatedAt' },
-      ExpressionAttributeValues: { ':seen': existing.updatedAt ?? null },
-    });
-  }
+  if (!existing) return new PutCommand({ TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' });
   return new PutCommand({
     TableName: store.tableName,
     Item: item,
-    ConditionExpression: '#version = :seen',
-    ExpressionAttributeNames: { '#version': 'version' },
-    ExpressionAttributeValues: { ':seen': existing.version },
+    ConditionExpression: '#v = :seen',
+    ExpressionAttributeNames: { '#v': 'v' },
+    ExpressionAttributeValues: { ':seen': existing.v ?? null },
   });
-}
-
-/** The scope of an entity, from any of its counter items (they all carry accountId, projectId, contentSetId). */
-export function scopeFromItem(entity: AggregateEntity, entityId: string, item: Record<string, unknown>): ResponseScope {
-  const scope = {
-    accountId: String(item.accountId ?? ''),
-    projectId: String(item.projectId ?? ''),
-    contentSetId: entity === 'project' ? '' : String(item.contentSetId ?? ''),
-    contentItemId: entity === 'contentItem' ? entityId : '',
-  };
-  if (!scope.accountId || !scope.projectId || (entity !== 'project' && !scope.contentSetId)) {
-    throw new Error(`counter item ${String(item.pk)} / ${String(item.sk)} lacks its entity's scope (accountId, projectId, contentSetId)`);
-  }
-  return scope;
 }
 
 /* Reads */
@@ -364,57 +403,86 @@ async function queryAll(store: TableClient, input: ConstructorParameters<typeof 
   return items;
 }
 
-/** The bucket items of an entity between two keys of one granularity (inclusive), by bucket key: one Query. */
-export async function readBuckets(
+/** The items holding points of `granularity` between two point keys (inclusive): one sort-key range. */
+export function pointItemRange(granularity: Granularity, fromKey: string, toKey: string): { from: string; to: string } {
+  switch (granularity) {
+    case 'hour':
+    case 'day':
+      return { from: daySk(fromKey.slice(0, 10)), to: daySk(toKey.slice(0, 10)) };
+    case 'month':
+    case 'year':
+      return { from: yearSk(fromKey.slice(0, 4)), to: yearSk(toKey.slice(0, 4)) };
+    case 'week':
+      throw new Error('no period has week points');
+  }
+}
+
+/**
+ * A data point as the read side (operations/stats.ts) sees it: the counter's fields by their
+ * full names (count, o<i>, sentimentSum, ...) and the dates of the item that holds it.
+ */
+export type PointRecord = Record<string, unknown>;
+
+function pointRecord(counter: Counter, item: Record<string, unknown>): PointRecord {
+  const record: PointRecord = { count: counter.count, createdAt: item.c, updatedAt: item.u };
+  counter.options.forEach((value, index) => {
+    if (value !== 0) record[`o${index}`] = value;
+  });
+  for (const sum of COUNTER_SUMS) if (counter[sum] !== 0) record[sum] = counter[sum];
+  return record;
+}
+
+/** The data points of `granularity` the items hold, by point key (hour 'YYYY-MM-DDTHH', day, month 'YYYY-MM', year). */
+export function pointRecords(items: Record<string, unknown>[], granularity: Granularity): Map<string, PointRecord> {
+  const points = new Map<string, PointRecord>();
+  for (const item of items) {
+    const key = String(item.sk).slice(2);
+    const counters = itemCountersOf(item);
+    if (granularity === 'day' || granularity === 'year') {
+      points.set(key, pointRecord(counters.total, item));
+      continue;
+    }
+    for (const [part, counter] of Object.entries(counters.parts)) {
+      points.set(granularity === 'hour' ? `${key}T${part.slice(1)}` : `${key}-${part.slice(1)}`, pointRecord(counter, item));
+    }
+  }
+  return points;
+}
+
+/** The counter of a data point (absent: zeros); `optionCount` pads the options. */
+export function counterFromPoint(point: PointRecord | undefined, optionCount: number): Counter {
+  const counter = emptyCounter(optionCount);
+  if (!point) return counter;
+  counter.count = Number(point.count ?? 0);
+  for (const field of COUNTER_SUMS) counter[field] = Number(point[field] ?? 0);
+  for (const [name, value] of Object.entries(point)) {
+    const option = /^o(\d+)$/.exec(name);
+    if (option) {
+      const index = Number(option[1]);
+      while (counter.options.length <= index) counter.options.push(0);
+      counter.options[index] = Number(value);
+    }
+  }
+  return counter;
+}
+
+/** The counter items of an entity between two sort keys (inclusive): one Query. */
+export function readCounterItems(
   store: TableClient,
   entity: AggregateEntity,
   entityId: string,
-  granularity: Granularity,
-  fromKey: string,
-  toKey: string,
+  range: { from: string; to: string },
   options: { consistent?: boolean } = {},
-): Promise<Map<string, Record<string, unknown>>> {
-  const items = await queryAll(store, {
+): Promise<Record<string, unknown>[]> {
+  return queryAll(store, {
     TableName: store.tableName,
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': aggregatePk(entity, entityId), ':from': bucketSk(granularity, fromKey), ':to': bucketSk(granularity, toKey) },
+    ExpressionAttributeValues: { ':pk': aggregatePk(entity, entityId), ':from': range.from, ':to': range.to },
     ConsistentRead: options.consistent,
   });
-  return new Map(items.map((item) => [String(item.bucket), item]));
 }
 
-/** Every counter item of an entity (partition key `agg#...`): one strongly consistent Query. */
+/** Every item of an entity's partition (`agg#...`), this layout's and the one before: one strongly consistent Query. */
 export function readEntityItems(store: TableClient, pk: string): Promise<Record<string, unknown>[]> {
   return queryAll(store, { TableName: store.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true });
-}
-
-/** The counter items of one rank partition with a positive count, highest first: one Query. */
-export async function readRanked(store: TableClient, index: RankIndex, partition: string, size: number): Promise<Record<string, unknown>[]> {
-  const page = await store.documentClient.send(
-    new QueryCommand({
-      TableName: store.tableName,
-      IndexName: index,
-      KeyConditionExpression: '#pk = :pk AND #count > :zero',
-      ExpressionAttributeNames: { '#pk': `${index}pk`, '#count': 'count' },
-      ExpressionAttributeValues: { ':pk': partition, ':zero': 0 },
-      ScanIndexForward: false,
-      Limit: size,
-    }),
-  );
-  return page.Items ?? [];
-}
-
-/** Partition keys of the entities with a bucket item in a bucket of a rolling window's unit (every shard, every page). */
-export async function readRetiring(store: TableClient, unit: Granularity, key: string): Promise<string[]> {
-  const shards = await Promise.all(
-    retirePartitions(unit, key).map((partition) =>
-      queryAll(store, {
-        TableName: store.tableName,
-        IndexName: 'retire',
-        KeyConditionExpression: 'retirepk = :pk',
-        ExpressionAttributeValues: { ':pk': partition },
-      }),
-    ),
-  );
-  return shards.flat().map((item) => String(item.pk));
 }

@@ -2,22 +2,28 @@
  * The counting consumer: keeps the aggregate counters (store/counters.ts) exactly, from the
  * response events of the stream (stream/events.ts).
  */
-import { BatchGetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
+import { inParallel } from '../jobs/parallel';
 import { logger } from '../observability/logger';
 import type { Contribution } from '../domain/schemas';
-import { counterDeltas, counterTargets, counterItemId, counterUpdates, type CounterDelta, type ResponseChange } from '../store/counters';
+import {
+  changesAfter,
+  changesPerItem,
+  counterUpdate,
+  isZeroItemCounters,
+  staleWatermarks,
+  sumChanges,
+  watermarkName,
+  watermarkPrune,
+  type ItemChanges,
+  type ResponseChange,
+  type WatermarkGuard,
+} from '../store/counters';
+import { conditionHolds, isConditionFailure } from '../store/conditions';
 import type { TableClient } from '../store/dynamodb-clients';
 import { recordRankingChanges, type RankingChanges } from '../store/top-lists';
 import { eventsOf, type DomainEvent, type ResponseImage } from './events';
-
-/** Stream records are kept 24 h; markers outlive any redelivery. */
-export const MARKER_TTL_SECONDS = 3 * 24 * 3600;
-
-/** The item recording that a stream record was counted (see countStreamRecords). */
-export function markerKey(eventId: string) {
-  return { pk: `counted#${eventId}`, sk: 'counted' };
-}
 
 const counted = (response: ResponseImage | undefined) => (response?.state === 'active' ? response.contribution : undefined);
 
@@ -57,99 +63,82 @@ export function countedChanges(records: DynamoDBRecord[]): ResponseChange[] {
     .filter((change): change is ResponseChange => change !== null);
 }
 
-/** DynamoDB transactions hold at most 100 items: markers plus distinct counter items. */
-const TRANSACTION_LIMIT = 100;
+/** Counter items updated at once by one invocation (each is one UpdateItem). */
+export const UPDATE_CONCURRENCY = 16;
+/** Refusals of an update whose watermark was read again; more means a second writer on the same shard. */
+const MAX_ATTEMPTS = 4;
 
-/** Consecutive changes whose markers and coalesced counters fit one transaction. */
-export function chunkChanges(changes: ResponseChange[], now: Date): ResponseChange[][] {
-  const chunks: ResponseChange[][] = [];
-  let current: ResponseChange[] = [];
-  let targets = new Set<string>();
-  for (const change of changes) {
-    const own = counterTargets(change.scope, change.createdAt, now).map(counterItemId);
-    const union = new Set([...targets, ...own]);
-    if (current.length > 0 && current.length + 1 + union.size > TRANSACTION_LIMIT) {
-      chunks.push(current);
-      current = [];
-      targets = new Set(own);
-    } else {
-      targets = union;
-    }
-    current.push(change);
-  }
-  if (current.length > 0) chunks.push(current);
-  return chunks;
+/** What applying a batch did to one item: updates sent and refused, watermarks pruned. */
+export interface ItemOutcome {
+  updates: number;
+  refused: number;
+  pruned: number;
 }
 
 /**
- * Applies deltas and records their stream records as counted, atomically: either a
- * record's marker and its share of every counter are written, or nothing is. A marker
- * that already exists cancels the transaction (the caller then drops those records).
+ * Applies one item's changes of the batch: ONE UpdateItem that ADDs their sum and moves the
+ * shard's watermark to the last of them, on the condition that the watermark is before the
+ * first. Refused (a redelivery: some of them were applied before), the item is read, the
+ * changes its watermark has seen are dropped and the rest is applied on the condition that
+ * the watermark is still exactly what was read. Stale watermarks of other shards are pruned
+ * from the item the update returns.
  */
-async function applyCounted(store: TableClient, eventIds: string[], deltas: CounterDelta[], now: Date): Promise<'applied' | 'already-counted'> {
-  const expiresAt = Math.floor(now.getTime() / 1000) + MARKER_TTL_SECONDS;
-  const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [
-    ...eventIds.map((eventId) => ({
-      Put: {
-        TableName: store.tableName,
-        Item: { ...markerKey(eventId), countedAt: now.toISOString(), expiresAt },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    })),
-    ...counterUpdates(store.tableName, deltas, now),
-  ];
-  try {
-    await store.documentClient.send(new TransactWriteCommand({ TransactItems: items }));
-    return 'applied';
-  } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if (reasons?.slice(0, eventIds.length).some((reason) => reason.Code === 'ConditionalCheckFailed')) return 'already-counted';
-    throw error;
-  }
-}
-
-async function alreadyCounted(store: TableClient, eventIds: string[]): Promise<Set<string>> {
-  const answer = await store.documentClient.send(
-    new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: eventIds.map(markerKey), ConsistentRead: true, ProjectionExpression: 'pk' } } }),
-  );
-  return new Set((answer.Responses?.[store.tableName] ?? []).map((item) => String(item.pk).slice('counted#'.length)));
-}
-
-/**
- * Counts a batch of stream records exactly once.
- *
- * Lambda delivers records at least once (retried batches, bisected batches, replays). Each
- * record's marker is written in the same transaction as the counters it changes, so a
- * record is either fully counted and marked, or not at all; a redelivered record finds its
- * marker and is dropped. Powertools' idempotency utility keeps its records apart from the
- * work it guards, which cannot make a coalesced counter update and its records atomic, so
- * this is done by hand. On a failure the batch reports the first uncounted record
- * (`batchItemFailures`); Lambda retries from there and the markers skip what was done.
- */
-export async function countStreamRecords(store: TableClient, records: DynamoDBRecord[], now: Date): Promise<DynamoDBBatchResponse> {
-  const changes = countedChanges(records);
-  for (const chunk of chunkChanges(changes, now)) {
+export async function applyItemChanges(store: TableClient, shardId: string, item: ItemChanges, now: Date): Promise<ItemOutcome> {
+  const name = watermarkName(shardId);
+  const key = { pk: item.pk, sk: item.sk };
+  const outcome: ItemOutcome = { updates: 0, refused: 0, pruned: 0 };
+  let pending = item.changes;
+  let guard: WatermarkGuard = { before: pending[0].sequenceNumber };
+  for (let attempt = 1; ; attempt++) {
+    const counters = sumChanges(pending);
+    // A creation and its removal in one batch: nothing to write, and nothing to remember.
+    if (isZeroItemCounters(counters)) return outcome;
+    outcome.updates++;
     try {
-      let pending = chunk;
-      for (let attempt = 1; pending.length > 0; attempt++) {
-        const outcome = await applyCounted(
-          store,
-          pending.map((change) => change.eventId),
-          counterDeltas(pending, now),
-          now,
-        );
-        if (outcome === 'applied') break;
-        const done = await alreadyCounted(
-          store,
-          pending.map((change) => change.eventId),
-        );
-        pending = pending.filter((change) => !done.has(change.eventId));
-        if (attempt > 3) throw new Error('stream records could not be marked as counted');
+      const answer = await store.documentClient.send(
+        counterUpdate(store.tableName, key, counters, { name, lastSequence: pending.at(-1)!.sequenceNumber, guard }, now),
+      );
+      const stale = staleWatermarks(answer.Attributes ?? {}, now);
+      if (Object.keys(stale).length > 0 && (await conditionHolds(store.documentClient.send(watermarkPrune(store.tableName, key, stale))))) {
+        outcome.pruned += Object.keys(stale).length;
       }
+      return outcome;
     } catch (error) {
-      logger.error('counting stream records failed', { error: error as Error, firstSequenceNumber: chunk[0].sequenceNumber, records: chunk.length });
-      return { batchItemFailures: [{ itemIdentifier: chunk[0].sequenceNumber }] };
+      if (!isConditionFailure(error)) throw error;
+      outcome.refused++;
+      if (attempt >= MAX_ATTEMPTS) throw new Error(`the watermark of ${item.pk} / ${item.sk} kept moving during ${MAX_ATTEMPTS} attempts`);
     }
+    const stored = (await store.documentClient.send(new GetCommand({ TableName: store.tableName, Key: key, ConsistentRead: true }))).Item;
+    const seen = typeof stored?.[name] === 'string' ? (stored[name] as string) : undefined;
+    pending = changesAfter(seen, item.changes);
+    if (pending.length === 0) return outcome;
+    guard = { seen };
+  }
+}
+
+/**
+ * Counts a batch of stream records of one shard exactly once.
+ *
+ * Lambda delivers records at least once (retried batches, bisected batches, replays), but
+ * those of a shard in order, one batch at a time (ParallelizationFactor 1), a parent shard
+ * before its children. So each counter item carries, per shard, the sequence number of the
+ * last record applied to it (its watermark, store/counters.ts), and every item's share of
+ * the batch is one conditional UpdateItem that refuses records at or before it: no marker
+ * items, no transaction. Items are updated in parallel; one failing leaves the others
+ * applied, and the batch reports its first record (`batchItemFailures`): Lambda retries the
+ * batch and the watermarks skip what was applied.
+ */
+export async function countStreamRecords(store: TableClient, shardId: string, records: DynamoDBRecord[], now: Date): Promise<DynamoDBBatchResponse> {
+  const changes = countedChanges(records);
+  const items = changesPerItem(changes);
+  try {
+    await inParallel(items, UPDATE_CONCURRENCY, async (item) => {
+      await applyItemChanges(store, shardId, item, now);
+    });
+  } catch (error) {
+    const first = records[0]?.dynamodb?.SequenceNumber;
+    logger.error('counting stream records failed', { error: error as Error, shardId, firstSequenceNumber: first, records: records.length });
+    return { batchItemFailures: first ? [{ itemIdentifier: first }] : [] };
   }
   try {
     // After the counters, so that the ranker recounts what they hold now; a redelivered
