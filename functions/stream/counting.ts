@@ -11,7 +11,6 @@ import {
   changesAfter,
   changesPerItem,
   counterUpdate,
-  isZeroItemCounters,
   staleWatermarks,
   sumChanges,
   watermarkName,
@@ -90,9 +89,9 @@ export async function applyItemChanges(store: TableClient, shardId: string, item
   let pending = item.changes;
   let guard: WatermarkGuard = { before: pending[0].sequenceNumber };
   for (let attempt = 1; ; attempt++) {
+    // Written even when the changes net to zero (a creation and its removal in one batch):
+    // the watermark must pass them, or a redelivered half of them would count.
     const counters = sumChanges(pending);
-    // A creation and its removal in one batch: nothing to write, and nothing to remember.
-    if (isZeroItemCounters(counters)) return outcome;
     outcome.updates++;
     try {
       const answer = await store.documentClient.send(
@@ -131,13 +130,21 @@ export async function applyItemChanges(store: TableClient, shardId: string, item
 export async function countStreamRecords(store: TableClient, shardId: string, records: DynamoDBRecord[], now: Date): Promise<DynamoDBBatchResponse> {
   const changes = countedChanges(records);
   const items = changesPerItem(changes);
-  try {
-    await inParallel(items, UPDATE_CONCURRENCY, async (item) => {
-      await applyItemChanges(store, shardId, item, now);
+  const failures: unknown[] = [];
+  // Every item is tried, failed ones or not: what is applied is not redone on the retry, and
+  // nothing is still in flight when the invocation answers.
+  await inParallel(items, UPDATE_CONCURRENCY, async (item) => {
+    await applyItemChanges(store, shardId, item, now).catch((error: unknown) => failures.push(error));
+  });
+  const first = records[0]?.dynamodb?.SequenceNumber;
+  if (failures.length > 0) {
+    logger.error('counting stream records failed', {
+      error: failures[0] as Error,
+      failedItems: failures.length,
+      shardId,
+      firstSequenceNumber: first,
+      records: records.length,
     });
-  } catch (error) {
-    const first = records[0]?.dynamodb?.SequenceNumber;
-    logger.error('counting stream records failed', { error: error as Error, shardId, firstSequenceNumber: first, records: records.length });
     return { batchItemFailures: first ? [{ itemIdentifier: first }] : [] };
   }
   try {
@@ -145,8 +152,8 @@ export async function countStreamRecords(store: TableClient, shardId: string, re
     // batch writes its record again, which only makes the ranker recount twice.
     if (changes.length > 0) await recordRankingChanges(store, rankingChangesOf(changes), changes[0].eventId);
   } catch (error) {
-    logger.error('recording ranking changes failed', { error: error as Error, firstSequenceNumber: changes[0].sequenceNumber });
-    return { batchItemFailures: [{ itemIdentifier: changes[0].sequenceNumber }] };
+    logger.error('recording ranking changes failed', { error: error as Error, shardId, firstSequenceNumber: first });
+    return { batchItemFailures: first ? [{ itemIdentifier: first }] : [] };
   }
   return { batchItemFailures: [] };
 }

@@ -1,15 +1,15 @@
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
-import { ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { ANONYMOUS } from '../../functions/api/auth';
 import { LocalStreamReader } from '../../local/stream-reader';
 import { createResponse } from '../../functions/operations/response-collection';
 import { editResponse } from '../../functions/operations/response-revocation';
-import { counterFromItem, type ResponseChange } from '../../functions/store/counters';
+import { itemCountersOf, watermarkName, WATERMARKS_KEPT, type ResponseChange } from '../../functions/store/counters';
 import { defaultStore } from '../../functions/store/entity-store';
 import type { Store } from '../../functions/store/entities';
 import { createTableInput } from '../../functions/store/table';
-import { chunkChanges, countedChanges, countStreamRecords } from '../../functions/stream/counting';
+import { countedChanges, countStreamRecords } from '../../functions/stream/counting';
 import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 import { normalCounter } from '../support/counters';
 
@@ -17,17 +17,19 @@ import { normalCounter } from '../support/counters';
  * At-least-once delivery, exactly-once counting: the real stream records of a workload
  * (read from DynamoDB Local's stream by a second reader that only records the batches it
  * gets) are fed to countStreamRecords on fresh tables in the ways Lambda may deliver them
- * (every batch twice, a replay of everything, bisected batches, retries after a failure)
- * and must leave exactly the counters of feeding them once.
+ * (every batch twice, a replay of everything, bisected batches, retries after a failure,
+ * a shard's records continued by a child shard) and must leave exactly the counters of
+ * feeding them once. What refuses a redelivered record is the item's watermark for its
+ * shard (store/counters.ts): no marker items, no transactions.
  *
- * Counters are compared as numbers (count, o<i>, sums) per item, leaving out items whose
- * counters are all zero: whether such an item exists depends on how records were grouped
- * into transactions (a creation and its revocation in one transaction net to nothing and
+ * Counters are compared as numbers (total, and every hour or month) per item, leaving out
+ * items whose counters are all zero: whether such an item exists depends on how records
+ * were grouped into batches (a creation and its revocation in one batch net to nothing and
  * write nothing; in two they leave a zero item), and every reader reads zero either way.
  */
 
 const DAY_MS = 24 * 3600 * 1000;
-/** Each feed is a few dozen transactions on DynamoDB Local, which a busy machine makes slow. */
+/** Each feed is a few hundred updates on DynamoDB Local, which a busy machine makes slow. */
 const FEED_TIMEOUT = 120000;
 const { client, documentClient, settings, store } = defaultStore();
 
@@ -35,6 +37,8 @@ let api: TestApi;
 let owner: AccountKeys;
 /** The batches the recording reader got, as Lambda would get them (20 records at most). */
 const batches: DynamoDBRecord[][] = [];
+/** The shard they came from (DynamoDB Local's stream has one while the test runs). */
+let shardId: string;
 /** The clock of every feed: the day the live consumer counted the workload. */
 let now: Date;
 let tables = 0;
@@ -55,8 +59,8 @@ function storeOn(tableName: string, client: DynamoDBDocumentClient = documentCli
   return Object.assign(Object.create(store), { documentClient: client, tableName });
 }
 
-async function feed(target: Store, records: DynamoDBRecord[]): Promise<void> {
-  expect(await countStreamRecords(target, records, now)).toEqual({ batchItemFailures: [] });
+async function feed(target: Store, records: DynamoDBRecord[], shard = shardId, at = now): Promise<void> {
+  expect(await countStreamRecords(target, shard, records, at)).toEqual({ batchItemFailures: [] });
 }
 
 async function scan(tableName: string, prefix: string): Promise<Record<string, unknown>[]> {
@@ -78,23 +82,29 @@ async function scan(tableName: string, prefix: string): Promise<Record<string, u
   return items;
 }
 
-/** Non-zero counter items, by key: what a reader can tell apart. */
+const isZero = (counter: ReturnType<typeof normalCounter>) =>
+  counter.count === 0 &&
+  Object.keys(counter.options).length === 0 &&
+  [counter.sentimentSum, counter.sentimentCount, counter.intensitySum, counter.intensityCount, counter.ratingSum].every((value) => value === 0);
+
+/** Non-zero counters (item totals, hours, months), by item key and part: what a reader can tell apart. */
 async function counters(target: Store) {
   const result: Record<string, ReturnType<typeof normalCounter>> = {};
   for (const item of await scan(target.tableName, 'agg#')) {
-    const counter = normalCounter(counterFromItem(item, 0));
-    const zero =
-      counter.count === 0 &&
-      Object.keys(counter.options).length === 0 &&
-      [counter.sentimentSum, counter.sentimentCount, counter.intensitySum, counter.intensityCount, counter.ratingSum].every((value) => value === 0);
-    if (!zero) result[`${String(item.pk)} ${String(item.sk)}`] = counter;
+    const { total, parts } = itemCountersOf(item);
+    for (const [part, counter] of [['total', total], ...Object.entries(parts)] as const) {
+      const normal = normalCounter(counter);
+      if (!isZero(normal)) result[`${String(item.pk)} ${String(item.sk)} ${part}`] = normal;
+    }
   }
   return result;
 }
 
+/** The layout before counted with one marker item per record; nothing writes them any more. */
 const markers = async (target: Store) => (await scan(target.tableName, 'counted#')).length;
+const watermarksOf = (item: Record<string, unknown>) => Object.keys(item).filter((name) => /^w[0-9a-f]{8}$/.test(name));
 
-let reference: { counters: Awaited<ReturnType<typeof counters>>; markers: number };
+let reference: { counters: Awaited<ReturnType<typeof counters>> };
 let changes: ResponseChange[];
 
 async function createSet(projectId: string, schema: string) {
@@ -107,8 +117,10 @@ beforeAll(async () => {
     client,
     tableName: settings.tableName,
     batchSize: 20,
+    tumblingWindowSeconds: 900,
     handle: async (event) => {
       batches.push(event.Records);
+      shardId = event.shardId!;
       return { batchItemFailures: [] };
     },
   });
@@ -161,7 +173,7 @@ beforeAll(async () => {
 
   const once = await freshStore();
   for (const batch of batches) await feed(once, batch);
-  reference = { counters: await counters(once), markers: await markers(once) };
+  reference = { counters: await counters(once) };
 }, 180000);
 afterAll(() => api.close());
 
@@ -172,7 +184,7 @@ describe('the captured workload', () => {
     expect(changes.filter((change) => change.added && change.removed)).toHaveLength(6 + 3);
     expect(changes.filter((change) => !change.added && change.removed)).toHaveLength(4);
     expect(batches.flat().length).toBeGreaterThan(changes.length);
-    expect(reference.markers).toBe(changes.length);
+    expect(shardId).toEqual(expect.any(String));
   });
 
   it('fed once gives the counters the live consumer made', async () => {
@@ -190,7 +202,7 @@ describe('redelivery counts nothing twice', () => {
         await feed(twice, batch);
       }
       expect(await counters(twice)).toEqual(reference.counters);
-      expect(await markers(twice)).toBe(reference.markers);
+      expect(await markers(twice)).toBe(0);
     },
     FEED_TIMEOUT,
   );
@@ -223,7 +235,22 @@ describe('redelivery counts nothing twice', () => {
   );
 
   it(
-    'everything as one batch, in transactions of another grouping',
+    'a replay from the start after the records moved on to a child shard',
+    async () => {
+      const split = await freshStore();
+      const half = Math.ceil(batches.length / 2);
+      // The parent shard's records, then the child's: Lambda finishes a parent before its children.
+      for (const batch of batches.slice(0, half)) await feed(split, batch, 'parent');
+      for (const batch of batches.slice(half)) await feed(split, batch, 'child');
+      for (const batch of batches.slice(0, half)) await feed(split, batch, 'parent');
+      for (const batch of batches.slice(half)) await feed(split, batch, 'child');
+      expect(await counters(split)).toEqual(reference.counters);
+    },
+    FEED_TIMEOUT,
+  );
+
+  it(
+    'everything as one batch',
     async () => {
       const merged = await freshStore();
       await feed(merged, batches.flat());
@@ -234,15 +261,15 @@ describe('redelivery counts nothing twice', () => {
 });
 
 describe('a failure in the middle of a batch', () => {
-  /** A document client whose `failing`-th transaction fails: before it is sent, or after it committed (the answer lost). */
+  /** A document client whose `failing`-th counter update fails: before it is sent, or after it was applied (the answer lost). */
   function failingOn(failing: number, when: 'before' | 'after') {
-    let transactions = 0;
+    let updates = 0;
     return (real: DynamoDBDocumentClient) =>
       new Proxy(real, {
         get(target, property, receiver) {
           if (property !== 'send') return Reflect.get(target, property, receiver);
           return async (command: unknown) => {
-            if (command instanceof TransactWriteCommand && ++transactions === failing) {
+            if (command instanceof UpdateCommand && ++updates === failing) {
               if (when === 'before') throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError' });
               await target.send(command);
               throw Object.assign(new Error('the answer was lost'), { name: 'TimeoutError' });
@@ -254,43 +281,63 @@ describe('a failure in the middle of a batch', () => {
   }
 
   const all = () => batches.flat();
-  const from = (sequenceNumber: string) => all().slice(all().findIndex((record) => record.dynamodb?.SequenceNumber === sequenceNumber));
 
   it(
-    'reports the first uncounted record; redelivery from there counts exactly',
+    'reports the first record of the batch; redelivery counts exactly what was not applied',
     async () => {
-      const chunks = chunkChanges(changes, now);
-      expect(chunks.length).toBeGreaterThanOrEqual(3);
-      const failing = await freshStore(failingOn(2, 'before'));
-      const result = await countStreamRecords(failing, all(), now);
-      expect(result.batchItemFailures).toEqual([{ itemIdentifier: chunks[1][0].sequenceNumber }]);
-      // The first transaction's records are counted, nothing after it.
-      expect(await markers(failing)).toBe(chunks[0].length);
+      const failing = await freshStore(failingOn(7, 'before'));
+      const result = await countStreamRecords(failing, shardId, all(), now);
+      expect(result.batchItemFailures).toEqual([{ itemIdentifier: all()[0].dynamodb!.SequenceNumber }]);
+      // The other items were updated, the failed one not.
       expect(await counters(failing)).not.toEqual(reference.counters);
 
       const healthy = storeOn(failing.tableName);
-      await feed(healthy, from(result.batchItemFailures[0].itemIdentifier));
+      await feed(healthy, all());
       expect(await counters(healthy)).toEqual(reference.counters);
-      expect(await markers(healthy)).toBe(reference.markers);
     },
     FEED_TIMEOUT,
   );
 
   it(
-    'a transaction that committed but whose answer was lost is not counted again on redelivery',
+    'an update that was applied but whose answer was lost is not counted again on redelivery',
     async () => {
-      const chunks = chunkChanges(changes, now);
-      const lost = await freshStore(failingOn(2, 'after'));
-      const result = await countStreamRecords(lost, all(), now);
-      expect(result.batchItemFailures).toEqual([{ itemIdentifier: chunks[1][0].sequenceNumber }]);
-      expect(await markers(lost)).toBe(chunks[0].length + chunks[1].length);
+      const lost = await freshStore(failingOn(3, 'after'));
+      const result = await countStreamRecords(lost, shardId, all(), now);
+      expect(result.batchItemFailures).toEqual([{ itemIdentifier: all()[0].dynamodb!.SequenceNumber }]);
+      expect(await counters(lost)).toEqual(reference.counters);
 
       const healthy = storeOn(lost.tableName);
-      await feed(healthy, from(result.batchItemFailures[0].itemIdentifier));
-      // And the whole batch once more, as a retry without batchItemFailures would deliver it.
       await feed(healthy, all());
+      // And the batch's second half once more, as a bisected retry would deliver it.
+      await feed(healthy, all().slice(Math.floor(all().length / 2)));
       expect(await counters(healthy)).toEqual(reference.counters);
-      expect(await markers(healthy)).toBe(reference.markers);
+    },
+    FEED_TIMEOUT,
+  );
+});
+
+describe('watermarks', () => {
+  it(
+    'an item keeps at most a few: those of shards older than 25 hours are pruned when it is next updated',
+    async () => {
+      const pruned = await freshStore();
+      const longAgo = new Date(now.getTime() - 30 * 3600 * 1000);
+      // Each record up to the last batch that counts a response of today from a shard of its
+      // own, a day and more ago; the rest from one shard now. Today's project items carried one
+      // watermark per old record that counts in them.
+      const today = now.toISOString().slice(0, 10);
+      const countsToday = (batch: DynamoDBRecord[]) => countedChanges(batch).some((change) => change.createdAt.toISOString().startsWith(today));
+      const last = batches.findLastIndex(countsToday);
+      for (const [index, record] of batches.slice(0, last).flat().entries()) await feed(pruned, [record], `old-shard-${index}`, longAgo);
+      const crowded = (await scan(pruned.tableName, 'agg#')).filter((item) => watermarksOf(item).length > WATERMARKS_KEPT);
+      expect(crowded.length).toBeGreaterThan(0);
+      for (const batch of batches.slice(last)) await feed(pruned, batch, 'current-shard');
+      const current = watermarkName('current-shard');
+      const after = new Map((await scan(pruned.tableName, 'agg#')).map((item) => [`${String(item.pk)} ${String(item.sk)}`, item]));
+      const updated = crowded.map((item) => after.get(`${String(item.pk)} ${String(item.sk)}`)!).filter((item) => item[current] !== undefined);
+      expect(updated.length).toBeGreaterThan(0);
+      for (const item of updated) expect(watermarksOf(item)).toEqual([current]);
+      expect(await counters(pruned)).toEqual(reference.counters);
     },
     FEED_TIMEOUT,
   );
