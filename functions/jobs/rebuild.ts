@@ -9,7 +9,9 @@
  *    a day item with its hours and a year item with its months per entity), with the
  *    consumer's own code: each active response is one change that adds its stored
  *    `contribution`, grouped per item by `changesPerItem` (so project counters keep no
- *    per-option counts). Memory holds the counter items, not the responses.
+ *    per-option counts); a revoked one leaves its items at zero, as streaming does (the
+ *    first year with an item is where lifetime starts). Memory holds the counter items, not
+ *    the responses.
  * 3. Reads every item of the partition of every entity met in step 1 (the project, and
  *    each set and item that has responses in any state), one Query per entity.
  * 4. Writes:
@@ -119,22 +121,24 @@ export interface RecomputedItem {
   counters: ItemCounters;
 }
 
-/** What the stream path would have made of these responses: the counters of every item they count in. */
+/**
+ * What the stream path would have made of these responses: the counters of every item they
+ * count in. A revoked response counts in nothing but, as streaming does, leaves its items
+ * behind at zero: lifetime starts at the first year that has an item.
+ */
 export function recomputeCounters(responses: ResponseItem[]): RecomputedItem[] {
-  const changes: ResponseChange[] = responses
-    .filter((response) => response.state === 'active')
-    .map((response) => ({
-      eventId: response.id,
-      sequenceNumber: '',
-      scope: {
-        accountId: response.accountId,
-        projectId: response.projectId,
-        contentSetId: response.contentSetId,
-        contentItemId: response.contentItemId,
-      },
-      createdAt: new Date(response.createdAt),
-      added: response.contribution as Contribution,
-    }));
+  const changes: ResponseChange[] = responses.map((response) => ({
+    eventId: response.id,
+    sequenceNumber: '',
+    scope: {
+      accountId: response.accountId,
+      projectId: response.projectId,
+      contentSetId: response.contentSetId,
+      contentItemId: response.contentItemId,
+    },
+    createdAt: new Date(response.createdAt),
+    added: response.state === 'active' ? (response.contribution as Contribution) : undefined,
+  }));
   return changesPerItem(changes).map(({ pk, sk, changes: itemChanges }) => ({ pk, sk, counters: sumChanges(itemChanges) }));
 }
 
