@@ -3,7 +3,7 @@
  * started for the run (and stopped at the end).
  *
  *   npm run bench:aggregates
- *   npm run bench:aggregates -- --responses 5000 --iterations 50 --large 50000
+ *   npm run bench:aggregates -- --responses 5000 --iterations 50
  *
  * It reports:
  * - Consumer throughput: responses written with the stream reader stopped (BatchWriteItem
@@ -12,27 +12,22 @@
  *   (batches of 100, as the event source mapping is configured); responses per second of
  *   that drain, and the DynamoDB requests and counter writes it made. Two workloads: live
  *   traffic (the last hour, 100 items) and a year of history (400 days, 20 items).
- * - Counter writes per response: Update items in the consumer's transactions, counted
- *   exactly (not timed), for stream records of new responses fed to countStreamRecords in
- *   batches: one hot item at batch size 1 and 100, and 1,000 distinct items at 100. The
- *   transactions are counted, not sent (a client that accepts them): the figure is a
- *   property of the consumer's coalescing and chunking, not of DynamoDB.
+ * - Counter writes per response: the consumer's UpdateItems, counted exactly (not timed),
+ *   for stream records of new responses fed to countStreamRecords in batches: one hot item
+ *   at batch size 1 and 100, and 1,000 distinct items at 100. The updates are counted, not
+ *   sent (a client that accepts them): the figure is a property of the consumer's
+ *   coalescing, not of DynamoDB.
  * - getStats: median / p90 latency of contentSetStats for each period, on the set with a
  *   year of history (operation function called in-process: no HTTP, no auth GetItem).
- * - top: median / p90 latency of topContentItems (rolling7d, $size 10) in a set of 1,000
- *   and one of 20,000 content items, interleaved, and the ratio of the medians. Their
- *   rank items are written directly (BatchWriteItem of `rolling#rolling7d` counter items
- *   with their rank keys, as counterUpdate would leave them); ContentItem records and day
- *   buckets exist for the top 100 only, the only ones a top query of $size <= 100 reads.
  *
  * Nothing is asserted; numbers depend on the machine (and DynamoDB Local is not DynamoDB:
  * compare figures with each other and over time, not with production).
  */
 import { parseArgs } from 'node:util';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { benchOnDynamoDbLocal, markdownTable, summarize, type Timings } from './bench-lib';
+import { benchOnDynamoDbLocal, markdownTable, summarize } from './bench-lib';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // The consumer logs; a benchmark wants none (BENCH_LOG_LEVEL=INFO to see them).
@@ -57,26 +52,22 @@ async function main(): Promise<number> {
     options: {
       responses: { type: 'string' },
       iterations: { type: 'string' },
-      small: { type: 'string' },
-      large: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
-    console.log('Usage: npm run bench:aggregates -- [--responses N (2000)] [--iterations N (30)] [--small N (1000)] [--large N (20000)]');
+    console.log('Usage: npm run bench:aggregates -- [--responses N (2000)] [--iterations N (30)]');
     return 0;
   }
   const settings = {
     responses: positiveInteger('responses', values.responses, 2000),
     iterations: positiveInteger('iterations', values.iterations, 30),
-    small: positiveInteger('small', values.small, 1000),
-    large: positiveInteger('large', values.large, 20000),
   };
 
   return benchOnDynamoDbLocal('Aggregates on the local runtime', TABLE_NAME, () => run(settings));
 }
 
-async function run(settings: { responses: number; iterations: number; small: number; large: number }): Promise<string[]> {
+async function run(settings: { responses: number; iterations: number }): Promise<string[]> {
   const { defaultStore } = await import('../functions/store/entity-store');
   const { meterClient } = await import('./dynamo-meter');
   const { ensureTable } = await import('../functions/store/setup');
@@ -89,42 +80,20 @@ async function run(settings: { responses: number; iterations: number; small: num
   const { localLambdaContext } = await import('../local/lambda-context');
   const { handler: countStreamHandler } = await import('../functions/stream/counting-handler');
   const { countStreamRecords } = await import('../functions/stream/counting');
-  const { counterItem, counterTargets, rollingSk } = await import('../functions/store/counters');
-  const { emptyCounter } = await import('../functions/domain/aggregation');
   const { normalizeValue } = await import('../functions/domain/schemas');
   const { contentSetStats } = await import('../functions/operations/stats');
-  const { topContentItems } = await import('../functions/operations/top');
   const { STAT_PERIODS } = await import('../shared/periods');
 
   const { store, client } = defaultStore();
   await ensureTable(client, TABLE_NAME);
   const meter = meterClient(client);
 
-  /** Transactions and their items, counted on every request the store's client sends. */
-  const transactions = { count: 0, updates: 0, puts: 0 };
-  client.middlewareStack.add(
-    (next) => async (args) => {
-      const items = (args.input as { TransactItems?: { Update?: unknown; Put?: unknown }[] }).TransactItems;
-      if (items) {
-        transactions.count++;
-        transactions.updates += items.filter((item) => item.Update).length;
-        transactions.puts += items.filter((item) => item.Put).length;
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: 'benchCountTransactions' },
-  );
+  const updates = () => meter.snapshot().commands.UpdateItemCommand ?? 0;
   const measure = async <T>(work: () => Promise<T>) => {
-    const before = { ...transactions, requests: meter.snapshot().requests };
+    const before = { updates: updates(), requests: meter.snapshot().requests };
     const start = performance.now();
     const result = await work();
-    return {
-      result,
-      ms: performance.now() - start,
-      transactions: transactions.count - before.count,
-      updates: transactions.updates - before.updates,
-      requests: meter.snapshot().requests - before.requests,
-    };
+    return { result, ms: performance.now() - start, updates: updates() - before.updates, requests: meter.snapshot().requests - before.requests };
   };
 
   const now = new Date();
@@ -193,6 +162,8 @@ async function run(settings: { responses: number; iterations: number; small: num
     client,
     tableName: TABLE_NAME,
     batchSize: 100,
+    // As the counting consumer's event source mapping: events name their shard.
+    tumblingWindowSeconds: 900,
     handle: async (event) => {
       const start = performance.now();
       try {
@@ -221,7 +192,6 @@ async function run(settings: { responses: number; iterations: number; small: num
         seconds(drained.ms),
         `${seconds(handling.ms - handled.ms)} (${handling.batches - handled.batches})`,
         (workload.count / (drained.ms / 1000)).toFixed(0),
-        String(drained.transactions),
         (drained.updates / workload.count).toFixed(2),
         (drained.requests / workload.count).toFixed(2),
       ]);
@@ -257,17 +227,15 @@ async function run(settings: { responses: number; iterations: number; small: num
       },
     };
   };
-  // A store whose client takes every transaction without sending it: the count is a property
-  // of the consumer (coalescing, chunking), so nothing needs to be written to know it.
-  const recorded = { transactions: 0, updates: 0 };
+  // A store whose client takes every update without sending it: the count is a property of
+  // the consumer (coalescing), so nothing needs to be written to know it.
+  const recorded = { batches: 0, updates: 0 };
   const countingClient = new Proxy(store.documentClient, {
     get(target, property, receiver) {
       if (property !== 'send') return Reflect.get(target, property, receiver);
-      return async (command: { input?: { TransactItems?: { Update?: unknown }[] } }) => {
-        const items = command.input?.TransactItems;
-        if (!items) throw new Error('the consumer sent something other than a transaction');
-        recorded.transactions++;
-        recorded.updates += items.filter((item) => item.Update).length;
+      return async (command: unknown) => {
+        if (!(command instanceof UpdateCommand)) throw new Error('the consumer sent something other than an update');
+        recorded.updates++;
         return {};
       };
     },
@@ -282,17 +250,18 @@ async function run(settings: { responses: number; iterations: number; small: num
   ]) {
     const ids = Array.from({ length: scenario.items }, () => newContentItemId(liveSet.id));
     const records = Array.from({ length: scenario.responses }, (_, index) => insertRecord(liveSet.id, ids[index % ids.length]));
-    Object.assign(recorded, { transactions: 0, updates: 0 });
+    Object.assign(recorded, { batches: 0, updates: 0 });
     for (let start = 0; start < records.length; start += scenario.batchSize) {
-      const result = await countStreamRecords(countingStore, records.slice(start, start + scenario.batchSize), now);
+      recorded.batches++;
+      const result = await countStreamRecords(countingStore, 'bench-shard', records.slice(start, start + scenario.batchSize), now);
       if (result.batchItemFailures.length > 0) throw new Error('the consumer reported a failure');
     }
     writeRows.push([
       scenario.name,
       String(scenario.responses),
-      String(recorded.transactions),
+      String(recorded.batches),
       (recorded.updates / scenario.responses).toFixed(2),
-      (scenario.responses / recorded.transactions).toFixed(1),
+      (recorded.updates / recorded.batches).toFixed(1),
     ]);
   }
 
@@ -318,102 +287,31 @@ async function run(settings: { responses: number; iterations: number; small: num
     statsRows.push([period, String(count), (reads / settings.iterations).toFixed(0), ms(timings.median), ms(timings.p90)]);
   }
 
-  // --- top: 1,000 vs 20,000 items in a set ------------------------------------------------
-  const topSets: { name: string; id: string; items: number }[] = [];
-  for (const size of [settings.small, settings.large]) {
-    log(`Writing ${size} ranked content items for top...`);
-    const topProject = await createProject(store, accountId, { name: `Top ${size}` }, now);
-    const contentSet = await newSet(topProject.id, `top-${size}`);
-    const ids = Array.from({ length: size }, () => newContentItemId(contentSet.id));
-    const counters: Record<string, unknown>[] = [];
-    const ranked: Record<string, unknown>[] = [];
-    ids.forEach((id, index) => {
-      const scope = { accountId, projectId: topProject.id, contentSetId: contentSet.id, contentItemId: id };
-      // The first 100 have the highest counts; the rest spread below them.
-      const count = index < 100 ? 100_000 - index : 1 + ((index * 7919) % 5000);
-      const counter = {
-        ...emptyCounter(8),
-        count,
-        options: [count],
-        sentimentSum: count,
-        sentimentCount: count,
-        intensitySum: count / 2,
-        intensityCount: count,
-      };
-      const targets = counterTargets(scope, now, now).filter((target) => target.attributes.entity === 'contentItem');
-      const rolling = targets.find((target) => target.sk === rollingSk('rolling7d'))!;
-      counters.push(counterItem(rolling, rolling.attributes, counter, undefined, now));
-      if (index < 100) {
-        // The items a top query returns, and the day bucket their stats read.
-        const item = {
-          ...newContentItem({ id: contentSet.id, accountId, projectId: topProject.id }, `https://example.com/top/${index}`, { title: `Top ${index}` }, now),
-          id,
-        };
-        ranked.push(store.entities.ContentItem.put(item).params().Item as Record<string, unknown>);
-        const day = targets.find((target) => target.attributes.granularity === 'day')!;
-        counters.push(counterItem(day, day.attributes, counter, undefined, now));
-      }
-    });
-    const written = await measure(() => batchWrite([...ranked, ...counters]));
-    log(`  ${counters.length + ranked.length} items in ${seconds(written.ms)} s`);
-    topSets.push({ name: `${size.toLocaleString('en-US')} items`, id: contentSet.id, items: size });
-  }
-  log('Measuring top...');
-  const topSamples = topSets.map(() => [] as number[]);
-  const topReads = topSets.map(() => 0);
-  for (let i = 0; i < 5 + settings.iterations; i++) {
-    for (const [index, topSet] of topSets.entries()) {
-      const before = meter.snapshot().requests;
-      const start = performance.now();
-      const top = await topContentItems(store, accountId, { contentSetId: topSet.id, period: 'rolling7d', $size: 10 }, new Date());
-      const elapsed = performance.now() - start;
-      if (top.length !== 10) throw new Error(`top returned ${top.length} items, expected 10`);
-      if (i >= 5) {
-        topSamples[index].push(elapsed);
-        topReads[index] += meter.snapshot().requests - before;
-      }
-    }
-  }
-  const topTimings: Timings[] = topSamples.map(summarize);
-  const topRows = topSets.map((topSet, index) => [
-    topSet.name,
-    (topReads[index] / settings.iterations).toFixed(0),
-    ms(topTimings[index].median),
-    ms(topTimings[index].p90),
-    `${(topTimings[index].median / topTimings[0].median).toFixed(2)}x`,
-  ]);
-
   return [
     `## Consumer throughput (stream reader + Lambda handler, batches of 100)`,
     '',
     markdownTable(
-      ['workload', 'responses', 'drain s', 'in handler s (batches)', 'responses/s', 'transactions', 'counter updates/response', 'DynamoDB requests/response'],
+      ['workload', 'responses', 'drain s', 'in handler s (batches)', 'responses/s', 'counter updates/response', 'DynamoDB requests/response'],
       throughputRows,
-      [false, true, true, true, true, true, true, true],
+      [false, true, true, true, true, true, true],
     ),
     '',
     'Responses written with the reader stopped, then drained: the time includes reading the stream (also the',
     'counters\' own records, which the consumer skips); "in handler" is the part spent in the Lambda handler. Requests:',
-    "the handler's only (the reader's stream calls are the event source's work). DynamoDB Local takes ~100-300 ms per",
-    'transaction, which bounds these figures; DynamoDB itself commits a transaction in tens of milliseconds.',
+    "the handler's only (the reader's stream calls are the event source's work). Each counter item of a batch is",
+    'one conditional UpdateItem, 16 in flight at once.',
     '',
-    "## Counter writes per response (exact count of Update items in the consumer's transactions, not timed)",
+    "## Counter writes per response (exact count of the consumer's UpdateItems, not timed)",
     '',
-    markdownTable(['scenario', 'responses', 'transactions', 'counter updates/response', 'responses/transaction'], writeRows, [false, true, true, true, true]),
+    markdownTable(['scenario', 'responses', 'batches', 'counter updates/response', 'updates/batch'], writeRows, [false, true, true, true, true]),
     '',
-    'A response counts in 24 items (project 6, set 9, item 9 incl. rolling windows). Changes on one item in a',
-    'batch coalesce into one update per item; a transaction holds 100 items (markers + distinct counters).',
+    'A response counts in 6 items (a day item and a year item each for its project, set and content item). Changes',
+    'on one item in a batch coalesce into one update of that item.',
     '',
     `## getStats (contentSetStats in-process, set with ${historyResponses} responses over 400 days; ${settings.iterations} calls after 5 warm-up)`,
     '',
     markdownTable(['period', 'count', 'requests/call', 'median ms', 'p90 ms'], statsRows, [false, true, true, true, true]),
     '',
-    `## top (topContentItems in-process, contentSetId, rolling7d, $size 10; ${settings.iterations} calls each, interleaved)`,
-    '',
-    markdownTable(['set size', 'requests/call', 'median ms', 'p90 ms', 'median ratio'], topRows, [false, true, true, true, true]),
-    '',
-    `Ratio of medians ${topSets[1].name} / ${topSets[0].name}: ${(topTimings[1].median / topTimings[0].median).toFixed(2)} (a Query on the rank`,
-    'index with Limit reads the top entries only, so it should stay near 1).',
   ];
 }
 

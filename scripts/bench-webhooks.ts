@@ -5,8 +5,9 @@
  *   npm run bench:webhooks
  *   npm run bench:webhooks -- --paced 200 --rate 20 --burst 2000
  *
- * Both stream consumers run as `npm start` runs them (one local stream reader each, polling
- * every 250 ms, batches of 100) with the webhook sweeper; one `standard` webhook subscribed
+ * Both stream consumers run as `npm start` runs them (one local stream reader each, batches
+ * of 100, polling every 250 ms, or as often as the consumer's batching window says: 3 s for
+ * counting, functions/stream/consumers.ts) with the webhook sweeper; one `standard` webhook subscribed
  * to response.created posts to a local HTTP receiver answering 200.
  * - Delay (paced): responses written one by one at `--rate` per second (createResponse, the
  *   operation's domain function); for each, the time from the write's return to its arrival
@@ -16,8 +17,8 @@
  *   delivered per second from the first write to the last arrival, and the counting
  *   consumer's records per second over the same writes.
  *
- * Nothing is asserted; DynamoDB Local is not DynamoDB and the local reader's 250 ms poll is
- * not Lambda's: compare runs with each other, not with production.
+ * Nothing is asserted; DynamoDB Local is not DynamoDB and the local reader's poll is not
+ * Lambda's: compare runs with each other, not with production.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -65,6 +66,7 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
   const { createWebhook } = await import('../functions/operations/webhooks');
   const { ANONYMOUS } = await import('../functions/api/auth');
   const { LocalStreamReader } = await import('../local/stream-reader');
+  const { readerSettings } = await import('../local/stream-consumers');
   const { LocalWebhookSweeper } = await import('../local/webhook-sweeper');
   const { localLambdaContext } = await import('../local/lambda-context');
   const { handler: countingHandler } = await import('../functions/stream/counting-handler');
@@ -110,6 +112,8 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
         tableName: TABLE_NAME,
         batchSize: 100,
         accepts: (record) => matchesRecordFilter(record, declaration),
+        // As npm start: the mapping's batching window (as the poll interval) and tumbling window.
+        ...readerSettings(declaration),
         handle: async (event) => {
           if (declaration.name === 'webhooks') return (webhooksHandler as unknown as Handler)(event, localLambdaContext('bench-webhooks'));
           const result = await (countingHandler as unknown as Handler)(event, localLambdaContext('bench-counting'));

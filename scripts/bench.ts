@@ -490,7 +490,7 @@ async function main(): Promise<number> {
         capacity: consumer.capacity.total / consumer.responses,
         estimated: Object.fromEntries(Object.entries(consumer.estimated).map(([key, value]) => [key, value / consumer!.responses])),
         transactions: consumer.transactions / consumer.responses,
-        counterUpdates: consumer.transactionItems.update / consumer.responses,
+        counterUpdates: (consumer.commands.UpdateItemCommand ?? 0) / consumer.responses,
       },
       commands: consumer.commands,
       batchShapes: consumerShapes,
@@ -543,17 +543,18 @@ async function main(): Promise<number> {
             '',
             `requests ${measured.consumer.perResponse.requests.toFixed(2)}; transactions ${measured.consumer.perResponse.transactions.toFixed(2)}; counter updates ${measured.consumer.perResponse.counterUpdates.toFixed(2)}`,
             `CU (DynamoDB Local) ${measured.consumer.perResponse.capacity.toFixed(2)}; CU (published rules) read ${(measured.consumer.perResponse.estimated.read ?? 0).toFixed(2)} + write ${(measured.consumer.perResponse.estimated.write ?? 0).toFixed(2)} (table ${(measured.consumer.perResponse.estimated.table ?? 0).toFixed(2)}, indexes ${(measured.consumer.perResponse.estimated.indexes ?? 0).toFixed(2)})`,
-            'The same consumer on stream batches of a given shape (its transactions counted and priced by the published rules, not sent):',
+            'The same consumer on stream batches of a given shape, one shard, writing to DynamoDB Local (write units as it reports them, published rules):',
             '',
             markdownTable(
-              ['batch shape', 'responses', 'counter updates/response', 'WRU/response (table + indexes)'],
+              ['batch shape', 'responses', 'counter updates/response', 'WRU/response (table + indexes)', 'WRU/response on the hottest key (table; indexes)'],
               consumerShapes.map((shape) => [
                 shape.name,
                 String(shape.responses),
                 shape.counterUpdates.toFixed(2),
                 `${shape.table.toFixed(2)} + ${shape.indexes.toFixed(2)}`,
+                `${shape.hottestKey.table.toFixed(3)} (${shape.hottestKey.tableKey.split('#').slice(0, 2).join('#')}); ${shape.hottestKey.index.toFixed(3)}`,
               ]),
-              [false, true, true, true],
+              [false, true, true, true, true],
             ),
             '',
           ]
@@ -646,28 +647,67 @@ interface ConsumerShape {
   batchSize: number;
   items: number;
   counterUpdates: number;
-  /** Write units per response by the published rules. */
+  /** Write units per response by the published rules (as DynamoDB Local reports single-item writes). */
   table: number;
   indexes: number;
+  /** Write units per response on the partition key that took the most, of the table and of any index. */
+  hottestKey: { table: number; tableKey: string; index: number; indexKey: string };
 }
 
 /**
  * The counting consumer's writes per response for stream batches of a given shape: its
- * Lambda logic (countStreamRecords) fed synthetic INSERT records of `contentSetId`, with a
- * client that takes each transaction without sending it. What it would write is a
- * property of its coalescing (one update per counter item per batch) and chunking.
+ * Lambda logic (countStreamRecords) fed synthetic INSERT records of one shard, writing to
+ * the bench's DynamoDB Local through a metered client (scripts/dynamo-meter.ts: write units
+ * as DynamoDB Local reports them for single-item writes, indexes included). Each shape's
+ * responses are spread in order over the 24 hours of one day, so the day items grow to
+ * what a day of that traffic makes. Per partition key, the units of each write (and of each
+ * index entry it writes, placed by the item the update returns) are added up exactly from
+ * the requests: the hottest key's share per response is what bounds one page or one
+ * project at DynamoDB's 1,000 WCU/s per partition.
  */
 async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[]> {
-  const { defaultStore } = await import('../functions/store/entity-store');
   const { countStreamRecords } = await import('../functions/stream/counting');
   const { contentSetOf, keys } = await import('../functions/store/items');
   const { getRawItem } = await import('../functions/store/batch');
   const { newContentItemId, newId } = await import('../functions/domain/text');
-  const { store } = defaultStore();
-  const set = contentSetOf(await getRawItem(store, keys.contentSet(contentSetId)))!;
-  const now = new Date();
+  const { createDocumentClient, createDynamoClient } = await import('../functions/store/dynamodb-clients');
+  const { defaultStore } = await import('../functions/store/entity-store');
+  const { TABLE_KEYS } = await import('../functions/store/table');
+  const { meterClient } = await import('./dynamo-meter');
+  const { unmarshall } = await import('@aws-sdk/util-dynamodb');
+  const { settings } = defaultStore();
+  const client = createDynamoClient(settings);
+  const meter = meterClient(client);
+  const perKey = { table: new Map<string, number>(), indexes: new Map<string, number>() };
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { Key?: Record<string, unknown>; ReturnConsumedCapacity?: string };
+      input.ReturnConsumedCapacity = 'INDEXES';
+      const result = await next(args);
+      if (!/^(PutItem|UpdateItem|DeleteItem)Command$/.test(context.commandName ?? '')) return result;
+      const output = result.output as {
+        ConsumedCapacity?: { Table?: { CapacityUnits?: number }; GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }> };
+        Attributes?: Record<string, unknown>;
+      };
+      const plain = (value: Record<string, unknown> | undefined) =>
+        value && Object.values(value).some((inner) => inner && typeof inner === 'object' && !Array.isArray(inner)) ? unmarshall(value as never) : (value ?? {});
+      const pk = String(plain(input.Key).pk);
+      const item = plain(output.Attributes);
+      const add = (map: Map<string, number>, key: string, units: number) => map.set(key, (map.get(key) ?? 0) + units);
+      add(perKey.table, pk, output.ConsumedCapacity?.Table?.CapacityUnits ?? 0);
+      for (const [indexName, units] of Object.entries(output.ConsumedCapacity?.GlobalSecondaryIndexes ?? {})) {
+        const index = TABLE_KEYS.globalIndexes.find((entry) => entry.indexName === indexName);
+        add(perKey.indexes, `${indexName} ${String(index ? item[index.partitionKey] : '?')}`, units.CapacityUnits ?? 0);
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'benchCounterKeys' },
+  );
+  const counting = { documentClient: createDocumentClient(client), tableName: settings.tableName };
+  const set = contentSetOf(await getRawItem(counting, keys.contentSet(contentSetId)))!;
+  const day = Date.parse(new Date(Date.now() - 24 * 3600 * 1000).toISOString().slice(0, 10));
   let sequence = 0;
-  const record = (contentItemId: string): DynamoDBRecord => {
+  const record = (scope: { contentSetId: string; contentItemId: string }, createdAt: Date): DynamoDBRecord => {
     const id = newId();
     sequence++;
     const image = {
@@ -676,11 +716,10 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
       id,
       accountId: set.accountId,
       projectId: set.projectId,
-      contentSetId,
-      contentItemId,
+      ...scope,
       state: 'active',
       contribution: { option: sequence % 8, sentiment: 1, intensity: 0.5 },
-      createdAt: now.toISOString(),
+      createdAt: createdAt.toISOString(),
       __edb_e__: 'response',
       __edb_v__: '1',
     };
@@ -696,54 +735,42 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
   };
   const shapes: ConsumerShape[] = [];
   for (const shape of [
-    { name: 'quiet site: one response per batch', responses: 100, batchSize: 1, items: 100 },
-    { name: 'busy site: batches of 100 over 20 pages of one set', responses: 1000, batchSize: 100, items: 20 },
-    { name: 'popular page: batches of 100 on one page', responses: 1000, batchSize: 100, items: 1 },
+    { name: 'quiet site: one response per batch', responses: 100, batchSize: 1, items: 100, sets: 1 },
+    { name: 'busy site: batches of 100 over 20 pages of one set', responses: 1000, batchSize: 100, items: 20, sets: 1 },
+    { name: 'popular page: batches of 100 on one page', responses: 1000, batchSize: 100, items: 1, sets: 1 },
+    { name: 'one project taking all traffic: batches of 100 over 200 pages of 10 sets', responses: 2000, batchSize: 100, items: 200, sets: 10 },
   ]) {
-    const recorded = { updates: 0, table: 0, indexes: 0 };
-    const client = new Proxy(store.documentClient, {
-      get(target, property, receiver) {
-        if (property !== 'send') return Reflect.get(target, property, receiver);
-        return async (command: {
-          input?: {
-            TransactItems?: {
-              Put?: { Item: Record<string, unknown> };
-              Update?: { Key: Record<string, unknown>; ExpressionAttributeNames?: Record<string, string> };
-            }[];
-          };
-          constructor: { name: string };
-        }) => {
-          const items = command.input?.TransactItems;
-          if (!items) return { Responses: {} };
-          recorded.updates += items.filter((item) => item.Update).length;
-          const wire = items.map((item) =>
-            item.Put
-              ? { Put: { Item: marshall(item.Put.Item, { removeUndefinedValues: true }) } }
-              : item.Update
-                ? { Update: { Key: marshall(item.Update.Key), ExpressionAttributeNames: item.Update.ExpressionAttributeNames } }
-                : { ConditionCheck: {} },
-          );
-          const units = transactionWriteUnits(wire as never);
-          recorded.table += units.table;
-          recorded.indexes += units.indexes;
-          return {};
-        };
-      },
+    perKey.table.clear();
+    perKey.indexes.clear();
+    const before = meter.snapshot();
+    const setIds = Array.from({ length: shape.sets }, (_, index) => (index === 0 ? contentSetId : `${contentSetId.slice(0, 18)}bench${index}`));
+    const pages = Array.from({ length: shape.items }, (_, index) => {
+      const pageSet = setIds[index % setIds.length];
+      return { contentSetId: pageSet, contentItemId: newContentItemId(pageSet) };
     });
-    const counting = Object.assign(Object.create(store), { documentClient: client });
-    const ids = Array.from({ length: shape.items }, () => newContentItemId(contentSetId));
-    const records = Array.from({ length: shape.responses }, (_, index) => record(ids[index % ids.length]));
+    const records = Array.from({ length: shape.responses }, (_, index) =>
+      record(pages[index % pages.length], new Date(day + Math.floor((index * 24) / shape.responses) * 3600 * 1000 + 60_000)),
+    );
     for (let start = 0; start < records.length; start += shape.batchSize) {
-      const result = await countStreamRecords(counting, records.slice(start, start + shape.batchSize), now);
+      const result = await countStreamRecords(counting, 'bench-shard', records.slice(start, start + shape.batchSize), new Date());
       if (result.batchItemFailures.length > 0) throw new Error('the consumer reported a failure');
     }
+    const spent = meter.since(before);
+    const hottest = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1])[0] ?? ['(none)', 0];
+    const [tableKey, tableUnits] = hottest(perKey.table);
+    const [indexKey, indexUnits] = hottest(perKey.indexes);
     shapes.push({
-      ...shape,
-      counterUpdates: recorded.updates / shape.responses,
-      table: recorded.table / shape.responses,
-      indexes: recorded.indexes / shape.responses,
+      name: shape.name,
+      responses: shape.responses,
+      batchSize: shape.batchSize,
+      items: shape.items,
+      counterUpdates: (spent.commands.UpdateItemCommand ?? 0) / shape.responses,
+      table: spent.estimated.table / shape.responses,
+      indexes: spent.estimated.indexes / shape.responses,
+      hottestKey: { table: tableUnits / shape.responses, tableKey, index: indexUnits / shape.responses, indexKey },
     });
   }
+  client.destroy();
   return shapes;
 }
 
