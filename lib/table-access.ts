@@ -31,10 +31,12 @@ export const TABLE_ACTIONS = {
    */
   write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
   /**
-   * The counting consumer (functions/stream/counting.ts): BatchGetItem of its markers, and
-   * TransactWriteItems of marker Puts and counter Updates (stream reads come from the event source).
+   * The counting consumer (functions/stream/counting.ts): one conditional UpdateItem per
+   * counter item (and its watermark pruning), GetItem of an item whose watermark refused an
+   * update, PutItem of the batch's change record for the ranker (stream reads come from the
+   * event source).
    */
-  counting: ['dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  counting: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
   /**
    * The ranker (functions/jobs/ranker.ts): GetItem of its checkpoint and of top lists, Query of
    * change records, counters, an account's lists and the `retire` index, PutItem of lists and

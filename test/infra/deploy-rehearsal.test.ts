@@ -580,16 +580,34 @@ async function deliverStreamBatches(): Promise<void> {
   for (const mapping of mappings) {
     const table = bindings.tables.get(mapping.tableId)!;
     const shards = await readStream(streams, table.streamArn!);
-    const batches = shards.map((records) => records.filter((record) => passesFilters(mapping.filterPatterns, record))).filter((records) => records.length > 0);
-    print(`deploy rehearsal: ${batches.flat().length} of ${shards.flat().length} stream records pass the filters of ${mapping.logicalId}`);
+    const batches = shards
+      .map(({ shardId, records }) => ({ shardId, records: records.filter((record) => passesFilters(mapping.filterPatterns, record)) }))
+      .filter(({ records }) => records.length > 0);
+    const total = shards.reduce((sum, { records }) => sum + records.length, 0);
+    print(`deploy rehearsal: ${batches.reduce((sum, { records }) => sum + records.length, 0)} of ${total} stream records pass the filters of ${mapping.logicalId}`);
     if (batches.length === 0) throw new Error(`no record of ${mapping.tableId}'s stream passes the filters of ${mapping.logicalId}: nothing to deliver`);
-    for (const records of batches) {
+    for (const { shardId, records } of batches) {
       const batch = records.slice(0, mapping.batchSize);
+      // With a tumbling window Lambda names the shard and the window, and expects the window's state back.
+      const windowSeconds = mapping.tumblingWindowSeconds;
+      const start = windowSeconds ? Math.floor(Date.now() / (windowSeconds * 1000)) * windowSeconds * 1000 : 0;
+      const event = windowSeconds
+        ? {
+            Records: batch,
+            shardId,
+            eventSourceARN: table.streamArn,
+            window: { start: new Date(start).toISOString(), end: new Date(start + windowSeconds * 1000).toISOString() },
+            state: {},
+            isFinalInvokeForWindow: false,
+            isWindowTerminatedEarly: false,
+          }
+        : { Records: batch };
       for (const delivery of ['', ', redelivered']) {
-        const record = await invoke(mapping.functionId, `stream batch of ${mapping.logicalId} (${batch.length} records${delivery})`, { Records: batch });
+        const record = await invoke(mapping.functionId, `stream batch of ${mapping.logicalId} (${batch.length} records${delivery})`, event);
         if (!record.result.ok) throw failure(record, 'the batch failed');
         const reportsFailures = mapping.functionResponseTypes.includes('ReportBatchItemFailures');
-        if (reportsFailures && JSON.stringify(record.result.value) !== JSON.stringify({ batchItemFailures: [] })) {
+        const expected = windowSeconds ? { batchItemFailures: [], state: {} } : { batchItemFailures: [] };
+        if (reportsFailures && JSON.stringify(record.result.value) !== JSON.stringify(expected)) {
           throw failure(record, 'reported batch item failures');
         }
       }

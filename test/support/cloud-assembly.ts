@@ -282,6 +282,8 @@ export interface StreamMapping {
   /** The on-failure destination (`DestinationConfig.OnFailure.Destination`) as written. */
   onFailure?: Json;
   functionResponseTypes: string[];
+  /** TumblingWindowInSeconds: events then carry the shard id, window and state, and the function answers a state. */
+  tumblingWindowSeconds?: number;
 }
 
 /** Event source mappings; only DynamoDB streams of the template's tables are rehearsed. */
@@ -303,6 +305,7 @@ export function streamMappings(assembly: LoadedAssembly): StreamMapping[] {
       filterPatterns: asArray<Json>(props.FilterCriteria?.Filters).map((filter) => JSON.parse(filter.Pattern)),
       onFailure: props.DestinationConfig?.OnFailure?.Destination,
       functionResponseTypes: props.FunctionResponseTypes ?? [],
+      tumblingWindowSeconds: props.TumblingWindowInSeconds,
     };
   });
 }

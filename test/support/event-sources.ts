@@ -109,9 +109,9 @@ export function scheduledEvent(ruleArn: string, region: string, account: string,
  * Every record of a table's stream, shard by shard from the trim horizon, in the shape of
  * Lambda's DynamoDB event source.
  */
-export async function readStream(streams: DynamoDBStreamsClient, streamArn: string): Promise<DynamoDBRecord[][]> {
+export async function readStream(streams: DynamoDBStreamsClient, streamArn: string): Promise<{ shardId: string; records: DynamoDBRecord[] }[]> {
   const description = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
-  const shards: DynamoDBRecord[][] = [];
+  const shards: { shardId: string; records: DynamoDBRecord[] }[] = [];
   for (const shard of description.StreamDescription?.Shards ?? []) {
     const records: DynamoDBRecord[] = [];
     let iterator = (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON' })))
@@ -123,7 +123,7 @@ export async function readStream(streams: DynamoDBStreamsClient, streamArn: stri
       if ((answer.Records ?? []).length === 0) break;
       iterator = answer.NextShardIterator;
     }
-    shards.push(records);
+    shards.push({ shardId: shard.ShardId!, records });
   }
   return shards;
 }
