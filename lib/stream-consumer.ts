@@ -58,7 +58,7 @@ export class StreamConsumer extends Construct {
     this.consumer.function.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: 100,
+        batchSize: declaration.batchSize ?? 100,
         maxBatchingWindow: Duration.seconds(declaration.batchingWindowSeconds ?? 1),
         // One batch of a shard at a time, in order: the counting consumer's watermarks need it
         // (a second concurrent batch of the same shard could be refused as already seen).

@@ -16,9 +16,10 @@ const HANDLERS: { readonly [Name in StreamConsumerName]: StreamHandler } = {
   webhooks: webhooksHandler as unknown as StreamHandler,
 };
 
-/** What a consumer's event source mapping declares, as reader options: its tumbling window, and its batching window as the poll interval. */
-export function readerSettings(declaration: StreamConsumerDeclaration): Pick<StreamReaderOptions, 'pollIntervalMs' | 'tumblingWindowSeconds'> {
+/** What a consumer's event source mapping declares, as reader options: its batch size, tumbling window, and batching window as the poll interval. */
+export function readerSettings(declaration: StreamConsumerDeclaration): Pick<StreamReaderOptions, 'batchSize' | 'pollIntervalMs' | 'tumblingWindowSeconds'> {
   return {
+    ...(declaration.batchSize ? { batchSize: declaration.batchSize } : {}),
     ...(declaration.batchingWindowSeconds ? { pollIntervalMs: declaration.batchingWindowSeconds * 1000 } : {}),
     ...(declaration.tumblingWindowSeconds ? { tumblingWindowSeconds: declaration.tumblingWindowSeconds } : {}),
   };

@@ -9,7 +9,7 @@
  * - Consumer throughput: responses written with the stream reader stopped (BatchWriteItem
  *   of Response items, exactly what createResponse stores), then drained through DynamoDB
  *   Local's real stream by the local stream reader feeding the consumer's Lambda handler
- *   (batches of 100, as the event source mapping is configured); responses per second of
+ *   (batches as large as the event source mapping's, functions/stream/consumers.ts); responses per second of
  *   that drain, and the DynamoDB requests and counter writes it made. Two workloads: live
  *   traffic (the last hour, 100 items) and a year of history (400 days, 20 items).
  * - Counter writes per response: the consumer's UpdateItems, counted exactly (not timed),
@@ -83,6 +83,8 @@ async function run(settings: { responses: number; iterations: number }): Promise
   const { normalizeValue } = await import('../functions/domain/schemas');
   const { contentSetStats } = await import('../functions/operations/stats');
   const { STAT_PERIODS } = await import('../shared/periods');
+  const { STREAM_CONSUMERS } = await import('../functions/stream/consumers');
+  const counting = STREAM_CONSUMERS.find((declaration) => declaration.name === 'counting')!;
 
   const { store, client } = defaultStore();
   await ensureTable(client, TABLE_NAME);
@@ -161,9 +163,9 @@ async function run(settings: { responses: number; iterations: number }): Promise
   const reader = new LocalStreamReader({
     client,
     tableName: TABLE_NAME,
-    batchSize: 100,
-    // As the counting consumer's event source mapping: events name their shard.
-    tumblingWindowSeconds: 900,
+    // As the counting consumer's event source mapping: its batch size, events that name their shard.
+    batchSize: counting.batchSize,
+    tumblingWindowSeconds: counting.tumblingWindowSeconds,
     handle: async (event) => {
       const start = performance.now();
       try {
@@ -288,7 +290,7 @@ async function run(settings: { responses: number; iterations: number }): Promise
   }
 
   return [
-    `## Consumer throughput (stream reader + Lambda handler, batches of 100)`,
+    `## Consumer throughput (stream reader + Lambda handler, batches of ${counting.batchSize} as the event source mapping)`,
     '',
     markdownTable(
       ['workload', 'responses', 'drain s', 'in handler s (batches)', 'responses/s', 'counter updates/response', 'DynamoDB requests/response'],

@@ -6,8 +6,8 @@
  *   npm run bench:webhooks -- --paced 200 --rate 20 --burst 2000
  *
  * Both stream consumers run as `npm start` runs them (one local stream reader each, batches
- * of 100, polling every 250 ms, or as often as the consumer's batching window says: 3 s for
- * counting, functions/stream/consumers.ts) with the webhook sweeper; one `standard` webhook subscribed
+ * of 100 for webhooks and 1,000 for counting, polling every 250 ms, or as often as the
+ * consumer's batching window says: 3 s for counting, functions/stream/consumers.ts) with the webhook sweeper; one `standard` webhook subscribed
  * to response.created posts to a local HTTP receiver answering 200.
  * - Delay (paced): responses written one by one at `--rate` per second (createResponse, the
  *   operation's domain function); for each, the time from the write's return to its arrival
@@ -112,7 +112,7 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
         tableName: TABLE_NAME,
         batchSize: 100,
         accepts: (record) => matchesRecordFilter(record, declaration),
-        // As npm start: the mapping's batching window (as the poll interval) and tumbling window.
+        // As npm start: the mapping's batch size, batching window (as the poll interval) and tumbling window.
         ...readerSettings(declaration),
         handle: async (event) => {
           if (declaration.name === 'webhooks') return (webhooksHandler as unknown as Handler)(event, localLambdaContext('bench-webhooks'));

@@ -172,9 +172,14 @@ export function changesPerItem(changes: ResponseChange[]): ItemChanges[] {
   return [...items.values()];
 }
 
-/** The sum of an item's changes: one ADD per field, however many responses. */
+/** The sum of an item's changes: one ADD per field, however many responses. Accumulated in place (a batch holds thousands). */
 export function sumChanges(changes: SlotChange[]): ItemCounters {
-  return changes.reduce((sum, change) => mergeItemCounters(sum, change.counters), emptyItemCounters());
+  const sum = emptyItemCounters();
+  for (const { counters } of changes) {
+    sum.total = mergeCounters(sum.total, counters.total);
+    for (const [part, counter] of Object.entries(counters.parts)) sum.parts[part] = sum.parts[part] ? mergeCounters(sum.parts[part], counter) : counter;
+  }
+  return sum;
 }
 
 /** Identity of a counter item (its table key) for maps and sets. */

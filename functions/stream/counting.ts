@@ -63,7 +63,7 @@ export function countedChanges(records: DynamoDBRecord[]): ResponseChange[] {
 }
 
 /** Counter items updated at once by one invocation (each is one UpdateItem). */
-export const UPDATE_CONCURRENCY = 16;
+export const UPDATE_CONCURRENCY = 32;
 /** Refusals of an update whose watermark was read again; more means a second writer on the same shard. */
 const MAX_ATTEMPTS = 4;
 

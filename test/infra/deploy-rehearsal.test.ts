@@ -584,7 +584,9 @@ async function deliverStreamBatches(): Promise<void> {
       .map(({ shardId, records }) => ({ shardId, records: records.filter((record) => passesFilters(mapping.filterPatterns, record)) }))
       .filter(({ records }) => records.length > 0);
     const total = shards.reduce((sum, { records }) => sum + records.length, 0);
-    print(`deploy rehearsal: ${batches.reduce((sum, { records }) => sum + records.length, 0)} of ${total} stream records pass the filters of ${mapping.logicalId}`);
+    print(
+      `deploy rehearsal: ${batches.reduce((sum, { records }) => sum + records.length, 0)} of ${total} stream records pass the filters of ${mapping.logicalId}`,
+    );
     if (batches.length === 0) throw new Error(`no record of ${mapping.tableId}'s stream passes the filters of ${mapping.logicalId}: nothing to deliver`);
     for (const { shardId, records } of batches) {
       const batch = records.slice(0, mapping.batchSize);
