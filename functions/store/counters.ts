@@ -225,7 +225,8 @@ export function itemCountersOf(item: Record<string, unknown> | undefined, option
   for (const [name, value] of Object.entries(item ?? {})) {
     const match = FIELD.exec(name);
     if (!match) continue;
-    const counter = match[1] ? (counters.parts[match[1]] ??= emptyCounter(optionCount)) : counters.total;
+    if (match[1] && !counters.parts[match[1]]) counters.parts[match[1]] = emptyCounter(optionCount);
+    const counter = match[1] ? counters.parts[match[1]] : counters.total;
     const field = match[2];
     if (field === 'n') counter.count = Number(value);
     else if (field.startsWith('o')) {
