@@ -6,7 +6,7 @@
  * stream record's id and the webhook's id, and it is written with a condition that it does
  * not exist. A redelivered batch (Lambda retries, bisection, a replay, the local reader
  * after a restart) finds its deliveries and queues nothing twice; the delivery record is
- * this consumer's marker, as `counted#<eventID>` is the counting consumer's.
+ * this consumer's marker.
  *
  * Erasure: a `response.deleted` event (the REMOVE record of `responses/erase`) comes after
  * the same response's earlier events in stream order, so by then every delivery of them is

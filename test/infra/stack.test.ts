@@ -591,6 +591,12 @@ describe('stream consumer', () => {
     });
   });
 
+  test('the counting mapping: batches of up to 1,000 within 3 s, one batch per shard at a time, a tumbling window for the shard id', () => {
+    const countingId = stack.getLogicalId(stack.streamConsumers.get('counting')!.consumer.function.node.defaultChild as any);
+    const [, mapping] = ofType('AWS::Lambda::EventSourceMapping').find(([, candidate]) => refId(candidate.Properties.FunctionName) === countingId)!;
+    expect(mapping.Properties).toMatchObject({ BatchSize: 1000, MaximumBatchingWindowInSeconds: 3, ParallelizationFactor: 1, TumblingWindowInSeconds: 900 });
+  });
+
   test('the DLQ is encrypted and refuses non-TLS requests', () => {
     template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
     template.hasResourceProperties('AWS::SQS::QueuePolicy', {
