@@ -293,7 +293,11 @@ describe('rebuildProject', () => {
     const hourItem = find((item) => String(item.pk).startsWith('agg#contentItem#') && String(item.sk).startsWith('d#') && Number(item.n) > 0);
     const hour = Object.keys(itemCountersOf(streamed[hourItem]).parts)[0];
     const month = find(
-      (item) => String(item.pk).startsWith('agg#contentItem#') && String(item.sk).startsWith('y#') && Object.keys(item).some((name) => /^m\d\do1$/.test(name)),
+      (item) =>
+        `${String(item.pk)} ${String(item.sk)}` !== itemYear &&
+        String(item.pk).startsWith('agg#contentItem#') &&
+        String(item.sk).startsWith('y#') &&
+        Object.keys(item).some((name) => /^m\d\do1$/.test(name)),
     );
     const monthOption = Object.keys(streamed[month]).find((name) => /^m\d\do1$/.test(name))!;
     const projectYear = find((item) => String(item.pk).startsWith('agg#project#') && String(item.sk).startsWith('y#'));
