@@ -1,25 +1,24 @@
 /**
  * Time buckets and the catalogue of statistic periods. The stream consumer counts every
- * response in one bucket per granularity; the read operations resolve a period to the
- * buckets they sum; rankings, the daily rollover and the rebuild read the same catalogue.
- * All maths is in UTC and weeks start on Monday (ISO 8601).
+ * response in its day (with its hour) and its year (with its month), store/counters.ts;
+ * the read operations resolve a period to the data points they read; rankings and the
+ * daily job read the same catalogue. All maths is in UTC and weeks start on Monday (ISO
+ * 8601).
  *
- * Adding a period is one entry in PERIODS (plus its unit tests): counters, getStats, top,
- * the rollover and the rebuild all derive what they do from it.
+ * Adding a period is one entry in PERIODS (plus its unit tests): getStats, top and the
+ * daily job derive what they do from it.
  */
 
 export type Granularity = 'hour' | 'day' | 'week' | 'month' | 'year';
 
-/** Every granularity a response is counted in (one bucket item each), finest first. */
+/** Every granularity a period is made of, finest first. */
 export const COUNTED_GRANULARITIES = ['hour', 'day', 'week', 'month', 'year'] as const satisfies readonly Granularity[];
 
 /**
  * - `calendar`: the one bucket of `unit` containing the reference. A ranked one ranks its
  *   bucket items directly (rank key `<unit>#<bucket key>`).
- * - `rolling`: the `length` buckets of `unit` ending with the one containing the reference.
- *   Ranked through a `rolling#<period>` counter item that the consumer adds to while a
- *   response's bucket is inside the window, and that the daily rollover recomputes when a
- *   bucket of `unit` leaves the window (so `unit` is a day or coarser).
+ * - `rolling`: the `length` buckets of `unit` ending with the one containing the reference
+ *   (`unit` is a day or coarser: the daily job names the bucket that leaves it).
  * - `lifetime`: every year from the first response's to the reference's.
  * `pointGranularity` is the granularity of the data points (AggregatedData.data.points).
  */
@@ -49,13 +48,13 @@ export const STAT_PERIODS = periodNames as readonly StatPeriod[] as readonly [St
 export const TOP_PERIODS = periodNames.filter((period) => PERIODS[period].ranked) as readonly TopPeriod[] as readonly [TopPeriod, ...TopPeriod[]];
 export const ROLLING_PERIODS = periodNames.filter((period) => PERIODS[period].kind === 'rolling') as RollingPeriod[];
 
-/** Units of the ranked calendar periods: their bucket items carry rank keys. */
+/** Units of the ranked calendar periods. */
 export const RANKED_UNITS: readonly Granularity[] = periodNames.flatMap((period) => {
   const rule: PeriodRule = PERIODS[period];
   return rule.kind === 'calendar' && rule.ranked ? [rule.unit] : [];
 });
 
-/** Units the rolling windows are made of: their bucket items are listed for the rollover (retire index). */
+/** Units the rolling windows are made of. */
 export const ROLLOVER_UNITS: readonly Granularity[] = [...new Set(ROLLING_PERIODS.map((period) => PERIODS[period].unit))];
 
 export function rollingRule(period: RollingPeriod) {
@@ -190,8 +189,8 @@ function withPoints(period: StatPeriod, start: Date, end: Date, pointGranularity
 }
 
 /**
- * The rank partition suffix of a period at `now`: a calendar period ranks the bucket
- * containing `now` (`week#2026-11-23`), a rolling window its own item (`rolling7d`).
+ * The name of a period's current ranking at `now`: a calendar period's bucket containing
+ * `now` (`week#2026-11-23`), a rolling window's own name (`rolling7d`).
  */
 export function rankSuffix(period: TopPeriod, now: Date): string {
   const rule: PeriodRule = PERIODS[period];

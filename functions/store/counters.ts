@@ -60,12 +60,6 @@ export function aggregatePk(entity: AggregateEntity, entityId: string): string {
   return `agg#${entity}#${entityId}`;
 }
 
-/** The entity and id of an aggregate partition key `agg#<entity>#<id>`. */
-export function parseAggregatePk(pk: string): { entity: AggregateEntity; entityId: string } | undefined {
-  const match = /^agg#(project|contentSet|contentItem)#(.+)$/.exec(pk);
-  return match ? { entity: match[1] as AggregateEntity, entityId: match[2] } : undefined;
-}
-
 export const daySk = (dayKey: string) => `d#${dayKey}`;
 export const yearSk = (yearKey: string) => `y#${yearKey}`;
 

@@ -131,11 +131,21 @@ export async function countStreamRecords(store: TableClient, shardId: string, re
   const changes = countedChanges(records);
   const items = changesPerItem(changes);
   const failures: unknown[] = [];
+  const done: ItemOutcome = { updates: 0, refused: 0, pruned: 0 };
   // Every item is tried, failed ones or not: what is applied is not redone on the retry, and
   // nothing is still in flight when the invocation answers.
   await inParallel(items, UPDATE_CONCURRENCY, async (item) => {
-    await applyItemChanges(store, shardId, item, now).catch((error: unknown) => failures.push(error));
+    try {
+      const outcome = await applyItemChanges(store, shardId, item, now);
+      done.updates += outcome.updates;
+      done.refused += outcome.refused;
+      done.pruned += outcome.pruned;
+    } catch (error) {
+      failures.push(error);
+    }
   });
+  // A refusal is a redelivery the watermarks caught: worth seeing in the logs, not an error.
+  if (done.refused > 0 || done.pruned > 0) logger.info('counted a redelivered batch or pruned watermarks', { shardId, records: records.length, ...done });
   const first = records[0]?.dynamodb?.SequenceNumber;
   if (failures.length > 0) {
     logger.error('counting stream records failed', {
