@@ -575,15 +575,13 @@ describe('IAM', () => {
 // ---------------------------------------------------------------- stream consumer
 
 describe('stream consumer', () => {
-  test('event source mapping: trim horizon, batches of 100 within 1 s, bisect, 5 retries, partial failures, DLQ', () => {
+  test('event source mapping: trim horizon, bisect, 5 retries, partial failures, DLQ', () => {
     // Two readers per shard is what a DynamoDB stream serves: counting and webhooks.
     template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
     const queueId = ofType('AWS::SQS::Queue')[0][0];
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [ofType('AWS::DynamoDB::Table')[0][0], 'StreamArn'] },
       StartingPosition: 'TRIM_HORIZON',
-      BatchSize: 100,
-      MaximumBatchingWindowInSeconds: 1,
       BisectBatchOnFunctionError: true,
       MaximumRetryAttempts: 5,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -591,10 +589,14 @@ describe('stream consumer', () => {
     });
   });
 
-  test('the counting mapping: batches of up to 1,000 within 3 s, one batch per shard at a time, a tumbling window for the shard id', () => {
-    const countingId = stack.getLogicalId(stack.streamConsumers.get('counting')!.consumer.function.node.defaultChild as any);
-    const [, mapping] = ofType('AWS::Lambda::EventSourceMapping').find(([, candidate]) => refId(candidate.Properties.FunctionName) === countingId)!;
-    expect(mapping.Properties).toMatchObject({ BatchSize: 1000, MaximumBatchingWindowInSeconds: 3, ParallelizationFactor: 1, TumblingWindowInSeconds: 900 });
+  test('the counting mapping: batches of up to 1,000 within 3 s, one batch per shard at a time, a tumbling window for the shard id; webhooks: 100 within 1 s', () => {
+    const mappingOf = (name: 'counting' | 'webhooks') => {
+      const functionId = stack.getLogicalId(stack.streamConsumers.get(name)!.consumer.function.node.defaultChild as any);
+      return ofType('AWS::Lambda::EventSourceMapping').find(([, candidate]) => refId(candidate.Properties.FunctionName) === functionId)![1].Properties;
+    };
+    expect(mappingOf('counting')).toMatchObject({ BatchSize: 1000, MaximumBatchingWindowInSeconds: 3, ParallelizationFactor: 1, TumblingWindowInSeconds: 900 });
+    expect(mappingOf('webhooks')).toMatchObject({ BatchSize: 100, MaximumBatchingWindowInSeconds: 1, ParallelizationFactor: 1 });
+    expect(mappingOf('webhooks').TumblingWindowInSeconds).toBeUndefined();
   });
 
   test('the DLQ is encrypted and refuses non-TLS requests', () => {
