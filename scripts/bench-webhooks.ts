@@ -227,7 +227,7 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
       ),
       '',
       'Per second = responses / (last arrival or count - first write); during a burst both consumers also',
-      'wait for the writes, so the figure is bounded by the write rate. The local readers poll every 250 ms.',
+      'wait for the writes, so the figure is bounded by the write rate. The local readers poll every 250 ms (webhooks) and every 3 s (counting: its batching window).',
     ];
   } finally {
     await sweeper.stop();
