@@ -79,7 +79,7 @@ async function run(settings: { responses: number; iterations: number }): Promise
   const { LocalStreamReader } = await import('../local/stream-reader');
   const { localLambdaContext } = await import('../local/lambda-context');
   const { handler: countStreamHandler } = await import('../functions/stream/counting-handler');
-  const { countStreamRecords } = await import('../functions/stream/counting');
+  const { countStreamRecords, UPDATE_CONCURRENCY } = await import('../functions/stream/counting');
   const { normalizeValue } = await import('../functions/domain/schemas');
   const { contentSetStats } = await import('../functions/operations/stats');
   const { STAT_PERIODS } = await import('../shared/periods');
@@ -301,7 +301,7 @@ async function run(settings: { responses: number; iterations: number }): Promise
     'Responses written with the reader stopped, then drained: the time includes reading the stream (also the',
     'counters\' own records, which the consumer skips); "in handler" is the part spent in the Lambda handler. Requests:',
     "the handler's only (the reader's stream calls are the event source's work). Each counter item of a batch is",
-    'one conditional UpdateItem, 16 in flight at once.',
+    `one conditional UpdateItem, ${UPDATE_CONCURRENCY} in flight at once.`,
     '',
     "## Counter writes per response (exact count of the consumer's UpdateItems, not timed)",
     '',
