@@ -35,7 +35,7 @@ import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { bareHandler, bundle, measureInit, type InitTimings } from './bench-init';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { hottestPartitions, itemBytes, transactionWriteUnits, type DynamoMeter, type MeterSnapshot } from './dynamo-meter';
+import { hottestPartitions, itemBytes, type DynamoMeter, type MeterSnapshot } from './dynamo-meter';
 import {
   benchCase,
   checkAnswer,

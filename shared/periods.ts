@@ -1,12 +1,12 @@
 /**
  * Time buckets and the catalogue of statistic periods. The stream consumer counts every
  * response in its day (with its hour) and its year (with its month), store/counters.ts;
- * the read operations resolve a period to the data points they read; rankings and the
- * daily job read the same catalogue. All maths is in UTC and weeks start on Monday (ISO
- * 8601).
+ * the read operations resolve a period to the data points they read; the top lists
+ * (functions/domain/ranking.ts) keep one count per ranked period. All maths is in UTC and
+ * weeks start on Monday (ISO 8601).
  *
- * Adding a period is one entry in PERIODS (plus its unit tests): getStats, top and the
- * daily job derive what they do from it.
+ * Adding a period is one entry in PERIODS (plus its unit tests): getStats, the top lists
+ * and the ranker derive what they do from it.
  */
 
 export type Granularity = 'hour' | 'day' | 'week' | 'month' | 'year';
@@ -15,10 +15,9 @@ export type Granularity = 'hour' | 'day' | 'week' | 'month' | 'year';
 export const COUNTED_GRANULARITIES = ['hour', 'day', 'week', 'month', 'year'] as const satisfies readonly Granularity[];
 
 /**
- * - `calendar`: the one bucket of `unit` containing the reference. A ranked one ranks its
- *   bucket items directly (rank key `<unit>#<bucket key>`).
+ * - `calendar`: the one bucket of `unit` containing the reference.
  * - `rolling`: the `length` buckets of `unit` ending with the one containing the reference
- *   (`unit` is a day or coarser: the daily job names the bucket that leaves it).
+ *   (`unit` is a day or coarser: a top list recounts its rolling windows once a day).
  * - `lifetime`: every year from the first response's to the reference's.
  * `pointGranularity` is the granularity of the data points (AggregatedData.data.points).
  */
@@ -41,25 +40,10 @@ export const PERIODS = {
 type Periods = typeof PERIODS;
 export type StatPeriod = keyof Periods;
 export type TopPeriod = { [P in StatPeriod]: Periods[P]['ranked'] extends true ? P : never }[StatPeriod];
-export type RollingPeriod = { [P in StatPeriod]: Periods[P]['kind'] extends 'rolling' ? P : never }[StatPeriod];
 
 const periodNames = Object.keys(PERIODS) as StatPeriod[];
 export const STAT_PERIODS = periodNames as readonly StatPeriod[] as readonly [StatPeriod, ...StatPeriod[]];
 export const TOP_PERIODS = periodNames.filter((period) => PERIODS[period].ranked) as readonly TopPeriod[] as readonly [TopPeriod, ...TopPeriod[]];
-export const ROLLING_PERIODS = periodNames.filter((period) => PERIODS[period].kind === 'rolling') as RollingPeriod[];
-
-/** Units of the ranked calendar periods. */
-export const RANKED_UNITS: readonly Granularity[] = periodNames.flatMap((period) => {
-  const rule: PeriodRule = PERIODS[period];
-  return rule.kind === 'calendar' && rule.ranked ? [rule.unit] : [];
-});
-
-/** Units the rolling windows are made of. */
-export const ROLLOVER_UNITS: readonly Granularity[] = [...new Set(ROLLING_PERIODS.map((period) => PERIODS[period].unit))];
-
-export function rollingRule(period: RollingPeriod) {
-  return PERIODS[period];
-}
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -129,14 +113,6 @@ export function addBuckets(granularity: Granularity, date: Date, count: number):
   }
 }
 
-/** Every bucket a response created at `date` is counted in. */
-export function bucketKeysOf(date: Date): Record<(typeof COUNTED_GRANULARITIES)[number], string> {
-  return Object.fromEntries(COUNTED_GRANULARITIES.map((granularity) => [granularity, bucketKey(granularity, date)])) as Record<
-    (typeof COUNTED_GRANULARITIES)[number],
-    string
-  >;
-}
-
 export interface ResolvedPeriod {
   period: StatPeriod;
   /** Inclusive; this is AggregatedData.referenceDate. */
@@ -186,36 +162,4 @@ function withPoints(period: StatPeriod, start: Date, end: Date, pointGranularity
     points.push(bucketKey(pointGranularity, point));
   }
   return { period, start, end, pointGranularity, points };
-}
-
-/**
- * The name of a period's current ranking at `now`: a calendar period's bucket containing
- * `now` (`week#2026-11-23`), a rolling window's own name (`rolling7d`).
- */
-export function rankSuffix(period: TopPeriod, now: Date): string {
-  const rule: PeriodRule = PERIODS[period];
-  return rule.kind === 'calendar' ? `${rule.unit}#${bucketKey(rule.unit, now)}` : period;
-}
-
-/** Bucket keys of a rolling window ending with the bucket containing `now`, oldest first. */
-export function windowKeys(period: RollingPeriod, now: Date): string[] {
-  const { unit, length } = PERIODS[period];
-  return Array.from({ length }, (_, index) => bucketKey(unit, addBuckets(unit, now, index - (length - 1))));
-}
-
-/** Whether a bucket key of the window's unit is inside the window ending with `now`'s bucket. */
-export function inWindow(period: RollingPeriod, key: string, now: Date): boolean {
-  const keys = windowKeys(period, now);
-  return key >= keys[0] && key <= keys[keys.length - 1];
-}
-
-/**
- * The bucket that leaves a rolling window at the daily run on `runDay`: the one `length`
- * buckets before the current one, on the first day of a bucket of the window's unit
- * (every day for days, the 1st for months, Mondays for weeks); otherwise nothing leaves.
- */
-export function leavingBucket(period: RollingPeriod, runDay: Date): string | undefined {
-  const { unit, length } = PERIODS[period];
-  if (bucketStart(unit, runDay).getTime() !== bucketStart('day', runDay).getTime()) return undefined;
-  return bucketKey(unit, addBuckets(unit, runDay, -length));
 }

@@ -37,7 +37,7 @@ export function createDocumentClient(client: DynamoDBClient): DynamoDBDocumentCl
 }
 
 /**
- * What code that writes raw DynamoDB requests needs: the stream consumer, the rollover job
+ * What code that writes raw DynamoDB requests needs: the stream consumer, the ranker
  * and the counter store. It does not load ElectroDB, which keeps the consumer's bundle small.
  */
 export interface TableClient {

@@ -1,7 +1,6 @@
 import { ContentSetTopQueryModel, ContentTopQueryModel, StatsFilter } from '../../functions/api/aggregate-models';
 import { resolvePeriod } from '../../shared/periods';
 import { aggregatedData, periodRequest, type AggregateSubject } from '../../functions/operations/stats';
-import { rankSuffix as rankPeriod } from '../../shared/periods';
 
 const paths = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) =>
   result.success ? [] : result.error!.issues.map((issue) => issue.path.join('.'));
@@ -51,17 +50,6 @@ describe('top query models', () => {
     [ContentTopQueryModel, { projectId: '' }, 'projectId'],
   ])('refuse bad queries (%#)', (model, query, path) => {
     expect(paths(model.safeParse(query))).toEqual([path]);
-  });
-});
-
-describe('rankPeriod', () => {
-  it('carries the current bucket of calendar periods, and the bare name of rolling ones', () => {
-    const now = new Date('2026-11-22T09:00:00Z'); // a Sunday
-    expect(rankPeriod('week', now)).toBe('week#2026-11-16');
-    expect(rankPeriod('month', now)).toBe('month#2026-11');
-    expect(rankPeriod('year', now)).toBe('year#2026');
-    expect(rankPeriod('rolling7d', now)).toBe('rolling7d');
-    expect(rankPeriod('rolling12m', now)).toBe('rolling12m');
   });
 });
 

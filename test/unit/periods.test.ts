@@ -1,20 +1,12 @@
 import {
   addBuckets,
   bucketKey,
-  bucketKeysOf,
   bucketStart,
   COUNTED_GRANULARITIES,
-  inWindow,
-  leavingBucket,
   PERIODS,
-  RANKED_UNITS,
-  rankSuffix,
   resolvePeriod,
-  ROLLING_PERIODS,
-  ROLLOVER_UNITS,
   STAT_PERIODS,
   TOP_PERIODS,
-  windowKeys,
   type Granularity,
 } from '../../shared/periods';
 import { parseBucketKey } from '../support/bucket-keys';
@@ -33,85 +25,12 @@ describe('period lists', () => {
     expect(TOP_PERIODS).toEqual(['week', 'month', 'year', 'rolling7d', 'rolling28d', 'rolling12m']);
   });
 
-  it('derives what counters, rankings and the rollover need from the catalogue', () => {
-    expect(ROLLING_PERIODS).toEqual(['rolling7d', 'rolling28d', 'rolling12m']);
-    expect(RANKED_UNITS).toEqual(['week', 'month', 'year']);
-    expect(ROLLOVER_UNITS).toEqual(['day', 'month']);
-  });
-
   it('gives every period a point granularity that is counted, and rolling units a day or coarser', () => {
     for (const period of STAT_PERIODS) {
       const rule = PERIODS[period];
       expect(COUNTED_GRANULARITIES).toContain(rule.pointGranularity);
       if (rule.kind !== 'lifetime') expect(COUNTED_GRANULARITIES).toContain(rule.unit);
       if (rule.kind === 'rolling') expect(rule.unit).not.toBe('hour');
-    }
-  });
-});
-
-describe('rankSuffix', () => {
-  it('ranks a calendar period by the bucket containing now, a rolling window by its own item', () => {
-    expect(rankSuffix('week', NOW)).toBe('week#2026-03-16');
-    expect(rankSuffix('month', NOW)).toBe('month#2026-03');
-    expect(rankSuffix('year', NOW)).toBe('year#2026');
-    expect(rankSuffix('rolling7d', NOW)).toBe('rolling7d');
-    expect(rankSuffix('rolling12m', NOW)).toBe('rolling12m');
-  });
-});
-
-describe('windowKeys and inWindow', () => {
-  it('lists a window oldest first, ending with the bucket containing now', () => {
-    expect(windowKeys('rolling7d', NOW)).toEqual(['2026-03-12', '2026-03-13', '2026-03-14', '2026-03-15', '2026-03-16', '2026-03-17', '2026-03-18']);
-    expect(windowKeys('rolling28d', NOW)).toHaveLength(28);
-    expect(windowKeys('rolling28d', NOW)[0]).toBe('2026-02-19');
-    expect(windowKeys('rolling12m', NOW)).toEqual([
-      '2025-04',
-      '2025-05',
-      '2025-06',
-      '2025-07',
-      '2025-08',
-      '2025-09',
-      '2025-10',
-      '2025-11',
-      '2025-12',
-      '2026-01',
-      '2026-02',
-      '2026-03',
-    ]);
-  });
-
-  it.each([
-    ['rolling7d', '2026-03-12', true],
-    ['rolling7d', '2026-03-18', true],
-    ['rolling7d', '2026-03-11', false],
-    ['rolling7d', '2026-03-19', false],
-    ['rolling12m', '2025-04', true],
-    ['rolling12m', '2025-03', false],
-  ] as const)('%s holds %s: %s', (period, key, inside) => {
-    expect(inWindow(period, key, NOW)).toBe(inside);
-  });
-});
-
-describe('leavingBucket', () => {
-  it('leaves the day `length` days back from every daily window, every day', () => {
-    expect(leavingBucket('rolling7d', at('2026-03-18T00:05:00Z'))).toBe('2026-03-11');
-    expect(leavingBucket('rolling28d', at('2026-03-18T00:05:00Z'))).toBe('2026-02-18');
-  });
-
-  it('leaves the month 12 months back from rolling12m on the first day of a month only', () => {
-    expect(leavingBucket('rolling12m', at('2026-03-01T00:05:00Z'))).toBe('2025-03');
-    expect(leavingBucket('rolling12m', at('2026-03-02T00:05:00Z'))).toBeUndefined();
-  });
-
-  it('is the bucket just before the window of the run day', () => {
-    for (const period of ROLLING_PERIODS) {
-      for (let day = 0; day < 400; day += 13) {
-        const runDay = addBuckets('day', at('2026-01-01T00:05:00Z'), day);
-        const leaving = leavingBucket(period, runDay);
-        if (leaving === undefined) continue;
-        expect(inWindow(period, leaving, runDay)).toBe(false);
-        expect(inWindow(period, leaving, addBuckets('day', runDay, -1))).toBe(true);
-      }
     }
   });
 });
@@ -274,28 +193,6 @@ describe('addBuckets', () => {
   it('rejects a count that is not an integer', () => {
     expect(() => addBuckets('day', NOW, 1.5)).toThrow(RangeError);
     expect(() => addBuckets('month', NOW, Number.NaN)).toThrow(RangeError);
-  });
-});
-
-describe('bucketKeysOf', () => {
-  it('gives the key of every granularity', () => {
-    expect(bucketKeysOf(NOW)).toEqual({
-      hour: '2026-03-18T15',
-      day: '2026-03-18',
-      week: '2026-03-16',
-      month: '2026-03',
-      year: '2026',
-    });
-  });
-
-  it('counts a response on 2026-01-01 in the week of 2025-12-29 but the year 2026', () => {
-    expect(bucketKeysOf(at('2026-01-01T00:30:00Z'))).toEqual({
-      hour: '2026-01-01T00',
-      day: '2026-01-01',
-      week: '2025-12-29',
-      month: '2026-01',
-      year: '2026',
-    });
   });
 });
 
