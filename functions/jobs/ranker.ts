@@ -17,16 +17,16 @@
  *    whether or not it changed (the windows slide without any response);
  * 4. moves the checkpoint.
  *
- * Cost per run: per changed set one GetItem, one Query per ranked period per recounted
- * entity (reads), one PutItem of the list (its size in KB, in WRU); the change records
- * are Queried once. Nothing here grows with the number of responses; the daily recount
+ * Cost per run: per changed set one Query of its list, two Queries per recounted entity
+ * (its day and year counter items), one PutItem per part of the list that changed (its
+ * size in KB, in WRU); the change records are Queried once. Nothing here grows with the number of responses; the daily recount
  * grows with the number of lists and their members (at most TOP_LIST_DEPTH per period).
  */
-import { TOP_PERIODS } from '../../shared/periods';
+import { resolvePeriod, TOP_PERIODS } from '../../shared/periods';
 import { mergeTopList, needsFullRecount, sameTopList, type PeriodCounts } from '../domain/ranking';
 import { logger } from '../observability/logger';
-import { subjectStats, type AggregateSubject } from '../operations/stats';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { pointItemRange, pointRecords, readCounterItems, type AggregateEntity } from '../store/counters';
 import type { TableClient } from '../store/dynamodb-clients';
 import { allTopListKeys, readRankingChanges, readTopList, writeTopList, type ListScope } from '../store/top-lists';
 import { inParallel } from './parallel';
@@ -50,9 +50,36 @@ export interface RankerResult {
   dailyRecount: boolean;
 }
 
-/** The counts of an entity in every ranked period at `now` (one Query each). */
-async function periodCounts(store: TableClient, subject: AggregateSubject, now: Date): Promise<PeriodCounts> {
-  return Promise.all(TOP_PERIODS.map(async (period) => (await subjectStats(store, subject, { period, now })).count));
+/** The ranked periods as of `now`, resolved once per run. */
+function rankedPeriods(now: Date) {
+  const resolved = TOP_PERIODS.map((period) => resolvePeriod(period, { now }));
+  for (const period of resolved) {
+    // The two Queries below read day and year items: a ranked period of other points would need a third.
+    if (period.pointGranularity !== 'day' && period.pointGranularity !== 'month')
+      throw new Error(`ranked period ${period.period} has ${period.pointGranularity} points`);
+  }
+  const keys = (granularity: 'day' | 'month') =>
+    resolved
+      .filter((period) => period.pointGranularity === granularity)
+      .flatMap((period) => period.points)
+      .sort();
+  return { resolved, days: keys('day'), months: keys('month') };
+}
+
+/**
+ * The counts of an entity in every ranked period at `now`: two strongly consistent Queries,
+ * the day items of the longest day-point window (a month or 28 days) and the year items of
+ * the longest month-point one (rolling12m: this year and last).
+ */
+async function periodCounts(store: TableClient, entity: AggregateEntity, entityId: string, periods: ReturnType<typeof rankedPeriods>): Promise<PeriodCounts> {
+  const [days, months] = await Promise.all([
+    readCounterItems(store, entity, entityId, pointItemRange('day', periods.days[0], periods.days.at(-1)!), { consistent: true }),
+    readCounterItems(store, entity, entityId, pointItemRange('month', periods.months[0], periods.months.at(-1)!), { consistent: true }),
+  ]);
+  const points = { day: pointRecords(days, 'day'), month: pointRecords(months, 'month') };
+  return periods.resolved.map((period) =>
+    period.points.reduce((sum, key) => sum + Number(points[period.pointGranularity as 'day' | 'month'].get(key)?.count ?? 0), 0),
+  );
 }
 
 /** Recounts a set's list: the set, the `changed` items, and every member when a window slid. Returns whether it wrote. */
@@ -62,16 +89,16 @@ export async function refreshTopList(
   changed: Iterable<string>,
   now: Date,
 ): Promise<{ written: boolean; retries: number }> {
-  const base = { accountId: scope.accountId, projectId: scope.projectId, contentSetId: scope.contentSetId };
+  const periods = rankedPeriods(now);
   for (let attempt = 1; ; attempt++) {
     const stored = await readTopList(store, scope, { consistent: true });
     const recount = new Set(changed);
     if (needsFullRecount(stored?.list, now)) for (const id of stored!.list.items.keys()) recount.add(id);
     const items = new Map<string, PeriodCounts>();
     await inParallel([...recount], 8, async (id) => {
-      items.set(id, await periodCounts(store, { ...base, entity: 'contentItem', entityId: id }, now));
+      items.set(id, await periodCounts(store, 'contentItem', id, periods));
     });
-    const set = await periodCounts(store, { ...base, entity: 'contentSet', entityId: scope.contentSetId }, now);
+    const set = await periodCounts(store, 'contentSet', scope.contentSetId, periods);
     const list = mergeTopList(stored?.list, { set, items }, now);
     if (stored && sameTopList(stored.list, list)) return { written: false, retries: attempt - 1 };
     if (await writeTopList(store, scope, list, stored, now)) return { written: true, retries: attempt - 1 };
