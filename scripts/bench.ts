@@ -34,7 +34,7 @@ import { parseArgs } from 'node:util';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { bareHandler, bundle, measureInit, type InitTimings } from './bench-init';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord } from 'aws-lambda';
+import type { APIGatewayProxyEvent, DynamoDBRecord } from 'aws-lambda';
 import { hottestPartitions, itemBytes, type DynamoMeter, type MeterSnapshot } from './dynamo-meter';
 import {
   benchCase,
@@ -238,7 +238,10 @@ const CONSUMER_ITEMS = 20;
 const INIT_RUNS = 5;
 
 interface ThroughputRound {
+  /** responses/create through the local HTTP server, in this process (its client shares the event loop). */
   ours: number;
+  /** The same Lambda handler invoked with API Gateway events, in this process: our code without an HTTP server in front. */
+  handler: number;
   /** Raw PutItem: the goal's baseline. */
   raw: number;
   /** Raw TransactWriteItems of a Put and three ConditionChecks (create's shape before it became one PutItem): what DynamoDB Local allows such a write. */
@@ -336,6 +339,8 @@ async function main(): Promise<number> {
   const { clearTargetCache } = await import('../functions/operations/target-cache');
   const { startStreamConsumers } = await import('../local/stream-consumers');
   const { meterClient } = await import('./dynamo-meter');
+  const { handler: createHandler } = await import('../functions/handlers/responses/create');
+  const { localLambdaContext } = await import('../local/lambda-context');
   const settings = {
     iterations: positiveInteger('iterations', values.iterations, 200),
     warmup: positiveInteger('warmup', values.warmup, 50),
@@ -416,10 +421,19 @@ async function main(): Promise<number> {
       const ours = await throughput(total, CONCURRENCY, async (i) => {
         await context.api('responses/create', [{ contentSetId: pages, key: `https://example.com/t/${i % 50}`, value: 'heart' }], 'anonymous');
       });
+      const handler = await throughput(total, CONCURRENCY, async (i) => {
+        const answer = await createHandler(
+          apiEvent('/v0/responses/create', 'POST', [
+            { contentSetId: pages, key: `https://example.com/t/${i % 50}`, value: 'heart' },
+          ]) as unknown as APIGatewayProxyEvent,
+          localLambdaContext('bench-create'),
+        );
+        if (answer.statusCode !== 200) throw new Error(`the create handler answered ${answer.statusCode}: ${answer.body}`);
+      });
       const rawPuts = await throughput(total, CONCURRENCY, (i) => raw.put(1_000_000 + round * total + i));
       const rawTransactions = await throughput(total, CONCURRENCY, (i) => raw.transaction(round * total + i));
       const rawSmallestRefusals = await throughput(total, CONCURRENCY, (i) => raw.transaction(round * total + i, 1));
-      rounds.push({ ours, raw: rawPuts, rawTransaction: rawTransactions, rawSmallestRefusal: rawSmallestRefusals });
+      rounds.push({ ours, handler, raw: rawPuts, rawTransaction: rawTransactions, rawSmallestRefusal: rawSmallestRefusals });
     }
 
     process.stderr.write('Measuring the write path on its hottest partitions...\n');
@@ -479,6 +493,7 @@ async function main(): Promise<number> {
       items: 50,
       rounds,
       ratio: rounds.length ? sum('ours') / sum('raw') : undefined,
+      handlerRatio: rounds.length ? sum('handler') / sum('raw') : undefined,
       ratioToRawTransaction: rounds.length ? sum('ours') / sum('rawTransaction') : undefined,
     },
     writePath: { shapes: writeShapes },
@@ -527,11 +542,11 @@ async function main(): Promise<number> {
             '',
             ...rounds.map(
               (round, index) =>
-                `round ${index + 1}: ours ${round.ours.toFixed(0)} responses/s; raw PutItem ${round.raw.toFixed(0)}/s (ratio ${(round.ours / round.raw).toFixed(2)}); ` +
+                `round ${index + 1}: ours ${round.ours.toFixed(0)} responses/s; handler ${round.handler.toFixed(0)}/s; raw PutItem ${round.raw.toFixed(0)}/s (ratio ${(round.ours / round.raw).toFixed(2)}, handler ${(round.handler / round.raw).toFixed(2)}); ` +
                 `raw TransactWriteItems of a Put and three ConditionChecks (the former create) ${round.rawTransaction.toFixed(0)}/s (ratio ${(round.ours / round.rawTransaction).toFixed(2)}); ` +
                 `raw Put + one ConditionCheck ${round.rawSmallestRefusal.toFixed(0)}/s`,
             ),
-            `all rounds: ours / raw PutItem ${(sum('ours') / sum('raw')).toFixed(2)}; ours / raw transaction ${(sum('ours') / sum('rawTransaction')).toFixed(2)}; ` +
+            `all rounds: ours / raw PutItem ${(sum('ours') / sum('raw')).toFixed(2)}; handler / raw PutItem ${(sum('handler') / sum('raw')).toFixed(2)}; ours / raw transaction ${(sum('ours') / sum('rawTransaction')).toFixed(2)}; ` +
               `raw transaction / raw PutItem ${(sum('rawTransaction') / sum('raw')).toFixed(2)}; raw Put + one ConditionCheck / raw PutItem ${(sum('rawSmallestRefusal') / sum('raw')).toFixed(2)} (sums over the rounds)`,
             '',
           ]
@@ -796,6 +811,24 @@ async function storedItemSizes(client: ReturnType<typeof import('../functions/st
   );
 }
 
+/** An API Gateway proxy event of a call, as the stage delivers it to an operation's function. */
+function apiEvent(path: string, method: 'GET' | 'POST', args: unknown[]) {
+  return {
+    resource: path,
+    path,
+    httpMethod: method,
+    headers: { 'content-type': 'application/json', 'user-agent': 'bench' },
+    multiValueHeaders: {},
+    queryStringParameters: method === 'GET' ? { $p: JSON.stringify(args) } : null,
+    multiValueQueryStringParameters: method === 'GET' ? { $p: [JSON.stringify(args)] } : null,
+    pathParameters: null,
+    stageVariables: null,
+    body: method === 'POST' ? JSON.stringify(args) : null,
+    isBase64Encoded: false,
+    requestContext: { requestId: 'bench', identity: { sourceIp: '127.0.0.1' } },
+  };
+}
+
 /**
  * The two functions the widgets call on every page: their entry, an API Gateway event of
  * a call they answer 200, and the DynamoDB requests that call makes cold (recorded from
@@ -825,33 +858,19 @@ async function hotPathTargets(context: BenchContext, meter: ReturnType<typeof im
   };
   const createArgs = [{ contentSetId, key, value: 'heart' }];
   const aggregatesArgs = [{ contentSetId, key }];
-  const event = (path: string, method: 'GET' | 'POST', args: unknown[]) => ({
-    resource: path,
-    path,
-    httpMethod: method,
-    headers: { 'content-type': 'application/json', 'user-agent': 'bench' },
-    multiValueHeaders: {},
-    queryStringParameters: method === 'GET' ? { $p: JSON.stringify(args) } : null,
-    multiValueQueryStringParameters: method === 'GET' ? { $p: [JSON.stringify(args)] } : null,
-    pathParameters: null,
-    stageVariables: null,
-    body: method === 'POST' ? JSON.stringify(args) : null,
-    isBase64Encoded: false,
-    requestContext: { requestId: 'bench', identity: { sourceIp: '127.0.0.1' } },
-  });
   return [
     {
       name: 'responses-create',
       operation: 'responses/create',
       entry: 'functions/handlers/responses/create.ts',
-      event: event('/v0/feelbacks/create', 'POST', createArgs),
+      event: apiEvent('/v0/feelbacks/create', 'POST', createArgs),
       requests: await requestsOf('feelbacks/create', createArgs, 'POST'),
     },
     {
       name: 'responses-getAggregates',
       operation: 'responses/getAggregates',
       entry: 'functions/handlers/responses/getAggregates.ts',
-      event: event('/v0/feelbacks/getAggregates', 'GET', aggregatesArgs),
+      event: apiEvent('/v0/feelbacks/getAggregates', 'GET', aggregatesArgs),
       requests: await requestsOf('feelbacks/getAggregates', aggregatesArgs, 'GET'),
     },
   ];

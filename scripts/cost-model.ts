@@ -1,8 +1,9 @@
 /**
  * `npm run cost`: what the public door costs on AWS and which limit traffic meets first,
  * computed from what `npm run bench` measured (docs/bench-results.json: DynamoDB requests
- * and capacity units per call, the stream consumer's per response) and AWS's published
- * prices below. It prints the model and rewrites the generated parts of docs/scaling.md
+ * and capacity units per call, the stream consumer's per response), what
+ * `npm run bench:rankings -- --write` measured (docs/bench-rankings.json: a ranker run) and
+ * AWS's published prices below. It prints the model and rewrites the generated parts of docs/scaling.md
  * (the measured figures of section 5 and the model of section 6).
  *
  *   npm run cost
@@ -65,8 +66,11 @@ export const ASSUMPTIONS = {
   /** Share of invocations that start a new container, and its billed init (INIT is billed since August 2025). */
   coldStartShare: 0.01,
   coldInitMs: 250,
-  /** Consumer: one invocation per batch; billed ms per transaction it sends. */
+  /** Consumer: one invocation per batch; billed ms per round of updates it sends in parallel (functions/stream/counting.ts UPDATE_CONCURRENCY). */
   consumerMsPerRequest: 15,
+  consumerUpdatesInFlight: 32,
+  /** Ranker: billed ms of a run per set it rewrites (reads in parallel, then its parts). */
+  rankerMsPerSet: 40,
   /** Answer size out of CloudFront, and log bytes per API call (access log line + Lambda JSON line + platform lines). */
   answerBytes: 600,
   logBytesPerApiCall: 1_100,
@@ -97,17 +101,32 @@ interface BenchResults {
   operations: OperationResult[];
   throughput?: {
     concurrency: number;
-    rounds: { ours: number; raw: number; rawTransaction: number; rawSmallestRefusal?: number }[];
+    rounds: { ours: number; handler?: number; raw: number; rawTransaction: number; rawSmallestRefusal?: number }[];
     ratio?: number;
     ratioToRawTransaction?: number;
   };
+  writePath?: { shapes: { name: string; pages: number; hottest: Record<string, { partition: string; perResponse: number }> }[] };
   consumer?: {
     responses: number;
     items: number;
     perResponse: { requests: number; transactions: number; counterUpdates: number; estimated: Partial<Capacity> };
-    batchShapes: { name: string; batchSize: number; counterUpdates: number; table: number; indexes: number }[];
+    batchShapes: {
+      name: string;
+      batchSize: number;
+      counterUpdates: number;
+      table: number;
+      indexes: number;
+      hottestKey?: { table: number; tableKey: string; index: number; indexKey: string };
+    }[];
   };
   hotPath?: { name: string; bytes: number; init: { ours: InitTimes; bare: InitTimes } }[];
+}
+
+/** What `npm run bench:rankings -- --write` measured (docs/bench-rankings.json). */
+interface RankingsResults {
+  date: string;
+  runs: { name: string; responses: number; requests: number; read: number; write: number }[];
+  top: { name: string; items: number; requests: number; read: number }[];
 }
 
 interface InitTimes {
@@ -167,7 +186,7 @@ function edgeCost() {
   } as Record<string, number>;
 }
 
-export function costModel(results: BenchResults, hitRatios: number[]): string {
+export function costModel(results: BenchResults, rankings: RankingsResults, hitRatios: number[]): string {
   const create = operation(results, 'responses/create (existing item)');
   const createNew = operation(results, 'responses/create (new key)');
   const aggregates = operation(results, 'responses/getAggregates (GET, public set)');
@@ -177,14 +196,32 @@ export function costModel(results: BenchResults, hitRatios: number[]): string {
   /** The consumer's cost per million responses for a batch shape: its writes, and one Lambda invocation per batch. */
   const consumerCost = (shape: (typeof shapes)[number]) => {
     const write = shape.table + shape.indexes;
-    // Per batch: its transactions (counter updates and one marker per record, at most 100 items each).
-    const transactions = Math.ceil(((shape.counterUpdates + 1) * shape.batchSize) / 100);
-    const ms = ASSUMPTIONS.lambdaFixedMs + transactions * ASSUMPTIONS.consumerMsPerRequest;
+    // Per batch: its counter updates, ASSUMPTIONS.consumerUpdatesInFlight at a time, then its change record.
+    const rounds = Math.ceil((shape.counterUpdates * shape.batchSize) / ASSUMPTIONS.consumerUpdatesInFlight) + 1;
+    const ms = ASSUMPTIONS.lambdaFixedMs + rounds * ASSUMPTIONS.consumerMsPerRequest;
     return {
       write,
       dollars:
         write * PRICES.dynamoWriteRequestUnitPerMillion + (PRICES.lambdaRequestPerMillion + gbSeconds(ms) * 1e6 * PRICES.lambdaArmGbSecond) / shape.batchSize,
     };
+  };
+  /**
+   * The ranker's work per million responses: a quiet site pays a whole run (one set, one
+   * item recounted) per response, the worst case; busier shapes share a run among the
+   * responses of a minute (measured: 100 responses over 20 items). Its invocation every
+   * minute is fixed (below), not per response.
+   */
+  const rankerRun = (name: string) => {
+    const run = rankings.runs.find((entry) => entry.name.startsWith(name));
+    if (!run) throw new Error(`docs/bench-rankings.json has no "${name}" run: run npm run bench:rankings -- --write`);
+    return run;
+  };
+  const rankerCost = (shape: (typeof shapes)[number]) => {
+    const run = shape.name.startsWith('quiet') ? rankerRun('quiet') : rankerRun('busy');
+    const perResponse = Math.max(1, run.responses);
+    const write = run.write / perResponse;
+    const read = run.read / perResponse;
+    return { write, read, dollars: write * PRICES.dynamoWriteRequestUnitPerMillion + read * PRICES.dynamoReadRequestUnitPerMillion };
   };
   const busy = shapes.find((shape) => shape.name.startsWith('busy')) ?? shapes[0];
 
@@ -194,17 +231,25 @@ export function costModel(results: BenchResults, hitRatios: number[]): string {
     ...createCall.lines,
   };
   const perMillionWrite = Object.values(responseLines).reduce((sum, value) => sum + value, 0);
-  const fixed = ASSUMPTIONS.wafRules * PRICES.wafRulePerMonth + PRICES.wafWebAclPerMonth + PRICES.secretsManagerSecretPerMonth;
+  const fixedWithoutRanker = ASSUMPTIONS.wafRules * PRICES.wafRulePerMonth + PRICES.wafWebAclPerMonth + PRICES.secretsManagerSecretPerMonth;
   const consumerRows = shapes.map((shape) => {
     const cost = consumerCost(shape);
+    const ranker = rankerCost(shape);
     return [
       shape.name,
       units(shape.counterUpdates),
       `${units(shape.table)} + ${units(shape.indexes)}`,
       money(cost.dollars),
-      money(perMillionWrite + cost.dollars),
+      `${units(ranker.write)} + ${units(ranker.read)}`,
+      money(ranker.dollars),
+      money(perMillionWrite + cost.dollars + ranker.dollars),
     ];
   });
+  const totals = shapes.map((shape) => perMillionWrite + consumerCost(shape).dollars + rankerCost(shape).dollars);
+  const rankerMonthly =
+    (30 * 24 * 60 * (PRICES.lambdaRequestPerMillion + gbSeconds(ASSUMPTIONS.lambdaFixedMs + ASSUMPTIONS.rankerMsPerSet) * 1e6 * PRICES.lambdaArmGbSecond)) /
+      1e6 +
+    (30 * 24 * 60 * (PRICES.dynamoWriteRequestUnitPerMillion + 9 * 0.5 * PRICES.dynamoReadRequestUnitPerMillion)) / 1e6;
 
   const aggregatesCall = apiCallCost(aggregates);
   const aggregatesRows = hitRatios.map((hit) => {
@@ -213,16 +258,10 @@ export function costModel(results: BenchResults, hitRatios: number[]): string {
     return [`${Math.round(hit * 100)} %`, money(edge), money(origin), money(edge + origin)];
   });
 
-  // Which limit first, in responses per second.
+  // Which limit first, in responses per second: the deployment's quotas (all adjustable), then one page's or project's partitions.
   const tableWrite = create.estimatedPerCall.table;
   const consumerTableWrite = busy.table;
   const limits: [string, number, string][] = [
-    ["the stack's stage throttle (context apiRateLimit, default 100/s, burst 200)", 100, 'raise apiRateLimit / apiBurstLimit'],
-    [
-      'one project, set or item: its item takes a 2 WCU condition check per response, at most 1,000 WCU/s per item',
-      QUOTAS.dynamoPartitionWriteUnitsPerSecond / 2,
-      'no split helps a single item; see "A popular page" below',
-    ],
     [
       `DynamoDB on-demand default of ${QUOTAS.dynamoOnDemandTableWriteUnitsPerSecond.toLocaleString('en-US')} WRU/s per table: ${units(tableWrite)} (write) + ${units(consumerTableWrite)} (consumer, busy site) table WRU per response`,
       QUOTAS.dynamoOnDemandTableWriteUnitsPerSecond / (tableWrite + consumerTableWrite),
@@ -235,7 +274,22 @@ export function costModel(results: BenchResults, hitRatios: number[]): string {
       'quota increase (adjustable)',
     ],
   ];
+  // One page, or one project taking all traffic: the hottest partition key's share of each response (measured), against 1,000 WCU/s per partition.
+  const ceilings: [string, number][] = [];
+  for (const shape of results.writePath?.shapes ?? []) {
+    const [index, hottest] = Object.entries(shape.hottest).sort((x, y) => y[1].perResponse - x[1].perResponse)[0] ?? [];
+    if (hottest)
+      ceilings.push([
+        `${shape.name}: the write's hottest key (${index}, ${units(hottest.perResponse)} WRU per response)`,
+        QUOTAS.dynamoPartitionWriteUnitsPerSecond / hottest.perResponse,
+      ]);
+  }
+  for (const shape of shapes.filter((entry) => entry.hottestKey && !entry.name.startsWith('quiet'))) {
+    const share = Math.max(shape.hottestKey!.table, shape.hottestKey!.index);
+    ceilings.push([`${shape.name}: the counters' hottest key (${units(share)} WRU per response)`, QUOTAS.dynamoPartitionWriteUnitsPerSecond / share]);
+  }
   limits.sort((a, b) => a[1] - b[1]);
+  ceilings.sort((a, b) => a[1] - b[1]);
 
   const createNewCall = apiCallCost(createNew);
   return [
@@ -252,27 +306,36 @@ export function costModel(results: BenchResults, hitRatios: number[]): string {
     ),
     `| **the write** | **${money(perMillionWrite)}** |`,
     '',
-    'Then the stream consumer keeps the counters (hour, day, week, month, year, lifetime and rolling windows of the project, ' +
-      'set and item). It writes each counter item once per stream batch, so what a response costs depends on how many ' +
-      "responses a batch holds and how many pages they share (measured on the consumer's own logic, priced by the published rules):",
+    'Then the stream consumer keeps the counters (a day item with its hours and a year item with its months, for the project, ' +
+      'set and item) and writes one change record per batch; the ranker recounts what changed and rewrites the parts of the ' +
+      'top lists that moved. The consumer writes each counter item once per stream batch, so what a response costs depends on ' +
+      'how many responses a batch holds and how many pages they share (measured on DynamoDB Local, priced by the published rules):',
     '',
     markdownTable(
-      ['traffic', 'counter updates per response', 'WRU per response (table + indexes)', 'consumer per million', 'total per million responses'],
+      [
+        'traffic',
+        'counter updates per response',
+        'consumer WRU per response (table + indexes)',
+        'consumer per million',
+        'ranker WRU + RRU per response',
+        'ranker per million',
+        'total per million responses',
+      ],
       consumerRows,
-      [false, true, true, true, true],
+      [false, true, true, true, true, true, true],
     ),
+    '',
+    `Most expensive shape: **${money(Math.max(...totals))} per million responses** (goal: at most $15). The quiet site is charged a whole ranker run per response (${units(rankerRun('quiet').write)} WRU, ${units(rankerRun('quiet').read)} RRU: one response in a minute); a busy minute shares one run (${units(rankerRun('busy').write)} WRU, ${units(rankerRun('busy').read)} RRU for ${rankerRun('busy').responses} responses, \`npm run bench:rankings\`, ${rankings.date.slice(0, 10)}).`,
     '',
     `On DynamoDB Local's real stream (${consumer.responses} responses on ${consumer.items} pages, in the batches it delivered) the consumer made ` +
       `${units(consumer.perResponse.counterUpdates)} counter updates per response (${units(consumer.perResponse.estimated.write ?? 0)} WRU).`,
     '',
-    `Plus fixed: WAF web ACL ${money(PRICES.wafWebAclPerMonth)} + ${ASSUMPTIONS.wafRules} rules × ${money(PRICES.wafRulePerMonth)}, Secrets Manager ${money(PRICES.secretsManagerSecretPerMonth)}: **${money(fixed)} a month**. ` +
+    `Plus fixed: WAF web ACL ${money(PRICES.wafWebAclPerMonth)} + ${ASSUMPTIONS.wafRules} rules × ${money(PRICES.wafRulePerMonth)}, Secrets Manager ${money(PRICES.secretsManagerSecretPerMonth)}, the ranker's run every minute (invocation, checkpoint, empty reads) ${money(rankerMonthly)}: **${money(fixedWithoutRanker + rankerMonthly)} a month**. ` +
       `A first response on a new page writes the item and its key too: ${units(createNew.estimatedPerCall.write)} WRU instead of ${units(create.estimatedPerCall.write)} ` +
       `(${money(createNewCall.capacity.write * PRICES.dynamoWriteRequestUnitPerMillion)} instead of ${money(createCall.capacity.write * PRICES.dynamoWriteRequestUnitPerMillion)} per million for DynamoDB writes).`,
     '',
-    `Where the write units of a response go: the transaction's Put of the response (2 WRU per KB), its three ConditionChecks ` +
-      `(2 WRU each: ${units(3 * 2)} of the ${units(create.estimatedPerCall.table)} table WRU), and the response's entries in gsi1-gsi3 (${units(create.estimatedPerCall.indexes)} WRU). ` +
-      `Without the checks the write would cost ${units(create.estimatedPerCall.write - 6)} WRU: checking states inside the transaction more than doubles the table's write units, ` +
-      `for ${money(6 * PRICES.dynamoWriteRequestUnitPerMillion)} per million responses.`,
+    `Where the write units of a response go: its PutItem (${units(create.estimatedPerCall.table)} WRU: 1 per KB, the item is under 1 KB) and its entries in the three list indexes ` +
+      `gsi1-gsi3 (${units(create.estimatedPerCall.indexes)} WRU). No condition check on another item: states are remembered for at most 10 s (section 2).`,
     '',
     '### Per million `getAggregates` (widget counts, GET, public set)',
     '',
@@ -282,10 +345,20 @@ export function costModel(results: BenchResults, hitRatios: number[]): string {
     '',
     '### Which limit traffic meets first (responses per second)',
     '',
+    "The stack's stage throttle (context `apiRateLimit`, default 100/s, burst 200) is a setting, not a limit: raise it with `-c apiRateLimit=... -c apiBurstLimit=...`. Past it, the whole deployment meets these quotas first, all adjustable:",
+    '',
     markdownTable(
       ['limit', 'responses/s', 'way out'],
       limits.map(([name, value, wayOut]) => [name, Math.floor(value).toLocaleString('en-US'), wayOut]),
       [false, true, false],
+    ),
+    '',
+    'One page, or one project, is bounded by DynamoDB partitions (1,000 WCU/s each, not adjustable): the share of each response its hottest partition key takes, as measured, sets these ceilings (no design limit comes before them):',
+    '',
+    markdownTable(
+      ['ceiling', 'responses/s'],
+      ceilings.map(([name, value]) => [name, Math.floor(value).toLocaleString('en-US')]),
+      [false, true],
     ),
     '',
     '### Assumptions (not measured)',
@@ -301,29 +374,21 @@ export function costModel(results: BenchResults, hitRatios: number[]): string {
 }
 
 /**
- * The throughput of responses/create against raw PutItem, a raw transaction of its shape,
- * and the smallest transaction that can refuse a response after an archive, in one run.
+ * The throughput of responses/create against raw PutItem in one run: through the local
+ * HTTP server (its load generator shares the process) and as the Lambda handler alone.
  */
 function throughputSentence(throughput: NonNullable<BenchResults['throughput']>): string {
-  // Results written before the smallest refusal was measured lack it: NaN, and it is left out.
   const sum = (key: keyof (typeof throughput.rounds)[number]) => throughput.rounds.reduce((all, round) => all + (round[key] ?? Number.NaN), 0);
-  const ours = sum('ours') / sum('raw');
-  const transactionBound = sum('rawTransaction') / sum('raw');
-  const refusalBound = sum('rawSmallestRefusal') / sum('raw');
-  const goal = 0.5;
+  const http = sum('ours') / sum('raw');
+  const handler = sum('handler') / sum('raw');
+  const goal = 0.8;
   return (
-    `Throughput at concurrency ${throughput.concurrency} (${throughput.rounds.length} rounds, same DynamoDB Local): \`responses/create\` ` +
-    `reaches **${ours.toFixed(2)}x raw PutItem**; a raw TransactWriteItems of the same shape (the Put and three ConditionChecks) reaches ` +
-    `${transactionBound.toFixed(2)}x, and create reaches ${(sum('ours') / sum('rawTransaction')).toFixed(2)}x that transaction. ` +
-    (Number.isNaN(refusalBound)
-      ? ''
-      : `The smallest write that can refuse a response on its own right after an archive, a Put and one ConditionCheck, reaches ${refusalBound.toFixed(2)}x raw PutItem. `) +
-    (ours >= goal
-      ? `The goal of ${goal}x raw PutItem is met.`
-      : `The goal of ${goal}x raw PutItem is not met` +
-        (refusalBound < goal
-          ? ': on DynamoDB Local no write that refuses a response right after an archive can reach it, since even the smallest such transaction stays under it (section 2).'
-          : ', and the transaction is kept because it is what refuses a response right after an archive.'))
+    `Throughput at concurrency ${throughput.concurrency} (${throughput.rounds.length} rounds, same DynamoDB Local, one run): the \`responses/create\` ` +
+    `Lambda handler invoked with API Gateway events reaches **${handler.toFixed(2)}x raw PutItem**; through the local HTTP server, whose load ` +
+    `generator runs in the same Node process, ${http.toFixed(2)}x. ` +
+    (handler >= goal
+      ? `The goal of ${goal}x is met by the handler (on AWS, API Gateway is the HTTP server); not through the local server.`
+      : `The goal of ${goal}x raw PutItem is not met.`)
   );
 }
 
@@ -370,14 +435,16 @@ function main() {
   const { values } = parseArgs({
     options: {
       results: { type: 'string' },
+      rankings: { type: 'string' },
       'hit-ratios': { type: 'string' },
       'no-write': { type: 'boolean', default: false },
     },
   });
   const resultsFile = resolve(values.results ?? resolve(__dirname, '../docs/bench-results.json'));
   const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as BenchResults;
+  const rankings = JSON.parse(readFileSync(resolve(values.rankings ?? resolve(__dirname, '../docs/bench-rankings.json')), 'utf8')) as RankingsResults;
   const hitRatios = (values['hit-ratios'] ?? '0,0.5,0.9,0.99').split(',').map(Number);
-  const model = costModel(results, hitRatios);
+  const model = costModel(results, rankings, hitRatios);
   const summary = benchSummary(results);
   console.log(`${summary}\n\n${model}`);
   if (values['no-write']) return;

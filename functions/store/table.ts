@@ -23,12 +23,13 @@ export const TABLE_KEYS = {
     // Sparse: a person's responses (only those with a user id), for data access and erasure.
     // CloudFormation adds one GSI per stack update: deploy a new index on its own.
     { indexName: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk', sortKeyType: 'S', projection: 'ALL' },
-    // Rankings: aggregate items sorted by their own `count`, so a counter update re-ranks it in the same write.
+    // Unused since rankings became top lists (store/top-lists.ts); nothing writes their keys any more. They
+    // stay defined because CloudFormation deletes one GSI per stack update: drop them one per release.
     { indexName: 'rank1', partitionKey: 'rank1pk', sortKey: 'count', sortKeyType: 'N', projection: 'ALL' },
     { indexName: 'rank2', partitionKey: 'rank2pk', sortKey: 'count', sortKeyType: 'N', projection: 'ALL' },
     { indexName: 'rank3', partitionKey: 'rank3pk', sortKey: 'count', sortKeyType: 'N', projection: 'ALL' },
-    // Which entities had responses in a day or month, for retiring it from rolling windows. Keys only:
-    // counter updates do not change these keys, so they cost no index writes after the first.
+    // Sparse, keys only: every top list's header (`toplists#<n>`), for the ranker's daily recount of rolling
+    // windows. A header's key never changes, so its rewrites cost no index write. (Named for its first use.)
     { indexName: 'retire', partitionKey: 'retirepk', sortKey: 'sk', sortKeyType: 'S', projection: 'KEYS_ONLY' },
     // Pending webhook deliveries by due time (store/webhooks.ts). Sparse: only pending deliveries carry
     // the keys. Keys only: a sweeper claims each due delivery with an update that returns the item.

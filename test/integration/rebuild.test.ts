@@ -378,9 +378,9 @@ describe('migration from the counter layout before', () => {
     expect(await counterItems(projectId, 'before')).toEqual({});
     expect(countersOf(await counterItems(projectId), false)).toEqual(countersOf(current, false));
     expect(await readSide(itemIds)).toEqual(answers);
-    // The old retire index entries went with their items (nothing else writes that index).
+    // The old retire index entries went with their items (the index now lists only top lists, for the ranker's daily recount).
     const indexed = await documentClient.send(new ScanCommand({ TableName: settings.tableName, IndexName: 'retire' }));
-    expect(indexed.Items).toEqual([]);
+    expect((indexed.Items ?? []).filter((item) => !String(item.pk).startsWith('toplist#'))).toEqual([]);
     expect(
       (
         await documentClient.send(

@@ -131,7 +131,8 @@ export async function tableSnapshot(): Promise<string[]> {
   do {
     const page = await client.send(new ScanCommand({ TableName: settings.tableName, ExclusiveStartKey: start, ConsistentRead: true }));
     for (const { lastUsedAt, ...item } of page.Items ?? []) {
-      if (item.pk?.S?.startsWith('audit#')) continue;
+      // The audit log and the ranker's checkpoint (which every run moves, changed or not) are bookkeeping.
+      if (item.pk?.S?.startsWith('audit#') || item.pk?.S === 'ranker') continue;
       items.push(JSON.stringify(canonical(item)));
     }
     start = page.LastEvaluatedKey;
