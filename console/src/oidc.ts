@@ -24,8 +24,23 @@ export interface ConsoleConfig {
 export interface PersonTokens {
   idToken: string;
   refreshToken?: string;
-  /** Seconds since the epoch: the ID token's `exp`. */
-  expiresAt: number;
+  /** When to renew, in milliseconds since the epoch by this browser's clock (see renewalTime). */
+  renewAt: number;
+}
+
+/** Renew a token this long before it expires, at most (a quarter of its lifetime when that is shorter). */
+const RENEW_BEFORE_SECONDS = 60;
+
+/**
+ * When a token just received should be renewed: a minute before it expires, or after three
+ * quarters of its lifetime when it lives less than four minutes (otherwise every renewal
+ * would be due at once, again and again). Counted from now by this browser's clock, from the
+ * lifetime the provider gave it (`exp - iat`, both the provider's clock), so a browser clock
+ * that is off does not make every token look expired.
+ */
+export function renewalTime(claims: { iat: number; exp: number }, now = Date.now()): number {
+  const lifetime = Math.max(0, claims.exp - claims.iat);
+  return now + (lifetime - Math.min(RENEW_BEFORE_SECONDS, lifetime / 4)) * 1000;
 }
 
 const PENDING_ITEM = 'feedback-console.sign-in';
@@ -109,7 +124,7 @@ function tokensOf(result: oauth.TokenEndpointResponse, previous?: PersonTokens):
   const claims = oauth.getValidatedIdTokenClaims(result);
   const idToken = result.id_token ?? previous?.idToken;
   if (!idToken || !claims) throw new Error('The sign-in provider sent no ID token');
-  return { idToken, refreshToken: result.refresh_token ?? previous?.refreshToken, expiresAt: claims.exp };
+  return { idToken, refreshToken: result.refresh_token ?? previous?.refreshToken, renewAt: renewalTime(claims) };
 }
 
 /** Whether this page load is the provider's redirect back (a code or an error, with a state). */

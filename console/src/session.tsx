@@ -14,8 +14,8 @@ import { endSessionUrl, finishSignIn, isSignInCallback, loadConfig, refreshToken
 export type KeyLevel = ApiKeyInfo['level'];
 
 const CREDENTIAL_ITEM = 'feedback-console.credential';
-/** Renew the ID token this long before it expires. */
-const RENEW_BEFORE_SECONDS = 60;
+/** The least wait before a timed renewal (a provider's zero-lifetime tokens must not make a loop). */
+const MIN_RENEWAL_DELAY_MS = 1000;
 
 /** The API is served on the console's own origin (locally and through CloudFront). */
 export const API_BASE_URL = `${window.location.origin}/v0`;
@@ -52,7 +52,9 @@ function readStored(): Credential | undefined {
     const text = sessionStorage.getItem(CREDENTIAL_ITEM);
     const stored = text ? (JSON.parse(text) as Credential) : undefined;
     if (stored?.kind === 'key' && typeof stored.key === 'string') return stored;
-    if (stored?.kind === 'person' && typeof stored.tokens?.idToken === 'string') return stored;
+    // Tokens stored by an earlier console version have no renewAt: renewed at once.
+    if (stored?.kind === 'person' && typeof stored.tokens?.idToken === 'string')
+      return { kind: 'person', tokens: { ...stored.tokens, renewAt: stored.tokens.renewAt ?? 0 } };
   } catch {
     // storage unavailable or damaged: not signed in
   }
@@ -135,18 +137,22 @@ export function SessionProvider(props: { children: ReactNode; signIn: (controls:
     };
   }, [finishing]);
 
-  /** Renews the tokens once at a time; a failure signs out. */
+  /** Renews the tokens once at a time (and so sets the next timed renewal); a failure signs out. */
   const renew = useCallback((oidc: OidcConfig) => {
     renewing.current ??= (async () => {
       const current = tokensRef.current;
       if (!current) return undefined;
       try {
         const tokens = await refreshTokens(oidc, current);
+        // Signed out meanwhile: the new tokens are dropped.
+        if (tokensRef.current !== current) return undefined;
         tokensRef.current = tokens;
-        store({ kind: 'person', tokens });
+        const next: Credential = { kind: 'person', tokens };
+        store(next);
+        setCredential(next);
         return tokens;
       } catch {
-        signOutRef.current('Your session has ended: sign in again.');
+        if (tokensRef.current === current) signOutRef.current('Your session has ended: sign in again.');
         return undefined;
       } finally {
         renewing.current = undefined;
@@ -155,19 +161,15 @@ export function SessionProvider(props: { children: ReactNode; signIn: (controls:
     return renewing.current;
   }, []);
 
-  // Silent renewal shortly before the ID token expires (also when the tab is idle).
-  const expiresAt = credential?.kind === 'person' ? credential.tokens.expiresAt : undefined;
+  // Silent renewal shortly before the ID token expires, also while the tab is idle: each
+  // renewal sets the next (renewAt differs for every token received).
+  const renewAt = credential?.kind === 'person' ? credential.tokens.renewAt : undefined;
   useEffect(() => {
     const oidc = config?.oidc;
-    if (!oidc || expiresAt === undefined) return;
-    const timer = window.setTimeout(
-      () => {
-        void renew(oidc).then((tokens) => tokens && setCredential({ kind: 'person', tokens }));
-      },
-      Math.max(0, (expiresAt - RENEW_BEFORE_SECONDS) * 1000 - Date.now()),
-    );
+    if (!oidc || renewAt === undefined) return;
+    const timer = window.setTimeout(() => void renew(oidc), Math.max(MIN_RENEWAL_DELAY_MS, renewAt - Date.now()));
     return () => window.clearTimeout(timer);
-  }, [config, expiresAt, renew]);
+  }, [config, renewAt, renew]);
 
   const signOut = useCallback(
     (reason?: string) => {
@@ -206,7 +208,7 @@ export function SessionProvider(props: { children: ReactNode; signIn: (controls:
       token: async () => {
         const tokens = tokensRef.current;
         const oidc = config?.oidc;
-        if (tokens && oidc && tokens.refreshToken && tokens.expiresAt - RENEW_BEFORE_SECONDS <= Date.now() / 1000) {
+        if (tokens && oidc && tokens.refreshToken && tokens.renewAt <= Date.now()) {
           return (await renew(oidc))?.idToken;
         }
         return tokens?.idToken;

@@ -7,12 +7,25 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import type { ConsoleBuild } from '../../console/build';
+import { CLOCK_TOLERANCE_SECONDS } from '../../functions/api/oidc';
 import { ensureDevOwner } from '../../local/runtime';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener } from '../support/browser';
 import { startLocalOidcProcess, type LocalOidcProcess } from '../support/local-oidc';
 
 jest.setTimeout(180_000);
+
+/** From the console's sign-in page through the provider's login page, back to the console. */
+async function signInThrough(page: Page, issuer: string, base: string, login: string): Promise<void> {
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL((url) => url.origin === issuer);
+  await page.getByLabel('Login name').fill(login);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.origin === base);
+}
+
+/** A JWT's claims (read, not verified: the API verifies). */
+const claimsOf = (token: string): { iat: number; exp: number; sub: string } => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
 
 describeInBrowser('signing in as a person', () => {
   let build: ConsoleBuild;
@@ -48,14 +61,7 @@ describeInBrowser('signing in as a person', () => {
     if (saved.clientId === undefined) delete process.env.OIDC_CLIENT_ID;
   });
 
-  /** From the console's sign-in page through the provider's login page, back to the console. */
-  async function signInAs(page: Page, login: string): Promise<void> {
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL((url) => url.origin === provider.issuer);
-    await page.getByLabel('Login name').fill(login);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.origin === base);
-  }
+  const signInAs = (page: Page, login: string) => signInThrough(page, provider.issuer, base, login);
 
   test('sign in through the provider, call the API, invite and accept, sign out', async () => {
     const { page } = await pages.newPage();
@@ -128,6 +134,111 @@ describeInBrowser('signing in as a person', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     await expect(page.locator('.level-badge').innerText()).resolves.toBe('Viewer');
+    expect(pages.takeProblems()).toEqual([]);
+  });
+});
+
+describeInBrowser('silent renewal of a short-lived sign-in', () => {
+  /** The provider's ID token lifetime here: the console renews well before it ends, many times over the test. */
+  const TOKEN_TTL_SECONDS = 8;
+  let build: ConsoleBuild;
+  let api: TestApi;
+  let provider: LocalOidcProcess;
+  let browser: Browser;
+  let base: string;
+  const saved = { issuer: process.env.OIDC_ISSUER, clientId: process.env.OIDC_CLIENT_ID };
+  const pages = pageOpener(() => browser);
+
+  beforeAll(async () => {
+    build = await buildTestConsole();
+    api = await startTestApi({ consoleDir: build.outdir });
+    base = new URL(api.baseUrl).origin;
+    provider = await startLocalOidcProcess([base], { tokenTtlSeconds: TOKEN_TTL_SECONDS });
+    process.env.OIDC_ISSUER = provider.issuer;
+    process.env.OIDC_CLIENT_ID = provider.clientId;
+    const account = await createAccount('renewal');
+    await ensureDevOwner(account.accountId, provider.issuer, 'ada');
+    expect((await api.call('projects/create', [{ name: 'Docs site' }], { key: account.admin })).status).toBe(200);
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await provider?.stop();
+    await api?.close();
+    process.env.OIDC_ISSUER = saved.issuer;
+    process.env.OIDC_CLIENT_ID = saved.clientId;
+    if (saved.issuer === undefined) delete process.env.OIDC_ISSUER;
+    if (saved.clientId === undefined) delete process.env.OIDC_CLIENT_ID;
+  });
+
+  test("the console keeps working past the first token's expiry, without a reload or a sign-in, with renewed tokens", async () => {
+    const { page } = await pages.newPage();
+    const bearers: string[] = [];
+    page.on('request', (request) => {
+      const authorization = request.headers().authorization ?? '';
+      if (request.url().startsWith(`${base}/v0/`) && authorization.startsWith('Bearer ')) bearers.push(authorization.slice('Bearer '.length));
+    });
+    await page.goto(`${base}/projects`);
+    await signInThrough(page, provider.issuer, base, 'ada');
+    await page.getByRole('link', { name: 'Docs site' }).waitFor();
+    const first = bearers[0];
+    const firstClaims = claimsOf(first);
+    expect(firstClaims.exp - firstClaims.iat).toBe(TOKEN_TTL_SECONDS);
+
+    // From here on: no page load (a reload would drop this marker) and no trip to the provider.
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    const documents: string[] = [];
+    page.on('load', () => documents.push(page.url()));
+    const tokenRequests: string[] = [];
+    const watchedFrom = Date.now();
+    page.on('request', (request) => {
+      if (request.url().startsWith(provider.issuer)) tokenRequests.push(new URL(request.url()).pathname);
+    });
+
+    // Past the first token's expiry and the API's clock tolerance: the first token is refused by now.
+    const refusedFrom = (firstClaims.exp + CLOCK_TOLERANCE_SECONDS + 1) * 1000;
+    await page.waitForTimeout(Math.max(0, refusedFrom - Date.now()));
+    const late = await fetch(`${api.baseUrl}/members/me`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${first}`, 'content-type': 'application/json' },
+      body: '[]',
+    });
+    expect(late.status).toBe(401);
+    expect(((await late.json()) as { message: string }).message).toBe('The token has expired');
+
+    // The console still works: pages it has not read yet load, with a renewed token.
+    const before = bearers.length;
+    await page.getByRole('link', { name: 'Members' }).click();
+    await page.getByRole('cell', { name: 'ada (you)' }).waitFor();
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+    await expect(page.getByTestId('session-name').innerText()).resolves.toBe('ada');
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(documents).toEqual([]);
+    // Renewal went to the token endpoint only (the refresh token grant), never to the sign-in page...
+    expect(tokenRequests.length).toBeGreaterThan(0);
+    expect(new Set(tokenRequests)).toEqual(new Set(['/token']));
+    // ...while the tab was idle, once per token shortly before it expires: at least once per
+    // lifetime, and no renewal loop.
+    const lifetimes = (Date.now() - watchedFrom) / 1000 / TOKEN_TTL_SECONDS;
+    expect(tokenRequests.length).toBeGreaterThanOrEqual(Math.floor(lifetimes));
+    expect(tokenRequests.length).toBeLessThanOrEqual(Math.ceil(lifetimes * 2) + 1);
+
+    const renewed = bearers.slice(before);
+    expect(renewed.length).toBeGreaterThan(0);
+    const now = Date.now() / 1000;
+    for (const token of renewed) {
+      expect(token).not.toBe(first);
+      expect(claimsOf(token).sub).toBe('ada');
+      expect(claimsOf(token).iat).toBeGreaterThan(firstClaims.exp);
+      expect(claimsOf(token).exp).toBeGreaterThan(now - 1);
+    }
+    // The renewed tokens are what the tab keeps, still never in localStorage.
+    const stored = await page.evaluate(() => sessionStorage.getItem('feedback-console.credential') ?? '');
+    expect(stored).not.toContain(first);
+    expect(stored).toContain(renewed.at(-1));
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
     expect(pages.takeProblems()).toEqual([]);
   });
 });

@@ -9,10 +9,15 @@ export interface LocalOidcProcess {
   stop(): Promise<void>;
 }
 
-export async function startLocalOidcProcess(consoleOrigins: string[]): Promise<LocalOidcProcess> {
+/** `tokenTtlSeconds`: the lifetime of the ID and access tokens it issues (default an hour). */
+export async function startLocalOidcProcess(consoleOrigins: string[], options: { tokenTtlSeconds?: number } = {}): Promise<LocalOidcProcess> {
   const child = spawn(join(REPO_ROOT, 'node_modules/.bin/tsx'), [join(__dirname, 'local-oidc-process.ts')], {
     cwd: REPO_ROOT,
-    env: { ...process.env, CONSOLE_ORIGINS: consoleOrigins.join(',') },
+    env: {
+      ...process.env,
+      CONSOLE_ORIGINS: consoleOrigins.join(','),
+      ...(options.tokenTtlSeconds === undefined ? {} : { TOKEN_TTL_SECONDS: String(options.tokenTtlSeconds) }),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let errors = '';
