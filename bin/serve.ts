@@ -11,7 +11,8 @@
  * CURSOR_SECRET (default: generated once into DATA_DIR/cursor-secret),
  * WEBHOOK_RETRY_SCHEDULE, WEBHOOK_ALLOW_PRIVATE_TARGETS (default true here), WEBHOOK_SECRETS_KEY,
  * OIDC_PORT (the local sign-in provider's port, default 3001; 0 = any free one),
- * OIDC_ISSUER and OIDC_CLIENT_ID (a real provider instead of the local one), OIDC_SCOPES.
+ * OIDC_ISSUER and OIDC_CLIENT_ID (a real provider instead of the local one), OIDC_SCOPES,
+ * OIDC_LOGOUT_URL (sign-out at a provider without an end_session_endpoint).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

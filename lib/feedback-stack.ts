@@ -147,7 +147,9 @@ export class FeedbackStack extends Stack {
       throw new Error(`Context wafManagedRules must be one of ${MANAGED_RULE_MODES.join(', ')}, got ${String(managedRules)}`);
     }
     if (consoleOption !== false) {
-      const signIn: ConsoleSignInConfig = this.oidc ? { oidc: { ...this.oidc, scopes: SIGN_IN_SCOPES } } : { oidc: null };
+      const signIn: ConsoleSignInConfig = this.oidc
+        ? { oidc: { ...this.oidc, scopes: SIGN_IN_SCOPES, ...(this.cognito ? { logoutUrl: this.cognito.logoutUrl } : {}) } }
+        : { oidc: null };
       this.console = new FeedbackConsole(this, 'Console', {
         consoleDir: typeof consoleOption === 'string' ? consoleOption : undefined,
         signIn,

@@ -26,8 +26,11 @@ export const CONSOLE_CALLBACK_PATHS = ['/', '/invitations'] as const;
 
 /** What the console reads from GET /config.json (`oidc: null`: sign-in not configured). */
 export interface ConsoleSignInConfig {
-  readonly oidc: { readonly issuer: string; readonly clientId: string; readonly scopes?: string } | null;
+  readonly oidc: { readonly issuer: string; readonly clientId: string; readonly scopes?: string; readonly logoutUrl?: string } | null;
 }
+
+/** Where the provider sends the console back after signing out (registered on the app client). */
+export const CONSOLE_SIGNED_OUT_PATH = '/';
 
 export interface CognitoSignInProps {
   /**
@@ -58,6 +61,12 @@ export class CognitoSignIn extends Construct {
   readonly issuerOrigin: string;
   /** The hosted sign-in pages (token endpoint included): `https://<prefix>.auth.<region>.amazoncognito.com`. */
   readonly signInUrl: string;
+  /**
+   * Signing out of the hosted pages, back to the console: Cognito's discovery document has no
+   * `end_session_endpoint`, its logout is `<domain>/logout?client_id=...&logout_uri=...`
+   * (the console's config.json `logoutUrl`). It carries no token.
+   */
+  readonly logoutUrl: string;
 
   constructor(scope: Construct, id: string, props: CognitoSignInProps) {
     super(scope, id);
@@ -100,6 +109,7 @@ export class CognitoSignIn extends Construct {
     this.signInUrl = this.domain.baseUrl();
 
     const consoleUrl = `https://${props.consoleDomain}`;
+    const signedOutUrl = `${consoleUrl}${CONSOLE_SIGNED_OUT_PATH}`;
     this.client = this.userPool.addClient('Console', {
       userPoolClientName: 'console',
       // A browser app cannot keep a secret: a public client, and the console sends PKCE (S256).
@@ -109,7 +119,7 @@ export class CognitoSignIn extends Construct {
         flows: { authorizationCodeGrant: true, implicitCodeGrant: false, clientCredentials: false },
         scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
         callbackUrls: CONSOLE_CALLBACK_PATHS.map((path) => `${consoleUrl}${path}`),
-        logoutUrls: [`${consoleUrl}/`],
+        logoutUrls: [signedOutUrl],
       },
       supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
       preventUserExistenceErrors: true,
@@ -118,6 +128,8 @@ export class CognitoSignIn extends Construct {
       idTokenValidity: Duration.hours(1),
       refreshTokenValidity: Duration.days(30),
     });
+    // logout_uri unencoded: the URL's characters are all allowed in a query, and Cognito compares it with logoutUrls as is.
+    this.logoutUrl = `${this.signInUrl}/logout?client_id=${this.client.userPoolClientId}&logout_uri=${signedOutUrl}`;
     this.issuerOrigin = `https://cognito-idp.${stack.region}.${stack.urlSuffix}`;
     this.issuer = `${this.issuerOrigin}/${this.userPool.userPoolId}`;
   }

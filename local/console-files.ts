@@ -29,14 +29,15 @@ export const CONSOLE_CONFIG_PATH = '/config.json';
 
 /**
  * What `GET /config.json` answers: the sign-in provider the console uses, from this process's
- * OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_SCOPES (the local provider sets the first two when
- * the user set none), read at each request; `{ "oidc": null }` without sign-in.
+ * OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_SCOPES and OIDC_LOGOUT_URL (the local provider sets the
+ * first two when the user set none), read at each request; `{ "oidc": null }` without sign-in.
  */
 export function consoleConfig(env: NodeJS.ProcessEnv = process.env) {
   const issuer = env.OIDC_ISSUER?.trim();
   const clientId = env.OIDC_CLIENT_ID?.trim();
   const scopes = env.OIDC_SCOPES?.trim();
-  return { oidc: issuer && clientId ? { issuer, clientId, ...(scopes ? { scopes } : {}) } : null };
+  const logoutUrl = env.OIDC_LOGOUT_URL?.trim();
+  return { oidc: issuer && clientId ? { issuer, clientId, ...(scopes ? { scopes } : {}), ...(logoutUrl ? { logoutUrl } : {}) } : null };
 }
 
 /** The console's security headers, its CSP letting the console reach the configured provider. */

@@ -15,6 +15,12 @@ export interface OidcConfig {
   clientId: string;
   /** Space-separated; default `openid email profile`. */
   scopes?: string;
+  /**
+   * Where signing out ends the session at a provider that does not advertise an
+   * `end_session_endpoint` (Cognito: `https://<domain>/logout?client_id=...&logout_uri=...`,
+   * written by the stack); without it, the discovery document's endpoint is used, if any.
+   */
+  logoutUrl?: string;
 }
 
 export interface ConsoleConfig {
@@ -55,17 +61,30 @@ export function loadConfig(): Promise<ConsoleConfig> {
       if (!response.ok) return { oidc: null };
       const body = (await response.json()) as Partial<ConsoleConfig>;
       const oidc = body.oidc;
-      return oidc && typeof oidc.issuer === 'string' && typeof oidc.clientId === 'string' ? { oidc } : { oidc: null };
+      if (!oidc || typeof oidc.issuer !== 'string' || typeof oidc.clientId !== 'string') return { oidc: null };
+      const { logoutUrl, ...rest } = oidc;
+      return { oidc: typeof logoutUrl === 'string' && isProviderUrl(logoutUrl) ? { ...rest, logoutUrl } : rest };
     })
     .catch(() => ({ oidc: null }));
   return configPromise;
 }
 
+const isLoopback = (url: URL) => url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\./.test(url.hostname);
+
+/** An https URL, or http on this machine (a local provider). */
+function isProviderUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url));
+  } catch {
+    return false;
+  }
+}
+
 /** Plain http is allowed only for a provider on this machine (the local development one). */
 function requestOptions(config: OidcConfig) {
   const url = new URL(config.issuer);
-  const loopback = url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\./.test(url.hostname);
-  return { [oauth.allowInsecureRequests]: url.protocol === 'http:' && loopback };
+  return { [oauth.allowInsecureRequests]: url.protocol === 'http:' && isLoopback(url) };
 }
 
 const servers = new Map<string, Promise<oauth.AuthorizationServer>>();
@@ -179,13 +198,18 @@ export async function refreshTokens(config: OidcConfig, tokens: PersonTokens): P
   return tokensOf(await oauth.processRefreshTokenResponse(server, client(config), response), tokens);
 }
 
-/** Where to end the session at the provider (RP-initiated logout), when it offers it. */
-export async function endSessionUrl(config: OidcConfig, idToken: string): Promise<string | undefined> {
+/**
+ * Where to end the session at the provider, when it offers that: the configured `logoutUrl`,
+ * else the discovery document's `end_session_endpoint` (RP-initiated logout) with the client
+ * id and the console to come back to. No `id_token_hint`: a token never goes in a URL (the
+ * client id is the spec's way to name the client without one).
+ */
+export async function endSessionUrl(config: OidcConfig): Promise<string | undefined> {
+  if (config.logoutUrl) return config.logoutUrl;
   const server = await authorizationServer(config).catch(() => undefined);
   if (!server?.end_session_endpoint) return undefined;
   const url = new URL(server.end_session_endpoint);
   url.searchParams.set('client_id', config.clientId);
-  url.searchParams.set('id_token_hint', idToken);
   url.searchParams.set('post_logout_redirect_uri', window.location.origin);
   return url.href;
 }

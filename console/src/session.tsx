@@ -182,7 +182,7 @@ export function SessionProvider(props: { children: ReactNode; signIn: (controls:
       // Signing out on purpose also ends the session at the provider (when it offers that).
       const oidc = config?.oidc;
       if (reason === undefined && tokens && oidc) {
-        void endSessionUrl(oidc, tokens.idToken).then((url) => {
+        void endSessionUrl(oidc).then((url) => {
           if (url) window.location.assign(url);
         });
       }

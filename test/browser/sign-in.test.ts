@@ -117,13 +117,47 @@ describeInBrowser('signing in as a person', () => {
     // Ada sees bob, and signs out at the provider too.
     await page.reload();
     await page.getByRole('cell', { name: 'bob', exact: true }).waitFor();
+    const endSession = page.waitForRequest((request) => request.url().startsWith(provider.issuer) && request.isNavigationRequest());
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.origin === provider.issuer);
+    // The provider's end-session page, told the client and where to come back; no token in the address.
+    const endSessionAddress = new URL((await endSession).url());
+    expect(Object.fromEntries(endSessionAddress.searchParams)).toEqual({ client_id: provider.clientId, post_logout_redirect_uri: base });
     await page.getByRole('button', { name: 'Yes, sign me out' }).click();
     await page.waitForURL((url) => url.origin === base);
     await page.getByRole('button', { name: 'Use an API key instead' }).waitFor();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    // The session at the provider ended too: signing in again asks who is signing in.
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => url.origin === provider.issuer);
+    await page.getByLabel('Login name').waitFor();
+    await page.getByLabel('Login name').fill('ada');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.origin === base);
+    await expect(page.getByTestId('session-name').innerText()).resolves.toBe('ada');
     expect(pages.takeProblems()).toEqual([]);
+  });
+
+  test("a configured logoutUrl (Cognito's hosted /logout) is where signing out goes", async () => {
+    // The stack writes Cognito's logout address into config.json (test/infra/cognito.test.ts);
+    // here the local provider's end-session page stands in for it, reached through logoutUrl.
+    const logoutUrl = `${provider.issuer}/session/end?client_id=${provider.clientId}&post_logout_redirect_uri=${encodeURIComponent(base)}&via=logoutUrl`;
+    process.env.OIDC_LOGOUT_URL = logoutUrl;
+    try {
+      const { page } = await pages.newPage();
+      await page.goto(`${base}/projects`);
+      await signInAs(page, 'ada');
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      const leaving = page.waitForRequest((request) => request.url().startsWith(provider.issuer) && request.isNavigationRequest());
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      expect((await leaving).url()).toBe(logoutUrl);
+      await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+      await page.waitForURL((url) => url.origin === base);
+      await page.getByRole('button', { name: 'Use an API key instead' }).waitFor();
+      expect(pages.takeProblems()).toEqual([]);
+    } finally {
+      delete process.env.OIDC_LOGOUT_URL;
+    }
   });
 
   test('an API key still signs in, and the header names the key', async () => {

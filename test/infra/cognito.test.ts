@@ -17,7 +17,7 @@ import { createFeedbackApp } from '../../lib/app';
 import { CONSOLE_CONFIG_FILE, spaRewriteCode } from '../../lib/console';
 import type { FeedbackStack } from '../../lib/feedback-stack';
 import { REPO_ROOT } from '../../lib/paths';
-import { CONSOLE_CALLBACK_PATHS, domainPrefixName } from '../../lib/sign-in';
+import { CONSOLE_CALLBACK_PATHS, CONSOLE_SIGNED_OUT_PATH, domainPrefixName } from '../../lib/sign-in';
 import { cdkJsonContext } from '../support/shared-assembly';
 
 type Json = any;
@@ -162,7 +162,7 @@ describe('by default: a Cognito user pool and the console as its app client', ()
       AllowedOAuthFlows: ['code'],
       AllowedOAuthScopes: ['openid', 'email', 'profile'],
       CallbackURLs: [at('/'), at(INVITATION_PATH)],
-      LogoutURLs: [at('/')],
+      LogoutURLs: [at(CONSOLE_SIGNED_OUT_PATH)],
       SupportedIdentityProviders: ['COGNITO'],
       PreventUserExistenceErrors: 'ENABLED',
       EnableTokenRevocation: true,
@@ -174,6 +174,7 @@ describe('by default: a Cognito user pool and the console as its app client', ()
     expect(client.Properties.AllowedOAuthFlows).not.toContain('implicit');
     expect(client.Properties.AllowedOAuthFlows).not.toContain('client_credentials');
     expect(CONSOLE_CALLBACK_PATHS).toEqual(['/', INVITATION_PATH]);
+    expect(CONSOLE_SIGNED_OUT_PATH).toBe('/');
   });
 
   test('every API operation function: OIDC_ISSUER built from the pool, OIDC_CLIENT_ID the app client', () => {
@@ -185,12 +186,28 @@ describe('by default: a Cognito user pool and the console as its app client', ()
     }
   });
 
-  test('/config.json: the same issuer and client id, resolved at deploy time; no-cache, invalidated, never rewritten', () => {
+  test('/config.json: the same issuer and client id, the hosted logout, resolved at deploy time; no-cache, invalidated, never rewritten', () => {
     const { config, markers, deployment } = consoleConfig(synthesized);
     expect(Object.keys(config)).toEqual(['oidc']);
     expect(config.oidc.scopes).toBe('openid email profile');
     expect(withMarkers(config.oidc.issuer, markers)).toEqual(issuerParts());
     expect(withMarkers(config.oidc.clientId, markers)).toEqual([{ Ref: clientId }]);
+    // Cognito advertises no end_session_endpoint: the console signs out through the hosted
+    // domain's logout, back to the logout URL registered on the app client; no token in it.
+    const domainId = only(synthesized.resources, 'AWS::Cognito::UserPoolDomain')[0];
+    const [, client] = only(synthesized.resources, 'AWS::Cognito::UserPoolClient');
+    const logoutUri = joined(client.Properties.LogoutURLs[0]);
+    expect(withMarkers(config.oidc.logoutUrl, markers)).toEqual([
+      'https://',
+      { Ref: domainId },
+      '.auth.',
+      { Ref: 'AWS::Region' },
+      `.amazoncognito.com/logout?client_id=`,
+      { Ref: clientId },
+      `&logout_uri=${logoutUri[0]}`,
+      ...logoutUri.slice(1),
+    ]);
+    expect(Object.keys(config.oidc).sort()).toEqual(['clientId', 'issuer', 'logoutUrl', 'scopes']);
     // Markers hold JSON-escaped values (a value is always a JSON string).
     expect(deployment.SourceMarkersConfig.at(-1)).toEqual({ jsonEscape: true });
     expect(deployment.SystemMetadata['cache-control']).toBe('no-cache');
