@@ -18,6 +18,21 @@ export function errorMessage(error: unknown): string {
 }
 
 /**
+ * A bad request's messages by field, to show at the field they are about: `data.fields`
+ * paths name the argument and the field (`args.0.email` -> `email`).
+ */
+export function fieldErrors(error: unknown): Record<string, string> {
+  const fields = error instanceof ApiError && error.error === 'bad-request' ? error.data?.fields : undefined;
+  if (!Array.isArray(fields)) return {};
+  const messages: Record<string, string> = {};
+  for (const field of fields as { path?: unknown; message?: unknown }[]) {
+    const name = typeof field.path === 'string' ? /^args\.\d+\.([^.]+)/.exec(field.path)?.[1] : undefined;
+    if (name && typeof field.message === 'string') messages[name] ??= field.message;
+  }
+  return messages;
+}
+
+/**
  * An error as the API worded it. `retry` asks again for what failed to load, with a Retry
  * button; it is required so that no load error leaves the reader only a reload. A failed
  * change passes `null`: the button or form that made it is still there to try again.

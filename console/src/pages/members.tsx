@@ -8,7 +8,7 @@ import type { Invitation, Member, Role } from '@feedback-service/client';
 import { ConfirmDialog, Dialog, FormActions } from '../components/dialog';
 import { Page } from '../components/page';
 import { SecretOnce } from '../components/secret-once';
-import { ErrorMessage, errorMessage, Loading } from '../components/states';
+import { ErrorMessage, errorMessage, fieldErrors, Loading } from '../components/states';
 import { useInviteMember, useMembers, useRemoveMember, useSetMemberRole } from '../data/members';
 import { useSession } from '../session';
 
@@ -21,8 +21,11 @@ const ROLES: { value: Role; label: string }[] = [
 function InviteDialog(props: { open: boolean; onClose: () => void }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
-  const ids = { email: useId(), role: useId() };
+  const ids = { email: useId(), emailError: useId(), role: useId(), roleError: useId() };
   const invite = useInviteMember();
+  // The API's refusal of a field is shown at that field; anything else above the buttons.
+  const fields = fieldErrors(invite.error);
+  const placed = fields.email !== undefined || fields.role !== undefined;
   const [sent, setSent] = useState<Invitation | undefined>();
   const close = () => {
     invite.reset();
@@ -48,16 +51,52 @@ function InviteDialog(props: { open: boolean; onClose: () => void }) {
       ) : (
         <form onSubmit={submit} className="form">
           <label htmlFor={ids.email}>Email</label>
-          <input id={ids.email} type="email" required value={email} onChange={(event) => setEmail(event.target.value)} maxLength={320} />
+          <input
+            id={ids.email}
+            type="email"
+            required
+            value={email}
+            onChange={(event) => {
+              setEmail(event.target.value);
+              if (fields.email) invite.reset();
+            }}
+            maxLength={320}
+            aria-invalid={fields.email ? true : undefined}
+            aria-describedby={fields.email ? ids.emailError : undefined}
+          />
+          {fields.email && (
+            <p id={ids.emailError} className="error field-error" role="alert">
+              {fields.email}
+            </p>
+          )}
           <label htmlFor={ids.role}>Role</label>
-          <select id={ids.role} value={role} onChange={(event) => setRole(event.target.value as Role)}>
+          <select
+            id={ids.role}
+            value={role}
+            onChange={(event) => {
+              setRole(event.target.value as Role);
+              if (fields.role) invite.reset();
+            }}
+            aria-invalid={fields.role ? true : undefined}
+            aria-describedby={fields.role ? ids.roleError : undefined}
+          >
             {ROLES.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}
               </option>
             ))}
           </select>
-          <FormActions error={invite.error} submitLabel="Create invitation" disabled={invite.isPending || !email.trim()} onCancel={close} />
+          {fields.role && (
+            <p id={ids.roleError} className="error field-error" role="alert">
+              {fields.role}
+            </p>
+          )}
+          <FormActions
+            error={placed ? undefined : invite.error}
+            submitLabel="Create invitation"
+            disabled={invite.isPending || !email.trim()}
+            onCancel={close}
+          />
         </form>
       )}
     </Dialog>
