@@ -63,7 +63,7 @@ export const STATIC_FILE_TYPES: Record<string, string> = {
  * Whether a path names a static file rather than a client route (which answers index.html):
  * anything under /assets/, or a known file extension. A missing file of a known type is then
  * a 404, never HTML, while a route whose last segment merely holds a dot
- * (`/people/ann@example.com`) is the app's.
+ * (`/respondents/ann@example.com`) is the app's.
  */
 export function isStaticFilePath(pathname: string): boolean {
   const last = pathname.slice(pathname.lastIndexOf('/') + 1);

@@ -9,7 +9,7 @@ import { Loading } from './components/states';
 import { Page } from './components/page';
 import { ContentItemPage } from './pages/content-item';
 import { ContentSetPage } from './pages/content-set';
-import { PersonPage, PeoplePage } from './pages/people';
+import { RespondentPage, RespondentsPage } from './pages/respondents';
 import { ProjectPage } from './pages/project';
 import { ProjectsPage } from './pages/projects';
 import { ResponsesPage } from './pages/responses';
@@ -49,7 +49,7 @@ function Shell(props: { children: ReactNode }) {
         </Link>
         <nav aria-label="Main" className="main-nav">
           <NavLink href="/projects">Projects</NavLink>
-          <NavLink href="/people">People</NavLink>
+          <NavLink href="/respondents">Respondent data</NavLink>
           {session.isAdmin && <NavLink href="/webhooks">Webhooks</NavLink>}
           {session.isAdmin && <NavLink href="/members">Members</NavLink>}
           {session.isAdmin && <NavLink href="/keys">API keys</NavLink>}
@@ -125,8 +125,13 @@ function Routes() {
         <Route path="/sets/:setId/embed">{(params) => <EmbedPage setId={params.setId} />}</Route>
         <Route path="/sets/:setId/settings">{(params) => <SetSettingsPage setId={params.setId} />}</Route>
         <Route path="/items/:itemId">{(params) => <ContentItemPage itemId={params.itemId} />}</Route>
-        <Route path="/people" component={PeoplePage} />
-        <Route path="/people/:userId">{(params) => <PersonPage userId={params.userId} />}</Route>
+        <Route path="/respondents" component={RespondentsPage} />
+        <Route path="/respondents/:userId">{(params) => <RespondentPage userId={params.userId} />}</Route>
+        {/* The pages' earlier address: bookmarks keep working. */}
+        <Route path="/people">
+          <Redirect to="/respondents" replace />
+        </Route>
+        <Route path="/people/:userId">{(params) => <Redirect to={`/respondents/${params.userId}`} replace />}</Route>
         <Route path="/webhooks">
           <AdminOnly>
             <WebhooksPage />

@@ -127,7 +127,7 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
 
   test("a person's responses, and their erasure after a confirmation naming how many go", async () => {
     const { context, page } = await pages.newPage();
-    await signIn(page, `/people/${encodeURIComponent('bob@example.com')}`);
+    await signIn(page, `/respondents/${encodeURIComponent('bob@example.com')}`);
     await page.getByRole('heading', { level: 1, name: 'bob@example.com' }).waitFor();
     await page.locator('[data-response]').nth(2).waitFor();
     expect(await page.locator('[data-response]').count()).toBe(3);

@@ -237,7 +237,7 @@ describeInBrowser('console in Chromium', () => {
     await page.goto(`${base}/sets/${ids.yesNo}`);
     await page.getByRole('heading', { level: 1, name: 'Was it helpful' }).waitFor();
     expect(await page.getByRole('link', { name: 'Settings' }).count()).toBe(0);
-    await page.goto(`${base}/people/ann%40example.com`);
+    await page.goto(`${base}/respondents/ann%40example.com`);
     await page.getByRole('heading', { level: 1, name: 'ann@example.com' }).waitFor();
     expect(await page.getByRole('button', { name: /Erase/ }).count()).toBe(0);
     await page.goto(`${base}/keys`);

@@ -83,6 +83,22 @@ describeInBrowser('signing in as a person', () => {
     // Tokens are kept in this tab's sessionStorage, never in localStorage.
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
 
+    // The navigation names a respondent's data and the account's members apart.
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts()).toEqual([
+      'Projects',
+      'Respondent data',
+      'Webhooks',
+      'Members',
+      'API keys',
+      'Audit log',
+    ]);
+    await page.getByRole('link', { name: 'Respondent data' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Respondent data' }).waitFor();
+    // The pages' earlier address still leads there.
+    await page.goto(`${base}/people/ann%40example.com`);
+    await page.getByRole('heading', { level: 1, name: 'ann@example.com' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/respondents/ann%40example.com');
+
     // Members: ada is listed; invite bob as a viewer.
     await page.getByRole('link', { name: 'Members' }).click();
     await page.getByRole('cell', { name: 'ada (you)' }).waitFor();
@@ -93,6 +109,7 @@ describeInBrowser('signing in as a person', () => {
     const email = page.getByRole('dialog').getByLabel('Email');
     await email.fill('bob@localhost');
     await page.getByRole('button', { name: 'Create invitation' }).click();
+    await page.getByRole('dialog').getByRole('alert').waitFor();
     await expect(email.getAttribute('aria-invalid')).resolves.toBe('true');
     const described = page.locator(`[id="${await email.getAttribute('aria-describedby')}"]`);
     await expect(described.innerText()).resolves.toMatch(/email/i);

@@ -178,7 +178,7 @@ test('the SPA rewrite: client routes get /index.html, static files keep their pa
   template.hasResourceProperties('AWS::CloudFront::Function', { FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }) });
   const code = spaRewriteCode();
   const rewrite = (uri: string) => runInNewContext(`${code}\nhandler({ request: { uri: ${JSON.stringify(uri)} } }).uri`);
-  for (const route of ['/', '/projects', '/sets/abc/embed', '/people/ann@example.com', '/items/x.y'])
+  for (const route of ['/', '/projects', '/sets/abc/embed', '/respondents/ann@example.com', '/items/x.y'])
     expect([route, rewrite(route)]).toEqual([route, '/index.html']);
   for (const file of ['/index.html', '/assets/app-ABC.js', '/assets/styles-X.css', '/favicon.svg', '/assets/missing']) expect(rewrite(file)).toBe(file);
 });

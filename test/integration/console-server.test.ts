@@ -37,7 +37,7 @@ async function get(path: string, init: RequestInit = {}) {
   return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
-test.each(['/', '/projects', '/projects/abc', '/sets/abc/embed?period=week&ref=2026-11-16', '/people/ann@example.com', '/people/ann%40example.com'])(
+test.each(['/', '/projects', '/projects/abc', '/sets/abc/embed?period=week&ref=2026-11-16', '/respondents/ann@example.com', '/respondents/ann%40example.com'])(
   'client route %s answers index.html, revalidated, with the security headers',
   async (path) => {
     const answer = await get(path);

@@ -112,7 +112,7 @@ function Profiling(props: { response: FeedbackResponse }) {
   return (
     <p className="profiling">
       {profiling.userId && (
-        <Link href={`/people/${encodeURIComponent(profiling.userId)}`} className="person">
+        <Link href={`/respondents/${encodeURIComponent(profiling.userId)}`} className="person">
           {profiling.userId}
         </Link>
       )}

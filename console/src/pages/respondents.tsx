@@ -1,5 +1,5 @@
 /**
- * A person's responses across the account (by the userId the widgets' forms record, or a
+ * Respondent data: a respondent's (a person who answered) responses across the account (by the userId the widgets' forms record, or a
  * site's own profiling.userId), their export, and for admins the erasure of their data.
  */
 import { useId, useState, type FormEvent } from 'react';
@@ -20,16 +20,16 @@ function decoded(text: string): string {
   }
 }
 
-export function PeoplePage() {
+export function RespondentsPage() {
   const [, navigate] = useLocation();
   const [userId, setUserId] = useState('');
   const inputId = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (userId.trim()) navigate(`/people/${encodeURIComponent(userId.trim())}`);
+    if (userId.trim()) navigate(`/respondents/${encodeURIComponent(userId.trim())}`);
   };
   return (
-    <Page title="People" subtitle="Find everything one person sent, export it, or erase it on request.">
+    <Page title="Respondent data" subtitle="Find everything one respondent sent, export it, or erase it on request.">
       <form onSubmit={submit} className="form narrow">
         <label htmlFor={inputId}>User id</label>
         <input id={inputId} value={userId} onChange={(event) => setUserId(event.target.value)} placeholder="e.g. someone@example.com" required />
@@ -84,11 +84,11 @@ function EraseButton(props: { userId: string }) {
   );
 }
 
-export function PersonPage(props: { userId: string }) {
+export function RespondentPage(props: { userId: string }) {
   const { isAdmin } = useSession();
   const userId = decoded(props.userId);
   return (
-    <Page title={userId} kicker="Person" crumbs={[{ label: 'People', href: '/people' }]} actions={isAdmin && <EraseButton userId={userId} />}>
+    <Page title={userId} kicker="Respondent" crumbs={[{ label: 'Respondent data', href: '/respondents' }]} actions={isAdmin && <EraseButton userId={userId} />}>
       <ResponsesList scope={{ userId }} />
     </Page>
   );
