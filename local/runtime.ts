@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { KeyLevel } from '../functions/api/auth';
 import { ensureAccount, findApiKey, issueApiKey } from '../functions/operations/api-keys';
-import { acceptInvitation, createInvitation } from '../functions/operations/members';
+import { acceptInvitation, createInvitation, moveMembership } from '../functions/operations/members';
+import { logger } from '../functions/observability/logger';
 import { personKey } from '../functions/api/auth';
 import { startLocalOidcProvider, DEV_LOGIN_DOMAIN, type LocalOidc } from './oidc-provider';
 import { defaultStore } from '../functions/store/entity-store';
@@ -76,6 +77,29 @@ export async function ensureDevOwner(accountId: string, issuer: string, login: s
 }
 
 /**
+ * The local provider's people for this start: its issuer is its address, so a new port
+ * (`OIDC_PORT=0`, or another port) is a new issuer, and memberships (keyed by issuer and
+ * subject) would be left behind, with a new owner `admin` at each start. The issuer of the
+ * last start is kept in `DATA_DIR/oidc-issuer`; the dev account's members of that issuer
+ * move to the new one (same member id and role), then `admin` is made owner if not already.
+ */
+export async function adoptLocalProviderPeople(accountId: string, issuer: string, dataDir: string | undefined, now = new Date()): Promise<void> {
+  const { store } = defaultStore();
+  const issuerFile = dataDir ? join(dataDir, 'oidc-issuer') : undefined;
+  const previous = issuerFile && existsSync(issuerFile) ? readFileSync(issuerFile, 'utf8').trim() : undefined;
+  if (previous && previous !== issuer) {
+    const { data: members } = await store.entities.Member.query.byAccount({ accountId }).go({ pages: 'all' });
+    for (const member of members.filter((candidate) => candidate.issuer === previous)) {
+      if (!(await moveMembership(store, member, issuer, now))) {
+        logger.warn('local sign-in: a member was not moved to the new issuer', { memberId: member.id, subject: member.subject });
+      }
+    }
+  }
+  await ensureDevOwner(accountId, issuer, DEV_OWNER_LOGIN);
+  if (issuerFile) writeFileSync(issuerFile, `${issuer}\n`, { mode: 0o600 });
+}
+
+/**
  * The dev account's admin and viewer keys: fixed values from the environment when given,
  * otherwise generated once and kept next to the local data so restarts reuse them.
  */
@@ -145,7 +169,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       process.env.OIDC_ISSUER = oidc.issuer;
       process.env.OIDC_CLIENT_ID = oidc.clientId;
       const account = await ensureAccount(defaultStore().store, DEV_ACCOUNT, new Date());
-      await ensureDevOwner(account.id, oidc.issuer, DEV_OWNER_LOGIN);
+      await adoptLocalProviderPeople(account.id, oidc.issuer, options.dataDir);
     }
     return {
       baseUrl: `http://${host}:${port}${BASE_PATH}`,

@@ -276,3 +276,23 @@ export async function removeMember(store: Store, caller: AccountCaller, memberId
     memberId,
   );
 }
+
+/**
+ * Moves a membership to the same subject at another issuer (a local development provider
+ * whose address changed): the same id, role and account, under the new person key, in one
+ * transaction; the account's owner count does not change. False (nothing written) when that
+ * person is a member already or the membership changed meanwhile.
+ */
+export async function moveMembership(store: Store, member: MemberItem, issuer: string, now: Date): Promise<boolean> {
+  const { Member } = store.entities;
+  const moved: MemberItem = { ...member, personKey: personKey({ issuer, subject: member.subject }), issuer, updatedAt: now.toISOString() };
+  const outcome = await writeTransaction(store, [
+    {
+      Delete: Member.delete({ personKey: member.personKey })
+        .where((attributes, { eq }) => `${eq(attributes.accountId, member.accountId)} AND ${eq(attributes.role, member.role)}`)
+        .params(),
+    },
+    { Put: Member.create(moved).params() },
+  ]);
+  return !outcome.canceled;
+}

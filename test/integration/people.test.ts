@@ -1,7 +1,11 @@
 import { SignJWT } from 'jose';
 import { operationPath } from '../../functions/api/operation';
 import { operationList } from '../../functions/api/registry';
-import { createInvitation } from '../../functions/operations/members';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { acceptInvitation, createInvitation } from '../../functions/operations/members';
+import { adoptLocalProviderPeople } from '../../local/runtime';
 import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, expectError, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 import { claimsOf, startTestIssuer, type TestIssuer, unsignedToken } from '../support/oidc-issuer';
@@ -338,5 +342,62 @@ describe('roles are enforced on every operation of the registry', () => {
       const expected = who === 'newcomer' ? 401 : 403;
       expect([path, who, answer.status, answer.body.error]).toEqual([path, who, expected, expected === 401 ? 'unauthorized' : 'forbidden']);
     }
+  });
+});
+
+describe("npm start's local provider: its people across restarts", () => {
+  /** The local provider's issuer is its address: `OIDC_PORT=0` gives it another one at each start. */
+  const earlier = 'http://127.0.0.1:40001';
+  let accountId: string;
+  let dataDir: string;
+  const members = async () => {
+    const { store } = defaultStore();
+    const { data } = await store.entities.Member.query.byAccount({ accountId }).go({ pages: 'all' });
+    return data
+      .map((member) => ({ id: member.id, subject: member.subject, issuer: member.issuer, role: member.role }))
+      .sort((a, b) => a.subject.localeCompare(b.subject));
+  };
+  const owners = async () => (await defaultStore().store.entities.Account.get({ id: accountId }).go({ consistent: true })).data?.owners;
+
+  beforeAll(async () => {
+    accountId = (await createAccount('local-provider')).accountId;
+    dataDir = mkdtempSync(path.join(tmpdir(), 'local-provider-'));
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('keeps one owner admin and every member when the issuer changes: moved, same ids and roles, still signing in', async () => {
+    await adoptLocalProviderPeople(accountId, earlier, dataDir);
+    // A second person joined through an invitation while the provider was at the earlier address.
+    const { store } = defaultStore();
+    const invitation = await createInvitation(store, { accountId, email: 'bob@localhost', role: 'viewer', invitedBy: 'cli' }, CONSOLE, new Date());
+    await acceptInvitation(
+      store,
+      { kind: 'newcomer', level: 'anonymous', person: { issuer: earlier, subject: 'bob' } },
+      invitation.url.split('#')[1],
+      new Date(),
+    );
+    const before = await members();
+    expect(before.map(({ subject, issuer, role }) => ({ subject, issuer, role }))).toEqual([
+      { subject: 'admin', issuer: earlier, role: 'owner' },
+      { subject: 'bob', issuer: earlier, role: 'viewer' },
+    ]);
+    // A restart at the same address changes nothing.
+    await adoptLocalProviderPeople(accountId, earlier, dataDir);
+    expect(await members()).toEqual(before);
+
+    // A restart at another address (here the issuer the API trusts): the same people, moved.
+    await adoptLocalProviderPeople(accountId, idp.issuer, dataDir);
+    expect(await members()).toEqual(before.map((member) => ({ ...member, issuer: idp.issuer })));
+    expect(await owners()).toBe(1);
+    const admin = await api.call('members/me', [], bearer(await idp.token('admin')));
+    expect(admin.status).toBe(200);
+    expect(admin.body).toMatchObject({ accountId, role: 'owner', person: { memberId: before[0].id } });
+    const bob = await api.call('members/me', [], bearer(await idp.token('bob')));
+    expect(bob.body).toMatchObject({ accountId, role: 'viewer', person: { memberId: before[1].id } });
+
+    // And back again.
+    await adoptLocalProviderPeople(accountId, earlier, dataDir);
+    expect(await members()).toEqual(before);
+    expect(await owners()).toBe(1);
   });
 });
