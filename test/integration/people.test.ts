@@ -91,6 +91,7 @@ describe('Bearer tokens', () => {
     ['of another audience', { claims: { aud: 'someone-else' } }],
     ['of another issuer', { claims: { iss: 'https://evil.example' } }],
     ['without a subject', { claims: { sub: undefined } }],
+    ['without an expiry', { claims: { exp: undefined } }],
     ['with an unknown key id', { headerKid: 'no-such-key' }],
   ])('refuses a token %s with 401', async (_name, options) => {
     const answer = await me(await idp.token(subject, options));
@@ -215,6 +216,9 @@ describe('members and invitations', () => {
     const promoted = await api.call('members/setRole', [adaId, 'admin'], bearer(owner));
     expect(promoted.body).toMatchObject({ id: adaId, role: 'admin' });
     expect((await api.call('projects/create', [{ name: 'Yes' }], bearer(ada))).status).toBe(200);
+    // Demoted again, the same token loses the write at once too.
+    expect((await api.call('members/setRole', [adaId, 'viewer'], bearer(owner))).body).toMatchObject({ id: adaId, role: 'viewer' });
+    expectError(await api.call('projects/create', [{ name: 'No again' }], bearer(ada)), 403, 'forbidden');
 
     expect((await api.call('members/remove', [adaId], bearer(owner))).status).toBe(204);
     const refused = await api.call('projects/lookup', [''], bearer(ada));
