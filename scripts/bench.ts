@@ -696,7 +696,7 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
   const perKey = { table: new Map<string, number>(), indexes: new Map<string, number>() };
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const input = args.input as { Key?: Record<string, unknown>; ReturnConsumedCapacity?: string };
+      const input = args.input as { Key?: Record<string, unknown>; Item?: Record<string, unknown>; ReturnConsumedCapacity?: string };
       input.ReturnConsumedCapacity = 'INDEXES';
       const result = await next(args);
       if (!/^(PutItem|UpdateItem|DeleteItem)Command$/.test(context.commandName ?? '')) return result;
@@ -706,8 +706,9 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
       };
       const plain = (value: Record<string, unknown> | undefined) =>
         value && Object.values(value).some((inner) => inner && typeof inner === 'object' && !Array.isArray(inner)) ? unmarshall(value as never) : (value ?? {});
-      const pk = String(plain(input.Key).pk);
-      const item = plain(output.Attributes);
+      // A PutItem (the batch's change record) names its key in its item, and its index keys too.
+      const pk = String(plain(input.Key ?? input.Item).pk);
+      const item = plain(output.Attributes ?? input.Item);
       const add = (map: Map<string, number>, key: string, units: number) => map.set(key, (map.get(key) ?? 0) + units);
       add(perKey.table, pk, output.ConsumedCapacity?.Table?.CapacityUnits ?? 0);
       for (const [indexName, units] of Object.entries(output.ConsumedCapacity?.GlobalSecondaryIndexes ?? {})) {

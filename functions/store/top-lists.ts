@@ -92,10 +92,10 @@ function combineParts(scope: ListScope, parts: Record<string, unknown>[]): Store
     partBuckets.forEach((bucket, index) => {
       if (isRolling(index) && bucket !== buckets[index]) buckets[index] = '';
     });
-    for (const [id, counts] of Object.entries((part.items ?? {}) as Record<string, number[]>)) {
+    for (const [id, counts] of Object.entries((part.items ?? {}) as Record<string, string>)) {
       items.set(
         fullId(scope.contentSetId, id),
-        counts.map((count, index) => (!isRolling(index) && partBuckets[index] !== buckets[index] ? 0 : Number(count))),
+        counts.split('.').map((count, index) => (!isRolling(index) && partBuckets[index] !== buckets[index] ? 0 : Number(count))),
       );
     }
   }
@@ -147,10 +147,12 @@ export async function readTopLists(store: TableClient, accountId: string, projec
 /** The parts of a list as stored (short ids), by part name. */
 function partsOf(scope: ListScope, list: TopList): Map<string, Record<string, unknown>> {
   const parts = new Map<string, Record<string, unknown>>([[HEADER, { buckets: list.buckets, set: list.set }]]);
-  for (const [id, counts] of list.items) {
+  // In id order: DynamoDB keeps no order in a map, and parts are compared as JSON to find those that changed.
+  for (const [id, counts] of [...list.items].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
     const name = itemPart(id);
     const part = parts.get(name) ?? { buckets: list.buckets, items: {} };
-    (part.items as Record<string, number[]>)[shortId(scope.contentSetId, id)] = counts;
+    // One string per item, `<week>.<month>.<year>.<7d>.<28d>.<12m>`: a list of numbers weighs twice as much.
+    (part.items as Record<string, string>)[shortId(scope.contentSetId, id)] = counts.join('.');
     parts.set(name, part);
   }
   return parts;
@@ -176,9 +178,9 @@ export async function writeTopList(store: TableClient, scope: ListScope, list: T
           new PutCommand({
             TableName: store.tableName,
             Item: {
+              // No scope attributes: the keys name the account, the project and the set.
               pk,
               sk: `${prefix}${name}`,
-              ...scope,
               ...part,
               version: (seen ?? 0) + 1,
               updatedAt: now.toISOString(),
@@ -276,7 +278,8 @@ export async function readRankingChanges(
             TableName: store.tableName,
             KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
             ExpressionAttributeValues: { ':pk': `rankchange#${minuteKey(minute)}#${shard}`, ':from': from.toISOString(), ':to': `${to.toISOString()}~` },
-            ConsistentRead: true,
+            // Eventually consistent (half the read units): a record written too recently to be
+            // seen is within the next run's overlap, and is not among the records it skips.
             ExclusiveStartKey: start,
           }),
         );
