@@ -704,8 +704,15 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
         ConsumedCapacity?: { Table?: { CapacityUnits?: number }; GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }> };
         Attributes?: Record<string, unknown>;
       };
+      // Items reach this step in either form: native, or as AttributeValues ({ S: ... }, { N: ... }, ...).
+      const isAttributeValue = (inner: unknown) =>
+        !!inner &&
+        typeof inner === 'object' &&
+        !Array.isArray(inner) &&
+        Object.keys(inner).length === 1 &&
+        /^(S|N|B|SS|NS|BS|M|L|NULL|BOOL)$/.test(Object.keys(inner)[0]);
       const plain = (value: Record<string, unknown> | undefined) =>
-        value && Object.values(value).some((inner) => inner && typeof inner === 'object' && !Array.isArray(inner)) ? unmarshall(value as never) : (value ?? {});
+        value && Object.values(value).every(isAttributeValue) ? unmarshall(value as never) : (value ?? {});
       // A PutItem (the batch's change record) names its key in its item, and its index keys too.
       const pk = String(plain(input.Key ?? input.Item).pk);
       const item = plain(output.Attributes ?? input.Item);
