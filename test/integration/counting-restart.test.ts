@@ -8,68 +8,15 @@
  * counters' watermarks refuse what was applied: the counts equal a recount of the stored
  * responses.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { freePort } from '../../local/dynamodb-local';
+import { join } from 'node:path';
+import { callApi, portOpen, startNpmStart, stopped, type NpmStart } from '../support/npm-start';
 import { until } from '../support/webhook-receiver';
 
-const REPO = resolve(__dirname, '../..');
-
-interface Server {
-  child: ChildProcess;
-  baseUrl: string;
-  adminKey: string;
-  dynamoPort: number;
-  output: string[];
-}
-
-async function startServer(dataDir: string): Promise<Server> {
-  const [port, dynamoPort] = [await freePort(), await freePort()];
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), DYNAMODB_LOCAL_PORT: String(dynamoPort) };
-  // Its own DynamoDB Local and table, as a developer's `npm start` has.
-  delete env.DYNAMODB_ENDPOINT;
-  delete env.TABLE_NAME;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/serve.ts'], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  return new Promise<Server>((started, failed) => {
-    let text = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      output.push(chunk.toString('utf8'));
-      const baseUrl = /Feedback API\s+(\S+)/.exec(text)?.[1];
-      const adminKey = /Admin key\s+(\S+)/.exec(text)?.[1];
-      if (baseUrl && adminKey && text.includes('Ctrl-C')) started({ child, baseUrl, adminKey, dynamoPort, output });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
-    child.once('exit', (code) => failed(new Error(`npm start exited with ${code}: ${output.join('')}`)));
-  });
-}
-
-async function call(server: Server, path: string, args: unknown[], key: string | undefined = server.adminKey) {
-  const response = await fetch(`${server.baseUrl}/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(key ? { authorization: `API-KEY ${key}` } : {}) },
-    body: JSON.stringify(args),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-const portOpen = (port: number) =>
-  new Promise<boolean>((answer) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => answer(socket.destroy() === socket));
-    socket.once('error', () => answer(false));
-  });
-
-async function stopped(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  await new Promise((exited) => child.once('exit', exited));
-}
+type Server = NpmStart;
+const startServer = (dataDir: string) => startNpmStart(dataDir);
+const call = callApi;
 
 const folder = mkdtempSync(join(tmpdir(), 'counting-restart-'));
 const servers: Server[] = [];
