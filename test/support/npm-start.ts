@@ -20,7 +20,15 @@ export interface NpmStart {
 /** Starts `npm start` on `dataDir` with `env` added and `unset` removed from this process's environment; resolves once it printed its banner. */
 export async function startNpmStart(dataDir: string, env: Record<string, string> = {}, unset: string[] = []): Promise<NpmStart> {
   const [port, dynamoPort] = [await freePort(), await freePort()];
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), DYNAMODB_LOCAL_PORT: String(dynamoPort), ...env };
+  // OIDC_PORT 0: the local provider on a port of its own, so that two of these can run at once.
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    DYNAMODB_LOCAL_PORT: String(dynamoPort),
+    OIDC_PORT: '0',
+    ...env,
+  };
   // Its own DynamoDB Local and table, as a developer's `npm start` has.
   for (const name of ['DYNAMODB_ENDPOINT', 'TABLE_NAME', ...unset]) delete childEnv[name];
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/serve.ts'], { cwd: REPO, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
