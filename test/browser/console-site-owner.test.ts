@@ -131,18 +131,19 @@ describeInBrowser('console in Chromium: what a site owner trips over', () => {
     const preview = page.getByTestId('widget-preview');
     const status = page.getByTestId('preview-status');
     await preview.getByRole('button', { name: 'No' }).click();
-    await status.getByText('Recorded, then taken back: the statistics are unchanged.').waitFor();
+    await status.getByText('Recorded, taken back and erased: nothing of it remains.').waitFor();
     await screenshot(page, 'preview-taken-back');
     await page.getByRole('button', { name: 'Try again' }).click();
     await preview.getByRole('button', { name: 'Yes' }).click();
-    await status.getByText('Recorded, then taken back: the statistics are unchanged.').waitFor();
+    await status.getByText('Recorded, taken back and erased: nothing of it remains.').waitFor();
     await checkPage(page, 'preview-tried-twice');
 
-    // Both were real responses, on the preview's item, and both are revoked.
-    const revoked = await call('responses/list', [{ contentSetId: ids.yesNo, state: 'revoked' }]);
-    expect(revoked.items.map((response: { value: string }) => response.value).sort()).toEqual(['n', 'y']);
-    const item = await call('contents/get', [revoked.items[0].contentItemId]);
-    expect(item.key).toBe(`${base}/sets/${ids.yesNo}/embed`);
+    // Both were real responses on the preview's item (the page's address), taken back and then erased: none is left, in any state.
+    const [item] = (await call('contents/lookup', [`${base}/sets/${ids.yesNo}/embed`, { contentSetId: ids.yesNo }])).filter(
+      (entry: { key: string }) => entry.key === `${base}/sets/${ids.yesNo}/embed`,
+    );
+    expect(item).toBeDefined();
+    expect((await call('responses/list', [{ contentId: item.id, state: 'all' }])).items).toEqual([]);
     await api.drainStream();
     expect(await everyStatistic()).toEqual(before);
     await context.close();

@@ -98,19 +98,24 @@ function Widget(props: { set: ContentSet }) {
   return <Preview set={props.set} target={{ contentSetId: props.set.id }} showCount={props.set.metadata.publicAggregates} />;
 }
 
-type Outcome = 'waiting' | 'taken-back' | { failed: string };
+type Outcome = 'waiting' | 'taken-back' | 'erased' | { failed: string };
 
 /**
  * Watches the widget it wraps: whenever the widget's DOM changes (it answered, or shows its
  * thanks), it reads the widget's store; once that holds a revocable response, it removes it.
  */
-function TakeBack(props: { target: { contentSetId: string }; onOutcome: (outcome: Outcome) => void; children: ReactNode }) {
+function TakeBack(props: {
+  target: { contentSetId: string };
+  afterTakeBack?: () => Promise<unknown>;
+  onOutcome: (outcome: Outcome) => void;
+  children: ReactNode;
+}) {
   const local = useLocalFeelback(props.target);
   const remove = useRemoveFeelback(props.target);
   const [, rerender] = useReducer((count: number) => count + 1, 0);
   const box = useRef<HTMLDivElement>(null);
   const started = useRef(false);
-  const { onOutcome } = props;
+  const { onOutcome, afterTakeBack } = props;
   useEffect(() => {
     if (!box.current) return;
     const observer = new MutationObserver(rerender);
@@ -124,12 +129,20 @@ function TakeBack(props: { target: { contentSetId: string }; onOutcome: (outcome
       onOutcome({ failed: 'the server granted no revoke token' });
       return;
     }
-    void remove.call().then((result) => onOutcome(result.isError ? { failed: result.error?.message ?? 'the removal failed' } : 'taken-back'));
-  }, [local, remove, onOutcome]);
+    void remove.call().then(async (result) => {
+      if (result.isError) return onOutcome({ failed: result.error?.message ?? 'the removal failed' });
+      if (!afterTakeBack) return onOutcome('taken-back');
+      await afterTakeBack().then(
+        () => onOutcome('erased'),
+        (error: Error) => onOutcome({ failed: `taken back, but not erased: ${error.message}` }),
+      );
+    });
+  }, [local, remove, onOutcome, afterTakeBack]);
   return <div ref={box}>{props.children}</div>;
 }
 
-export default function WidgetPreview(props: { set: ContentSet; endpoint: string }) {
+/** `afterTakeBack`: what to do once a response was taken back (the embed page erases it, for admins). */
+export default function WidgetPreview(props: { set: ContentSet; endpoint: string; afterTakeBack?: () => Promise<unknown> }) {
   const [attempt, setAttempt] = useState(0);
   const [outcome, setOutcome] = useState<Outcome>('waiting');
   const target = { contentSetId: props.set.id };
@@ -137,16 +150,18 @@ export default function WidgetPreview(props: { set: ContentSet; endpoint: string
     <div className="widget-preview" data-testid="widget-preview">
       {/* A store in memory: the widget keeps its revoke token where the preview can use it, and nothing outlives the page. */}
       <FeelbackProvider endpoint={props.endpoint} store="memory">
-        <TakeBack key={attempt} target={target} onOutcome={setOutcome}>
+        <TakeBack key={attempt} target={target} afterTakeBack={props.afterTakeBack} onOutcome={setOutcome}>
           <Widget set={props.set} />
         </TakeBack>
       </FeelbackProvider>
       <p role="status" data-testid="preview-status" className={outcome === 'waiting' ? 'muted' : typeof outcome === 'object' ? 'error' : 'success'}>
         {outcome === 'waiting'
           ? 'Answer the widget: the response is recorded, then taken back at once.'
-          : outcome === 'taken-back'
-            ? 'Recorded, then taken back: the statistics are unchanged.'
-            : `Recorded, but not taken back (${outcome.failed}): it counts like any response.`}
+          : outcome === 'erased'
+            ? 'Recorded, taken back and erased: nothing of it remains.'
+            : outcome === 'taken-back'
+              ? 'Recorded, then taken back: the statistics are unchanged.'
+              : `Recorded, but not taken back (${outcome.failed}): it counts like any response.`}
       </p>
       {outcome !== 'waiting' && (
         <button

@@ -73,3 +73,31 @@ export function useErasePerson(userId: string, then: Then<number> = {}) {
     },
   });
 }
+
+/**
+ * Erases what the live preview recorded and took back: the revoked responses of the item
+ * keyed by the preview page's address (only the preview answers there), so that nothing of
+ * them stays in lists or exports. Needs an admin (`responses/erase`); returns how many.
+ */
+export function useErasePreviewResponses(setId: string, previewKey: string) {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      const item = (await client.contents.lookup(previewKey, { contentSetId: setId })).find((entry) => entry.key === previewKey);
+      if (!item) return 0;
+      let erased = 0;
+      // Each round erases the first page of what is left; a few rounds cover any preview's leftovers.
+      for (let round = 0; round < 10; round++) {
+        const page = await client.responses.list({ contentId: item.id, state: 'revoked', $size: 100 });
+        if (page.items.length === 0) break;
+        erased += (await client.responses.erase({ responseIds: page.items.map((response) => response.id) })).erased;
+      }
+      return erased;
+    },
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: responseKeys.all });
+      void queryClient.invalidateQueries({ queryKey: statsKeys.all });
+    },
+  });
+}

@@ -6,10 +6,10 @@ import { ErrorMessage, Loading } from '../components/states';
 import { formatDateTime } from '../lib/format';
 import { optionIndex, optionText, setOptions } from '../schemas';
 import { useProject } from '../data/projects';
-import { useLatestResponses } from '../data/responses';
+import { useErasePreviewResponses, useLatestResponses } from '../data/responses';
 import { useContentSet } from '../data/sets';
 import { snippetsFor } from '../lib/snippets';
-import { API_BASE_URL } from '../session';
+import { API_BASE_URL, useSession } from '../session';
 import type { ContentSet } from '@feedback-service/client';
 
 const WidgetPreview = lazy(() => import('../components/widget-preview'));
@@ -144,8 +144,8 @@ export default function EmbedPage(props: { setId: string }) {
         <p className="muted">
           The real <code>@feelback/react</code> widget against this server, on the content item of this page’s address (<code>{previewKey}</code>, the widget’s
           default key). A click records a real response and the preview takes it back at once with the widget’s revoke token, so the statistics, rankings and
-          exports of this set and its project do not change. The response stays listed as revoked in{' '}
-          <Link href={`/sets/${data.id}/responses`}>the responses</Link>, and webhooks receive its events.
+          exports of this set and its project do not change. Signed in as an admin, the preview then erases it, so it stays in no list or export; otherwise it
+          stays listed as revoked in <Link href={`/sets/${data.id}/responses`}>the responses</Link>. Webhooks receive its events.
         </p>
         {untakable ? (
           <p className="note" data-testid="preview-off">
@@ -156,7 +156,7 @@ export default function EmbedPage(props: { setId: string }) {
           <>
             {blocked && <p className="note">{blocked}</p>}
             <Suspense fallback={<Loading what="widget" />}>
-              <WidgetPreview set={data} endpoint={API_BASE_URL} />
+              <AdminErasingPreview set={data} />
             </Suspense>
           </>
         )}
@@ -165,4 +165,14 @@ export default function EmbedPage(props: { setId: string }) {
       </Section>
     </Page>
   );
+}
+
+/**
+ * The live preview; for an admin, each response it took back is then erased, so it stays in
+ * no list or export either. The widget keys its item by this page's full address.
+ */
+function AdminErasingPreview(props: { set: ContentSet }) {
+  const { isAdmin } = useSession();
+  const erase = useErasePreviewResponses(props.set.id, window.location.href);
+  return <WidgetPreview set={props.set} endpoint={API_BASE_URL} afterTakeBack={isAdmin ? () => erase.mutateAsync() : undefined} />;
 }
