@@ -462,8 +462,7 @@ describeInBrowser('console in Chromium', () => {
 
   test('embed: snippets with this endpoint and the set id; the live @feelback/react preview records a real response and takes it back', async () => {
     const { context, page } = await pages.newPage();
-    // A viewer: the preview takes its response back but cannot erase it (an admin's erases it: console-site-owner.test.ts).
-    await signIn(page, account.viewer, `/sets/${ids.yesNo}/embed`);
+    await signIn(page, account.admin, `/sets/${ids.yesNo}/embed`);
     await page.getByRole('heading', { level: 1, name: 'Was it helpful' }).waitFor();
     const react = await page.getByTestId('snippet-react').innerText();
     expect(react).toContain(`<FeelbackProvider endpoint="${base}/v0">`);
@@ -479,16 +478,22 @@ describeInBrowser('console in Chromium', () => {
     expect(html).toContain(`setupFeelback({ endpoint: "${base}/v0" })`);
     const before = (await call('responses/list', [{ contentSetId: ids.yesNo, $size: 100 }])).items.length;
     await page.getByTestId('widget-preview').getByRole('button', { name: 'No' }).click();
-    await page.getByTestId('preview-status').getByText('Recorded, then taken back: the statistics are unchanged.').waitFor();
-    // A real response on the item of the page's address, revoked: the active ones are as before.
-    const revoked = await call('responses/list', [{ contentSetId: ids.yesNo, state: 'revoked' }]);
-    expect(revoked.items).toHaveLength(1);
-    const item = await call('contents/get', [revoked.items[0].contentItemId]);
-    expect([revoked.items[0].value, item.key]).toEqual(['n', `${base}/sets/${ids.yesNo}/embed`]);
+    await page.getByTestId('preview-status').getByText('Recorded, taken back and erased: nothing of it remains.').waitFor();
+    // A real response on the item of the page's address, taken back and erased: none is left, in any state.
+    const [item] = (await call('contents/lookup', [`${base}/sets/${ids.yesNo}/embed`, { contentSetId: ids.yesNo }])).filter(
+      (entry: { key: string }) => entry.key === `${base}/sets/${ids.yesNo}/embed`,
+    );
+    expect((await call('responses/list', [{ contentId: item.id, state: 'all' }])).items).toEqual([]);
     expect((await call('responses/list', [{ contentSetId: ids.yesNo, $size: 100 }])).items).toHaveLength(before);
-    expect(await page.locator(`[data-response="${revoked.items[0].id}"]`).count()).toBe(0);
     await checkPage(page, 'embed');
     await context.close();
+
+    // A viewer cannot erase, so sees no preview, and the reason.
+    const viewer = await pages.newPage();
+    await signIn(viewer.page, account.viewer, `/sets/${ids.yesNo}/embed`);
+    await expect(viewer.page.getByTestId('preview-off').innerText()).resolves.toContain('The live preview is for admins');
+    expect(await viewer.page.getByTestId('widget-preview').count()).toBe(0);
+    await viewer.context.close();
   });
 
   test('settings: an admin changes name, description, public counts, automatic items, revoke window and state', async () => {

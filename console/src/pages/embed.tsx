@@ -1,5 +1,4 @@
 import { lazy, Suspense, useId, useState } from 'react';
-import { Link } from 'wouter';
 import { CopyButton } from '../components/copy-button';
 import { Page, PageState, Section } from '../components/page';
 import { ErrorMessage, Loading } from '../components/states';
@@ -144,8 +143,8 @@ export default function EmbedPage(props: { setId: string }) {
         <p className="muted">
           The real <code>@feelback/react</code> widget against this server, on the content item of this page’s address (<code>{previewKey}</code>, the widget’s
           default key). A click records a real response and the preview takes it back at once with the widget’s revoke token, so the statistics, rankings and
-          exports of this set and its project do not change. Signed in as an admin, the preview then erases it, so it stays in no list or export; otherwise it
-          stays listed as revoked in <Link href={`/sets/${data.id}/responses`}>the responses</Link>. Webhooks receive its events.
+          exports of this set and its project do not change; then it erases it, so it stays in no list or export either (webhooks still receive its events).
+          Erasing needs an admin: viewers see no preview.
         </p>
         {untakable ? (
           <p className="note" data-testid="preview-off">
@@ -168,11 +167,19 @@ export default function EmbedPage(props: { setId: string }) {
 }
 
 /**
- * The live preview; for an admin, each response it took back is then erased, so it stays in
- * no list or export either. The widget keys its item by this page's full address.
+ * The live preview, for admins: each response it took back is then erased, so it stays in
+ * no list or export either (a viewer could not erase it: no preview then). The widget keys
+ * its item by this page's full address.
  */
 function AdminErasingPreview(props: { set: ContentSet }) {
   const { isAdmin } = useSession();
   const erase = useErasePreviewResponses(props.set.id, window.location.href);
-  return <WidgetPreview set={props.set} endpoint={API_BASE_URL} afterTakeBack={isAdmin ? () => erase.mutateAsync() : undefined} />;
+  if (!isAdmin) {
+    return (
+      <p className="note" data-testid="preview-off">
+        The live preview is for admins: it erases what it records, which a viewer cannot. Try the widget on a page of your own.
+      </p>
+    );
+  }
+  return <WidgetPreview set={props.set} endpoint={API_BASE_URL} afterTakeBack={() => erase.mutateAsync()} />;
 }
