@@ -3,9 +3,9 @@
  * server, on the content item of the page's address (the widget's default key, and the only
  * one a React widget can use, since React keeps a `key` prop to itself). A click records a
  * real response; the preview then takes it back at once with the revoke token the widget
- * received (the widget's own `useRemoveFeelback`, `responses/remove`), so the set's and the
- * project's statistics, rankings and exports stay as they were, and "Try again" sets the
- * widget up afresh. Loaded lazily with the embed page, so the widget's code is not part of
+ * received (the widget's own `useRemoveFeelback`, `responses/remove`) and has the embed page
+ * erase it (`erase`, admins only), so the set's and the project's statistics, rankings,
+ * lists and exports stay as they were, and "Try again" sets the widget up afresh. Loaded lazily with the embed page, so the widget's code is not part of
  * the console's first load.
  */
 import {
@@ -98,24 +98,19 @@ function Widget(props: { set: ContentSet }) {
   return <Preview set={props.set} target={{ contentSetId: props.set.id }} showCount={props.set.metadata.publicAggregates} />;
 }
 
-type Outcome = 'waiting' | 'taken-back' | 'erased' | { failed: string };
+type Outcome = 'waiting' | 'erased' | { failed: string };
 
 /**
  * Watches the widget it wraps: whenever the widget's DOM changes (it answered, or shows its
  * thanks), it reads the widget's store; once that holds a revocable response, it removes it.
  */
-function TakeBack(props: {
-  target: { contentSetId: string };
-  afterTakeBack?: () => Promise<unknown>;
-  onOutcome: (outcome: Outcome) => void;
-  children: ReactNode;
-}) {
+function TakeBack(props: { target: { contentSetId: string }; erase: () => Promise<unknown>; onOutcome: (outcome: Outcome) => void; children: ReactNode }) {
   const local = useLocalFeelback(props.target);
   const remove = useRemoveFeelback(props.target);
   const [, rerender] = useReducer((count: number) => count + 1, 0);
   const box = useRef<HTMLDivElement>(null);
   const started = useRef(false);
-  const { onOutcome, afterTakeBack } = props;
+  const { onOutcome, erase } = props;
   useEffect(() => {
     if (!box.current) return;
     const observer = new MutationObserver(rerender);
@@ -126,23 +121,22 @@ function TakeBack(props: {
     if (started.current || local?.value === undefined) return;
     started.current = true;
     if (!local.isRevokable) {
-      onOutcome({ failed: 'the server granted no revoke token' });
+      onOutcome({ failed: 'the server granted no revoke token, so it counts like any response' });
       return;
     }
     void remove.call().then(async (result) => {
-      if (result.isError) return onOutcome({ failed: result.error?.message ?? 'the removal failed' });
-      if (!afterTakeBack) return onOutcome('taken-back');
-      await afterTakeBack().then(
+      if (result.isError) return onOutcome({ failed: `${result.error?.message ?? 'the removal failed'}, so it counts like any response` });
+      await erase().then(
         () => onOutcome('erased'),
-        (error: Error) => onOutcome({ failed: `taken back, but not erased: ${error.message}` }),
+        (error: Error) => onOutcome({ failed: `it was taken back (it counts no more) but not erased: ${error.message}` }),
       );
     });
-  }, [local, remove, onOutcome, afterTakeBack]);
+  }, [local, remove, onOutcome, erase]);
   return <div ref={box}>{props.children}</div>;
 }
 
-/** `afterTakeBack`: what to do once a response was taken back (the embed page erases it, for admins). */
-export default function WidgetPreview(props: { set: ContentSet; endpoint: string; afterTakeBack?: () => Promise<unknown> }) {
+/** `erase`: erases what was taken back (the embed page's, through the API, for admins: useErasePreviewResponses). */
+export default function WidgetPreview(props: { set: ContentSet; endpoint: string; erase: () => Promise<unknown> }) {
   const [attempt, setAttempt] = useState(0);
   const [outcome, setOutcome] = useState<Outcome>('waiting');
   const target = { contentSetId: props.set.id };
@@ -150,18 +144,16 @@ export default function WidgetPreview(props: { set: ContentSet; endpoint: string
     <div className="widget-preview" data-testid="widget-preview">
       {/* A store in memory: the widget keeps its revoke token where the preview can use it, and nothing outlives the page. */}
       <FeelbackProvider endpoint={props.endpoint} store="memory">
-        <TakeBack key={attempt} target={target} afterTakeBack={props.afterTakeBack} onOutcome={setOutcome}>
+        <TakeBack key={attempt} target={target} erase={props.erase} onOutcome={setOutcome}>
           <Widget set={props.set} />
         </TakeBack>
       </FeelbackProvider>
       <p role="status" data-testid="preview-status" className={outcome === 'waiting' ? 'muted' : typeof outcome === 'object' ? 'error' : 'success'}>
         {outcome === 'waiting'
-          ? 'Answer the widget: the response is recorded, then taken back at once.'
+          ? 'Answer the widget: the response is recorded, then taken back and erased at once.'
           : outcome === 'erased'
             ? 'Recorded, taken back and erased: nothing of it remains.'
-            : outcome === 'taken-back'
-              ? 'Recorded, then taken back: the statistics are unchanged.'
-              : `Recorded, but not taken back (${outcome.failed}): it counts like any response.`}
+            : `Recorded, but not cleaned up: ${outcome.failed}.`}
       </p>
       {outcome !== 'waiting' && (
         <button

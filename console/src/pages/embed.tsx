@@ -181,5 +181,5 @@ function AdminErasingPreview(props: { set: ContentSet }) {
       </p>
     );
   }
-  return <WidgetPreview set={props.set} endpoint={API_BASE_URL} afterTakeBack={() => erase.mutateAsync()} />;
+  return <WidgetPreview set={props.set} endpoint={API_BASE_URL} erase={() => erase.mutateAsync()} />;
 }
