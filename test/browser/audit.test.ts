@@ -4,11 +4,10 @@
  * signed-in key as actor; the filters narrow the list; "Load more" reads on by cursor; viewers
  * get no link to it.
  */
-import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import type { ConsoleBuild } from '../../console/build';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
-import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, signInAt } from '../support/browser';
+import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, signInAt, tearDownConsoleSuite } from '../support/browser';
 import { until } from '../support/webhook-receiver';
 
 jest.setTimeout(180_000);
@@ -36,15 +35,7 @@ describeInBrowser('console in Chromium: the audit log', () => {
     browser = await launchBrowser();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await api?.close();
-    if (build) rmSync(build.outdir, { recursive: true, force: true });
-  });
-
-  afterEach(() => {
-    expect(pages.takeProblems()).toEqual([]);
-  });
+  tearDownConsoleSuite(pages, () => ({ browser, api, build }));
 
   test('a change made in the console is the newest entry; filters and Load more', async () => {
     const { context, page } = await pages.newPage();

@@ -4,7 +4,7 @@
  * (responses/erase), API keys (keys/*), and webhooks (webhooks/*, delivering to a receiver
  * on this machine, whose requests are checked against the secret the console showed).
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
@@ -13,7 +13,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../functions/domain/webhooks';
 import { LocalWebhookSweeper } from '../../local/webhook-sweeper';
 import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
-import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, screenshot, signInAt } from '../support/browser';
+import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, screenshot, signInAt, tearDownConsoleSuite } from '../support/browser';
 import { spreadsheetCell } from '../support/csv';
 import { startReceiver } from '../support/webhook-receiver';
 
@@ -73,15 +73,7 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
     browser = await launchBrowser();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await api?.close();
-    if (build) rmSync(build.outdir, { recursive: true, force: true });
-  });
-
-  afterEach(() => {
-    expect(pages.takeProblems()).toEqual([]);
-  });
+  tearDownConsoleSuite(pages, () => ({ browser, api, build }));
 
   test('Export CSV and Export NDJSON download the filtered responses through responses/export', async () => {
     const { context, page } = await pages.newPage();

@@ -7,14 +7,13 @@
  * date filters read and write dates as the console shows them.
  */
 import type { Browser, Page, Request } from 'playwright-core';
-import { rmSync } from 'node:fs';
 import { ANONYMOUS } from '../../functions/api/auth';
 import { operations } from '../../functions/api/registry';
 import { createResponse } from '../../functions/operations/response-collection';
 import { defaultStore } from '../../functions/store/entity-store';
 import type { ConsoleBuild } from '../../console/build';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
-import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, screenshot, signInAt } from '../support/browser';
+import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, screenshot, signInAt, tearDownConsoleSuite } from '../support/browser';
 
 jest.setTimeout(180_000);
 // A webhook to a page of its own; disabled, so nothing is sent to this machine's address.
@@ -114,15 +113,7 @@ describeInBrowser('console in Chromium: what a site owner trips over', () => {
     browser = await launchBrowser();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await api?.close();
-    if (build) rmSync(build.outdir, { recursive: true, force: true });
-  });
-
-  afterEach(() => {
-    expect(pages.takeProblems()).toEqual([]);
-  });
+  tearDownConsoleSuite(pages, () => ({ browser, api, build }));
 
   test('the live preview records a real response and takes it back: every statistic, ranking and export unchanged; it can be tried again', async () => {
     const before = await everyStatistic();

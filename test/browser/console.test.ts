@@ -13,8 +13,17 @@ import { createResponse } from '../../functions/operations/response-collection';
 import { defaultStore } from '../../functions/store/entity-store';
 import type { ConsoleBuild } from '../../console/build';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
-import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, SCREENSHOT_DIR, screenshot, signInAt } from '../support/browser';
-import { rmSync } from 'node:fs';
+import {
+  buildTestConsole,
+  checkPage,
+  describeInBrowser,
+  launchBrowser,
+  pageOpener,
+  SCREENSHOT_DIR,
+  screenshot,
+  signInAt,
+  tearDownConsoleSuite,
+} from '../support/browser';
 import { join } from 'node:path';
 import * as os from 'node:os';
 
@@ -190,15 +199,7 @@ describeInBrowser('console in Chromium', () => {
     browser = await launchBrowser();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await api?.close();
-    if (build) rmSync(build.outdir, { recursive: true, force: true });
-  });
-
-  afterEach(() => {
-    expect(pages.takeProblems()).toEqual([]);
-  });
+  tearDownConsoleSuite(pages, () => ({ browser, api, build }));
 
   test('sign-in: a wrong key shows the API message; the key lives in sessionStorage, never in the URL; sign out clears it', async () => {
     const { context, page } = await pages.newPage();

@@ -4,7 +4,7 @@
  * Without a Chromium the browser suites are skipped with a one-line notice; CI installs it.
  */
 import { execSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildConsole, type ConsoleBuild } from '../../console/build';
@@ -112,6 +112,26 @@ export function pageOpener(browser: () => Browser) {
     /** Every problem recorded since the last call, for the test to expect none. */
     takeProblems: (): string[] => problems.splice(0).flat(),
   };
+}
+
+/**
+ * The teardown of a console suite: after each test, no page recorded a problem; after all,
+ * the browser, the server and the console build are gone. `parts` is read when they run
+ * (the suite assigns them in its beforeAll).
+ */
+export function tearDownConsoleSuite(
+  pages: { takeProblems(): string[] },
+  parts: () => { browser?: Browser; api?: { close(): Promise<void> }; build?: ConsoleBuild },
+): void {
+  afterEach(() => {
+    expect(pages.takeProblems()).toEqual([]);
+  });
+  afterAll(async () => {
+    const { browser, api, build } = parts();
+    await browser?.close();
+    await api?.close();
+    if (build) rmSync(build.outdir, { recursive: true, force: true });
+  });
 }
 
 /** Signs in on the console's sign-in page shown at `url`, as a person would, and waits for the signed-in page. */
