@@ -300,11 +300,29 @@ async function addOwner(store: Store, values: TextOptions, output: Output): Prom
   );
 }
 
+/** A key id as issued: 12 base64url characters (functions/operations/api-keys.ts). */
+const KEY_ID = /^[A-Za-z0-9_-]{12}$/;
+
+/**
+ * One key id in 64 starts with "-", which parseArgs would take for an option: after
+ * `revoke`, an argument shaped like a key id (no option of this CLI is) is moved behind
+ * a "--" so it stays the positional id.
+ */
+function keyIdsAsPositionals(argv: string[]): string[] {
+  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
+  const command = argv.slice(0, end).find((arg) => !arg.startsWith('-'));
+  if (command !== 'revoke') return argv;
+  const ids = argv.slice(0, end).filter((arg) => arg.startsWith('-') && KEY_ID.test(arg));
+  if (ids.length === 0) return argv;
+  const options = argv.slice(0, end).filter((arg) => !ids.includes(arg));
+  return [...options, '--', ...ids, ...argv.slice(end + 1)];
+}
+
 function parse(argv: string[]) {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: keyIdsAsPositionals(argv),
       allowPositionals: true,
       strict: true,
       options: {

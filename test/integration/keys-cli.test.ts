@@ -127,6 +127,24 @@ describe('npm run keys', () => {
   );
 
   it(
+    'revokes a key whose id starts with "-" (one in 64 does), with or without "--"',
+    async () => {
+      const { store } = defaultStore();
+      const accountId = `acct${Math.random().toString(36).slice(2)}`;
+      for (const id of ['-dashfirst01', '-dashfirst02']) {
+        await store.entities.ApiKey.create({ keyHash: hashSecret(`fbk_${id}`), id, accountId, level: 'viewer', createdAt: 't', updatedAt: 't' }).go();
+      }
+      const plain = await keys('revoke', '-dashfirst01', '--json');
+      expect([plain.code, cliErrors(plain.stderr)]).toEqual([0, []]);
+      expect(JSON.parse(plain.stdout)).toMatchObject({ id: '-dashfirst01', status: 'revoked', alreadyRevoked: false });
+      const separated = await keys('revoke', '--', '-dashfirst02');
+      expect([separated.code, cliErrors(separated.stderr)]).toEqual([0, []]);
+      expect(separated.stdout).toContain('Revoked key -dashfirst02');
+    },
+    TIMEOUT,
+  );
+
+  it(
     'fails with exit code 1 and one line on stderr for an unknown key id',
     async () => {
       const run = await keys('revoke', 'no-such-key');
