@@ -12,7 +12,8 @@
  *   single-item writes by those rules, but not transactions (a transaction of two 1 KB
  *   Puts reports what one does, 4 WCU); so for TransactWriteItems the meter computes the
  *   units from the request itself (transactionWriteUnits below) and uses DynamoDB Local's
- *   figures for everything else.
+ *   figures for everything else, except reads that find nothing, which it reports as 0
+ *   and AWS bills at the minimum (minimumReadUnits below).
  *
  * Read a difference of two `snapshot()`s around the work measured.
  */
@@ -152,6 +153,24 @@ interface TransactItemInput {
 const WRITE_COMMANDS = /^(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems)Command$/;
 
 /**
+ * The least a read request is billed, by the published rules: a GetItem, Query or Scan that
+ * finds nothing still consumes the minimum of its kind (1 RRU strongly consistent, 0.5
+ * eventually), and a BatchGetItem that much per key (each key is read as a GetItem).
+ * DynamoDB Local reports 0 for such reads, so the estimate takes the larger of the two.
+ */
+export function minimumReadUnits(command: string, input: Record<string, unknown>): number {
+  const unit = (consistent: unknown) => (consistent === true ? 1 : 0.5);
+  if (command === 'GetItemCommand' || command === 'QueryCommand' || command === 'ScanCommand') return unit(input.ConsistentRead);
+  if (command === 'BatchGetItemCommand') {
+    return Object.values((input.RequestItems ?? {}) as Record<string, { Keys?: unknown[]; ConsistentRead?: boolean }>).reduce(
+      (sum, request) => sum + (request.Keys?.length ?? 0) * unit(request.ConsistentRead),
+      0,
+    );
+  }
+  return 0;
+}
+
+/**
  * Write units per partition key, of the table (`table`) and of each global secondary index
  * (by name), from the requests themselves by the published rules: a Put costs 1 WCU per KB
  * of the item on its table partition (2 in a transaction) and 1 per KB on the partition of
@@ -261,7 +280,16 @@ export function meterClient(client: DynamoDBClient): DynamoMeter {
       };
       try {
         const result = await next(args);
-        add((result.output as { ConsumedCapacity?: ConsumedCapacity[] | ConsumedCapacity }).ConsumedCapacity);
+        const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity[] | ConsumedCapacity }).ConsumedCapacity;
+        add(consumed);
+        // A read that found nothing: DynamoDB Local reports 0, AWS bills the minimum.
+        const reported = [consumed ?? []].flat().reduce((sum, entry) => sum + (entry.ReadCapacityUnits ?? entry.CapacityUnits ?? 0), 0);
+        const unbilled = minimumReadUnits(command, input) - reported;
+        if (unbilled > 0) {
+          totals.estimated.total += unbilled;
+          totals.estimated.read += unbilled;
+          totals.estimated.table += unbilled;
+        }
         return result;
       } catch (error) {
         // A canceled transaction or a failed condition still consumed capacity.
