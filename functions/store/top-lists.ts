@@ -4,7 +4,7 @@
  *
  * | Access pattern                                     | Index  | Partition key                         | Sort key                        |
  * |----------------------------------------------------|--------|---------------------------------------|---------------------------------|
- * | A set's top list: header, parts of its items       | table  | toplist#<accountId>                   | <projectId>#<setId>#set, #items#<n> |
+ * | A set's top list: the parts of its items           | table  | toplist#<accountId>                   | <projectId>#<setId>#items#<n>   |
  * | Top lists of a project (begins_with) / an account  | table  | toplist#<accountId>                   | <projectId>#...                 |
  * | Every top list, for the daily recount of windows   | retire | toplists#<shard 0-7>                  | sk                              |
  * | Sets and items whose counts changed, by minute     | table  | rankchange#<minute>#<shard 0-7>       | <ISO time>#<first event id>     |
@@ -12,8 +12,8 @@
  * The lists of an account share its partition, so a project's or an account's top is one
  * Query (a page per MB) whatever the number of items; the ranker writes each list at most
  * once per run, so that partition is never hot. The `retire` index (KEYS_ONLY, sparse)
- * lists every top list for the daily recount of rolling windows: `retirepk` never
- * changes after a list's first write, so later writes cost no index write.
+ * lists every part of every top list for the daily recount of rolling windows:
+ * `retirepk` never changes after a part's first write, so later writes cost no index write.
  *
  * Change records are written by the counting consumer, one per stream batch, after the
  * batch's counters: a record names the sets and items a batch changed. They are spread
@@ -22,7 +22,7 @@
 import { createHash } from 'node:crypto';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { PERIODS, TOP_PERIODS } from '../../shared/periods';
-import type { TopList } from '../domain/ranking';
+import { sameTopList, type TopList } from '../domain/ranking';
 import type { TableClient } from './dynamodb-clients';
 
 export const CHANGE_SHARDS = 8;
@@ -43,14 +43,17 @@ function listPrefix(scope: ListScope) {
 const shardOf = (text: string, shards: number) => createHash('sha256').update(text).digest()[0] % shards;
 
 /**
- * A list is stored in parts: a header (`...#set`: the set's counts and the buckets) and up
- * to ITEM_PARTS parts of its items (`...#items#<n>`, by a hash of the item id). A run
- * writes only the parts that changed: one response costs the header and one small part,
- * not the whole list (a write costs 1 WRU per KB of the item written).
+ * A list is stored in up to ITEM_PARTS parts of its items (`...#items#<n>`, by a hash of
+ * the item id). A run writes only the parts whose items changed: one response costs one
+ * small part, not the whole list (a write costs 1 WRU per KB of the item written). Every
+ * part written also carries the set's counts and the buckets, and a reader takes them
+ * from the part written last: the set's counts change with every response, and a header
+ * item of their own would cost a second write per run.
  */
 const ITEM_PARTS = 8;
-const HEADER = 'set';
 const itemPart = (id: string) => `items#${shardOf(id, ITEM_PARTS)}`;
+/** The part that carries a changed set count when no part's items changed. */
+const FIRST_PART = 'items#0';
 
 /** A stored list: the list, its scope and the version of each part its conditional rewrite checks. */
 export interface StoredTopList {
@@ -73,21 +76,26 @@ function fullId(contentSetId: string, stored: string): string {
 
 const isRolling = (index: number) => PERIODS[TOP_PERIODS[index]].kind === 'rolling';
 
+/** The part written last (by the run's time, then the part's name): its set counts and buckets are the list's. */
+function latestPart(parts: Record<string, unknown>[]): Record<string, unknown> | undefined {
+  const order = (part: Record<string, unknown>) => `${String(part.updatedAt ?? '')}|${String(part.sk)}`;
+  return parts.reduce<Record<string, unknown> | undefined>((latest, part) => (!latest || order(part) > order(latest) ? part : latest), undefined);
+}
+
 /**
- * One set's list from its parts. A part written in an earlier calendar bucket than the
- * header counts 0 there; a rolling window on which the parts disagree is marked stale
- * (empty bucket), so the ranker recounts every member.
+ * One set's list from its parts. The set's counts and the buckets are the latest part's; a
+ * part written in an earlier calendar bucket counts 0 there; a rolling window on which the
+ * parts disagree is marked stale (empty bucket), so the ranker recounts every member.
  */
 function combineParts(scope: ListScope, parts: Record<string, unknown>[]): StoredTopList {
   const prefix = listPrefix(scope).prefix;
-  const header = parts.find((part) => part.sk === `${prefix}${HEADER}`);
-  const buckets = ((header?.buckets ?? []) as string[]).map(String);
+  const latest = latestPart(parts);
+  const buckets = ((latest?.buckets ?? []) as string[]).map(String);
   const items = new Map<string, number[]>();
   const versions = new Map<string, number>();
   for (const part of parts) {
     const name = String(part.sk).slice(prefix.length);
     versions.set(name, Number(part.version ?? 0));
-    if (name === HEADER) continue;
     const partBuckets = ((part.buckets ?? []) as string[]).map(String);
     partBuckets.forEach((bucket, index) => {
       if (isRolling(index) && bucket !== buckets[index]) buckets[index] = '';
@@ -99,7 +107,7 @@ function combineParts(scope: ListScope, parts: Record<string, unknown>[]): Store
       );
     }
   }
-  return { scope, list: { buckets, set: ((header?.set ?? []) as number[]).map(Number), items }, versions };
+  return { scope, list: { buckets, set: ((latest?.set ?? []) as number[]).map(Number), items }, versions };
 }
 
 function scopeOf(pk: string, sk: string): ListScope {
@@ -144,9 +152,9 @@ export async function readTopLists(store: TableClient, accountId: string, projec
   return [...bySet].map(([key, parts]) => combineParts(scopeOf(pk, key), parts));
 }
 
-/** The parts of a list as stored (short ids), by part name. */
+/** The parts of a list as stored (short ids), by part name, without the set's counts (added to those written). */
 function partsOf(scope: ListScope, list: TopList): Map<string, Record<string, unknown>> {
-  const parts = new Map<string, Record<string, unknown>>([[HEADER, { buckets: list.buckets, set: list.set }]]);
+  const parts = new Map<string, Record<string, unknown>>();
   // In id order: DynamoDB keeps no order in a map, and parts are compared as JSON to find those that changed.
   for (const [id, counts] of [...list.items].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
     const name = itemPart(id);
@@ -167,9 +175,17 @@ export async function writeTopList(store: TableClient, scope: ListScope, list: T
   const { pk, prefix } = listPrefix(scope);
   const before = stored ? partsOf(scope, stored.list) : new Map<string, Record<string, unknown>>();
   const after = partsOf(scope, list);
-  // A part that lost all its items is written empty (its version goes on).
-  for (const name of stored?.versions.keys() ?? []) if (!after.has(name)) after.set(name, { buckets: list.buckets, items: {} });
+  // A part that lost all its items is written empty (its version goes on), once.
+  for (const name of stored?.versions.keys() ?? []) {
+    if (!before.has(name)) before.set(name, { buckets: stored!.list.buckets, items: {} });
+    if (!after.has(name)) after.set(name, { buckets: list.buckets, items: {} });
+  }
   const changed = [...after].filter(([name, part]) => JSON.stringify(part) !== JSON.stringify(before.get(name)) || !stored?.versions.has(name));
+  // The set's counts (or the buckets) changed with no part's items: the smallest part carries them.
+  if (changed.length === 0 && (!stored || !sameTopList(stored.list, list))) {
+    const smallest = [...after].sort(([, a], [, b]) => JSON.stringify(a).length - JSON.stringify(b).length)[0];
+    changed.push(smallest ?? [FIRST_PART, { buckets: list.buckets, items: {} }]);
+  }
   const outcomes = await Promise.all(
     changed.map(async ([name, part]) => {
       const seen = stored?.versions.get(name);
@@ -182,10 +198,11 @@ export async function writeTopList(store: TableClient, scope: ListScope, list: T
               pk,
               sk: `${prefix}${name}`,
               ...part,
+              set: list.set,
               version: (seen ?? 0) + 1,
               updatedAt: now.toISOString(),
-              // The header lists the list in the sparse `retire` index, for the daily recount.
-              ...(name === HEADER ? { retirepk: `toplists#${shardOf(scope.contentSetId, LIST_SHARDS)}` } : {}),
+              // Lists the part in the sparse `retire` index, for the daily recount.
+              retirepk: `toplists#${shardOf(scope.contentSetId, LIST_SHARDS)}`,
             },
             ...(seen === undefined
               ? { ConditionExpression: 'attribute_not_exists(pk)' }
@@ -204,7 +221,7 @@ export async function writeTopList(store: TableClient, scope: ListScope, list: T
 
 /** The key of every top list (the daily recount), from the sparse index, every page of every shard. */
 export async function allTopListKeys(store: TableClient): Promise<ListScope[]> {
-  const scopes: ListScope[] = [];
+  const scopes = new Map<string, ListScope>();
   for (let shard = 0; shard < LIST_SHARDS; shard++) {
     let start: Record<string, unknown> | undefined;
     do {
@@ -217,11 +234,14 @@ export async function allTopListKeys(store: TableClient): Promise<ListScope[]> {
           ExclusiveStartKey: start,
         }),
       );
-      for (const item of page.Items ?? []) scopes.push(scopeOf(String(item.pk), String(item.sk)));
+      for (const item of page.Items ?? []) {
+        const scope = scopeOf(String(item.pk), String(item.sk));
+        scopes.set(`${item.pk}|${scope.projectId}#${scope.contentSetId}`, scope);
+      }
       start = page.LastEvaluatedKey;
     } while (start);
   }
-  return scopes;
+  return [...scopes.values()];
 }
 
 /* Change records */

@@ -1,9 +1,11 @@
+import { TOP_PERIODS } from '../../shared/periods';
 import { ANONYMOUS } from '../../functions/api/auth';
 import { refreshTopList, runRanker } from '../../functions/jobs/ranker';
 import { createResponse } from '../../functions/operations/response-collection';
 import { topContentItems } from '../../functions/operations/top';
 import { defaultStore } from '../../functions/store/entity-store';
 import { minuteKey, readTopList } from '../../functions/store/top-lists';
+import { meterClient } from '../../scripts/dynamo-meter';
 import { createAccount, createContentSet, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 
 /**
@@ -81,6 +83,24 @@ describe('the ranker', () => {
     const list = await readTopList(store, scope, { consistent: true });
     expect(list!.list.items.get(items.c)![3]).toBe(4);
     expect(list!.list.items.get(items.d)![3]).toBe(1);
+  });
+
+  it("rewrites one part of the list for a response on one item, the set's counts with it", async () => {
+    const items = await contentItemIds(['a', 'c']);
+    const scope = { accountId: owner.accountId, projectId, contentSetId };
+    const before = (await readTopList(store, scope, { consistent: true }))!;
+    await vote('a', 1);
+    await api.drainStream({ rank: false });
+    const meter = meterClient(defaultStore().client);
+    const start = meter.snapshot();
+    expect((await refreshTopList(store, scope, [items.a], new Date())).written).toBe(true);
+    // One PutItem: the part holding `a`; no header item of the set's own.
+    expect(meter.since(start).commands.PutItemCommand).toBe(1);
+    const after = (await readTopList(store, scope, { consistent: true }))!;
+    const SEVEN_DAYS = TOP_PERIODS.indexOf('rolling7d');
+    expect(after.list.set[SEVEN_DAYS]).toBe(before.list.set[SEVEN_DAYS] + 1);
+    expect(after.list.items.get(items.a)![SEVEN_DAYS]).toBe(before.list.items.get(items.a)![SEVEN_DAYS] + 1);
+    expect(after.list.items.get(items.c)).toEqual(before.list.items.get(items.c));
   });
 
   it('names change records by the minute they were written', () => {
