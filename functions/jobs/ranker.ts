@@ -17,7 +17,7 @@
  *    whether or not it changed (the windows slide without any response);
  * 4. moves the checkpoint.
  *
- * Cost per run: per changed set one Query of its list, two Queries per recounted entity
+ * Cost per run: per changed set one Query of its list, one Query per recounted entity
  * (its day and year counter items), one PutItem per part of the list that changed (its
  * size in KB, in WRU); the change records are Queried once. Nothing here grows with the number of responses; the daily recount
  * grows with the number of lists and their members (at most TOP_LIST_DEPTH per period).
@@ -26,7 +26,7 @@ import { resolvePeriod, TOP_PERIODS } from '../../shared/periods';
 import { mergeTopList, needsFullRecount, sameTopList, type PeriodCounts } from '../domain/ranking';
 import { logger } from '../observability/logger';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { pointItemRange, pointRecords, readCounterItems, type AggregateEntity } from '../store/counters';
+import { daySk, pointItemRange, pointRecords, readCounterItems, yearSk, type AggregateEntity } from '../store/counters';
 import type { TableClient } from '../store/dynamodb-clients';
 import { allTopListKeys, readRankingChanges, readTopList, writeTopList, type ListScope } from '../store/top-lists';
 import { inParallel } from './parallel';
@@ -54,7 +54,7 @@ export interface RankerResult {
 function rankedPeriods(now: Date) {
   const resolved = TOP_PERIODS.map((period) => resolvePeriod(period, { now }));
   for (const period of resolved) {
-    // The two Queries below read day and year items: a ranked period of other points would need a third.
+    // periodCounts reads day and year items: a ranked period of other points would need more.
     if (period.pointGranularity !== 'day' && period.pointGranularity !== 'month')
       throw new Error(`ranked period ${period.period} has ${period.pointGranularity} points`);
   }
@@ -67,16 +67,29 @@ function rankedPeriods(now: Date) {
 }
 
 /**
- * The counts of an entity in every ranked period at `now`: two strongly consistent Queries,
- * the day items of the longest day-point window (a month or 28 days) and the year items of
- * the longest month-point one (rolling12m: this year and last).
+ * The counts of an entity in every ranked period at `now`: one strongly consistent Query
+ * from the first day item of the longest day-point window (a month or 28 days) to the last
+ * year item of the longest month-point one (rolling12m: this year and last). Day items
+ * (`d#`) sort before year items (`y#`), so the range holds both, and the entity's older
+ * year items besides (one per year): a read costs per 4 KB, so one Query of a few more
+ * items costs less than two.
  */
 async function periodCounts(store: TableClient, entity: AggregateEntity, entityId: string, periods: ReturnType<typeof rankedPeriods>): Promise<PeriodCounts> {
-  const [days, months] = await Promise.all([
-    readCounterItems(store, entity, entityId, pointItemRange('day', periods.days[0], periods.days.at(-1)!), { consistent: true }),
-    readCounterItems(store, entity, entityId, pointItemRange('month', periods.months[0], periods.months.at(-1)!), { consistent: true }),
-  ]);
-  const points = { day: pointRecords(days, 'day'), month: pointRecords(months, 'month') };
+  const range = {
+    from: pointItemRange('day', periods.days[0], periods.days.at(-1)!).from,
+    to: pointItemRange('month', periods.months[0], periods.months.at(-1)!).to,
+  };
+  const items = await readCounterItems(store, entity, entityId, range, { consistent: true });
+  const points = {
+    day: pointRecords(
+      items.filter((item) => String(item.sk).startsWith(daySk(''))),
+      'day',
+    ),
+    month: pointRecords(
+      items.filter((item) => String(item.sk).startsWith(yearSk(''))),
+      'month',
+    ),
+  };
   return periods.resolved.map((period) =>
     period.points.reduce((sum, key) => sum + Number(points[period.pointGranularity as 'day' | 'month'].get(key)?.count ?? 0), 0),
   );
