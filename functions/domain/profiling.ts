@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import UAParser from 'ua-parser-js';
 
 export const PROFILING_FIELDS = [
@@ -58,9 +59,30 @@ function decodeHeader(value: string | undefined): string | undefined {
  * the API sits behind CloudFront) and `context.$user`. Nothing is invented: a field
  * with no source stays absent.
  */
+/**
+ * Parsed User-Agents by their text: parsing runs some hundred regular expressions, the most
+ * CPU a response costs besides its write, and a site's visitors send few distinct agents.
+ * Bounded, so a flood of distinct agents costs memory no more than the cap.
+ */
+const parsedAgents = new LRUCache<string, UAParser.IResult>({
+  max: 1000,
+  // About 2 MB at most, whatever the agents' lengths (a header may hold kilobytes).
+  maxSize: 2_000_000,
+  sizeCalculation: (_, text) => text.length + 1000,
+});
+
+function parseAgent(text: string): UAParser.IResult {
+  let parsed = parsedAgents.get(text);
+  if (!parsed) {
+    parsed = new UAParser(text).getResult();
+    parsedAgents.set(text, parsed);
+  }
+  return parsed;
+}
+
 export function deriveProfiling(given: Profiling | undefined, sources: ProfilingSources): Profiling {
   const { headers } = sources;
-  const agent = headers['user-agent'] ? new UAParser(headers['user-agent']).getResult() : undefined;
+  const agent = headers['user-agent'] ? parseAgent(headers['user-agent']) : undefined;
   const user = sources.context?.$user;
   const derived: Profiling = {
     userId: typeof user === 'string' || typeof user === 'number' ? clip(String(user)) : undefined,

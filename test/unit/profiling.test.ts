@@ -66,6 +66,15 @@ describe('deriveProfiling', () => {
     });
   });
 
+  it("derives each agent's own fields when agents alternate (parses are remembered per agent)", () => {
+    const derive = (agent: string) => deriveProfiling(undefined, { headers: { 'user-agent': agent } });
+    const first = [IPHONE_SAFARI, ANDROID_CHROME, WINDOWS_CHROME].map(derive);
+    for (let round = 0; round < 3; round++) {
+      expect([WINDOWS_CHROME, IPHONE_SAFARI, ANDROID_CHROME].map(derive)).toEqual([first[2], first[0], first[1]]);
+    }
+    expect(first.map((profiling) => profiling.os)).toEqual(['iOS', 'Android', 'Windows']);
+  });
+
   it('invents nothing for agents it does not recognise, nor a form factor without an OS', () => {
     for (const agent of ['curl/8.4.0', 'node', '', '   ']) {
       expect(deriveProfiling(undefined, { headers: { 'user-agent': agent } })).toEqual({});
