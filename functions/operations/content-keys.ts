@@ -127,13 +127,18 @@ export interface ResolvedContentKey {
  * exact key item, and the alias of `key` taken as a decoded form. The exact key wins; else
  * the oldest item whose key decodes to `key` (see the module comment for why).
  */
-export async function resolveContentKey(table: TableClient, contentSetId: string, key: string): Promise<ResolvedContentKey> {
+export async function resolveContentKey(
+  table: TableClient,
+  contentSetId: string,
+  key: string,
+  options: { consistent?: boolean } = {},
+): Promise<ResolvedContentKey> {
   const hash = keyHash(key);
-  const [setRaw, keyRaw, aliasRaw] = await getRawItems(table, [
-    keys.contentSet(contentSetId),
-    keys.contentKey(contentSetId, hash),
-    keys.contentKeyAlias(contentSetId, hash),
-  ]);
+  const [setRaw, keyRaw, aliasRaw] = await getRawItems(
+    table,
+    [keys.contentSet(contentSetId), keys.contentKey(contentSetId, hash), keys.contentKeyAlias(contentSetId, hash)],
+    options,
+  );
   const exact = contentKeyTarget(keyRaw);
   if (exact) return { setRaw, contentItemId: exact, matched: 'key' };
   const oldest = aliasMembers(aliasRaw).sort()[0];

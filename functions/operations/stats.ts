@@ -10,10 +10,10 @@
  * |--------------------------------|----------------------------------------------------------------------|
  * | projects/getStats, sets/…      | 1 GetItem (the entity) + 1 Query (the items holding the points)     |
  * | contents/getStats              | 2 GetItem (item, then its set for the schema) + 1 Query             |
- * | responses/getAggregates id     | 2 GetItem (item, set) + 1 Query                                      |
+ * | responses/getAggregates id     | 1 BatchGetItem (item, set) + 1 Query; an id issued before ids named their set: 2 GetItem + 1 Query |
  * | responses/getAggregates key    | 1 BatchGetItem (set, key, alias) + 1 Query (none for a new key)     |
- * | sets/top, contents/top         | ≤1 GetItem (scope check) + 1 Query (rank index) + 1–2 BatchGetItem  |
- * |                                | (entities, their sets) + 1 Query per entry ($size at most)          |
+ * | sets/top, contents/top         | 1 Query (the top lists, per MB) + 1–2 BatchGetItem (entities, their |
+ * |                                | sets) + 1 Query per entry ($size at most); see operations/top.ts    |
  *
  * A period is always read in ONE key range Query: hour points from one day item, day points
  * from 7-31 day items, month points from one or two year items, year points (lifetime) from

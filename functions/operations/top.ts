@@ -4,7 +4,7 @@
  * about a minute of the counters (functions/jobs/ranker.ts). The order is as fresh as the
  * ranker's last run; each entry's stats are read live.
  *
- * DynamoDB requests: a set's top reads its list (1 GetItem); a project's or an account's,
+ * DynamoDB requests: a set's top reads its list (1 Query of its parts); a project's or an account's,
  * its lists (1 Query per MB of lists: one list per set); then the ranked entities (1-2
  * BatchGetItem) and their stats (1 Query per entry, `$size` at most). None of it depends
  * on the number of content items.

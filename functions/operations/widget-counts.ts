@@ -2,21 +2,31 @@
  * responses/getAggregates: the counts per option the widgets show next to their buttons.
  *
  * DynamoDB round trips for (contentSetId, key): 1 BatchGetItem (set, key, alias) + 1 Query
- * of the counters; a key nobody answered yet is the BatchGetItem alone. Nothing is
- * remembered between calls (a moved key or a changed publicAggregates shows at once);
+ * of the counters; a key nobody answered yet is the BatchGetItem alone. For a content id:
+ * 1 BatchGetItem (item, and the set its id names) + 1 Query; an id issued before ids
+ * named their set reads the item, then the set. Nothing is remembered between calls;
  * page views are absorbed at the edge instead: answers of public sets may be cached for
  * AGGREGATES_MAX_AGE_SECONDS (handlers/responses/getAggregates.ts).
+ *
+ * Every read is eventually consistent (half the read units of a strongly consistent one):
+ * the counts themselves arrive through the stream seconds after a response, and answers
+ * are cached for seconds, so a moved key or a changed publicAggregates showing a second
+ * later changes nothing a widget can tell. A BatchGetItem costs per key even for a key
+ * that is absent (the alias, usually): 1.5 RRU eventually consistent, 3 strongly.
  */
 import type { Caller } from '../api/auth';
 import { DEFAULT_STAT_PERIOD } from '../api/aggregate-models';
 import { ApiError, notFound } from '../api/errors';
 import type { StatPeriod } from '../../shared/periods';
-import { getRawItem } from '../store/batch';
+import { getRawItem, getRawItems } from '../store/batch';
+import { contentSetOfItemId } from '../domain/text';
 import type { TableClient } from '../store/dynamodb-clients';
 import type { ContentSetItem } from '../store/entities';
 import { contentItemOf, contentSetOf, keys } from '../store/items';
 import { resolveContentKey } from './content-keys';
 import { contentItemSubject, subjectStats, type PeriodRequest } from './stats';
+
+const EVENTUALLY = { consistent: false };
 
 type AggregatesSet = Pick<ContentSetItem, 'id' | 'accountId' | 'projectId' | 'schema' | 'schemaConfig' | 'publicAggregates'>;
 
@@ -58,16 +68,20 @@ export async function widgetCounts(
 ): Promise<WidgetCounts> {
   const request: PeriodRequest = { period: period ?? DEFAULT_STAT_PERIOD, now };
   if (typeof target === 'string') {
-    const item = contentItemOf(await getRawItem(store, keys.contentItem(target)));
+    const named = contentSetOfItemId(target);
+    const [itemRaw, namedSetRaw] = named
+      ? await getRawItems(store, [keys.contentItem(target), keys.contentSet(named)], EVENTUALLY)
+      : [await getRawItem(store, keys.contentItem(target), EVENTUALLY), undefined];
+    const item = contentItemOf(itemRaw);
     if (!item || (caller.level !== 'anonymous' && caller.accountId !== item.accountId)) throw notFound('Content item', target);
-    const setData = contentSetOf(await getRawItem(store, keys.contentSet(item.contentSetId)));
+    const setData = contentSetOf(item.contentSetId === named ? namedSetRaw : await getRawItem(store, keys.contentSet(item.contentSetId), EVENTUALLY));
     const contentSet = checkAggregatesAccess(caller, setData, 'Content item', target);
     const { values } = (await subjectStats(store, contentItemSubject(item, contentSet), request)).data;
     return { values, publicAggregates: contentSet.publicAggregates };
   }
   const { contentSetId, key } = target;
   // One BatchGetItem: the set, the exact key, and the alias of a widget's decoded key.
-  const { setRaw, contentItemId: itemId } = await resolveContentKey(store, contentSetId, key);
+  const { setRaw, contentItemId: itemId } = await resolveContentKey(store, contentSetId, key, EVENTUALLY);
   const contentSet = checkAggregatesAccess(caller, contentSetOf(setRaw), 'Content set', contentSetId);
   const subject = contentItemSubject({ id: itemId ?? '' }, contentSet);
   const values = itemId ? (await subjectStats(store, subject, request)).data.values : new Array<number>(subject.shape!.optionCount).fill(0);

@@ -63,7 +63,7 @@ export async function sendUntilProcessed<T>(
 export async function getRawItems(
   store: TableClient,
   keys: ItemKey[],
-  backoff: Backoff = UNPROCESSED_BACKOFF,
+  { consistent = true, backoff = UNPROCESSED_BACKOFF }: { consistent?: boolean; backoff?: Backoff } = {},
 ): Promise<(Record<string, unknown> | undefined)[]> {
   const found = new Map<string, Record<string, unknown>>();
   const id = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
@@ -71,7 +71,7 @@ export async function getRawItems(
     'BatchGetItem',
     keys,
     async (pending) => {
-      const answer = await store.documentClient.send(new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true } } }));
+      const answer = await store.documentClient.send(new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: consistent } } }));
       for (const item of answer.Responses?.[store.tableName] ?? []) found.set(id(item), item);
       return (answer.UnprocessedKeys?.[store.tableName]?.Keys as ItemKey[] | undefined) ?? [];
     },

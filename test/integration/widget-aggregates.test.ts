@@ -3,6 +3,8 @@ import { clearTargetCache } from '../../functions/operations/target-cache';
 import { decodeAsApiGateway } from '../../functions/domain/percent-escapes';
 import { keyHash } from '../../functions/domain/text';
 import { MAX_ALIAS_MEMBERS, resolveContentKey } from '../../functions/operations/content-keys';
+import { widgetCounts } from '../../functions/operations/widget-counts';
+import type { Caller } from '../../functions/api/auth';
 import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, expectError, startTestApi, tableSnapshot, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 
@@ -139,9 +141,39 @@ describe('getAggregates access', () => {
     }
   });
 
+  it('reads in two requests, eventually consistent: item and set (or set, key and alias) in one BatchGetItem, then the counters', async () => {
+    const key = `by-id-${Date.now()}`;
+    await othersSend({ contentSetId: privateSet, key }, ['y', 'n']);
+    await api.drainStream();
+    const contentId = (await api.call('contents/lookup', [key, { contentSetId: privateSet }], { key: owner.viewer })).body[0].id;
+    const { store } = defaultStore();
+    const send = jest.spyOn(store.documentClient, 'send');
+    try {
+      const caller: Caller = { kind: 'key', level: 'viewer', accountId: owner.accountId, keyId: 'test' };
+      expect((await widgetCounts(store, caller, contentId, 'lifetime', new Date())).values).toEqual([1, 1]);
+      const commands = send.mock.calls.map(([command]) => command as unknown as { constructor: { name: string }; input: Record<string, unknown> });
+      expect(commands.map((command) => command.constructor.name)).toEqual(['BatchGetCommand', 'QueryCommand']);
+      const batch = commands[0].input.RequestItems as Record<string, { Keys: unknown[]; ConsistentRead: boolean }>;
+      expect(Object.values(batch).map(({ Keys, ConsistentRead }) => [Keys.length, ConsistentRead])).toEqual([[2, false]]);
+      expect(commands[1].input.ConsistentRead).toBeFalsy();
+      // By (set, key): the same, the BatchGetItem holding set, key and alias.
+      send.mockClear();
+      expect((await widgetCounts(store, caller, { contentSetId: privateSet, key }, 'lifetime', new Date())).values).toEqual([1, 1]);
+      const [byKey] = send.mock.calls.map(([command]) => (command as unknown as { input: Record<string, unknown> }).input);
+      expect(
+        Object.values(byKey.RequestItems as Record<string, { Keys: unknown[]; ConsistentRead: boolean }>).map(({ Keys, ConsistentRead }) => [
+          Keys.length,
+          ConsistentRead,
+        ]),
+      ).toEqual([[3, false]]);
+    } finally {
+      send.mockRestore();
+    }
+  });
+
   it('answers not-found for an unknown set or content id, bad-request for a bad target or period', async () => {
     await expect(aggregates({ contentSetId: 'A'.repeat(22), key: 'k' })).rejects.toThrow();
-    for (const args of [[{ contentSetId: 'A'.repeat(22), key: 'k' }], ['A'.repeat(22)]]) {
+    for (const args of [[{ contentSetId: 'A'.repeat(22), key: 'k' }], ['A'.repeat(22)], ['A'.repeat(44)]]) {
       const answer = await api.call('responses/getAggregates', args);
       expect([answer.status, answer.body.error]).toEqual([404, 'not-found']);
     }

@@ -74,7 +74,7 @@ describe('getRawItems', () => {
       { pk: 'missing', sk: '1' },
       { pk: 'a', sk: '1' },
     ];
-    expect(await getRawItems(store, keys, backoff)).toEqual([table.b, undefined, table.a]);
+    expect(await getRawItems(store, keys, { backoff })).toEqual([table.b, undefined, table.a]);
     expect(requests).toEqual([['b', 'missing', 'a'], ['missing', 'a'], ['a']]);
     expect(waits).toEqual([50, 100]);
   });
