@@ -71,7 +71,9 @@ export async function getRawItems(
     'BatchGetItem',
     keys,
     async (pending) => {
-      const answer = await store.documentClient.send(new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: consistent } } }));
+      const answer = await store.documentClient.send(
+        new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: consistent } } }),
+      );
       for (const item of answer.Responses?.[store.tableName] ?? []) found.set(id(item), item);
       return (answer.UnprocessedKeys?.[store.tableName]?.Keys as ItemKey[] | undefined) ?? [];
     },
