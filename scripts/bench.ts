@@ -20,7 +20,7 @@
  *   AWS SDK straight to DynamoDB Local, interleaved with ours, and the ratio of the two
  *   medians.
  * Then: responses/create throughput at concurrency 16 against raw PutItem in the same
- * run; the stream consumer's capacity per response; the sizes of stored items; the hot
+ * run (a project-shaped item, and the very item create writes); the stream consumer's capacity per response; the sizes of stored items; the hot
  * path's bundle bytes and cold start beside a bare-SDK handler sending the same requests.
  * Everything measured is also written as JSON (--json), which `npm run cost` reads.
  *
@@ -32,9 +32,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { CONCURRENCY, throughputInChildProcess, type ThroughputRound } from './bench-throughput';
 import { bareHandler, bundle, measureInit, type InitTimings } from './bench-init';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { APIGatewayProxyEvent, DynamoDBRecord } from 'aws-lambda';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { hottestPartitions, itemBytes, type DynamoMeter, type MeterSnapshot } from './dynamo-meter';
 import {
   benchCase,
@@ -209,21 +210,6 @@ const CASES: BenchCase<any>[] = [
   }),
 ];
 
-/** Concurrent callers for the throughput comparison (the issue asks for 16). */
-const CONCURRENCY = 16;
-
-/** Runs `total` calls with `concurrency` in flight; returns calls per second. */
-async function throughput(total: number, concurrency: number, call: (i: number) => Promise<void>): Promise<number> {
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) await call(next++);
-    }),
-  );
-  return total / ((performance.now() - started) / 1000);
-}
-
 function positiveInteger(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const number = Number(value);
@@ -236,19 +222,6 @@ const CONSUMER_RESPONSES = 200;
 const CONSUMER_ITEMS = 20;
 /** Fresh processes per function for the cold-start measurement. */
 const INIT_RUNS = 5;
-
-interface ThroughputRound {
-  /** responses/create through the local HTTP server, in this process (its client shares the event loop). */
-  ours: number;
-  /** The same Lambda handler invoked with API Gateway events, in this process: our code without an HTTP server in front. */
-  handler: number;
-  /** Raw PutItem: the goal's baseline. */
-  raw: number;
-  /** Raw TransactWriteItems of a Put and three ConditionChecks (create's shape before it became one PutItem): what DynamoDB Local allows such a write. */
-  rawTransaction: number;
-  /** Raw TransactWriteItems of a Put and one ConditionCheck: the most any write that refuses a response after an archive can reach. */
-  rawSmallestRefusal: number;
-}
 
 /** Responses written per write-path traffic shape (after one unmetered response per page). */
 const SHAPE_RESPONSES = 400;
@@ -339,8 +312,6 @@ async function main(): Promise<number> {
   const { clearTargetCache } = await import('../functions/operations/target-cache');
   const { startStreamConsumers } = await import('../local/stream-consumers');
   const { meterClient } = await import('./dynamo-meter');
-  const { handler: createHandler } = await import('../functions/handlers/responses/create');
-  const { localLambdaContext } = await import('../local/lambda-context');
   const settings = {
     iterations: positiveInteger('iterations', values.iterations, 200),
     warmup: positiveInteger('warmup', values.warmup, 50),
@@ -413,28 +384,12 @@ async function main(): Promise<number> {
       results.push(await runCase(definition, context, raw, settings, rawCounter, meter));
     }
 
-    process.stderr.write(`Measuring throughput at concurrency ${CONCURRENCY}...\n`);
+    process.stderr.write(`Measuring throughput at concurrency ${CONCURRENCY}, in a process of its own...\n`);
     const pages = await contentSet(context, await project(context, 'Throughput'), 'throughput', 'reaction');
-    total = settings.iterations * 4;
-    // Alternated, so both see the same machine load; every round is reported.
-    for (let round = 0; round < 3; round++) {
-      const ours = await throughput(total, CONCURRENCY, async (i) => {
-        await context.api('responses/create', [{ contentSetId: pages, key: `https://example.com/t/${i % 50}`, value: 'heart' }], 'anonymous');
-      });
-      const handler = await throughput(total, CONCURRENCY, async (i) => {
-        const answer = await createHandler(
-          apiEvent('/v0/responses/create', 'POST', [
-            { contentSetId: pages, key: `https://example.com/t/${i % 50}`, value: 'heart' },
-          ]) as unknown as APIGatewayProxyEvent,
-          localLambdaContext('bench-create'),
-        );
-        if (answer.statusCode !== 200) throw new Error(`the create handler answered ${answer.statusCode}: ${answer.body}`);
-      });
-      const rawPuts = await throughput(total, CONCURRENCY, (i) => raw.put(1_000_000 + round * total + i));
-      const rawTransactions = await throughput(total, CONCURRENCY, (i) => raw.transaction(round * total + i));
-      const rawSmallestRefusals = await throughput(total, CONCURRENCY, (i) => raw.transaction(round * total + i, 1));
-      rounds.push({ ours, handler, raw: rawPuts, rawTransaction: rawTransactions, rawSmallestRefusal: rawSmallestRefusals });
-    }
+    total = settings.iterations * 6;
+    rounds.push(
+      ...(await throughputInChildProcess({ endpoint: runtime.dynamoEndpoint, tableName: TABLE_NAME, baseUrl: runtime.baseUrl, contentSetId: pages, total })),
+    );
 
     process.stderr.write('Measuring the write path on its hottest partitions...\n');
     writeShapes = await writePathShapes(context, meter);
@@ -494,6 +449,8 @@ async function main(): Promise<number> {
       rounds,
       ratio: rounds.length ? sum('ours') / sum('raw') : undefined,
       handlerRatio: rounds.length ? sum('handler') / sum('raw') : undefined,
+      handlerRatioToResponsePut: rounds.length ? sum('handler') / sum('rawResponse') : undefined,
+      ratioToResponsePut: rounds.length ? sum('ours') / sum('rawResponse') : undefined,
       ratioToRawTransaction: rounds.length ? sum('ours') / sum('rawTransaction') : undefined,
     },
     writePath: { shapes: writeShapes },
@@ -543,10 +500,12 @@ async function main(): Promise<number> {
             ...rounds.map(
               (round, index) =>
                 `round ${index + 1}: ours ${round.ours.toFixed(0)} responses/s; handler ${round.handler.toFixed(0)}/s; raw PutItem ${round.raw.toFixed(0)}/s (ratio ${(round.ours / round.raw).toFixed(2)}, handler ${(round.handler / round.raw).toFixed(2)}); ` +
+                `raw PutItem of create's own item ${round.rawResponse.toFixed(0)}/s (ratio ${(round.ours / round.rawResponse).toFixed(2)}, handler ${(round.handler / round.rawResponse).toFixed(2)}); ` +
                 `raw TransactWriteItems of a Put and three ConditionChecks (the former create) ${round.rawTransaction.toFixed(0)}/s (ratio ${(round.ours / round.rawTransaction).toFixed(2)}); ` +
                 `raw Put + one ConditionCheck ${round.rawSmallestRefusal.toFixed(0)}/s`,
             ),
-            `all rounds: ours / raw PutItem ${(sum('ours') / sum('raw')).toFixed(2)}; handler / raw PutItem ${(sum('handler') / sum('raw')).toFixed(2)}; ours / raw transaction ${(sum('ours') / sum('rawTransaction')).toFixed(2)}; ` +
+            `all rounds: ours / raw PutItem ${(sum('ours') / sum('raw')).toFixed(2)}; handler / raw PutItem ${(sum('handler') / sum('raw')).toFixed(2)}; ` +
+              `handler / raw PutItem of create's own item ${(sum('handler') / sum('rawResponse')).toFixed(2)}; ours / raw PutItem of create's own item ${(sum('ours') / sum('rawResponse')).toFixed(2)}; ours / raw transaction ${(sum('ours') / sum('rawTransaction')).toFixed(2)}; ` +
               `raw transaction / raw PutItem ${(sum('rawTransaction') / sum('raw')).toFixed(2)}; raw Put + one ConditionCheck / raw PutItem ${(sum('rawSmallestRefusal') / sum('raw')).toFixed(2)} (sums over the rounds)`,
             '',
           ]

@@ -101,7 +101,7 @@ interface BenchResults {
   operations: OperationResult[];
   throughput?: {
     concurrency: number;
-    rounds: { ours: number; handler?: number; raw: number; rawTransaction: number; rawSmallestRefusal?: number }[];
+    rounds: { ours: number; handler?: number; raw: number; rawResponse?: number; rawTransaction: number; rawSmallestRefusal?: number }[];
     ratio?: number;
     ratioToRawTransaction?: number;
   };
@@ -206,21 +206,23 @@ export function costModel(results: BenchResults, rankings: RankingsResults, hitR
     };
   };
   /**
-   * The ranker's work per million responses: a quiet site pays a whole run (one set, one
-   * item recounted) per response, the worst case; busier shapes share a run among the
-   * responses of a minute (measured: 100 responses over 20 items). Its invocation every
-   * minute is fixed (below), not per response.
+   * The ranker's work per million responses: what a run costs above an idle run (its
+   * checkpoint and the empty change-record partitions, paid every minute whatever the
+   * traffic, are fixed: below). A quiet site pays that for a whole run (one set, one item
+   * recounted) per response, the worst case; busier shapes share a run among the responses
+   * of a minute (measured: 100 responses over 20 items).
    */
   const rankerRun = (name: string) => {
     const run = rankings.runs.find((entry) => entry.name.startsWith(name));
     if (!run) throw new Error(`docs/bench-rankings.json has no "${name}" run: run npm run bench:rankings -- --write`);
     return run;
   };
+  const idle = rankerRun('idle');
   const rankerCost = (shape: (typeof shapes)[number]) => {
     const run = shape.name.startsWith('quiet') ? rankerRun('quiet') : rankerRun('busy');
     const perResponse = Math.max(1, run.responses);
-    const write = run.write / perResponse;
-    const read = run.read / perResponse;
+    const write = Math.max(0, run.write - idle.write) / perResponse;
+    const read = Math.max(0, run.read - idle.read) / perResponse;
     return { write, read, dollars: write * PRICES.dynamoWriteRequestUnitPerMillion + read * PRICES.dynamoReadRequestUnitPerMillion };
   };
   const busy = shapes.find((shape) => shape.name.startsWith('busy')) ?? shapes[0];
@@ -249,7 +251,7 @@ export function costModel(results: BenchResults, rankings: RankingsResults, hitR
   const rankerMonthly =
     (30 * 24 * 60 * (PRICES.lambdaRequestPerMillion + gbSeconds(ASSUMPTIONS.lambdaFixedMs + ASSUMPTIONS.rankerMsPerSet) * 1e6 * PRICES.lambdaArmGbSecond)) /
       1e6 +
-    (30 * 24 * 60 * (PRICES.dynamoWriteRequestUnitPerMillion + 9 * 0.5 * PRICES.dynamoReadRequestUnitPerMillion)) / 1e6;
+    (30 * 24 * 60 * (idle.write * PRICES.dynamoWriteRequestUnitPerMillion + idle.read * PRICES.dynamoReadRequestUnitPerMillion)) / 1e6;
 
   const aggregatesCall = apiCallCost(aggregates);
   const aggregatesRows = hitRatios.map((hit) => {
@@ -325,12 +327,12 @@ export function costModel(results: BenchResults, rankings: RankingsResults, hitR
       [false, true, true, true, true, true, true],
     ),
     '',
-    `Most expensive shape: **${money(Math.max(...totals))} per million responses** (goal: at most $15). The quiet site is charged a whole ranker run per response (${units(rankerRun('quiet').write)} WRU, ${units(rankerRun('quiet').read)} RRU: one response in a minute); a busy minute shares one run (${units(rankerRun('busy').write)} WRU, ${units(rankerRun('busy').read)} RRU for ${rankerRun('busy').responses} responses, \`npm run bench:rankings\`, ${rankings.date.slice(0, 10)}).`,
+    `Most expensive shape: **${money(Math.max(...totals))} per million responses** (goal: at most $15). The quiet site is charged a whole ranker run per response (one response in a minute): ${units(rankerRun('quiet').write)} WRU and ${units(rankerRun('quiet').read)} RRU, less the ${units(idle.write)} WRU and ${units(idle.read)} RRU every run costs with nothing to do (fixed, below); a busy minute shares one run (${units(rankerRun('busy').write)} WRU, ${units(rankerRun('busy').read)} RRU for ${rankerRun('busy').responses} responses, \`npm run bench:rankings\`, ${rankings.date.slice(0, 10)}).`,
     '',
     `On DynamoDB Local's real stream (${consumer.responses} responses on ${consumer.items} pages, in the batches it delivered) the consumer made ` +
       `${units(consumer.perResponse.counterUpdates)} counter updates per response (${units(consumer.perResponse.estimated.write ?? 0)} WRU).`,
     '',
-    `Plus fixed: WAF web ACL ${money(PRICES.wafWebAclPerMonth)} + ${ASSUMPTIONS.wafRules} rules × ${money(PRICES.wafRulePerMonth)}, Secrets Manager ${money(PRICES.secretsManagerSecretPerMonth)}, the ranker's run every minute (invocation, checkpoint, empty reads) ${money(rankerMonthly)}: **${money(fixedWithoutRanker + rankerMonthly)} a month**. ` +
+    `Plus fixed: WAF web ACL ${money(PRICES.wafWebAclPerMonth)} + ${ASSUMPTIONS.wafRules} rules × ${money(PRICES.wafRulePerMonth)}, Secrets Manager ${money(PRICES.secretsManagerSecretPerMonth)}, the ranker's run every minute (invocation and an idle run's ${units(idle.write)} WRU and ${units(idle.read)} RRU: checkpoint, empty reads) ${money(rankerMonthly)}: **${money(fixedWithoutRanker + rankerMonthly)} a month**. ` +
       `A first response on a new page writes the item and its key too: ${units(createNew.estimatedPerCall.write)} WRU instead of ${units(create.estimatedPerCall.write)} ` +
       `(${money(createNewCall.capacity.write * PRICES.dynamoWriteRequestUnitPerMillion)} instead of ${money(createCall.capacity.write * PRICES.dynamoWriteRequestUnitPerMillion)} per million for DynamoDB writes).`,
     '',
@@ -374,21 +376,28 @@ export function costModel(results: BenchResults, rankings: RankingsResults, hitR
 }
 
 /**
- * The throughput of responses/create against raw PutItem in one run: through the local
- * HTTP server (its load generator shares the process) and as the Lambda handler alone.
+ * The throughput of responses/create against raw PutItem (a project-shaped item, and the
+ * item create writes) in one run: as the Lambda handler alone, and through the local HTTP
+ * server.
  */
 function throughputSentence(throughput: NonNullable<BenchResults['throughput']>): string {
   const sum = (key: keyof (typeof throughput.rounds)[number]) => throughput.rounds.reduce((all, round) => all + (round[key] ?? Number.NaN), 0);
   const http = sum('ours') / sum('raw');
   const handler = sum('handler') / sum('raw');
+  const handlerToOwnItem = sum('handler') / sum('rawResponse');
+  const httpToOwnItem = sum('ours') / sum('rawResponse');
   const goal = 0.8;
   return (
-    `Throughput at concurrency ${throughput.concurrency} (${throughput.rounds.length} rounds, same DynamoDB Local, one run): the \`responses/create\` ` +
-    `Lambda handler invoked with API Gateway events reaches **${handler.toFixed(2)}x raw PutItem**; through the local HTTP server, whose load ` +
-    `generator runs in the same Node process, ${http.toFixed(2)}x. ` +
+    `Throughput at concurrency ${throughput.concurrency} (${throughput.rounds.length} rounds, same DynamoDB Local, one run, in a process of its own ` +
+    `(scripts/bench-throughput.ts)): the \`responses/create\` Lambda handler invoked with API Gateway events reaches ` +
+    `**${handler.toFixed(2)}x a raw PutItem of a project-shaped item** (one index entry) and ` +
+    `**${handlerToOwnItem.toFixed(2)}x a raw PutItem of the very item create writes** (its three index entries and its condition); through the local ` +
+    `HTTP server (in the bench's process, on the same two CPUs), ${http.toFixed(2)}x and ${httpToOwnItem.toFixed(2)}x. ` +
     (handler >= goal
-      ? `The goal of ${goal}x is met by the handler (on AWS, API Gateway is the HTTP server); not through the local server.`
-      : `The goal of ${goal}x raw PutItem is not met.`)
+      ? `The goal of ${goal}x is met by the handler against both (on AWS, API Gateway is the HTTP server); not through the local server.`
+      : handlerToOwnItem >= goal
+        ? `Against the same item, the handler meets the goal of ${goal}x: what is left of the gap to a project-shaped PutItem is DynamoDB Local maintaining three index entries instead of one, not our code. Against the project-shaped item it is not met.`
+        : `The goal of ${goal}x raw PutItem is not met.`)
   );
 }
 
