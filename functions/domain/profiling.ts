@@ -54,12 +54,6 @@ function decodeHeader(value: string | undefined): string | undefined {
 }
 
 /**
- * Profiling as stored: the caller's fields verbatim, the missing ones derived from the
- * User-Agent (ua-parser-js 1.x, MIT), Accept-Language, CloudFront viewer headers (when
- * the API sits behind CloudFront) and `context.$user`. Nothing is invented: a field
- * with no source stays absent.
- */
-/**
  * Parsed User-Agents by their text: parsing runs some hundred regular expressions, the most
  * CPU a response costs besides its write, and a site's visitors send few distinct agents.
  * Bounded, so a flood of distinct agents costs memory no more than the cap.
@@ -80,6 +74,12 @@ function parseAgent(text: string): UAParser.IResult {
   return parsed;
 }
 
+/**
+ * Profiling as stored: the caller's fields verbatim, the missing ones derived from the
+ * User-Agent (ua-parser-js 1.x, MIT), Accept-Language, CloudFront viewer headers (when
+ * the API sits behind CloudFront) and `context.$user`. Nothing is invented: a field
+ * with no source stays absent.
+ */
 export function deriveProfiling(given: Profiling | undefined, sources: ProfilingSources): Profiling {
   const { headers } = sources;
   const agent = headers['user-agent'] ? parseAgent(headers['user-agent']) : undefined;
