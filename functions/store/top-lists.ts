@@ -47,7 +47,7 @@ const shardOf = (text: string, shards: number) => createHash('sha256').update(te
  * the item id). A run writes only the parts whose items changed: one response costs one
  * small part, not the whole list (a write costs 1 WRU per KB of the item written). Every
  * part written also carries the set's counts and the buckets, and a reader takes them
- * from the part written last: the set's counts change with every response, and a header
+ * from the part written last (the highest write count): the set's counts change with every response, and a header
  * item of their own would cost a second write per run.
  */
 const ITEM_PARTS = 8;
@@ -60,6 +60,8 @@ export interface StoredTopList {
   scope: ListScope;
   list: TopList;
   versions: Map<string, number>;
+  /** The list's write count, carried by the parts each write wrote: the highest names the part written last. */
+  writes: number;
 }
 
 /**
@@ -76,10 +78,15 @@ function fullId(contentSetId: string, stored: string): string {
 
 const isRolling = (index: number) => PERIODS[TOP_PERIODS[index]].kind === 'rolling';
 
-/** The part written last (by the run's time, then the part's name): its set counts and buckets are the list's. */
+/**
+ * The part written last: the highest write count (`writes`, one more than the list's at
+ * every write, so no clock decides), then the part's name; its set counts and buckets are
+ * the list's.
+ */
 function latestPart(parts: Record<string, unknown>[]): Record<string, unknown> | undefined {
-  const order = (part: Record<string, unknown>) => `${String(part.updatedAt ?? '')}|${String(part.sk)}`;
-  return parts.reduce<Record<string, unknown> | undefined>((latest, part) => (!latest || order(part) > order(latest) ? part : latest), undefined);
+  const later = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+    Number(a.writes ?? 0) - Number(b.writes ?? 0) || (String(a.sk) > String(b.sk) ? 1 : String(a.sk) < String(b.sk) ? -1 : 0);
+  return parts.reduce<Record<string, unknown> | undefined>((latest, part) => (!latest || later(part, latest) > 0 ? part : latest), undefined);
 }
 
 /**
@@ -107,7 +114,7 @@ function combineParts(scope: ListScope, parts: Record<string, unknown>[]): Store
       );
     }
   }
-  return { scope, list: { buckets, set: ((latest?.set ?? []) as number[]).map(Number), items }, versions };
+  return { scope, list: { buckets, set: ((latest?.set ?? []) as number[]).map(Number), items }, versions, writes: Number(latest?.writes ?? 0) };
 }
 
 function scopeOf(pk: string, sk: string): ListScope {
@@ -199,6 +206,7 @@ export async function writeTopList(store: TableClient, scope: ListScope, list: T
               sk: `${prefix}${name}`,
               ...part,
               set: list.set,
+              writes: (stored?.writes ?? 0) + 1,
               version: (seen ?? 0) + 1,
               updatedAt: now.toISOString(),
               // Lists the part in the sparse `retire` index, for the daily recount.
