@@ -9,7 +9,7 @@
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import type { ConsoleBuild } from '../../console/build';
-import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { createAccount, startTestApi, type AccountKeys, type TestApi, succeeded } from '../support/api';
 import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, signInAt } from '../support/browser';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 
@@ -69,11 +69,7 @@ describeInBrowser('console in Chromium: tables on a phone and on a desktop', () 
   let receiver: Receiver;
   const ids: Record<string, string> = {};
 
-  async function call<T = any>(path: string, args: unknown[], key: string | undefined = account.admin): Promise<T> {
-    const answer = await api.call<T>(path, args, { key });
-    if (answer.status >= 300) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    return answer.body;
-  }
+  const call = <T = any>(path: string, args: unknown[], key: string | undefined = account.admin) => succeeded<T>(api, path, args, key);
 
   const pages = pageOpener(() => browser);
 

@@ -12,7 +12,7 @@ import { issueApiKey, revokeApiKey } from '../../functions/operations/api-keys';
 import { createResponse } from '../../functions/operations/response-collection';
 import { defaultStore } from '../../functions/store/entity-store';
 import type { ConsoleBuild } from '../../console/build';
-import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { createAccount, startTestApi, type AccountKeys, type TestApi, succeeded } from '../support/api';
 import {
   buildTestConsole,
   checkPage,
@@ -39,11 +39,7 @@ describeInBrowser('console in Chromium', () => {
   let base: string;
   const ids: Record<string, string> = {};
 
-  async function call<T = any>(path: string, args: unknown[], key: string | undefined = account.admin): Promise<T> {
-    const answer = await api.call<T>(path, args, { key });
-    if (answer.status >= 300) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    return answer.body;
-  }
+  const call = <T = any>(path: string, args: unknown[], key: string | undefined = account.admin) => succeeded<T>(api, path, args, key);
 
   const respond = (contentSetId: string, key: string, value: unknown, extra: Record<string, unknown> = {}) =>
     call('responses/create', [{ contentSetId, key, value, ...extra }], undefined);

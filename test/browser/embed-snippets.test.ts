@@ -17,7 +17,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { ConsoleBuild } from '../../console/build';
 import { FEELBACK_JS_CDN } from '../../console/src/lib/snippets';
 import { REPO_ROOT } from '../../lib/paths';
-import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { createAccount, startTestApi, type AccountKeys, type TestApi, succeeded } from '../support/api';
 import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, screenshot, signInAt } from '../support/browser';
 import { until } from '../support/webhook-receiver';
 
@@ -41,11 +41,7 @@ describeInBrowser('console in Chromium: embed snippets and tag names', () => {
   const sitePages = new Map<string, string>();
   const ids: Record<string, string> = {};
 
-  async function call<T = any>(path: string, args: unknown[], key: string | undefined = account.admin): Promise<T> {
-    const answer = await api.call<T>(path, args, { key });
-    if (answer.status >= 300) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    return answer.body;
-  }
+  const call = <T = any>(path: string, args: unknown[], key: string | undefined = account.admin) => succeeded<T>(api, path, args, key);
 
   const pages = pageOpener(() => browser);
 

@@ -152,6 +152,13 @@ export function fieldPaths(answer: ApiAnswer): string[] {
   return answer.body.data.fields.map((field: { path: string }) => field.path);
 }
 
+/** A call a test's setup relies on: its body, or an error naming the call and the answer it got. */
+export async function succeeded<T = any>(api: TestApi, path: string, args: unknown[], key?: string): Promise<T> {
+  const answer = await api.call<T>(path, args, { key });
+  if (answer.status >= 300) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+
 /** A few milliseconds, so that a following write gets a later timestamp. */
 export const pause = () => new Promise((wait) => setTimeout(wait, 5));
 
