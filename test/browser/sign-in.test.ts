@@ -10,7 +10,7 @@ import type { ConsoleBuild } from '../../console/build';
 import { CLOCK_TOLERANCE_SECONDS } from '../../functions/api/oidc';
 import { ensureDevOwner } from '../../local/runtime';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
-import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener } from '../support/browser';
+import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, tearDownConsoleSuite } from '../support/browser';
 import { startLocalOidcProcess, type LocalOidcProcess } from '../support/local-oidc';
 
 jest.setTimeout(180_000);
@@ -27,45 +27,48 @@ async function signInThrough(page: Page, issuer: string, base: string, login: st
 /** A JWT's claims (read, not verified: the API verifies). */
 const claimsOf = (token: string): { iat: number; exp: number; sub: string } => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
 
-describeInBrowser('signing in as a person', () => {
-  let build: ConsoleBuild;
-  let api: TestApi;
-  let provider: LocalOidcProcess;
-  let account: AccountKeys;
-  let browser: Browser;
-  let base: string;
+/**
+ * A sign-in suite's parts: the console and the API, a local provider the API trusts (its
+ * issuer and client in OIDC_ISSUER / OIDC_CLIENT_ID until the suite ends), an account whose
+ * owner is the provider's `ada`, with one project, and a browser; all undone after it.
+ */
+function signInSuite(accountName: string, providerOptions: { tokenTtlSeconds?: number } = {}) {
+  const suite = {} as { build: ConsoleBuild; api: TestApi; provider: LocalOidcProcess; account: AccountKeys; browser: Browser; base: string };
   const saved = { issuer: process.env.OIDC_ISSUER, clientId: process.env.OIDC_CLIENT_ID };
-  const pages = pageOpener(() => browser);
+  const pages = pageOpener(() => suite.browser);
 
   beforeAll(async () => {
-    build = await buildTestConsole();
-    api = await startTestApi({ consoleDir: build.outdir });
-    base = new URL(api.baseUrl).origin;
-    provider = await startLocalOidcProcess([base]);
-    process.env.OIDC_ISSUER = provider.issuer;
-    process.env.OIDC_CLIENT_ID = provider.clientId;
-    account = await createAccount('sign-in');
-    await ensureDevOwner(account.accountId, provider.issuer, 'ada');
-    const created = await api.call('projects/create', [{ name: 'Docs site' }], { key: account.admin });
-    expect(created.status).toBe(200);
-    browser = await launchBrowser();
+    suite.build = await buildTestConsole();
+    suite.api = await startTestApi({ consoleDir: suite.build.outdir });
+    suite.base = new URL(suite.api.baseUrl).origin;
+    suite.provider = await startLocalOidcProcess([suite.base], providerOptions);
+    process.env.OIDC_ISSUER = suite.provider.issuer;
+    process.env.OIDC_CLIENT_ID = suite.provider.clientId;
+    suite.account = await createAccount(accountName);
+    await ensureDevOwner(suite.account.accountId, suite.provider.issuer, 'ada');
+    expect((await suite.api.call('projects/create', [{ name: 'Docs site' }], { key: suite.account.admin })).status).toBe(200);
+    suite.browser = await launchBrowser();
   });
-
+  tearDownConsoleSuite(pages, () => suite);
   afterAll(async () => {
-    await browser?.close();
-    await provider?.stop();
-    await api?.close();
+    await suite.provider?.stop();
     process.env.OIDC_ISSUER = saved.issuer;
     process.env.OIDC_CLIENT_ID = saved.clientId;
     if (saved.issuer === undefined) delete process.env.OIDC_ISSUER;
     if (saved.clientId === undefined) delete process.env.OIDC_CLIENT_ID;
   });
+  return Object.assign(suite, { pages });
+}
 
-  const signInAs = (page: Page, login: string) => signInThrough(page, provider.issuer, base, login);
+describeInBrowser('signing in as a person', () => {
+  const suite = signInSuite('sign-in');
+  const { pages } = suite;
+
+  const signInAs = (page: Page, login: string) => signInThrough(page, suite.provider.issuer, suite.base, login);
 
   test('sign in through the provider, call the API, invite and accept, sign out', async () => {
     const { page } = await pages.newPage();
-    await page.goto(`${base}/projects`);
+    await page.goto(`${suite.base}/projects`);
     await page.getByRole('button', { name: 'Use an API key instead' }).waitFor();
     await checkPage(page, 'sign-in-person');
 
@@ -95,7 +98,7 @@ describeInBrowser('signing in as a person', () => {
     await page.getByRole('link', { name: 'Respondent data' }).click();
     await page.getByRole('heading', { level: 1, name: 'Respondent data' }).waitFor();
     // The pages' earlier address still leads there.
-    await page.goto(`${base}/people/ann%40example.com`);
+    await page.goto(`${suite.base}/people/ann%40example.com`);
     await page.getByRole('heading', { level: 1, name: 'ann@example.com' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/respondents/ann%40example.com');
 
@@ -123,7 +126,7 @@ describeInBrowser('signing in as a person', () => {
     await page.getByTestId('invitation-link').or(page.getByRole('dialog').getByRole('alert')).first().waitFor();
     expect(await page.getByRole('dialog').getByRole('alert').allInnerTexts()).toEqual([]);
     const link = await page.getByTestId('invitation-link').inputValue();
-    expect(link).toMatch(new RegExp(`^${base}/invitations#fbi_`));
+    expect(link).toMatch(new RegExp(`^${suite.base}/invitations#fbi_`));
     await page.getByRole('button', { name: 'Done' }).click();
 
     // Bob opens the link in a browser of his own, signs in and joins.
@@ -136,7 +139,7 @@ describeInBrowser('signing in as a person', () => {
       .catch(async (error) => {
         throw new Error(`${(error as Error).message}\n${await second.page.locator('body').innerText()}`);
       });
-    await expect(second.page.getByTestId('joined-account').innerText()).resolves.toBe(account.accountId);
+    await expect(second.page.getByTestId('joined-account').innerText()).resolves.toBe(suite.account.accountId);
     expect(new URL(second.page.url()).hash).toBe('');
     await second.page.getByRole('link', { name: 'Go to the projects' }).click();
     await second.page.getByRole('link', { name: 'Docs site' }).waitFor();
@@ -146,23 +149,23 @@ describeInBrowser('signing in as a person', () => {
     // Ada sees bob, and signs out at the provider too.
     await page.reload();
     await page.getByRole('cell', { name: 'bob', exact: true }).waitFor();
-    const endSession = page.waitForRequest((request) => request.url().startsWith(provider.issuer) && request.isNavigationRequest());
+    const endSession = page.waitForRequest((request) => request.url().startsWith(suite.provider.issuer) && request.isNavigationRequest());
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL((url) => url.origin === provider.issuer);
+    await page.waitForURL((url) => url.origin === suite.provider.issuer);
     // The provider's end-session page, told the client and where to come back; no token in the address.
     const endSessionAddress = new URL((await endSession).url());
-    expect(Object.fromEntries(endSessionAddress.searchParams)).toEqual({ client_id: provider.clientId, post_logout_redirect_uri: base });
+    expect(Object.fromEntries(endSessionAddress.searchParams)).toEqual({ client_id: suite.provider.clientId, post_logout_redirect_uri: suite.base });
     await page.getByRole('button', { name: 'Yes, sign me out' }).click();
-    await page.waitForURL((url) => url.origin === base);
+    await page.waitForURL((url) => url.origin === suite.base);
     await page.getByRole('button', { name: 'Use an API key instead' }).waitFor();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     // The session at the provider ended too: signing in again asks who is signing in.
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL((url) => url.origin === provider.issuer);
+    await page.waitForURL((url) => url.origin === suite.provider.issuer);
     await page.getByLabel('Login name').waitFor();
     await page.getByLabel('Login name').fill('ada');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.origin === base);
+    await page.waitForURL((url) => url.origin === suite.base);
     await expect(page.getByTestId('session-name').innerText()).resolves.toBe('ada');
     expect(pages.takeProblems()).toEqual([]);
   });
@@ -170,18 +173,18 @@ describeInBrowser('signing in as a person', () => {
   test("a configured logoutUrl (Cognito's hosted /logout) is where signing out goes", async () => {
     // The stack writes Cognito's logout address into config.json (test/infra/cognito.test.ts);
     // here the local provider's end-session page stands in for it, reached through logoutUrl.
-    const logoutUrl = `${provider.issuer}/session/end?client_id=${provider.clientId}&post_logout_redirect_uri=${encodeURIComponent(base)}&via=logoutUrl`;
+    const logoutUrl = `${suite.provider.issuer}/session/end?client_id=${suite.provider.clientId}&post_logout_redirect_uri=${encodeURIComponent(suite.base)}&via=logoutUrl`;
     process.env.OIDC_LOGOUT_URL = logoutUrl;
     try {
       const { page } = await pages.newPage();
-      await page.goto(`${base}/projects`);
+      await page.goto(`${suite.base}/projects`);
       await signInAs(page, 'ada');
       await page.getByRole('button', { name: 'Sign out' }).waitFor();
-      const leaving = page.waitForRequest((request) => request.url().startsWith(provider.issuer) && request.isNavigationRequest());
+      const leaving = page.waitForRequest((request) => request.url().startsWith(suite.provider.issuer) && request.isNavigationRequest());
       await page.getByRole('button', { name: 'Sign out' }).click();
       expect((await leaving).url()).toBe(logoutUrl);
       await page.getByRole('button', { name: 'Yes, sign me out' }).click();
-      await page.waitForURL((url) => url.origin === base);
+      await page.waitForURL((url) => url.origin === suite.base);
       await page.getByRole('button', { name: 'Use an API key instead' }).waitFor();
       expect(pages.takeProblems()).toEqual([]);
     } finally {
@@ -191,9 +194,9 @@ describeInBrowser('signing in as a person', () => {
 
   test('an API key still signs in, and the header names the key', async () => {
     const { page } = await pages.newPage();
-    await page.goto(`${base}/projects`);
+    await page.goto(`${suite.base}/projects`);
     await page.getByRole('button', { name: 'Use an API key instead' }).click();
-    await page.getByLabel('API key').fill(account.viewer);
+    await page.getByLabel('API key').fill(suite.account.viewer);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     await expect(page.locator('.level-badge').innerText()).resolves.toBe('Viewer');
@@ -204,65 +207,37 @@ describeInBrowser('signing in as a person', () => {
 describeInBrowser('silent renewal of a short-lived sign-in', () => {
   /** The provider's ID token lifetime here: the console renews well before it ends, many times over the test. */
   const TOKEN_TTL_SECONDS = 8;
-  let build: ConsoleBuild;
-  let api: TestApi;
-  let provider: LocalOidcProcess;
-  let browser: Browser;
-  let base: string;
-  const saved = { issuer: process.env.OIDC_ISSUER, clientId: process.env.OIDC_CLIENT_ID };
-  const pages = pageOpener(() => browser);
-
-  beforeAll(async () => {
-    build = await buildTestConsole();
-    api = await startTestApi({ consoleDir: build.outdir });
-    base = new URL(api.baseUrl).origin;
-    provider = await startLocalOidcProcess([base], { tokenTtlSeconds: TOKEN_TTL_SECONDS });
-    process.env.OIDC_ISSUER = provider.issuer;
-    process.env.OIDC_CLIENT_ID = provider.clientId;
-    const account = await createAccount('renewal');
-    await ensureDevOwner(account.accountId, provider.issuer, 'ada');
-    expect((await api.call('projects/create', [{ name: 'Docs site' }], { key: account.admin })).status).toBe(200);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await provider?.stop();
-    await api?.close();
-    process.env.OIDC_ISSUER = saved.issuer;
-    process.env.OIDC_CLIENT_ID = saved.clientId;
-    if (saved.issuer === undefined) delete process.env.OIDC_ISSUER;
-    if (saved.clientId === undefined) delete process.env.OIDC_CLIENT_ID;
-  });
+  const suite = signInSuite('renewal', { tokenTtlSeconds: TOKEN_TTL_SECONDS });
+  const { pages } = suite;
 
   test("the console keeps working past the first token's expiry, without a reload or a sign-in, with renewed tokens", async () => {
     const { page } = await pages.newPage();
     const bearers: string[] = [];
     page.on('request', (request) => {
       const authorization = request.headers().authorization ?? '';
-      if (request.url().startsWith(`${base}/v0/`) && authorization.startsWith('Bearer ')) bearers.push(authorization.slice('Bearer '.length));
+      if (request.url().startsWith(`${suite.base}/v0/`) && authorization.startsWith('Bearer ')) bearers.push(authorization.slice('Bearer '.length));
     });
-    await page.goto(`${base}/projects`);
-    await signInThrough(page, provider.issuer, base, 'ada');
+    await page.goto(`${suite.base}/projects`);
+    await signInThrough(page, suite.provider.issuer, suite.base, 'ada');
     await page.getByRole('link', { name: 'Docs site' }).waitFor();
     const first = bearers[0];
     const firstClaims = claimsOf(first);
     expect(firstClaims.exp - firstClaims.iat).toBe(TOKEN_TTL_SECONDS);
 
-    // From here on: no page load (a reload would drop this marker) and no trip to the provider.
+    // From here on: no page load (a reload would drop this marker) and no trip to the suite.provider.
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     const documents: string[] = [];
     page.on('load', () => documents.push(page.url()));
     const tokenRequests: string[] = [];
     const watchedFrom = Date.now();
     page.on('request', (request) => {
-      if (request.url().startsWith(provider.issuer)) tokenRequests.push(new URL(request.url()).pathname);
+      if (request.url().startsWith(suite.provider.issuer)) tokenRequests.push(new URL(request.url()).pathname);
     });
 
     // Past the first token's expiry and the API's clock tolerance: the first token is refused by now.
     const refusedFrom = (firstClaims.exp + CLOCK_TOLERANCE_SECONDS + 1) * 1000;
     await page.waitForTimeout(Math.max(0, refusedFrom - Date.now()));
-    const late = await fetch(`${api.baseUrl}/members/me`, {
+    const late = await fetch(`${suite.api.baseUrl}/members/me`, {
       method: 'POST',
       headers: { authorization: `Bearer ${first}`, 'content-type': 'application/json' },
       body: '[]',
