@@ -6,15 +6,16 @@ import {
   GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { logger } from '../functions/observability/logger';
+import type { DynamoDBWindowedEvent } from '../functions/stream/counting-handler';
 
 export interface StreamReaderOptions {
   client: DynamoDBClient;
   tableName: string;
   /** The Lambda handler to feed, exactly as the event source mapping would. */
-  handle(event: WindowedStreamEvent): Promise<DynamoDBBatchResponse | undefined>;
+  handle(event: DynamoDBWindowedEvent): Promise<DynamoDBBatchResponse | undefined>;
   /** The event source's filter: records it refuses are passed over, as Lambda drops filtered-out records. */
   accepts?(record: DynamoDBRecord): boolean;
   /** Where the position in the stream is kept across restarts; omitted = in memory. */
@@ -29,16 +30,6 @@ export interface StreamReaderOptions {
    */
   tumblingWindowSeconds?: number;
 }
-
-/** A batch as Lambda delivers it, with a tumbling window's fields when the mapping has one. */
-export type WindowedStreamEvent = DynamoDBStreamEvent & {
-  shardId?: string;
-  eventSourceARN?: string;
-  window?: { start: string; end: string };
-  state?: Record<string, string>;
-  isFinalInvokeForWindow?: boolean;
-  isWindowTerminatedEarly?: boolean;
-};
 
 /** The tumbling window containing `now`: windows of `seconds` aligned on the epoch, as Lambda's are. */
 function windowOf(seconds: number, now: Date): { start: string; end: string } {
@@ -187,7 +178,7 @@ export class LocalStreamReader {
     return this.described;
   }
 
-  private eventOf(records: DynamoDBRecord[], streamArn: string, shardId: string): WindowedStreamEvent {
+  private eventOf(records: DynamoDBRecord[], streamArn: string, shardId: string): DynamoDBWindowedEvent {
     const seconds = this.options.tumblingWindowSeconds;
     if (!seconds) return { Records: records };
     return {
