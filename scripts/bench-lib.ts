@@ -391,3 +391,21 @@ export async function benchOnDynamoDbLocal(title: string, tableName: string, run
   );
   return left.length === 0 ? 0 : 1;
 }
+
+/** An API Gateway proxy event of a call, as the stage delivers it to an operation's function. */
+export function apiEvent(path: string, method: 'GET' | 'POST', args: unknown[]) {
+  return {
+    resource: path,
+    path,
+    httpMethod: method,
+    headers: { 'content-type': 'application/json', 'user-agent': 'bench' },
+    multiValueHeaders: {},
+    queryStringParameters: method === 'GET' ? { $p: JSON.stringify(args) } : null,
+    multiValueQueryStringParameters: method === 'GET' ? { $p: [JSON.stringify(args)] } : null,
+    pathParameters: null,
+    stageVariables: null,
+    body: method === 'POST' ? JSON.stringify(args) : null,
+    isBase64Encoded: false,
+    requestContext: { requestId: 'bench', identity: { sourceIp: '127.0.0.1' } },
+  };
+}

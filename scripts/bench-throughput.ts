@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { GetItemCommand, PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { apiClient, checkAnswer, rawBaseline } from './bench-lib';
+import { apiClient, apiEvent, checkAnswer, rawBaseline } from './bench-lib';
 
 /** Concurrent callers for the throughput comparison (the issue asks for 16). */
 export const CONCURRENCY = 16;
@@ -78,24 +78,6 @@ async function callsPerSecond(total: number, call: (i: number) => Promise<void>)
   return total / ((performance.now() - started) / 1000);
 }
 
-/** An API Gateway proxy event of a POST, as the stage delivers it. */
-function postEvent(path: string, args: unknown[]): APIGatewayProxyEvent {
-  return {
-    resource: path,
-    path,
-    httpMethod: 'POST',
-    headers: { 'content-type': 'application/json', 'user-agent': 'bench' },
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: null,
-    stageVariables: null,
-    body: JSON.stringify(args),
-    isBase64Encoded: false,
-    requestContext: { requestId: 'bench', identity: { sourceIp: '127.0.0.1' } },
-  } as unknown as APIGatewayProxyEvent;
-}
-
 /**
  * A raw PutItem of exactly what responses/create writes: the item of a response just
  * created, read back; each call puts a copy under a new id (its key, id and index sort
@@ -135,7 +117,10 @@ async function measure(request: ThroughputRequest): Promise<ThroughputRound[]> {
   const send = apiClient(request.baseUrl, { admin: '', viewer: '' });
   const args = (i: number) => [{ contentSetId: request.contentSetId, key: `https://example.com/t/${i % 50}`, value: 'heart' }];
   const handler = async (i: number) => {
-    const answer = await createHandler(postEvent('/v0/responses/create', args(i)), localLambdaContext('bench-create'));
+    const answer = await createHandler(
+      apiEvent('/v0/responses/create', 'POST', args(i)) as unknown as APIGatewayProxyEvent,
+      localLambdaContext('bench-create'),
+    );
     if (answer.statusCode !== 200) throw new Error(`the create handler answered ${answer.statusCode}: ${answer.body}`);
     return JSON.parse(answer.body) as { responseId: string };
   };

@@ -41,6 +41,7 @@ import {
   benchCase,
   checkAnswer,
   apiClient,
+  apiEvent,
   killLeftoverDynamoLocal,
   machineDescription,
   markdownTable,
@@ -776,24 +777,6 @@ async function storedItemSizes(client: ReturnType<typeof import('../functions/st
         return [kind, { count: list.length, median: list[Math.floor(list.length / 2)], max: list[list.length - 1] }];
       }),
   );
-}
-
-/** An API Gateway proxy event of a call, as the stage delivers it to an operation's function. */
-function apiEvent(path: string, method: 'GET' | 'POST', args: unknown[]) {
-  return {
-    resource: path,
-    path,
-    httpMethod: method,
-    headers: { 'content-type': 'application/json', 'user-agent': 'bench' },
-    multiValueHeaders: {},
-    queryStringParameters: method === 'GET' ? { $p: JSON.stringify(args) } : null,
-    multiValueQueryStringParameters: method === 'GET' ? { $p: [JSON.stringify(args)] } : null,
-    pathParameters: null,
-    stageVariables: null,
-    body: method === 'POST' ? JSON.stringify(args) : null,
-    isBase64Encoded: false,
-    requestContext: { requestId: 'bench', identity: { sourceIp: '127.0.0.1' } },
-  };
 }
 
 /**
