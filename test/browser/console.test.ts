@@ -248,6 +248,9 @@ describeInBrowser('console in Chromium', () => {
     const { context, page } = await pages.newPage();
     await signIn(page, issued.key);
     await page.getByRole('link', { name: 'Docs site' }).waitFor();
+    // Every read of the page done first (the list shows before its counts arrive): a read
+    // still to come after the revocation would sign out before the click this test makes.
+    await page.waitForLoadState('networkidle');
     await revokeApiKey(store, issued.record.id, new Date());
     const refused = await api.call('projects/get', [ids.project], { key: issued.key });
     await page.getByRole('link', { name: 'Docs site' }).click();
