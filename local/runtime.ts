@@ -139,21 +139,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
   process.env.TABLE_NAME = options.tableName;
   try {
-    const { client, settings } = defaultStore();
+    const { client, store, settings } = defaultStore();
     await ensureTable(client, settings.tableName);
     // Webhook signing secrets are sealed with a key kept beside the data (WEBHOOK_SECRETS_KEY overrides it).
     if (options.dataDir && !process.env.WEBHOOK_SECRETS_KEY) useSecretsKey(keyFromFile(join(options.dataDir, 'webhook-secrets.key')));
     const keys = await ensureDevKeys(options.devKeys, options.dataDir);
     const streamConsumers = options.consumeStream === false ? undefined : startStreamConsumers(client, settings.tableName, options.dataDir);
-    const ranker =
-      options.consumeStream === false
-        ? undefined
-        : new LocalRanker({ store: { documentClient: defaultStore().documentClient, tableName: settings.tableName }, clock: options.clock });
+    const ranker = options.consumeStream === false ? undefined : new LocalRanker({ store, clock: options.clock });
     ranker?.start();
-    const webhookSweeper =
-      options.consumeStream === false
-        ? undefined
-        : new LocalWebhookSweeper({ store: { documentClient: defaultStore().documentClient, tableName: settings.tableName } });
+    const webhookSweeper = options.consumeStream === false ? undefined : new LocalWebhookSweeper({ store });
     webhookSweeper?.start();
     const server = createApiServer({ consoleDir: options.consoleDir, anonymousRateLimit: options.anonymousRateLimit ?? rateLimitSettingsFromEnv() });
     await new Promise<void>((listening, failed) => {

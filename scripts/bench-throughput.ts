@@ -5,7 +5,7 @@
  * baseline, not with the local HTTP server, the bench's results and its metered client.
  * The HTTP loop calls the bench's local server, in the parent process.
  *
- * Six loops per round, each `total` calls with CONCURRENCY in flight, in an order rotated
+ * Seven loops per round, each `total` calls with CONCURRENCY in flight, in an order rotated
  * every round (so that none always follows another); every round is reported and the
  * ratios are of sums over the rounds (a loaded 2-CPU machine moves one round by 20 %).
  */
@@ -29,6 +29,12 @@ export interface ThroughputRound {
   raw: number;
   /** Raw PutItem of the very item responses/create writes (three index entries, its condition): the same DynamoDB work as ours. */
   rawResponse: number;
+  /**
+   * The same PutItem through the client responses/create sends it with (createRawClient:
+   * middleware resolved once, no logger middleware): create's write with none of our code
+   * around it. The other raw loops use the SDK's default client.
+   */
+  rawResponseHotClient: number;
   /** Raw TransactWriteItems of a Put and three ConditionChecks (create's shape before it became one PutItem): what DynamoDB Local allows such a write. */
   rawTransaction: number;
   /** Raw TransactWriteItems of a Put and one ConditionCheck: the most any write that refuses a response after an archive can reach. */
@@ -110,8 +116,9 @@ async function measure(request: ThroughputRequest): Promise<ThroughputRound[]> {
   process.env.TABLE_NAME = request.tableName;
   const { handler: createHandler } = await import('../functions/handlers/responses/create');
   const { localLambdaContext } = await import('../local/lambda-context');
-  const { createDynamoClient } = await import('../functions/store/dynamodb-clients');
+  const { createDynamoClient, createRawClient } = await import('../functions/store/dynamodb-clients');
   const client = createDynamoClient({ endpoint: request.endpoint, tableName: request.tableName });
+  const hotClient = createRawClient({ endpoint: request.endpoint, tableName: request.tableName });
   const raw = rawBaseline(client, request.tableName);
   await raw.prepare();
   const send = apiClient(request.baseUrl, { admin: '', viewer: '' });
@@ -124,7 +131,9 @@ async function measure(request: ThroughputRequest): Promise<ThroughputRound[]> {
     if (answer.statusCode !== 200) throw new Error(`the create handler answered ${answer.statusCode}: ${answer.body}`);
     return JSON.parse(answer.body) as { responseId: string };
   };
-  const rawResponsePut = await responseItemPut(client, request.tableName, (await handler(0)).responseId);
+  const firstResponseId = (await handler(0)).responseId;
+  const rawResponsePut = await responseItemPut(client, request.tableName, firstResponseId);
+  const hotClientPut = await responseItemPut(hotClient, request.tableName, firstResponseId);
   const loops = (round: number): Record<keyof ThroughputRound, (i: number) => Promise<void>> => ({
     ours: async (i) => checkAnswer('responses/create', await send('responses/create', { args: args(i), caller: 'anonymous' })),
     handler: async (i) => {
@@ -132,6 +141,8 @@ async function measure(request: ThroughputRequest): Promise<ThroughputRound[]> {
     },
     raw: (i) => raw.put(1_000_000 * (round + 2) + i),
     rawResponse: (i) => rawResponsePut(1_000_000 * (round + 2) + i),
+    // Ids of their own: the two loops put copies of the same item.
+    rawResponseHotClient: (i) => hotClientPut(-1_000_000 * (round + 2) - i),
     rawTransaction: (i) => raw.transaction(1_000_000 * (round + 2) + i),
     rawSmallestRefusal: (i) => raw.transaction(1_000_000 * (round + 2) + i, 1),
   });
@@ -148,6 +159,7 @@ async function measure(request: ThroughputRequest): Promise<ThroughputRound[]> {
     rounds.push(measured);
   }
   client.destroy();
+  hotClient.destroy();
   const { defaultStore } = await import('../functions/store/entity-store');
   defaultStore().client.destroy();
   return rounds;

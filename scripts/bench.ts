@@ -343,8 +343,8 @@ async function main(): Promise<number> {
   process.once('SIGTERM', interrupted);
 
   const rawClient = createDynamoClient({ endpoint: runtime.dynamoEndpoint, tableName: TABLE_NAME });
-  // The server runs in this process: its one DynamoDB client is the one measured.
-  const meter = meterClient(defaultStore().client);
+  // The server runs in this process: its DynamoDB clients are the ones measured.
+  const meter = meterClient(defaultStore().client, defaultStore().rawClient);
   const results: CaseResult[] = [];
   const rounds: ThroughputRound[] = [];
   let total = 0;
@@ -451,6 +451,7 @@ async function main(): Promise<number> {
       ratio: rounds.length ? sum('ours') / sum('raw') : undefined,
       handlerRatio: rounds.length ? sum('handler') / sum('raw') : undefined,
       handlerRatioToResponsePut: rounds.length ? sum('handler') / sum('rawResponse') : undefined,
+      handlerRatioToHotClientPut: rounds.length ? sum('handler') / sum('rawResponseHotClient') : undefined,
       ratioToResponsePut: rounds.length ? sum('ours') / sum('rawResponse') : undefined,
       ratioToRawTransaction: rounds.length ? sum('ours') / sum('rawTransaction') : undefined,
     },
@@ -502,11 +503,12 @@ async function main(): Promise<number> {
               (round, index) =>
                 `round ${index + 1}: ours ${round.ours.toFixed(0)} responses/s; handler ${round.handler.toFixed(0)}/s; raw PutItem ${round.raw.toFixed(0)}/s (ratio ${(round.ours / round.raw).toFixed(2)}, handler ${(round.handler / round.raw).toFixed(2)}); ` +
                 `raw PutItem of create's own item ${round.rawResponse.toFixed(0)}/s (ratio ${(round.ours / round.rawResponse).toFixed(2)}, handler ${(round.handler / round.rawResponse).toFixed(2)}); ` +
+                `the same through create's client ${round.rawResponseHotClient.toFixed(0)}/s (handler ${(round.handler / round.rawResponseHotClient).toFixed(2)}); ` +
                 `raw TransactWriteItems of a Put and three ConditionChecks (the former create) ${round.rawTransaction.toFixed(0)}/s (ratio ${(round.ours / round.rawTransaction).toFixed(2)}); ` +
                 `raw Put + one ConditionCheck ${round.rawSmallestRefusal.toFixed(0)}/s`,
             ),
             `all rounds: ours / raw PutItem ${(sum('ours') / sum('raw')).toFixed(2)}; handler / raw PutItem ${(sum('handler') / sum('raw')).toFixed(2)}; ` +
-              `handler / raw PutItem of create's own item ${(sum('handler') / sum('rawResponse')).toFixed(2)}; ours / raw PutItem of create's own item ${(sum('ours') / sum('rawResponse')).toFixed(2)}; ours / raw transaction ${(sum('ours') / sum('rawTransaction')).toFixed(2)}; ` +
+              `handler / raw PutItem of create's own item ${(sum('handler') / sum('rawResponse')).toFixed(2)}; handler / the same through create's client ${(sum('handler') / sum('rawResponseHotClient')).toFixed(2)}; ours / raw PutItem of create's own item ${(sum('ours') / sum('rawResponse')).toFixed(2)}; ours / raw transaction ${(sum('ours') / sum('rawTransaction')).toFixed(2)}; ` +
               `raw transaction / raw PutItem ${(sum('rawTransaction') / sum('raw')).toFixed(2)}; raw Put + one ConditionCheck / raw PutItem ${(sum('rawSmallestRefusal') / sum('raw')).toFixed(2)} (sums over the rounds)`,
             '',
           ]
@@ -686,7 +688,7 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
     },
     { step: 'initialize', name: 'benchCounterKeys' },
   );
-  const counting = { documentClient: createDocumentClient(client), tableName: settings.tableName };
+  const counting = { documentClient: createDocumentClient(client), rawClient: client, tableName: settings.tableName };
   const set = contentSetOf(await getRawItem(counting, keys.contentSet(contentSetId)))!;
   const day = Date.parse(new Date(Date.now() - 24 * 3600 * 1000).toISOString().slice(0, 10));
   let sequence = 0;

@@ -247,14 +247,69 @@ function difference(now: Capacity, before: Capacity): Capacity {
   };
 }
 
-/** Adds the meter's middleware to `client` (once per client) and returns its counters. */
-export function meterClient(client: DynamoDBClient): DynamoMeter {
-  const existing = (client as unknown as { __benchMeter?: DynamoMeter }).__benchMeter;
-  if (existing) return existing;
+/** What the meter reads of a client besides its middleware: its meter, and the SDK's cache of resolved middleware. */
+type MeteredClient = { __benchMeter?: DynamoMeter; handlers?: unknown; config: { cacheMiddleware?: boolean } };
+
+/**
+ * Adds the meter's middleware to `clients` (once) and returns their shared counters: a
+ * process's document client's bare client and its raw client (dynamodb-clients.ts) together.
+ */
+export function meterClient(...clients: [DynamoDBClient, ...DynamoDBClient[]]): DynamoMeter {
+  const metered = clients as unknown as MeteredClient[];
+  const existing = metered[0].__benchMeter;
+  if (existing) {
+    if (metered.some((client) => client.__benchMeter !== existing)) throw new Error('dynamo-meter: these clients are not metered together');
+    return existing;
+  }
+  // Such a client resolved its middleware at its first request; added now, the meter would miss its requests.
+  if (metered.some((client) => client.config.cacheMiddleware && client.handlers !== undefined)) {
+    throw new Error('dynamo-meter: meter a client with cacheMiddleware before its first request');
+  }
   const totals = emptySnapshot();
   const recent: DynamoMeter['recent'] = [];
   const partitionRecorders = new Set<PartitionWrites>();
+  for (const client of clients) addMeter(client, totals, recent, partitionRecorders);
 
+  const meter: DynamoMeter = {
+    recent,
+    recordPartitions() {
+      const recorder: PartitionWrites = {};
+      partitionRecorders.add(recorder);
+      return {
+        stop: () => {
+          partitionRecorders.delete(recorder);
+          return recorder;
+        },
+      };
+    },
+    snapshot: () => structuredClone(totals),
+    since(before) {
+      const now = structuredClone(totals);
+      const commands: Record<string, number> = {};
+      for (const [name, count] of Object.entries(now.commands)) {
+        const delta = count - (before.commands[name] ?? 0);
+        if (delta !== 0) commands[name] = delta;
+      }
+      return {
+        requests: now.requests - before.requests,
+        capacity: difference(now.capacity, before.capacity),
+        estimated: difference(now.estimated, before.estimated),
+        transactions: now.transactions - before.transactions,
+        transactionItems: {
+          put: now.transactionItems.put - before.transactionItems.put,
+          update: now.transactionItems.update - before.transactionItems.update,
+          delete: now.transactionItems.delete - before.transactionItems.delete,
+          conditionCheck: now.transactionItems.conditionCheck - before.transactionItems.conditionCheck,
+        },
+        commands,
+      };
+    },
+  };
+  for (const client of metered) client.__benchMeter = meter;
+  return meter;
+}
+
+function addMeter(client: DynamoDBClient, totals: MeterSnapshot, recent: DynamoMeter['recent'], partitionRecorders: Set<PartitionWrites>): void {
   // Asks for the consumed capacity (a top-level parameter, whatever form the items are in) and adds it up.
   client.middlewareStack.add(
     (next, context) => async (args) => {
@@ -333,42 +388,4 @@ export function meterClient(client: DynamoDBClient): DynamoMeter {
     },
     { step: 'finalizeRequest', name: 'benchMeterRequests' },
   );
-
-  const meter: DynamoMeter = {
-    recent,
-    recordPartitions() {
-      const recorder: PartitionWrites = {};
-      partitionRecorders.add(recorder);
-      return {
-        stop: () => {
-          partitionRecorders.delete(recorder);
-          return recorder;
-        },
-      };
-    },
-    snapshot: () => structuredClone(totals),
-    since(before) {
-      const now = structuredClone(totals);
-      const commands: Record<string, number> = {};
-      for (const [name, count] of Object.entries(now.commands)) {
-        const delta = count - (before.commands[name] ?? 0);
-        if (delta !== 0) commands[name] = delta;
-      }
-      return {
-        requests: now.requests - before.requests,
-        capacity: difference(now.capacity, before.capacity),
-        estimated: difference(now.estimated, before.estimated),
-        transactions: now.transactions - before.transactions,
-        transactionItems: {
-          put: now.transactionItems.put - before.transactionItems.put,
-          update: now.transactionItems.update - before.transactionItems.update,
-          delete: now.transactionItems.delete - before.transactionItems.delete,
-          conditionCheck: now.transactionItems.conditionCheck - before.transactionItems.conditionCheck,
-        },
-        commands,
-      };
-    },
-  };
-  (client as unknown as { __benchMeter?: DynamoMeter }).__benchMeter = meter;
-  return meter;
 }

@@ -16,13 +16,12 @@
  * transaction writing key item, content item and response, with checks that the project
  * and set are active. A revoke token needs the set's revoke window, remembered the same way.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { hashSecret, type Caller } from '../api/auth';
 import { ApiError } from '../api/errors';
 import type { ResponseCreateModel } from '../api/response-models';
 import { deriveProfiling, type Profiling } from '../domain/profiling';
 import { newId } from '../domain/text';
-import type { TableClient } from '../store/dynamodb-clients';
+import { putPlainItem, type TableClient } from '../store/dynamodb-clients';
 import { createResponse as createResponseWrite, type NewResponse, userIndexAttributes } from '../store/items';
 import { conflictPause } from '../store/transactions';
 import { autoMetadata, insertContentItem, newContentItem } from './contents';
@@ -88,7 +87,7 @@ export async function createResponse(
     if (target.item) {
       // A new id: the condition (attribute_not_exists) never fails but on a collision of 128 random bits.
       const response = record(target.item.id);
-      await table.documentClient.send(new PutCommand(createResponseWrite(table.tableName, response).Put!));
+      await putPlainItem(table, createResponseWrite(table.tableName, response).Put!);
       return written(response);
     }
     const item = newContentItem(set, input.key!, autoMetadata(input.key!), now);

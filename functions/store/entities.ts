@@ -74,7 +74,7 @@ No access pattern uses Scan. Lookups by prefix filter state/project/schema on th
  * `due` index of pending deliveries).
  */
 import { SCHEMAS } from '../../shared/schema-options';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { TableClient } from './dynamodb-clients';
 import { Entity, Service, type CreateEntityItem, type EntityItem } from 'electrodb';
 import { responseShard } from '../domain/response-shards';
 import { CONTENT_STATES, PROJECT_STATES, RESPONSE_STATES } from '../domain/states';
@@ -388,8 +388,8 @@ export const Response = new Entity({
 const entities = { Account, ApiKey, Member, Invitation, Project, ContentSet, ContentSetKey, ContentKey, ContentKeyAlias, ContentItem, Response };
 
 /** The ElectroDB service, plus the raw client for the few calls ElectroDB does not model (cross-entity BatchGetItem). */
-export function createStore(documentClient: DynamoDBDocumentClient, tableName: string) {
-  return Object.assign(new Service(entities, { client: documentClient, table: tableName }), { documentClient, tableName });
+export function createStore({ documentClient, rawClient, tableName }: TableClient) {
+  return Object.assign(new Service(entities, { client: documentClient, table: tableName }), { documentClient, rawClient, tableName });
 }
 
 export type Store = ReturnType<typeof createStore>;

@@ -4,8 +4,9 @@ import { defaultTableClient } from './dynamodb-clients';
 let cached: ReturnType<typeof build> | undefined;
 
 function build() {
-  const { client, documentClient, settings } = defaultTableClient();
-  return { store: createStore(documentClient, settings.tableName) as Store, client, documentClient, settings };
+  const table = defaultTableClient();
+  const { client, documentClient, rawClient, settings } = table;
+  return { store: createStore(table) as Store, client, documentClient, rawClient, settings };
 }
 
 /** The ElectroDB store over this process's one DynamoDB client, created on first use. */

@@ -165,8 +165,7 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
   test('webhooks: create (secret shown once), test, delivery log with status and attempts, redeliver, edit, disable and enable; the list shows the project of each, and "All events" exactly when every type is chosen', async () => {
     const receiver = await startReceiver();
     // As under `npm start` (local/runtime.ts): the sweeper sends redeliveries.
-    const { documentClient, settings } = defaultStore();
-    const sweeper = new LocalWebhookSweeper({ store: { documentClient, tableName: settings.tableName }, intervalMs: 200 });
+    const sweeper = new LocalWebhookSweeper({ store: defaultStore().store, intervalMs: 200 });
     sweeper.start();
     try {
       const { context, page } = await pages.newPage();

@@ -369,7 +369,7 @@ beforeAll(async () => {
   if (apiTables.size !== 1) {
     throw new Error(`the rehearsal creates its API keys in the one table the API functions are given; they name [${[...apiTables].join(', ')}]`);
   }
-  const store = createStore(createDocumentClient(dynamo), bindings.tables.get([...apiTables][0])!.name);
+  const store = createStore({ documentClient: createDocumentClient(dynamo), rawClient: dynamo, tableName: bindings.tables.get([...apiTables][0])!.name });
   const now = new Date();
   const owner = await ensureAccount(store, 'rehearsal', now);
   const admin = await issueApiKey(store, { accountId: owner.id, level: 'admin' }, now);

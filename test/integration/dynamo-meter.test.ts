@@ -1,5 +1,5 @@
 import { BatchGetItemCommand, GetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
-import { createDynamoClient } from '../../functions/store/dynamodb-clients';
+import { createDynamoClient, createRawClient } from '../../functions/store/dynamodb-clients';
 import { defaultStore } from '../../functions/store/entity-store';
 import { ensureTable } from '../../functions/store/setup';
 import { meterClient, type DynamoMeter } from '../../scripts/dynamo-meter';
@@ -60,5 +60,38 @@ describe('dynamo-meter read estimates', () => {
     const found = await estimatedRead(() => query(pk, true));
     expect(found.reported).toBe(1);
     expect(found.estimated).toBe(1);
+  });
+});
+
+describe('dynamo-meter over two clients', () => {
+  const put = (on: typeof client, sk: string) => on.send(new PutItemCommand({ TableName: settings.tableName, Item: { pk: { S: pk }, sk: { S: sk } } }));
+
+  it('counts the requests of a bare client and a raw client (cached middleware) together', async () => {
+    const bare = createDynamoClient(settings);
+    const raw = createRawClient(settings);
+    try {
+      const both = meterClient(bare, raw);
+      expect(meterClient(bare, raw)).toBe(both);
+      const before = both.snapshot();
+      await put(bare, 'bare');
+      await put(raw, 'raw-1');
+      await put(raw, 'raw-2');
+      expect(both.since(before).commands).toEqual({ PutItemCommand: 3 });
+      expect(() => meterClient(bare)).not.toThrow();
+      expect(() => meterClient(raw, createDynamoClient(settings))).toThrow('not metered together');
+    } finally {
+      bare.destroy();
+      raw.destroy();
+    }
+  });
+
+  it('refuses a client with cached middleware that has sent a request: the meter would miss it', async () => {
+    const raw = createRawClient(settings);
+    try {
+      await put(raw, 'unmetered');
+      expect(() => meterClient(raw)).toThrow('before its first request');
+    } finally {
+      raw.destroy();
+    }
   });
 });

@@ -61,9 +61,9 @@ const newSet = async (metadata: Record<string, unknown> = {}, project = projectI
     .id as string;
 
 beforeAll(async () => {
-  const { client, settings } = defaultStore();
+  const { client, rawClient, settings } = defaultStore();
   await ensureTable(client, settings.tableName);
-  meter = meterClient(client);
+  meter = meterClient(client, rawClient);
   server = createApiServer();
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', () => listening()));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE_PATH}`;

@@ -25,7 +25,8 @@ import {
 } from '../../functions/store/items';
 
 const TABLE = 'items_test';
-const store = createStore(createDocumentClient(new DynamoDBClient({ region: 'local', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } })), TABLE);
+const client = new DynamoDBClient({ region: 'local', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+const store = createStore({ documentClient: createDocumentClient(client), rawClient: client, tableName: TABLE });
 const { ApiKey, Member, Project, ContentSet, ContentKey, ContentKeyAlias, ContentItem, Response } = store.entities;
 
 /** What ElectroDB's transaction commits are: TransactWriteItems entries. */
