@@ -101,6 +101,7 @@ interface BenchResults {
   operations: OperationResult[];
   throughput?: {
     concurrency: number;
+    secondsPerLoop?: number;
     rounds: {
       ours: number;
       handler?: number;
@@ -397,7 +398,7 @@ function throughputSentence(throughput: NonNullable<BenchResults['throughput']>)
   const handlerToHotClient = sum('handler') / sum('rawResponseHotClient');
   const goal = 0.8;
   return (
-    `Throughput at concurrency ${throughput.concurrency} (${throughput.rounds.length} rounds, same DynamoDB Local, one run, in a process of its own ` +
+    `Throughput at concurrency ${throughput.concurrency} (${throughput.rounds.length} rounds${throughput.secondsPerLoop ? ` of ${throughput.secondsPerLoop}-second loops` : ''}, same DynamoDB Local, one run, in a process of its own ` +
     `(scripts/bench-throughput.ts)): the \`responses/create\` Lambda handler invoked with API Gateway events reaches ` +
     `**${handler.toFixed(2)}x a raw PutItem of a project-shaped item** (one index entry) and ` +
     `**${handlerToOwnItem.toFixed(2)}x a raw PutItem of the very item create writes** (its three index entries and its condition), both sent with ` +
