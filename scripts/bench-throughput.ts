@@ -169,6 +169,7 @@ async function measure(request: ThroughputRequest): Promise<ThroughputRound[]> {
   hotClient.destroy();
   const { defaultStore } = await import('../functions/store/entity-store');
   defaultStore().client.destroy();
+  defaultStore().rawClient.destroy();
   return rounds;
 }
 
