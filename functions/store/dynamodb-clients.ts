@@ -36,7 +36,8 @@ export function createDynamoClient(settings: StoreSettings): DynamoDBClient {
 
 /**
  * The hot path's bare client, doing less per request than the SDK's default (together
- * about 0.15 ms of CPU a PutItem; npm run bench, throughput section):
+ * about 0.15 ms of CPU a PutItem, measured by hand with DynamoDB answering at once;
+ * docs/scaling.md section 2):
  * - `cacheMiddleware`: the middleware stack is resolved once per command class, not at every
  *   request. Middleware added after the first request is ignored; the document client
  *   refuses such a client.
