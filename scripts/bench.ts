@@ -392,17 +392,22 @@ async function main(): Promise<number> {
     // Everything written so far is counted first (unmetered); then CONSUMER_RESPONSES new
     // responses are written with the readers stopped, and their counting alone is metered.
     const { client } = defaultStore();
-    let consumers = startStreamConsumers(client, TABLE_NAME, stateDir);
-    await consumers.drain();
-    await consumers.stop();
+    // Stopped whether or not the drain succeeds: running readers would keep a failed bench alive.
+    const countEverything = async () => {
+      const consumers = startStreamConsumers(client, TABLE_NAME, stateDir);
+      try {
+        await consumers.drain();
+      } finally {
+        await consumers.stop();
+      }
+    };
+    await countEverything();
     const counted = await contentSet(context, await project(context, 'Counted'), 'counted', 'reaction');
     for (let i = 0; i < CONSUMER_RESPONSES; i++) {
       await context.api('responses/create', [{ contentSetId: counted, key: `https://example.com/counted/${i % CONSUMER_ITEMS}`, value: 'heart' }], 'anonymous');
     }
     const beforeConsumer = meter.snapshot();
-    consumers = startStreamConsumers(client, TABLE_NAME, stateDir);
-    await consumers.drain();
-    await consumers.stop();
+    await countEverything();
     consumer = { ...meter.since(beforeConsumer), responses: CONSUMER_RESPONSES, items: CONSUMER_ITEMS };
     consumerShapes = await consumerBatchShapes(counted);
 
