@@ -74,7 +74,7 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
   const { STREAM_CONSUMERS } = await import('../functions/stream/consumers');
   const { matchesRecordFilter } = await import('../functions/stream/events');
 
-  const { store, client, documentClient, rawClient } = defaultStore();
+  const { store, client } = defaultStore();
   await ensureTable(client, TABLE_NAME);
   const now = new Date();
   const account = await ensureAccount(store, 'bench-webhooks', now);
@@ -104,7 +104,6 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
   await createWebhook(store, account.id, { url, events: ['response.created'] }, now);
 
   type Handler = (event: DynamoDBStreamEvent, context: unknown) => Promise<DynamoDBBatchResponse | undefined>;
-  const tableClient = { documentClient, rawClient, tableName: TABLE_NAME };
   const readers = STREAM_CONSUMERS.map(
     (declaration) =>
       new LocalStreamReader({
@@ -126,7 +125,7 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
         },
       }),
   );
-  const sweeper = new LocalWebhookSweeper({ store: tableClient });
+  const sweeper = new LocalWebhookSweeper({ store });
   for (const reader of readers) reader.start();
   sweeper.start();
 

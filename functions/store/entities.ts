@@ -387,7 +387,7 @@ export const Response = new Entity({
 
 const entities = { Account, ApiKey, Member, Invitation, Project, ContentSet, ContentSetKey, ContentKey, ContentKeyAlias, ContentItem, Response };
 
-/** The ElectroDB service, plus the raw client for the few calls ElectroDB does not model (cross-entity BatchGetItem). */
+/** The ElectroDB service, plus the table's clients (TableClient) for the calls ElectroDB does not model (cross-entity BatchGetItem, the hot path's PutItem). */
 export function createStore({ documentClient, rawClient, tableName }: TableClient) {
   return Object.assign(new Service(entities, { client: documentClient, table: tableName }), { documentClient, rawClient, tableName });
 }

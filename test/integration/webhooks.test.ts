@@ -25,8 +25,7 @@ import { startReceiver, until, type Receiver, type ReceivedRequest } from '../su
 // Each test waits for real deliveries; a loaded machine (the whole suite on 2 cores) needs time.
 jest.setTimeout(120_000);
 
-const { documentClient, rawClient, settings } = defaultStore();
-const store = { documentClient, rawClient, tableName: settings.tableName };
+const { documentClient, settings, store } = defaultStore();
 
 let api: TestApi;
 let sweeper: LocalWebhookSweeper;
