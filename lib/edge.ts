@@ -29,6 +29,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { HSTS_MAX_AGE_SECONDS } from '../console/serving';
+import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_MAX_AGE_SECONDS } from '../functions/api/cors';
 import type { OperationDeclaration } from '../functions/api/operation';
 import { anonymousWriteOperations, type AnonymousRateLimit } from '../functions/api/rate-limits';
 import { operationRoutes } from './feedback-api';
@@ -131,8 +132,8 @@ export class PublicEdge extends Construct {
 
     const viewerAddress = new EdgeFunction(this, 'ViewerAddress', {
       runtime: FunctionRuntime.JS_2_0,
-      comment: `Writes the viewer address and the visitor key (IPv6: the /64) into ${VIEWER_ADDRESS_HEADER}, ${VISITOR_KEY_HEADER}`,
-      code: FunctionCode.fromInline(viewerRequestCode()),
+      comment: `Answers CORS preflights; writes the viewer address and the visitor key (IPv6: the /64) into ${VIEWER_ADDRESS_HEADER}, ${VISITOR_KEY_HEADER}`,
+      code: FunctionCode.fromInline(viewerRequestCode(props.corsAllowedOrigins)),
     });
 
     const apiCache = new CachePolicy(this, 'ApiCache', {
@@ -347,17 +348,39 @@ export class PublicEdge extends Construct {
 }
 
 /**
- * The viewer-request function of `/v0/*`: the viewer's address into VIEWER_ADDRESS_HEADER, its
- * visitor key into VISITOR_KEY_HEADER (both replacing what the client sent), and the client's
+ * The viewer-request function of `/v0/*`. A CORS preflight (OPTIONS) is answered here, 204
+ * with functions/api/cors.ts's `preflightHeaders` for the allowed origins, as the local
+ * server answers it: the API has no OPTIONS method per resource (each would be a resource of
+ * the template; docs/architecture.md), and a preflight costs no origin request. Any other
+ * request goes on with the viewer's address in VIEWER_ADDRESS_HEADER, its visitor key in
+ * VISITOR_KEY_HEADER (both replacing what the client sent), and the client's
  * ORIGIN_VERIFY_HEADER dropped. The key is functions/api/visitor-key.ts's, written again here
  * because CloudFront Functions cannot load libraries (no ipaddr.js): IPv4 as is; IPv6 by its
  * /64 in RFC 5952 text (the network's first four groups, trailing zero groups folded into
  * `::`); IPv4-mapped IPv6 (`::ffff:a.b.c.d`), and the deprecated IPv4-compatible `::a.b.c.d`
  * (which ipaddr.js reads as mapped), as the IPv4 address. `event.viewer.ip` is always a valid
- * address; anything else comes back as given. test/infra/edge.test.ts runs it against visitorKey.
+ * address; anything else comes back as given. test/infra/edge.test.ts runs it against
+ * visitorKey and preflightHeaders.
  */
-export function viewerRequestCode(): string {
-  return `function visitorKey(ip) {
+export function viewerRequestCode(corsAllowedOrigins: readonly string[]): string {
+  const origins = corsAllowedOrigins.includes('*') ? ['*'] : [...corsAllowedOrigins];
+  return `var ALLOWED_ORIGINS = ${JSON.stringify(origins)};
+function preflight(request) {
+  var origin = request.headers.origin ? request.headers.origin.value : undefined;
+  var headers = {
+    'access-control-allow-methods': { value: '${CORS_ALLOWED_METHODS.join(',')}' },
+    'access-control-allow-headers': { value: '${CORS_ALLOWED_HEADERS.join(',')}' },
+    'access-control-max-age': { value: '${CORS_MAX_AGE_SECONDS}' },
+  };
+  if (ALLOWED_ORIGINS[0] === '*') {
+    headers['access-control-allow-origin'] = { value: '*' };
+  } else {
+    headers.vary = { value: 'Origin' };
+    if (origin !== undefined && ALLOWED_ORIGINS.indexOf(origin) >= 0) headers['access-control-allow-origin'] = { value: origin };
+  }
+  return { statusCode: 204, statusDescription: 'No Content', headers: headers };
+}
+function visitorKey(ip) {
   if (ip.indexOf(':') < 0) return ip;
   var text = ip.split('%')[0];
   if (/^::\\d+\\.\\d+\\.\\d+\\.\\d+$/.test(text)) return text.slice(2);
@@ -377,6 +400,7 @@ export function viewerRequestCode(): string {
 }
 function handler(event) {
   var request = event.request;
+  if (request.method === 'OPTIONS') return preflight(request);
   request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };
   request.headers['${VISITOR_KEY_HEADER}'] = { value: visitorKey(event.viewer.ip) };
   delete request.headers['${ORIGIN_VERIFY_HEADER}'];

@@ -1,11 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   AuthorizationType,
-  Cors,
+  AwsIntegration,
   LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
@@ -14,12 +14,10 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_MAX_AGE_SECONDS } from '../functions/api/cors';
 import { operationPath, type OperationDeclaration } from '../functions/api/operation';
-import { operationMethods, operationRoutes } from '../functions/api/routes';
+import { operationRoutes } from '../functions/api/routes';
 import { handlerModule } from '../functions/api/registry';
 import { openApiJson } from '../functions/api/openapi';
 import { swaggerUiDirectory } from '../functions/reference-page/local';
@@ -27,9 +25,9 @@ import { DOCS_FILES } from '../functions/reference-page/pages';
 import { acknowledgeNag } from './nag';
 import { DOCS_ENTRY } from './paths';
 import { ServiceFunction } from './service-function';
-import { grantKeyUsage, grantTableAccess, operationAccess } from './table-access';
+import { OperationFunctions, operationGroups } from './operation-functions';
 
-export { operationMethods, operationRoutes };
+export { operationRoutes };
 
 /** The version segment of the base path: the base URL ends in /v0. */
 export const API_STAGE_NAME = 'v0';
@@ -50,18 +48,15 @@ export interface FeedbackApiProps {
   readonly serviceName: string;
   /** People's sign-in: OIDC_ISSUER and OIDC_CLIENT_ID of every operation function; unset, Bearer tokens answer 401. */
   readonly oidc?: { readonly issuer: string; readonly clientId: string };
+  /**
+   * The Lambda entry of each operation. @default its handler module (functions/handlers/<resource>/<name>.ts);
+   * the stack's headroom test points generated operations at an existing one.
+   */
+  readonly handlerEntry?: (operation: OperationDeclaration) => string;
 }
 
 /** The docs routes, under the stage (/v0): the document, the reference page and its files. */
 export const DOCS_ROUTES = ['openapi.json', 'docs', 'docs/{file}'] as const;
-
-/** `responses/getAggregates` -> `ResponsesGetAggregates` (construct ids cannot contain "/"). */
-export function operationConstructId(operation: Pick<OperationDeclaration, 'resource' | 'name'>): string {
-  return operationPath(operation)
-    .split(/[^A-Za-z0-9]+/)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
-}
 
 /**
  * The REST API: one Lambda function per registered operation (proxy integration), routed
@@ -80,8 +75,6 @@ export class FeedbackApi extends Construct {
 
   constructor(scope: Construct, id: string, props: FeedbackApiProps) {
     super(scope, id);
-    const allOrigins = props.corsAllowedOrigins.includes('*');
-
     const accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -103,14 +96,6 @@ export class FeedbackApi extends Construct {
         dataTraceEnabled: false,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
-      },
-      // Preflight answered by API Gateway on every resource; the handlers add the CORS
-      // headers of the actual responses from the same CORS_ALLOWED_ORIGINS.
-      defaultCorsPreflightOptions: {
-        allowOrigins: allOrigins ? Cors.ALL_ORIGINS : [...props.corsAllowedOrigins],
-        allowHeaders: [...CORS_ALLOWED_HEADERS],
-        allowMethods: [...CORS_ALLOWED_METHODS],
-        maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
       },
     });
     const stack = Stack.of(this);
@@ -134,47 +119,31 @@ export class FeedbackApi extends Construct {
     });
     acknowledgeNag(this.cursorSecret, 'AwsSolutions-SMG4', 'cursorSecretRotation');
 
-    const functionsScope = new Construct(this, 'Operations');
+    // The operations' functions, log groups and invoke permissions (three resources each) live in
+    // nested stacks, a group per resource, so that the parent template grows by an API Gateway
+    // resource and one method per route only (docs/architecture.md, "Room under CloudFormation's limit").
     const functions = new Map<string, ServiceFunction>();
-    // One role per access profile instead of one per function: the permissions are the
-    // profile's either way, and a role and its policy per function would take the stack past
-    // CloudFormation's 500 resources as operations are added.
-    const roles = new Map<string, Role>();
-    const roleFor = (operation: OperationDeclaration): Role => {
-      const access = operationAccess(operation);
-      const profile = `${access}${operation.pagesByCursor ? 'Cursors' : ''}${operation.opensWebhookSecrets ? 'WebhookSecrets' : ''}`;
-      let role = roles.get(profile);
-      if (!role) {
-        role = new Role(functionsScope, `Role${profile[0].toUpperCase()}${profile.slice(1)}`, {
-          assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-          description: `Execution role of the API's operations with ${access} table access${operation.pagesByCursor ? ', paging cursors' : ''}${operation.opensWebhookSecrets ? ', webhook signing secrets' : ''}`,
-        });
-        grantTableAccess(role, props.table, access);
-        // Every function authenticates keys, and authentication refreshes lastUsedAt.
-        if (access === 'readOnly') grantKeyUsage(role, props.table);
-        if (operation.pagesByCursor) this.cursorSecret.grantRead(role);
-        roles.set(profile, role);
-      }
-      return role;
-    };
-    for (const operation of props.operations) {
-      const path = operationPath(operation);
-      const fn = new ServiceFunction(functionsScope, operationConstructId(operation), {
-        role: roleFor(operation),
-        entry: handlerModule(operation),
-        description: `${path}: ${operation.summary}`,
-        environment: operation.pagesByCursor ? { ...environment, CURSOR_SECRET_ARN: this.cursorSecret.secretArn } : environment,
+    for (const [groupId, operations] of operationGroups(props.operations)) {
+      const group = new OperationFunctions(this, groupId, {
+        operations,
+        table: props.table,
+        cursorSecret: this.cursorSecret,
+        invokedBy: this.restApi,
+        environment,
         logRetention: props.logRetention,
-        ...(operation.timeoutSeconds ? { timeout: Duration.seconds(operation.timeoutSeconds) } : {}),
+        handlerEntry: props.handlerEntry ?? handlerModule,
       });
-      functions.set(path, fn);
-
-      // One API-scoped invoke permission per function instead of one per method and path.
-      const integration = new LambdaIntegration(fn.function, { scopePermissionToMethod: false });
-      for (const route of operationRoutes(operation)) {
-        const resource = this.resourceAt(route);
-        for (const method of operationMethods(operation)) {
-          resource.addMethod(method, integration, { authorizationType: AuthorizationType.NONE });
+      for (const operation of operations) {
+        const fn = group.functions.get(operationPath(operation))!;
+        functions.set(operationPath(operation), fn);
+        // One method per route, ANY: the function answers a method it does not serve with the
+        // API's own 405 (functions/api/adapter.ts), as the local server does, and CORS
+        // preflights never reach it (the distribution's viewer-request function answers them).
+        // The function's invoke permission is in its nested stack (OperationFunctions): a
+        // LambdaIntegration would add one here, in the parent, for every function.
+        const integration = new AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${fn.function.functionArn}/invocations` });
+        for (const route of operationRoutes(operation)) {
+          this.resourceAt(route).addMethod('ANY', integration, { authorizationType: AuthorizationType.NONE });
         }
       }
     }

@@ -36,6 +36,8 @@ export interface FeedbackStackProps extends StackProps {
   readonly logRetention?: RetentionDays;
   /** @default every operation of functions/api/registry.ts */
   readonly operations?: readonly OperationDeclaration[];
+  /** The Lambda entry of each operation (lib/feedback-api.ts). @default its handler module */
+  readonly handlerEntry?: (operation: OperationDeclaration) => string;
   /**
    * The web console, the default behaviour of the API's CloudFront distribution (so it is
    * same-origin with the API under /v0/*); `false` leaves it out. A string is a folder holding a
@@ -135,6 +137,7 @@ export class FeedbackStack extends Stack {
       logRetention,
       serviceName: SERVICE_NAME,
       oidc: this.oidc,
+      handlerEntry: props.handlerEntry,
     });
 
     const rateLimit = anonymousRateLimit(

@@ -1,4 +1,4 @@
-import { Stack, type CfnElement } from 'aws-cdk-lib';
+import { Names, Stack, type CfnElement } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { OperationDeclaration } from '../functions/api/operation';
@@ -105,9 +105,12 @@ export function grantTableAccess(role: IRole, table: ITable, access: TableAccess
       resources: [table.tableArn, `${table.tableArn}/index/*`],
     }),
   );
-  // cdk-nag flattens `${arn}/index/*` to `<TableLogicalId.Arn>/index/*` for a table of this app.
+  // cdk-nag flattens `${arn}/index/*` to `<TableLogicalId.Arn>/index/*` for a table of the role's
+  // stack, and to `<referenceto...Arn>/index/*` (the parameter CDK names after the table's
+  // unique id) for a role in a nested stack (lib/operation-functions.ts).
   const cfnTable = table.node.defaultChild as CfnElement | undefined;
   if (cfnTable) {
-    acknowledgeNag(role, `AwsSolutions-IAM5[Resource::<${Stack.of(table).getLogicalId(cfnTable)}.Arn>/index/*]`, 'tableIndexes');
+    const arn = Stack.of(role) === Stack.of(table) ? `${Stack.of(table).getLogicalId(cfnTable)}.Arn` : `referenceto${Names.nodeUniqueId(cfnTable.node)}Arn`;
+    acknowledgeNag(role, `AwsSolutions-IAM5[Resource::<${arn}>/index/*]`, 'tableIndexes');
   }
 }

@@ -20,9 +20,9 @@ export function corsHeaders(origin: string | undefined, origins = allowedOrigins
   return { Vary: 'Origin' };
 }
 
-export function preflightHeaders(origin: string | undefined): Record<string, string> {
+export function preflightHeaders(origin: string | undefined, origins = allowedOrigins()): Record<string, string> {
   return {
-    ...corsHeaders(origin),
+    ...corsHeaders(origin, origins),
     'Access-Control-Allow-Methods': CORS_ALLOWED_METHODS.join(','),
     'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS.join(','),
     'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),

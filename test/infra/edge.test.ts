@@ -4,6 +4,7 @@
  * whatever the client sent, and the web ACL's rate-based rule counts per value of that
  * header. The function's code is taken from the synthesized template and run (node:vm), as
  * CloudFront would; it must agree with functions/api/visitor-key.ts, the local server's key.
+ * The same function answers CORS preflights, as the local server does (functions/api/cors.ts).
  * A small stack of its own (a stand-in RestApi with stage v0), like test/infra/console.test.ts.
  */
 import { App, Stack } from 'aws-cdk-lib';
@@ -13,7 +14,16 @@ import fc from 'fast-check';
 import { runInNewContext } from 'node:vm';
 import { operationList } from '../../functions/api/registry';
 import { visitorKey } from '../../functions/api/visitor-key';
-import { API_PATH_PATTERN, FORWARDED_HEADERS, ORIGIN_VERIFY_HEADER, PublicEdge, VIEWER_ADDRESS_HEADER, VISITOR_KEY_HEADER } from '../../lib/edge';
+import { preflightHeaders } from '../../functions/api/cors';
+import {
+  API_PATH_PATTERN,
+  FORWARDED_HEADERS,
+  ORIGIN_VERIFY_HEADER,
+  PublicEdge,
+  VIEWER_ADDRESS_HEADER,
+  VISITOR_KEY_HEADER,
+  viewerRequestCode,
+} from '../../lib/edge';
 
 type Json = any;
 type Headers = Record<string, { value: string }>;
@@ -121,4 +131,32 @@ test('the rate-based rule counts per value of the key header, which CloudFront f
   // The rule after the origin check, which guarantees the request came through the function.
   expect(acl.Properties.Rules[0].Name).toBe('RefuseDirectCalls');
   expect(rule.Priority).toBeGreaterThan(0);
+});
+
+test("a CORS preflight is answered at the edge, 204 with the local server's preflight headers (functions/api/cors.ts), from any origin", () => {
+  const lowercased = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), { value }]));
+  for (const uri of ['/v0/responses/create', '/v0/projects/get', '/v0/openapi.json']) {
+    const event = viewerRequest('198.51.100.7', { origin: { value: 'https://any-site.example' } });
+    const answer = handler({ ...event, request: { ...event.request, method: 'OPTIONS', uri } }) as Json;
+    expect(answer.statusCode).toBe(204);
+    expect(answer.headers).toEqual(lowercased(preflightHeaders('https://any-site.example', ['*'])));
+    // An answer, not a request: nothing goes on to the API.
+    expect(answer.uri).toBeUndefined();
+  }
+});
+
+test('with a list of allowed origins, the preflight names an allowed origin and no other, as the local server does', () => {
+  const code = viewerRequestCode(['https://a.example', 'https://b.example']);
+  const listed = runInNewContext(`${code}; handler`) as (event: Json) => Json;
+  const answer = (origin?: string) =>
+    listed({ viewer: { ip: '198.51.100.7' }, request: { method: 'OPTIONS', uri: '/v0/projects/get', headers: origin ? { origin: { value: origin } } : {} } });
+  const expected = (origin?: string) =>
+    Object.fromEntries(
+      Object.entries(preflightHeaders(origin, ['https://a.example', 'https://b.example'])).map(([name, value]) => [name.toLowerCase(), { value }]),
+    );
+  expect(answer('https://b.example').headers).toEqual(expected('https://b.example'));
+  expect(answer('https://b.example').headers['access-control-allow-origin']).toEqual({ value: 'https://b.example' });
+  expect(answer('https://c.example').headers).toEqual(expected('https://c.example'));
+  expect(answer('https://c.example').headers['access-control-allow-origin']).toBeUndefined();
+  expect(answer().headers).toEqual(expected());
 });

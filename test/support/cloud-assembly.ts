@@ -14,7 +14,10 @@ type Json = any;
 export interface LoadedAssembly {
   dir: string;
   stackName: string;
+  /** The stack's template with its nested stacks' resources merged in. */
   template: Json;
+  /** Every template file of the stack (the parent's and its nested stacks'), by file name, as written. */
+  templates: Map<string, Json>;
   resources: Record<string, Json>;
   /** S3 object key of a file asset (what a function's `Code.S3Key` names) -> its directory in the assembly. */
   assetDirs: Map<string, string>;
@@ -22,7 +25,14 @@ export interface LoadedAssembly {
   unsupportedAssets: Map<string, string>;
 }
 
-/** The cloud assembly in `dir` (cdk.out or an `App({ outdir })`): its one stack and its file assets. */
+/**
+ * The cloud assembly in `dir` (cdk.out or an `App({ outdir })`): its one stack and its file
+ * assets. The stack's nested stacks (lib/operation-functions.ts) are read into it as
+ * CloudFormation deploys them: their resources beside the parent's, each parameter replaced
+ * by the value the parent passes and each `Outputs.X` the parent reads by the output's value,
+ * so `template` and `resources` are the one template a reader of the whole stack needs
+ * (`templates` has each file as written, for checks of every template).
+ */
 export function loadCloudAssembly(dir: string): LoadedAssembly {
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
   const artifacts: Record<string, Json> = manifest.artifacts ?? {};
@@ -35,15 +45,21 @@ export function loadCloudAssembly(dir: string): LoadedAssembly {
   }
   const stackName = stacks[0];
   const stack = artifacts[stackName];
-  const template = JSON.parse(fs.readFileSync(path.join(dir, stack.properties.templateFile), 'utf8'));
+  const parent = JSON.parse(fs.readFileSync(path.join(dir, stack.properties.templateFile), 'utf8'));
 
   const assetDirs = new Map<string, string>();
   const unsupportedAssets = new Map<string, string>();
+  /** Object key of a nested stack's template asset -> its file in the assembly. */
+  const nestedTemplates = new Map<string, string>();
   for (const dependency of stack.dependencies ?? []) {
     if (artifacts[dependency]?.type !== 'cdk:asset-manifest') continue;
     const assets = JSON.parse(fs.readFileSync(path.join(dir, artifacts[dependency].properties.file), 'utf8'));
     for (const [hash, asset] of Object.entries<Json>(assets.files ?? {})) {
       for (const destination of Object.values<Json>(asset.destinations ?? {})) {
+        if (asset.source.packaging === 'file' && String(asset.source.path).endsWith('.nested.template.json')) {
+          nestedTemplates.set(destination.objectKey, path.resolve(dir, asset.source.path));
+          continue;
+        }
         if (asset.source.packaging !== 'zip' || !asset.source.path) {
           // A prebuilt archive (packaging "file") would have to be unzipped first.
           unsupportedAssets.set(destination.objectKey, `asset ${hash} has packaging ${asset.source.packaging}, not a directory`);
@@ -53,7 +69,63 @@ export function loadCloudAssembly(dir: string): LoadedAssembly {
       }
     }
   }
-  return { dir, stackName, template, resources: template.Resources ?? {}, assetDirs, unsupportedAssets };
+  const templates = new Map<string, Json>([[stack.properties.templateFile, parent]]);
+  const template = withNestedStacks(parent, nestedTemplates, templates);
+  return { dir, stackName, template, templates, resources: template.Resources ?? {}, assetDirs, unsupportedAssets };
+}
+
+/** Replaces every `{ Ref: name }` inside a value whose name `values` has, by that value. */
+function substituteRefs(value: Json, values: Record<string, Json>): Json {
+  if (Array.isArray(value)) return value.map((entry) => substituteRefs(entry, values));
+  if (value && typeof value === 'object') {
+    if (typeof value.Ref === 'string' && Object.keys(value).length === 1 && value.Ref in values) return values[value.Ref];
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, substituteRefs(entry, values)]));
+  }
+  return value;
+}
+
+/** Replaces every `{ Fn::GetAtt: [stackId, 'Outputs.X'] }` inside a value by the nested stack's output X. */
+function substituteOutputs(value: Json, outputs: Map<string, Record<string, Json>>): Json {
+  if (Array.isArray(value)) return value.map((entry) => substituteOutputs(entry, outputs));
+  if (value && typeof value === 'object') {
+    const getAtt = value['Fn::GetAtt'];
+    if (Array.isArray(getAtt) && outputs.has(getAtt[0]) && String(getAtt[1]).startsWith('Outputs.')) {
+      const output = outputs.get(getAtt[0])![String(getAtt[1]).slice('Outputs.'.length)];
+      if (!output) throw new Error(`nested stack ${getAtt[0]} has no output ${getAtt[1]}`);
+      return output.Value;
+    }
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, substituteOutputs(entry, outputs)]));
+  }
+  return value;
+}
+
+/** The parent template with its nested stacks' resources merged in (see loadCloudAssembly). */
+function withNestedStacks(parent: Json, nestedTemplates: Map<string, string>, templates: Map<string, Json>): Json {
+  const resources: Record<string, Json> = {};
+  const outputs = new Map<string, Record<string, Json>>();
+  for (const [id, resource] of Object.entries<Json>(parent.Resources ?? {})) {
+    if (resource.Type !== 'AWS::CloudFormation::Stack') {
+      resources[id] = resource;
+      continue;
+    }
+    const url = resource.Properties?.TemplateURL;
+    const parts: Json[] = url?.['Fn::Join']?.[1] ?? [];
+    const last = String(parts[parts.length - 1] ?? '');
+    const file = [...nestedTemplates].find(([objectKey]) => last.endsWith(`/${objectKey}`))?.[1];
+    if (!file) throw new Error(`nested stack ${id}: no template asset of the assembly is its TemplateURL ${JSON.stringify(url)}`);
+    const nested = JSON.parse(fs.readFileSync(file, 'utf8'));
+    templates.set(path.basename(file), nested);
+    const parameters = resource.Properties.Parameters ?? {};
+    const missing = Object.keys(nested.Parameters ?? {}).filter((name) => !(name in parameters));
+    if (missing.length > 0) throw new Error(`nested stack ${id}: the parent passes no value for ${missing.join(', ')}`);
+    for (const [nestedId, nestedResource] of Object.entries<Json>(nested.Resources ?? {})) {
+      if (nestedId in resources || nestedId in (parent.Resources ?? {}))
+        throw new Error(`logical id ${nestedId} of nested stack ${id} is also in another template`);
+      resources[nestedId] = substituteRefs(nestedResource, parameters);
+    }
+    outputs.set(id, substituteRefs(nested.Outputs ?? {}, parameters));
+  }
+  return { ...parent, Resources: substituteOutputs(resources, outputs), Outputs: substituteOutputs(parent.Outputs ?? {}, outputs) };
 }
 
 // ---------------------------------------------------------------- references
