@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { buildConsoleSync } from '../console/build';
 import { CONTENT_SECURITY_POLICY, HSTS_MAX_AGE_SECONDS, IMMUTABLE_CACHE, NO_CACHE, STATIC_FILE_TYPES } from '../console/serving';
 import { acknowledgeNag } from './nag';
+import { dependOnRolePoliciesOnly } from './service-function';
 import type { ConsoleSignInConfig } from './sign-in';
 
 export interface FeedbackConsoleProps {
@@ -149,6 +150,7 @@ export class FeedbackConsole extends Construct {
     const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
     const bucketId = stack.getLogicalId(this.bucket.node.defaultChild as CfnBucket);
     const role = pages.handlerRole;
+    dependOnRolePoliciesOnly(role);
     if (role.node.scope) acknowledgeNag(role.node.scope, 'AwsSolutions-L1', 'bucketDeploymentRuntime');
     acknowledgeNag(role, 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', 'bucketDeploymentRole');
     for (const finding of [

@@ -34,6 +34,9 @@ export class FeedbackTable extends Construct {
       stream: streamViewType(shape),
       encryption: TableEncryption.AWS_MANAGED,
       timeToLiveAttribute: TABLE_KEYS.timeToLiveAttribute,
+      // Retained when the stack goes, and DeleteTable refused until protection is turned off
+      // (docs/scaling.md, "What is kept when the stack goes").
+      deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
 

@@ -1,10 +1,10 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { BUNDLE_EXTERNALS, BUNDLE_TARGET } from './bundling';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { type IRole, Policy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Construct } from 'constructs';
+import { Construct, Dependable } from 'constructs';
 import { acknowledgeNag } from './nag';
 import { REPO_ROOT, repoPath } from './paths';
 
@@ -96,7 +96,26 @@ export class ServiceFunction extends Construct {
         commandHooks: props.commandHooks,
       },
     });
+    dependOnRolePoliciesOnly(this.role);
 
     acknowledgeNag(this.function, 'AwsSolutions-L1', 'nodeRuntime');
   }
+}
+
+/**
+ * aws-cdk-lib's Function makes its CfnFunction depend on its whole role construct, so the
+ * template says `DependsOn: [<role>, <role's DefaultPolicy>]`; the role itself is already
+ * ordered by the function's `Role: Fn::GetAtt` (cfn-lint W3005: an obsolete DependsOn).
+ * This narrows what depending on `role` means (constructs' Dependable trait) to its
+ * policies, which the function still needs before it runs; each of them references the
+ * role, so the order CloudFormation creates things in is unchanged. A role with no policy
+ * stays a dependency as a whole.
+ */
+export function dependOnRolePoliciesOnly(role: IRole): void {
+  Dependable.implement(role, {
+    get dependencyRoots() {
+      const policies = role.node.children.filter((child) => child instanceof Policy);
+      return policies.length > 0 ? policies : [role];
+    },
+  });
 }

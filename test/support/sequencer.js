@@ -7,7 +7,7 @@ const Sequencer = require('@jest/test-sequencer').default;
  * worker sits waiting for another's synthesis.
  */
 const SYNTHESIZES = 'test/infra/deploy-rehearsal.test.ts';
-const REUSE = ['test/infra/stack.test.ts', 'test/infra/headroom.test.ts'];
+const REUSE = ['test/infra/stack.test.ts', 'test/infra/headroom.test.ts', 'test/infra/cfn-lint.test.ts', 'test/infra/stateful-upgrade.test.ts'];
 
 /** Jest's own order (failed first, then longest first by the last run's times, else biggest file first), but for those files. */
 class SuiteSequencer extends Sequencer {
