@@ -69,6 +69,14 @@ module.exports = {
       to: { path: '^functions/(api|handlers|reference-page)/' },
     },
     {
+      name: 'webhook-engine-knows-not-its-callers',
+      severity: 'error',
+      comment:
+        'functions/webhooks/ is called by the webhooks/* operations, the stream consumer and the sweeper job; it imports none of them (the events and the response view it posts live in domain/).',
+      from: { path: '^functions/webhooks/' },
+      to: { path: '^functions/(operations|stream|jobs)/' },
+    },
+    {
       name: 'console-talks-through-the-client',
       severity: 'error',
       comment: 'The console is a client like any other: the typed client and the public API, and the pure shared/ catalogues.',

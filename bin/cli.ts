@@ -1,6 +1,7 @@
 /**
- * What the command-line tools (keys, aggregates:rebuild) share: exit codes, one-line
- * errors without stack traces, and messages that say which table they talk to.
+ * What the command-line tools (keys, aggregates:rebuild, export, responses:index-users)
+ * share: exit codes, usage and one-line errors without stack traces, and messages that
+ * say which table they talk to.
  *
  * Exit codes: 0 done, 1 failed, 2 wrong usage.
  */
@@ -23,6 +24,29 @@ export function usageErrorOf(error: unknown): UsageError {
   const ambiguous = /^Option '(--[a-z-]+)[^']*' argument is ambiguous/.exec(message);
   return new UsageError(ambiguous ? `${message} Write ${ambiguous[1]}=<value> when the value begins with "-"` : message);
 }
+/**
+ * The request a tool's `parse` makes of its arguments, or the exit code when there is
+ * nothing to run: 0 after printing the usage (`parse` returned 'help'), 2 after one line
+ * on wrong usage.
+ */
+export function requestOrExitCode<R extends object>(name: string, usage: string, argv: string[], parse: (argv: string[]) => R | 'help'): R | number {
+  let request: R | 'help';
+  try {
+    request = parse(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${name}: ${error.message} (see --help)\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (request === 'help') {
+    print(usage);
+    return 0;
+  }
+  return request;
+}
+
 /** A request that cannot be done (unknown id, conflicts, ...): exit code 1. */
 export class Failure extends Error {}
 

@@ -10,7 +10,7 @@ import { SingleBar } from 'cli-progress';
 import { createWriteStream, existsSync, readFileSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Failure, runCli, UsageError, usageErrorOf } from './cli';
+import { Failure, requestOrExitCode, runCli, UsageError, usageErrorOf } from './cli';
 
 const DEFAULT_URL = 'http://localhost:3000/v0';
 
@@ -212,20 +212,8 @@ interface ExportChunk {
 }
 
 async function main(argv: string[]): Promise<number> {
-  let settings: Settings | 'help';
-  try {
-    settings = parse(argv);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`export: ${error.message} (see --help)\n`);
-      return 2;
-    }
-    throw error;
-  }
-  if (settings === 'help') {
-    process.stdout.write(USAGE);
-    return 0;
-  }
+  const settings = requestOrExitCode('export', USAGE, argv, parse);
+  if (typeof settings === 'number') return settings;
   const started = performance.now();
   const total = await knownTotal(settings);
   const bar = new SingleBar({

@@ -11,7 +11,7 @@ import { ensureAccount, issueApiKey, revokeApiKey } from '../functions/operation
 import { createInvitation } from '../functions/operations/members';
 import { defaultStore } from '../functions/store/entity-store';
 import type { StoreSettings } from '../functions/store/dynamodb-clients';
-import { describeError, Failure, print, runCli, UsageError, usageErrorOf, where } from './cli';
+import { describeError, Failure, print, requestOrExitCode, runCli, UsageError, usageErrorOf, where } from './cli';
 import type { ApiKeyItem, Store } from '../functions/store/entities';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 
@@ -340,7 +340,7 @@ function parse(argv: string[]) {
   }
   const { values, positionals } = parsed;
   const [name, ...rest] = positionals;
-  if (values.help || name === 'help') return { help: true as const };
+  if (values.help || name === 'help') return 'help';
   if (name === undefined) throw new UsageError('Missing command: create, list, revoke or add-owner');
   if (!(name in COMMANDS)) throw new UsageError(`Unknown command "${name}": use create, list, revoke or add-owner`);
   const command = name as Command;
@@ -353,26 +353,12 @@ function parse(argv: string[]) {
   if (rest.length !== spec.positionals) {
     throw new UsageError(spec.positionals === 0 ? `${command} takes no arguments, got "${rest.join(' ')}"` : `${command} needs exactly one key id`);
   }
-  return { help: false as const, command, values, rest };
+  return { command, values, rest };
 }
 
-/** The AWS SDK and ElectroDB nest errors; this finds the cause a user can act on. */
-
 async function main(argv: string[]): Promise<number> {
-  let request;
-  try {
-    request = parse(argv);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`keys: ${error.message} (see --help)\n`);
-      return 2;
-    }
-    throw error;
-  }
-  if (request.help) {
-    print(USAGE);
-    return 0;
-  }
+  const request = requestOrExitCode('keys', USAGE, argv, parse);
+  if (typeof request === 'number') return request;
   const { store, client, settings } = defaultStore();
   const output: Output = { json: request.values.json, settings };
   try {

@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { defaultStore } from '../functions/store/entity-store';
 import type { StoreSettings } from '../functions/store/dynamodb-clients';
-import { describeError, Failure, print, runCli, UsageError, usageErrorOf, where } from './cli';
+import { describeError, Failure, print, requestOrExitCode, runCli, UsageError, usageErrorOf, where } from './cli';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 import { deleteCountedMarkers, rebuildProject, type RebuildResult } from '../functions/jobs/rebuild';
 
@@ -73,10 +73,10 @@ function parse(argv: string[]) {
     throw usageErrorOf(error);
   }
   const { values } = parsed;
-  if (values.help) return { help: true as const };
+  if (values.help) return 'help';
   const projectId = values.project?.trim();
   if (!projectId) throw new UsageError('--project <id> is required');
-  return { help: false as const, projectId, dryRun: values['dry-run'], json: values.json, markers: values.markers };
+  return { projectId, dryRun: values['dry-run'], json: values.json, markers: values.markers };
 }
 
 function report(result: RebuildResult, settings: StoreSettings): string {
@@ -106,23 +106,9 @@ function report(result: RebuildResult, settings: StoreSettings): string {
   return lines.join('\n');
 }
 
-/** The AWS SDK and ElectroDB nest errors; this finds the cause a user can act on. */
-
 async function main(argv: string[]): Promise<number> {
-  let request;
-  try {
-    request = parse(argv);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`aggregates:rebuild: ${error.message} (see --help)\n`);
-      return 2;
-    }
-    throw error;
-  }
-  if (request.help) {
-    print(USAGE);
-    return 0;
-  }
+  const request = requestOrExitCode('aggregates:rebuild', USAGE, argv, parse);
+  if (typeof request === 'number') return request;
   const { store, client, settings } = defaultStore();
   try {
     const { data: project } = await store.entities.Project.get({ id: request.projectId }).go({ consistent: true });

@@ -27,7 +27,7 @@ import { parseArgs } from 'node:util';
 import { BatchWriteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { benchOnDynamoDbLocal, markdownTable, summarize } from './bench-lib';
+import { benchOnDynamoDbLocal, log, markdownTable, positiveInteger, summarize } from './bench-lib';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // The consumer logs; a benchmark wants none (BENCH_LOG_LEVEL=INFO to see them).
@@ -36,14 +36,6 @@ process.env.POWERTOOLS_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'SILENT';
 const TABLE_NAME = 'bench_aggregates';
 const DAY_MS = 24 * 3600 * 1000;
 
-function positiveInteger(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a positive integer, not "${value}"`);
-  return number;
-}
-
-const log = (text: string) => process.stderr.write(`${text}\n`);
 const ms = (value: number) => value.toFixed(2);
 const seconds = (value: number) => (value / 1000).toFixed(1);
 

@@ -23,21 +23,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { killLeftoverDynamoLocal, markdownTable } from './bench-lib';
+import { killLeftoverDynamoLocal, log, markdownTable, positiveInteger } from './bench-lib';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'SILENT';
 
 const ROOT = resolve(__dirname, '..');
 const TABLE_NAME = 'bench_export';
-const log = (text: string) => process.stderr.write(`${text}\n`);
-
-function positiveInteger(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a positive integer, not "${value}"`);
-  return number;
-}
 
 /** Resident set size and its high-water mark of a process, in MiB (Linux /proc). */
 function memoryOf(pid: number): { rss: number; hwm: number } | undefined {

@@ -258,6 +258,17 @@ function formatRoundTrips(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
 
+/** A progress line on stderr (stdout carries the report). */
+export const log = (text: string) => process.stderr.write(`${text}\n`);
+
+/** A bench option's value: a positive integer, or `fallback` when not given. */
+export function positiveInteger(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a positive integer, not "${value}"`);
+  return number;
+}
+
 /** A Markdown table (readable as text, pastes into docs and PRs). */
 export function markdownTable(header: string[], rows: string[][], rightAligned: boolean[]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));

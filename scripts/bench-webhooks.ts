@@ -24,21 +24,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { benchOnDynamoDbLocal, markdownTable, percentile } from './bench-lib';
+import { benchOnDynamoDbLocal, log, markdownTable, percentile, positiveInteger } from './bench-lib';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'SILENT';
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
 
 const TABLE_NAME = 'bench_webhooks';
-const log = (text: string) => process.stderr.write(`${text}\n`);
-
-function positiveInteger(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a positive integer, not "${value}"`);
-  return number;
-}
 
 async function main(): Promise<number> {
   const { values } = parseArgs({

@@ -46,6 +46,7 @@ import {
   killLeftoverDynamoLocal,
   machineDescription,
   markdownTable,
+  positiveInteger,
   rawBaseline,
   resultTable,
   runCase,
@@ -211,13 +212,6 @@ const CASES: BenchCase<any>[] = [
     call: (contentSetId) => ({ args: [{ contentSetId, key: 'https://example.com/counted' }], caller: 'anonymous', method: 'GET' }),
   }),
 ];
-
-function positiveInteger(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a positive integer, not "${value}"`);
-  return number;
-}
 
 /** Responses created for the stream consumer's measurement, over this many items of one set. */
 const CONSUMER_RESPONSES = 200;

@@ -7,7 +7,8 @@ import { csvHeader, csvRow, exportRecord, ndjsonLine, type ExportLabels } from '
 import { getRawItemsChunked, keyOf } from '../store/batch';
 import type { ContentItemItem, ContentSetItem, ResponseItem, Store } from '../store/entities';
 import { type ExportChunk, exportChunk, type ExportLimits } from './export-chunks';
-import { responseListing, responseView } from './response-queries';
+import { responseListing } from './response-queries';
+import { responseView } from '../domain/response-view';
 
 export { EXPORT_MAX_BYTES, EXPORT_MAX_ROWS, EXPORT_TIME_BUDGET_MS, type ExportChunk, type ExportLimits } from './export-chunks';
 

@@ -7,22 +7,7 @@ import { Response as ResponseEntity, type ResponseItem, type Store } from '../st
 import { type RawItem, type ResponseListIndex, responseOf } from '../store/items';
 import { cursorPage, openPosition, type CursorScope, type IndexSource } from './paging';
 import { mergedListRead } from './response-lists';
-
-export function responseView(response: ResponseItem) {
-  return {
-    id: response.id,
-    accountId: response.accountId,
-    projectId: response.projectId,
-    contentSetId: response.contentSetId,
-    contentItemId: response.contentItemId,
-    createdAt: response.createdAt,
-    updatedAt: response.updatedAt,
-    state: response.state,
-    value: response.value,
-    ...(response.context ? { context: response.context } : {}),
-    ...(response.profiling ? { profiling: response.profiling } : {}),
-  };
-}
+import { responseView } from '../domain/response-view';
 
 export async function getResponse(store: Store, accountId: string, responseId: string) {
   const { data } = await store.entities.Response.get({ id: responseId }).go({ consistent: true });

@@ -22,7 +22,8 @@ import {
 import { conditionHolds, isConditionFailure } from '../store/conditions';
 import type { TableClient } from '../store/dynamodb-clients';
 import { recordRankingChanges, type RankingChanges } from '../store/top-lists';
-import { eventsOf, type DomainEvent, type ResponseImage } from './events';
+import type { DomainEvent, ResponseImage } from '../domain/events';
+import { eventsOf } from './events';
 
 const counted = (response: ResponseImage | undefined) => (response?.state === 'active' ? response.contribution : undefined);
 

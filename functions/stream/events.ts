@@ -1,67 +1,19 @@
 /**
- * The event seam: what a DynamoDB stream record means in the domain. Every stream consumer
- * reads records through `eventsOf` instead of inspecting keys and images itself, so the
- * table's layout is known here once and a consumer only says which events it wants.
+ * The event seam: what a DynamoDB stream record means in the domain (domain/events.ts).
+ * Every stream consumer reads records through `eventsOf` instead of inspecting keys and
+ * images itself, so the table's layout is known here once and a consumer only says which
+ * events it wants.
  *
  * Pure: no I/O, no clock. The records are Lambda's DynamoDB event records (the local
  * stream reader delivers the same shape).
  */
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
-import type { Contribution } from '../domain/schemas';
+import type { ContentItemImage, DomainEvent, ResponseImage } from '../domain/events';
 
 /** Partition key prefixes of the items events are made of (store/entities.ts key templates). */
 export const RECORD_KEY_PREFIXES = { response: 'response#', contentItem: 'content#' } as const;
 const SORT_KEYS = { response: 'response', contentItem: 'content' } as const;
-
-/** A response as stored (the attributes events carry; the revoke token hash is never read). */
-export interface ResponseImage {
-  id: string;
-  accountId: string;
-  projectId: string;
-  contentSetId: string;
-  contentItemId: string;
-  schema: string;
-  state: 'active' | 'revoked';
-  value: unknown;
-  contribution: Contribution;
-  context?: Record<string, unknown>;
-  profiling?: Record<string, unknown>;
-  revokeExpiresAt?: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ContentItemImage {
-  id: string;
-  accountId: string;
-  projectId: string;
-  contentSetId: string;
-  key: string;
-  title?: string;
-  description?: string;
-  url?: string;
-  state: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-interface EventBase {
-  /** The stream record's id: stable across redeliveries of the record. */
-  eventId: string;
-  /** Position in its shard; a consumer reports the first one it failed on. */
-  sequenceNumber: string;
-}
-
-export type DomainEvent =
-  | (EventBase & { type: 'response.created'; after: ResponseImage })
-  /** A new value (an edit), or any other change of an active response. */
-  | (EventBase & { type: 'response.updated'; before: ResponseImage; after: ResponseImage })
-  | (EventBase & { type: 'response.revoked'; before: ResponseImage; after: ResponseImage })
-  /** The item is gone (erasure). */
-  | (EventBase & { type: 'response.deleted'; before: ResponseImage })
-  | (EventBase & { type: 'content.created'; after: ContentItemImage })
-  | (EventBase & { type: 'content.updated'; before: ContentItemImage; after: ContentItemImage });
 
 function image<T>(attributes: Record<string, LambdaAttributeValue> | undefined): T | undefined {
   return attributes ? (unmarshall(attributes as never) as T) : undefined;

@@ -54,7 +54,8 @@ import {
   type Subjects,
   type WebhookBody,
 } from '../webhooks/payloads';
-import { eventsOf, type DomainEvent } from './events';
+import type { DomainEvent } from '../domain/events';
+import { eventsOf } from './events';
 
 /** Deliveries written at once. */
 const QUEUE_CONCURRENCY = 25;

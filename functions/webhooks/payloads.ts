@@ -5,9 +5,8 @@
  */
 import { discordBody, slackBody } from '../domain/webhook-chat';
 import { TEST_EVENT_TYPE, type DeliveredEventType, type WebhookFormat } from '../domain/webhooks';
-import { responseView } from '../operations/response-queries';
-import type { ResponseItem } from '../store/entities';
-import type { ContentItemImage, DomainEvent, ResponseImage } from '../stream/events';
+import type { ContentItemImage, DomainEvent, ResponseImage } from '../domain/events';
+import { responseView } from '../domain/response-view';
 
 export interface ProjectSubject {
   id: string;
@@ -92,7 +91,7 @@ function responseData(response: ResponseImage, subjects: Subjects) {
   const item = subjects.contentItems.get(response.contentItemId);
   const project = subjects.projects.get(response.projectId);
   return {
-    response: responseView(response as unknown as ResponseItem),
+    response: responseView(response),
     contentItem: item ?? { id: response.contentItemId },
     contentSet: setData(subjects.contentSets.get(response.contentSetId), response.contentSetId),
     project: project ?? { id: response.projectId },

@@ -162,7 +162,7 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
     await context.close();
   });
 
-  test('webhooks: create (secret shown once), test, delivery log with status and attempts, redeliver, edit, disable and enable; the list shows the project of each, and "All events" exactly when every type is chosen', async () => {
+  test('webhooks: create (secret shown once), test, delivery log with status and attempts, redeliver, edit, disable and enable; the list shows the project of each, and "All events" exactly when every type is chosen; a refused removal shows the API’s message', async () => {
     const receiver = await startReceiver();
     // As under `npm start` (local/runtime.ts): the sweeper sends redeliveries.
     const sweeper = new LocalWebhookSweeper({ store: defaultStore().store, intervalMs: 200 });
@@ -270,6 +270,20 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
         .getByRole('cell', { name: 'All events' })
         .waitFor();
       expect(await webhookRow(page, 'Responses only')).toMatchObject({ Project: 'All projects', Events: 'All events' });
+
+      // A refused removal: the confirmation shows the API's message and stays open.
+      await page.getByRole('link', { name: 'Responses only' }).click();
+      await page.getByRole('button', { name: 'Remove', exact: true }).click();
+      const refusal = await call('webhooks/remove', ['no-such-webhook']);
+      expect(refusal.status).toBe(404);
+      await page.route(
+        '**/v0/webhooks/remove',
+        (route) => route.fulfill({ status: refusal.status, contentType: 'application/json', body: JSON.stringify(refusal.body) }),
+        { times: 1 },
+      );
+      const confirmation = page.getByRole('dialog');
+      await confirmation.getByRole('button', { name: 'Remove webhook' }).click();
+      await expect(confirmation.getByRole('alert').innerText()).resolves.toBe(refusal.body.message);
       await context.close();
     } finally {
       await sweeper.stop();

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
-import { errorMessage } from './states';
+import { ChangeError } from './states';
 
 /** A modal dialog (the native <dialog>: focus moves in, Escape closes, the page behind is inert). */
 export function Dialog(props: { open: boolean; title: string; onClose: () => void; children: ReactNode }) {
@@ -23,7 +23,7 @@ export function Dialog(props: { open: boolean; title: string; onClose: () => voi
   );
 }
 
-/** A confirmation: what will happen in words, a cancel and a confirm button. */
+/** A confirmation: what will happen in words, the refusal of the change if any, a cancel and a confirm button. */
 export function ConfirmDialog(props: {
   open: boolean;
   title: string;
@@ -31,12 +31,16 @@ export function ConfirmDialog(props: {
   confirmLabel: string;
   busy?: boolean;
   danger?: boolean;
+  error?: unknown;
   onConfirm: () => void;
   onClose: () => void;
 }) {
   return (
     <Dialog open={props.open} title={props.title} onClose={props.onClose}>
-      <div className="dialog-body">{props.children}</div>
+      <div className="dialog-body">
+        {props.children}
+        <ChangeError error={props.error} />
+      </div>
       <div className="dialog-actions">
         <button type="button" onClick={props.onClose} disabled={props.busy}>
           Cancel
@@ -53,11 +57,7 @@ export function ConfirmDialog(props: {
 export function FormActions(props: { error: unknown; submitLabel: string; disabled: boolean; onCancel: () => void }) {
   return (
     <>
-      {Boolean(props.error) && (
-        <p className="error" role="alert">
-          {errorMessage(props.error)}
-        </p>
-      )}
+      <ChangeError error={props.error} />
       <div className="dialog-actions">
         <button type="button" onClick={props.onCancel}>
           Cancel

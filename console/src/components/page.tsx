@@ -1,5 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link } from 'wouter';
+import { ErrorMessage, Loading } from './states';
 
 export interface Crumb {
   label: string;
@@ -43,6 +44,18 @@ export function PageState(props: { title: string; children: ReactNode; crumbs?: 
     <Page title={props.title} crumbs={props.crumbs}>
       {props.children}
     </Page>
+  );
+}
+
+/**
+ * The page of what one query loads, until it has loaded: a loading line, or the query's
+ * error with a retry. Pages return it while `query.error || !query.data`.
+ */
+export function QueryPageState(props: { title: string; crumbs?: Crumb[]; what: string; query: { error: unknown; refetch: () => unknown } }) {
+  return (
+    <PageState title={props.title} crumbs={props.crumbs}>
+      {props.query.error ? <ErrorMessage error={props.query.error} retry={() => void props.query.refetch()} /> : <Loading what={props.what} />}
+    </PageState>
   );
 }
 

@@ -32,6 +32,16 @@ export function fieldErrors(error: unknown): Record<string, string> {
   return messages;
 }
 
+/** A refused change in one line, beside what asked for it; nothing without an error. */
+export function ChangeError(props: { error: unknown }) {
+  if (!props.error) return null;
+  return (
+    <p className="error" role="alert">
+      {errorMessage(props.error)}
+    </p>
+  );
+}
+
 /**
  * An error as the API worded it. `retry` asks again for what failed to load, with a Retry
  * button; it is required so that no load error leaves the reader only a reload. A failed

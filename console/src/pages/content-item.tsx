@@ -1,4 +1,4 @@
-import { Page, PageState, Section } from '../components/page';
+import { Page, QueryPageState, Section } from '../components/page';
 import { PeriodSelector, usePeriodView } from '../components/period-selector';
 import { ResponsesList } from '../components/responses';
 import { StatsPanel } from '../components/stats-panel';
@@ -27,18 +27,7 @@ export function ContentItemPage(props: { itemId: string }) {
   const subject = { kind: 'item' as const, id: props.itemId };
   const stats = useStats(subject, view.period, view.reference);
   const crumbs = [{ label: 'Projects', href: '/projects' }];
-  if (item.error)
-    return (
-      <PageState title="Content item" crumbs={crumbs}>
-        <ErrorMessage error={item.error} retry={() => void item.refetch()} />
-      </PageState>
-    );
-  if (!item.data)
-    return (
-      <PageState title="Content item">
-        <Loading what="content item" />
-      </PageState>
-    );
+  if (item.error || !item.data) return <QueryPageState title="Content item" crumbs={crumbs} what="content item" query={item} />;
   const data = item.data;
   const title = data.metadata.title || data.key;
   const href = safeHref(data.metadata.url ?? data.key);

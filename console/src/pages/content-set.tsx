@@ -1,8 +1,8 @@
 import { Link } from 'wouter';
-import { Page, PageState, Section } from '../components/page';
+import { Page, QueryPageState, Section } from '../components/page';
 import { PeriodSelector, usePeriodView } from '../components/period-selector';
 import { StatsPanel } from '../components/stats-panel';
-import { ErrorMessage, Loading, NoFeedback } from '../components/states';
+import { Loading, NoFeedback } from '../components/states';
 import { TopItems } from '../components/top-items';
 import { schemaName } from '../schemas';
 import { periodChoiceLabel } from '../lib/periods';
@@ -20,18 +20,7 @@ export function ContentSetPage(props: { setId: string }) {
   const stats = useStats(subject, view.period, view.reference);
   // Only asked when the period shown is empty: is the set empty altogether?
   const lifetime = useStats(subject, 'lifetime', undefined, { enabled: stats.data?.count === 0 });
-  if (set.error)
-    return (
-      <PageState title="Content set" crumbs={[{ label: 'Projects', href: '/projects' }]}>
-        <ErrorMessage error={set.error} retry={() => void set.refetch()} />
-      </PageState>
-    );
-  if (!set.data)
-    return (
-      <PageState title="Content set">
-        <Loading what="content set" />
-      </PageState>
-    );
+  if (set.error || !set.data) return <QueryPageState title="Content set" crumbs={[{ label: 'Projects', href: '/projects' }]} what="content set" query={set} />;
   const data = set.data;
   const crumbs = [
     { label: 'Projects', href: '/projects' },

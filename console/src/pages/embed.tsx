@@ -1,6 +1,6 @@
 import { lazy, Suspense, useId, useState } from 'react';
 import { CopyButton } from '../components/copy-button';
-import { Page, PageState, Section } from '../components/page';
+import { Page, QueryPageState, Section } from '../components/page';
 import { ErrorMessage, Loading } from '../components/states';
 import { formatDateTime } from '../lib/format';
 import { optionIndex, optionText, setOptions } from '../schemas';
@@ -98,18 +98,7 @@ function LatestResponses(props: { set: ContentSet }) {
 export default function EmbedPage(props: { setId: string }) {
   const set = useContentSet(props.setId);
   const project = useProject(set.data?.projectId);
-  if (set.error)
-    return (
-      <PageState title="Embed">
-        <ErrorMessage error={set.error} retry={() => void set.refetch()} />
-      </PageState>
-    );
-  if (!set.data)
-    return (
-      <PageState title="Embed">
-        <Loading what="content set" />
-      </PageState>
-    );
+  if (set.error || !set.data) return <QueryPageState title="Embed" what="content set" query={set} />;
   const data = set.data;
   const crumbs = [
     { label: 'Projects', href: '/projects' },

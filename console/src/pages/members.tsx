@@ -8,7 +8,7 @@ import type { Invitation, Member, Role } from '@feedback-service/client';
 import { ConfirmDialog, Dialog, FormActions } from '../components/dialog';
 import { Page } from '../components/page';
 import { SecretOnce } from '../components/secret-once';
-import { ErrorMessage, errorMessage, fieldErrors, Loading } from '../components/states';
+import { ChangeError, ErrorMessage, fieldErrors, Loading } from '../components/states';
 import { useInviteMember, useMembers, useRemoveMember, useSetMemberRole } from '../data/members';
 import { useSession } from '../session';
 
@@ -133,11 +133,7 @@ export default function MembersPage() {
         </button>
       }
     >
-      {setRole.error && (
-        <p className="error" role="alert">
-          {errorMessage(setRole.error)}
-        </p>
-      )}
+      <ChangeError error={setRole.error} />
       {members.isPending ? (
         <Loading what="members" />
       ) : members.error ? (
@@ -187,6 +183,7 @@ export default function MembersPage() {
         confirmLabel="Remove member"
         danger
         busy={remove.isPending}
+        error={remove.error}
         onConfirm={() => removing && remove.mutate(removing.id)}
         onClose={() => {
           remove.reset();
@@ -194,11 +191,6 @@ export default function MembersPage() {
         }}
       >
         <p>{removing?.name ?? removing?.email} loses access from their next request. They can join again only through a new invitation.</p>
-        {remove.error && (
-          <p className="error" role="alert">
-            {errorMessage(remove.error)}
-          </p>
-        )}
       </ConfirmDialog>
     </Page>
   );

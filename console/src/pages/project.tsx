@@ -3,7 +3,7 @@ import { Link, useLocation } from 'wouter';
 import type { ContentSet, Project, SchemaName as Schema } from '@feedback-service/client';
 import { ConfirmDialog, Dialog, FormActions } from '../components/dialog';
 import { type Column, ListTable } from '../components/list-table';
-import { Page, PageState, Section } from '../components/page';
+import { Page, QueryPageState, Section } from '../components/page';
 import { ProjectForm } from '../components/project-form';
 import { PeriodSelector, usePeriodView } from '../components/period-selector';
 import { SevenDays, SparklineScale } from '../components/sparkline';
@@ -173,18 +173,7 @@ export function ProjectPage(props: { projectId: string }) {
   const [creatingSet, setCreatingSet] = useState(false);
   const archive = useSaveProject(props.projectId, { onSuccess: () => setArchiving(false) });
   const crumbs = [{ label: 'Projects', href: '/projects' }];
-  if (project.error)
-    return (
-      <PageState title="Project" crumbs={crumbs}>
-        <ErrorMessage error={project.error} retry={() => void project.refetch()} />
-      </PageState>
-    );
-  if (!project.data)
-    return (
-      <PageState title="Project" crumbs={crumbs}>
-        <Loading what="project" />
-      </PageState>
-    );
+  if (project.error || !project.data) return <QueryPageState title="Project" crumbs={crumbs} what="project" query={project} />;
   const data = project.data;
   const archived = data.state === 'archived';
   return (

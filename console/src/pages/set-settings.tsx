@@ -1,8 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import type { ContentSet } from '@feedback-service/client';
-import { Page, PageState } from '../components/page';
-import { ErrorMessage, errorMessage, Loading } from '../components/states';
+import { Page, QueryPageState } from '../components/page';
+import { ChangeError } from '../components/states';
 import { useProject } from '../data/projects';
 import { useContentSet, useSaveSet } from '../data/sets';
 import { useSession } from '../session';
@@ -72,11 +72,7 @@ function SettingsForm(props: { set: ContentSet }) {
         <option value="inactive">Inactive: paused, keeps its data</option>
         <option value="archived">Archived: retired</option>
       </select>
-      {save.error && (
-        <p className="error" role="alert">
-          {errorMessage(save.error)}
-        </p>
-      )}
+      <ChangeError error={save.error} />
       {!validRevoke && (
         <p className="error" role="alert">
           The revoke window must be between 0 and {MAX_REVOKE_MINUTES} minutes.
@@ -98,18 +94,7 @@ export function SetSettingsPage(props: { setId: string }) {
   const { isAdmin } = useSession();
   const set = useContentSet(props.setId);
   const project = useProject(set.data?.projectId);
-  if (set.error)
-    return (
-      <PageState title="Settings">
-        <ErrorMessage error={set.error} retry={() => void set.refetch()} />
-      </PageState>
-    );
-  if (!set.data)
-    return (
-      <PageState title="Settings">
-        <Loading what="settings" />
-      </PageState>
-    );
+  if (set.error || !set.data) return <QueryPageState title="Settings" what="settings" query={set} />;
   const crumbs = [
     { label: 'Projects', href: '/projects' },
     { label: project.data?.name ?? 'Project', href: `/projects/${set.data.projectId}` },

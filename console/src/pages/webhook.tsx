@@ -6,7 +6,7 @@ import { type Column, ListTable } from '../components/list-table';
 import { LoadMore } from '../components/load-more';
 import { Page, PageState, Section } from '../components/page';
 import { SecretOnce } from '../components/secret-once';
-import { errorMessage, Loading, OperationError } from '../components/states';
+import { ChangeError, Loading, OperationError } from '../components/states';
 import { type WebhookFields, WebhookForm, webhookName } from '../components/webhook-form';
 import { loadedItems } from '../data/paging';
 import {
@@ -187,11 +187,7 @@ export default function WebhookPage(props: { webhookId: string }) {
             onCancel={() => setEditing(false)}
           />
         )}
-        {save.error && editing && (
-          <p className="error" role="alert">
-            {errorMessage(save.error)}
-          </p>
-        )}
+        {editing && <ChangeError error={save.error} />}
       </Dialog>
       <Dialog
         open={rotating}
@@ -216,11 +212,7 @@ export default function WebhookPage(props: { webhookId: string }) {
               A new secret signs deliveries from now on; for 24 hours they also carry a signature with the current one, so you can switch your receiver without
               losing any.
             </p>
-            {rotate.error && (
-              <p className="error" role="alert">
-                {errorMessage(rotate.error)}
-              </p>
-            )}
+            <ChangeError error={rotate.error} />
             <div className="dialog-actions">
               <button type="button" onClick={() => setRotating(false)}>
                 Cancel
@@ -238,15 +230,11 @@ export default function WebhookPage(props: { webhookId: string }) {
         confirmLabel="Remove webhook"
         danger
         busy={remove.isPending}
+        error={remove.error}
         onConfirm={() => remove.mutate()}
         onClose={() => setRemoving(false)}
       >
         <p>Its pending deliveries are dropped and nothing more is sent to {data.url}.</p>
-        {remove.error && (
-          <p className="error" role="alert">
-            {errorMessage(remove.error)}
-          </p>
-        )}
       </ConfirmDialog>
     </Page>
   );

@@ -6,7 +6,7 @@ import { type Column, ListTable } from '../components/list-table';
 import { LoadMore } from '../components/load-more';
 import { Page } from '../components/page';
 import { SecretOnce, type SecretWording } from '../components/secret-once';
-import { Empty, errorMessage, Loading, OperationError } from '../components/states';
+import { ChangeError, Empty, errorMessage, Loading, OperationError } from '../components/states';
 import { eventsLabel, type WebhookFields, WebhookForm, webhookName } from '../components/webhook-form';
 import { loadedItems } from '../data/paging';
 import { useProject } from '../data/projects';
@@ -40,11 +40,7 @@ function CreateWebhookDialog(props: { open: boolean; onClose: () => void }) {
             }
             onCancel={close}
           />
-          {create.error && (
-            <p className="error" role="alert">
-              {errorMessage(create.error)}
-            </p>
-          )}
+          <ChangeError error={create.error} />
         </>
       )}
     </Dialog>

@@ -1,0 +1,55 @@
+/**
+ * The domain events the stream's records mean, and the item images they carry. Types only:
+ * `stream/events.ts` makes them of stream records (the seam); the consumers and the webhook
+ * engine's payloads read them without knowing about records.
+ */
+import type { Contribution } from './aggregation';
+
+/** A response as stored (the attributes events carry; the revoke token hash is never read). */
+export interface ResponseImage {
+  id: string;
+  accountId: string;
+  projectId: string;
+  contentSetId: string;
+  contentItemId: string;
+  schema: string;
+  state: 'active' | 'revoked';
+  value: unknown;
+  contribution: Contribution;
+  context?: Record<string, unknown>;
+  profiling?: Record<string, unknown>;
+  revokeExpiresAt?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ContentItemImage {
+  id: string;
+  accountId: string;
+  projectId: string;
+  contentSetId: string;
+  key: string;
+  title?: string;
+  description?: string;
+  url?: string;
+  state: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface EventBase {
+  /** The stream record's id: stable across redeliveries of the record. */
+  eventId: string;
+  /** Position in its shard; a consumer reports the first one it failed on. */
+  sequenceNumber: string;
+}
+
+export type DomainEvent =
+  | (EventBase & { type: 'response.created'; after: ResponseImage })
+  /** A new value (an edit), or any other change of an active response. */
+  | (EventBase & { type: 'response.updated'; before: ResponseImage; after: ResponseImage })
+  | (EventBase & { type: 'response.revoked'; before: ResponseImage; after: ResponseImage })
+  /** The item is gone (erasure). */
+  | (EventBase & { type: 'response.deleted'; before: ResponseImage })
+  | (EventBase & { type: 'content.created'; after: ContentItemImage })
+  | (EventBase & { type: 'content.updated'; before: ContentItemImage; after: ContentItemImage });
