@@ -1,11 +1,14 @@
 import { createConversions } from 'electrodb';
-import type { KeyLevel } from '../api/auth';
+import type { AccountCaller, KeyLevel } from '../api/auth';
+import { callerActor } from '../api/audit';
 import { generateApiKey, hashSecret } from '../api/auth';
-import { notFound } from '../api/errors';
+import { ApiError, notFound } from '../api/errors';
 import type { KeyCreateModel, KeyListQueryModel } from '../api/key-models';
+import type { AuditActor } from '../domain/audit';
 import { newId } from '../domain/text';
-import { conditionHolds } from '../store/conditions';
 import { ApiKey as ApiKeyEntity, type AccountItem, type ApiKeyItem, type Store } from '../store/entities';
+import { writeTransaction } from '../store/transactions';
+import { type Cascade, cascadeOf, makerView, revocation, TRANSACTION_ITEMS, writeAhead } from './access-cascade';
 import { cursorPage } from './paging';
 
 /** The account with this name, created on first use (key CLI and `npm start`). */
@@ -23,8 +26,16 @@ export interface IssuedKey {
   record: ApiKeyItem;
 }
 
-/** Stores a key for the account; with `key` given (fixed dev keys) that value is registered. */
-export async function issueApiKey(store: Store, options: { accountId: string; level: KeyLevel; label?: string; key?: string }, now: Date): Promise<IssuedKey> {
+/**
+ * Stores a key for the account; with `key` given (fixed dev keys) that value is registered.
+ * `createdBy`: who made it (keys/create: the calling key or person; the key CLI: the
+ * operator); their loss revokes it (operations/access-cascade.ts).
+ */
+export async function issueApiKey(
+  store: Store,
+  options: { accountId: string; level: KeyLevel; label?: string; key?: string; createdBy?: AuditActor },
+  now: Date,
+): Promise<IssuedKey> {
   const key = options.key ?? generateApiKey();
   const timestamp = now.toISOString();
   const { data } = await store.entities.ApiKey.create({
@@ -33,6 +44,7 @@ export async function issueApiKey(store: Store, options: { accountId: string; le
     accountId: options.accountId,
     level: options.level,
     label: options.label,
+    ...(options.createdBy ? { createdBy: options.createdBy } : {}),
     createdAt: timestamp,
     updatedAt: timestamp,
   }).go();
@@ -45,13 +57,31 @@ export async function findApiKey(store: Store, key: string): Promise<ApiKeyItem 
   return data && !data.revokedAt ? data : null;
 }
 
-/** Revokes by public key id; returns false when no such key exists. */
-export async function revokeApiKey(store: Store, keyId: string, now: Date): Promise<boolean> {
+/** What a revocation did: the key itself (undefined when no key has the id) and the keys and invitations that fell with it. */
+export interface Revocation {
+  key?: ApiKeyItem;
+  cascade: Pick<Cascade, 'keys' | 'invitations'>;
+}
+
+/**
+ * Revokes a key and what falls with it (the live keys it created, theirs in turn, and its
+ * pending invitations). Revoking a revoked key keeps its time and completes a cascade that
+ * was cut short. The key's own revocation is in the last transaction, with the rest of the
+ * cascade that fits, so a key is never revoked while what it made stays.
+ */
+async function revokeWithCascade(store: Store, key: ApiKeyItem, now: Date): Promise<Revocation> {
+  const cascade = await cascadeOf(store, key.accountId, { keyId: key.id }, now);
+  const last = await writeAhead(store, cascade.writes, TRANSACTION_ITEMS - 1);
+  const outcome = await writeTransaction(store, [revocation(store.tableName, key.keyHash, now.toISOString()), ...last]);
+  if (outcome.canceled) throw new ApiError('conflict', 'The key is being changed by another request; try again', { id: key.id });
+  return { key, cascade: { keys: cascade.keys, invitations: cascade.invitations } };
+}
+
+/** Revokes by public key id, in any account (the key CLI); `key` is undefined when no such key exists. */
+export async function revokeApiKey(store: Store, keyId: string, now: Date): Promise<Revocation> {
   const { data } = await store.entities.ApiKey.query.byId({ id: keyId }).go();
-  if (data.length === 0) return false;
-  const timestamp = now.toISOString();
-  await store.entities.ApiKey.patch({ keyHash: data[0].keyHash }).set({ revokedAt: timestamp, updatedAt: timestamp }).go();
-  return true;
+  if (data.length === 0) return { cascade: { keys: [], invitations: [] } };
+  return revokeWithCascade(store, data[0], now);
 }
 
 /** keys/* — an account's keys over the API. */
@@ -65,7 +95,13 @@ export function keyView(key: ApiKeyItem) {
     createdAt: key.createdAt,
     ...(key.lastUsedAt === undefined ? {} : { lastUsedAt: key.lastUsedAt }),
     ...(key.revokedAt === undefined ? {} : { revokedAt: key.revokedAt }),
+    ...withCreator(key),
   };
+}
+
+function withCreator(key: ApiKeyItem): { createdBy?: AuditActor } {
+  const createdBy = makerView(key.createdBy);
+  return createdBy ? { createdBy } : {};
 }
 
 const keyConversions = createConversions(ApiKeyEntity);
@@ -86,23 +122,30 @@ export async function listAccountKeys(store: Store, accountId: string, query: Ke
   return { items: page.items.map(keyView), ...(page.cursor === undefined ? {} : { cursor: page.cursor }) };
 }
 
-export async function createAccountKey(store: Store, accountId: string, input: KeyCreateModel, now: Date) {
-  const { key, record } = await issueApiKey(store, { accountId, level: input.level, label: input.label }, now);
-  return { id: record.id, key, level: record.level, ...(record.label === undefined ? {} : { label: record.label }), createdAt: record.createdAt };
+/** keys/create: the key records its creator, the calling key or person. */
+export async function createAccountKey(store: Store, caller: AccountCaller, input: KeyCreateModel, now: Date) {
+  const { key, record } = await issueApiKey(
+    store,
+    { accountId: caller.accountId, level: input.level, label: input.label, createdBy: callerActor(caller) },
+    now,
+  );
+  return {
+    id: record.id,
+    key,
+    level: record.level,
+    ...(record.label === undefined ? {} : { label: record.label }),
+    createdAt: record.createdAt,
+    ...withCreator(record),
+  };
 }
 
-/** Revokes a key of the account; another account's key id is not-found. Revoking a revoked key changes nothing. */
-export async function revokeAccountKey(store: Store, accountId: string, keyId: string, now: Date): Promise<void> {
+/**
+ * Revokes a key of the account and what falls with it; another account's key id is
+ * not-found. Revoking a revoked key keeps its time (and completes its cascade).
+ */
+export async function revokeAccountKey(store: Store, accountId: string, keyId: string, now: Date): Promise<Revocation> {
   const { data } = await store.entities.ApiKey.query.byId({ id: keyId }).go();
   const key = data.find((candidate) => candidate.accountId === accountId);
   if (!key) throw notFound('API key', keyId);
-  if (key.revokedAt) return;
-  const timestamp = now.toISOString();
-  // A concurrent revocation failing the condition has done what was asked.
-  await conditionHolds(
-    store.entities.ApiKey.patch({ keyHash: key.keyHash })
-      .set({ revokedAt: timestamp, updatedAt: timestamp })
-      .where((attributes, { notExists }) => notExists(attributes.revokedAt))
-      .go({ response: 'none' }),
-  );
+  return revokeWithCascade(store, key, now);
 }
