@@ -12,6 +12,11 @@
  * - An invitation falls when its maker no longer holds a role that may grant its role:
  *   a viewer invitation needs an admin or owner (or an admin key), an admin or owner
  *   invitation an owner. Invitations of the operator (the key CLI) never fall this way.
+ *
+ * The keys are read from an index, which lags writes: every maker counts the keys it made
+ * (`keysMade` on its item, moved in the key's own transaction), and the cascade writes
+ * only once it saw as many keys of each maker it walked as the maker counts
+ * (`keysMadeByMember`, `keysByMaker`), conditioned on those counts.
  */
 
 export type Role = 'viewer' | 'admin' | 'owner';
@@ -48,38 +53,62 @@ export function keyMayGrant(level: KeyLevel, invited: Role): boolean {
   return level === 'admin' && invited === 'viewer';
 }
 
+/** What falls with a loss: every key the walk reached (revoked ones too; not a revoked key itself), and the live ones among them. */
+export interface KeyFall<K> {
+  walked: K[];
+  falling: K[];
+}
+
 /**
- * The live keys that fall with `loss`, in the order of `keys`; the revoked key of a key
- * loss is not among them (its caller revokes it). Linear in the account's keys.
+ * The keys a loss reaches, in the order of `keys`: for a member, the keys they made above
+ * the level they keep; for a revoked key, the keys it made; then, transitively, the keys
+ * made by any key reached. Linear in the account's keys.
  */
-export function fallingKeys<K extends KeyNode>(keys: readonly K[], loss: Loss): K[] {
-  const createdBy = new Map<string, K[]>();
-  for (const key of keys) {
-    if (key.createdBy?.type !== 'key') continue;
-    const siblings = createdBy.get(key.createdBy.keyId) ?? [];
-    siblings.push(key);
-    createdBy.set(key.createdBy.keyId, siblings);
-  }
-  const fallen = new Set<string>();
+export function keyFall<K extends KeyNode>(keys: readonly K[], loss: Loss): KeyFall<K> {
+  const madeBy = keysByMaker(keys);
+  const reached = new Set<string>();
   const queue: string[] = [];
-  const fall = (key: K) => {
-    if (fallen.has(key.id)) return;
-    fallen.add(key.id);
+  const reach = (key: K) => {
+    if (reached.has(key.id)) return;
+    reached.add(key.id);
     queue.push(key.id);
   };
   if ('keyId' in loss) {
-    fallen.add(loss.keyId);
+    reached.add(loss.keyId);
     queue.push(loss.keyId);
   } else {
     const kept = loss.role === undefined ? 0 : LEVEL_RANK[levelOfRole(loss.role)];
     for (const key of keys) {
-      if (key.createdBy?.type === 'person' && key.createdBy.memberId === loss.memberId && LEVEL_RANK[key.level] > kept) fall(key);
+      if (key.createdBy?.type === 'person' && key.createdBy.memberId === loss.memberId && LEVEL_RANK[key.level] > kept) reach(key);
     }
   }
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-    for (const child of createdBy.get(next) ?? []) fall(child);
+    for (const child of madeBy.get(next) ?? []) reach(child);
   }
-  return keys.filter((key) => fallen.has(key.id) && !('keyId' in loss && key.id === loss.keyId) && key.revokedAt === undefined);
+  const walked = keys.filter((key) => reached.has(key.id) && !('keyId' in loss && key.id === loss.keyId));
+  return { walked, falling: walked.filter((key) => key.revokedAt === undefined) };
+}
+
+/** The live keys that fall with `loss` (the revoked key of a key loss is not among them: its caller revokes it). */
+export function fallingKeys<K extends KeyNode>(keys: readonly K[], loss: Loss): K[] {
+  return keyFall(keys, loss).falling;
+}
+
+/** The keys each key made, by the maker key's id. */
+export function keysByMaker<K extends KeyNode>(keys: readonly K[]): Map<string, K[]> {
+  const madeBy = new Map<string, K[]>();
+  for (const key of keys) {
+    if (key.createdBy?.type !== 'key') continue;
+    const siblings = madeBy.get(key.createdBy.keyId) ?? [];
+    siblings.push(key);
+    madeBy.set(key.createdBy.keyId, siblings);
+  }
+  return madeBy;
+}
+
+/** How many of `keys` the member made (any level, revoked or not). */
+export function keysMadeByMember(keys: readonly KeyNode[], memberId: string): number {
+  return keys.filter((key) => key.createdBy?.type === 'person' && key.createdBy.memberId === memberId).length;
 }
 
 /** The invitations that fall with `loss`, given the keys that fall with it (`fallenKeyIds`, the revoked key included). */

@@ -1,14 +1,15 @@
 import { createConversions } from 'electrodb';
 import type { AccountCaller, KeyLevel } from '../api/auth';
 import { callerActor } from '../api/audit';
-import { generateApiKey, hashSecret } from '../api/auth';
+import { generateApiKey, hashSecret, personKey } from '../api/auth';
 import { ApiError, notFound } from '../api/errors';
 import type { KeyCreateModel, KeyListQueryModel } from '../api/key-models';
 import type { AuditActor } from '../domain/audit';
 import { newId } from '../domain/text';
 import { ApiKey as ApiKeyEntity, type AccountItem, type ApiKeyItem, type Store } from '../store/entities';
+import { keys as itemKeys, type TransactItem } from '../store/items';
 import { writeTransaction } from '../store/transactions';
-import { type Cascade, cascadeOf, makerView, revocation, TRANSACTION_ITEMS, writeAhead } from './access-cascade';
+import { type Cascade, cascadeOf, KEYS_MADE_MEANWHILE, makerView, revocation, TRANSACTION_ITEMS, writeAhead } from './access-cascade';
 import { cursorPage } from './paging';
 
 /** The account with this name, created on first use (key CLI and `npm start`). */
@@ -33,22 +34,69 @@ export interface IssuedKey {
  */
 export async function issueApiKey(
   store: Store,
-  options: { accountId: string; level: KeyLevel; label?: string; key?: string; createdBy?: AuditActor },
+  options: { accountId: string; level: KeyLevel; label?: string; key?: string; createdBy?: AuditActor; makerCount?: TransactItem },
   now: Date,
 ): Promise<IssuedKey> {
   const key = options.key ?? generateApiKey();
   const timestamp = now.toISOString();
-  const { data } = await store.entities.ApiKey.create({
+  const record: ApiKeyItem = {
     keyHash: hashSecret(key),
     id: newId().slice(0, 12),
     accountId: options.accountId,
     level: options.level,
-    label: options.label,
+    ...(options.label === undefined ? {} : { label: options.label }),
     ...(options.createdBy ? { createdBy: options.createdBy } : {}),
     createdAt: timestamp,
     updatedAt: timestamp,
-  }).go();
-  return { key, record: data };
+  };
+  if (!options.makerCount) {
+    const { data } = await store.entities.ApiKey.create(record).go();
+    return { key, record: data };
+  }
+  const outcome = await writeTransaction(store, [{ Put: store.entities.ApiKey.create(record).params() }, options.makerCount]);
+  if (outcome.canceled) {
+    if (outcome.reasons[1]?.code === 'ConditionalCheckFailed') {
+      throw new ApiError('forbidden', 'You may no longer create keys: your membership or key changed meanwhile');
+    }
+    throw new ApiError('conflict', 'The key could not be stored; try again');
+  }
+  return { key, record };
+}
+
+/**
+ * The write that counts a new key against its maker (`keysMade`), on the condition that
+ * the maker may still create it: the member is still of the account with the role admin
+ * or owner, the key still live and admin. The cascade relies on the count
+ * (operations/access-cascade.ts); the condition keeps a request authenticated just before
+ * its maker's removal from creating a key after it.
+ */
+async function makerCount(store: Store, caller: AccountCaller): Promise<TransactItem> {
+  const names = { '#keysMade': 'keysMade', '#id': 'id', '#accountId': 'accountId' };
+  if (caller.kind === 'person') {
+    return {
+      Update: {
+        TableName: store.tableName,
+        Key: itemKeys.member(personKey(caller.person)),
+        UpdateExpression: 'ADD #keysMade :one',
+        ConditionExpression: '#id = :id AND #accountId = :accountId AND #role IN (:admin, :owner)',
+        ExpressionAttributeNames: { ...names, '#role': 'role' },
+        ExpressionAttributeValues: { ':one': 1, ':id': caller.memberId, ':accountId': caller.accountId, ':admin': 'admin', ':owner': 'owner' },
+      },
+    };
+  }
+  const { data } = await store.entities.ApiKey.query.byId({ id: caller.keyId }).go();
+  const key = data.find((candidate) => candidate.accountId === caller.accountId);
+  if (!key) throw new ApiError('unauthorized', 'Unknown or revoked API key');
+  return {
+    Update: {
+      TableName: store.tableName,
+      Key: itemKeys.apiKey(key.keyHash),
+      UpdateExpression: 'ADD #keysMade :one',
+      ConditionExpression: '#id = :id AND #accountId = :accountId AND #level = :admin AND attribute_not_exists(#revokedAt)',
+      ExpressionAttributeNames: { ...names, '#level': 'level', '#revokedAt': 'revokedAt' },
+      ExpressionAttributeValues: { ':one': 1, ':id': key.id, ':accountId': caller.accountId, ':admin': 'admin' },
+    },
+  };
 }
 
 /** The live record of a key value, if it is registered and not revoked. */
@@ -69,11 +117,17 @@ export interface Revocation {
  * was cut short. The key's own revocation is in the last transaction, with the rest of the
  * cascade that fits, so a key is never revoked while what it made stays.
  */
-async function revokeWithCascade(store: Store, key: ApiKeyItem, now: Date): Promise<Revocation> {
-  const cascade = await cascadeOf(store, key.accountId, { keyId: key.id }, now);
+async function revokeWithCascade(store: Store, found: ApiKeyItem, now: Date): Promise<Revocation> {
+  // Strongly consistent: its count of keys made is what the cascade must find.
+  const key = (await store.entities.ApiKey.get({ keyHash: found.keyHash }).go({ consistent: true })).data ?? found;
+  const keysMade = key.keysMade ?? 0;
+  const cascade = await cascadeOf(store, key.accountId, { keyId: key.id }, now, keysMade);
   const last = await writeAhead(store, cascade.writes, TRANSACTION_ITEMS - 1);
-  const outcome = await writeTransaction(store, [revocation(store.tableName, key.keyHash, now.toISOString()), ...last]);
-  if (outcome.canceled) throw new ApiError('conflict', 'The key is being changed by another request; try again', { id: key.id });
+  const outcome = await writeTransaction(store, [revocation(store.tableName, key.keyHash, now.toISOString(), keysMade), ...last]);
+  if (outcome.canceled) {
+    const madeMeanwhile = outcome.reasons.some((reason) => reason.code === 'ConditionalCheckFailed');
+    throw new ApiError('conflict', madeMeanwhile ? KEYS_MADE_MEANWHILE : 'The key is being changed by another request; try again', { id: key.id });
+  }
   return { key, cascade: { keys: cascade.keys, invitations: cascade.invitations } };
 }
 
@@ -126,7 +180,7 @@ export async function listAccountKeys(store: Store, accountId: string, query: Ke
 export async function createAccountKey(store: Store, caller: AccountCaller, input: KeyCreateModel, now: Date) {
   const { key, record } = await issueApiKey(
     store,
-    { accountId: caller.accountId, level: input.level, label: input.label, createdBy: callerActor(caller) },
+    { accountId: caller.accountId, level: input.level, label: input.label, createdBy: callerActor(caller), makerCount: await makerCount(store, caller) },
     now,
   );
   return {

@@ -20,7 +20,7 @@ import { newId } from '../domain/text';
 import { Invitation as InvitationEntity, type InvitationItem, Member as MemberEntity, type MemberItem, type Store } from '../store/entities';
 import { keys as itemKeys, type TransactItem } from '../store/items';
 import { conflictPause, isConflict, writeTransaction } from '../store/transactions';
-import { accountKeys, cascadeOf, keyMaker, makerView, TRANSACTION_ITEMS, writeAhead } from './access-cascade';
+import { accountKeys, cascadeOf, KEYS_MADE_MEANWHILE, keyMaker, makerView, TRANSACTION_ITEMS, writeAhead } from './access-cascade';
 import { cursorPage } from './paging';
 
 /** How long an invitation can be accepted. */
@@ -340,10 +340,12 @@ export async function acceptInvitation(store: Store, caller: Caller, token: stri
   });
 }
 
+/** The member by id (the index), then their item read strongly consistent: its role and count of keys made are what the change is conditioned on. */
 async function memberOfAccount(store: Store, accountId: string, memberId: string): Promise<MemberItem> {
   const { data } = await store.entities.Member.query.byId({ id: memberId }).go();
-  const member = data.find((candidate) => candidate.accountId === accountId);
-  if (!member) throw notFound('Member', memberId);
+  const listed = data.find((candidate) => candidate.accountId === accountId);
+  const { data: member } = listed ? await store.entities.Member.get({ personKey: listed.personKey }).go({ consistent: true }) : { data: null };
+  if (!member || member.id !== memberId || member.accountId !== accountId) throw notFound('Member', memberId);
   return member;
 }
 
@@ -366,10 +368,10 @@ async function changeMembership(
   member: MemberItem,
   change: TransactItem,
   ownersDelta: -1 | 0 | 1,
-  loss: { memberId: string; role?: Role },
+  loss: { memberId: string; role?: Role } | undefined,
   now: Date,
 ): Promise<MembershipChange> {
-  const cascade = await cascadeOf(store, member.accountId, loss, now);
+  const cascade = loss ? await cascadeOf(store, member.accountId, loss, now, member.keysMade ?? 0) : { keys: [], invitations: [], writes: [] };
   const owners = ownersDelta === 0 ? [] : [ownersChange(store, member.accountId, ownersDelta)];
   const rest = await writeAhead(store, cascade.writes, TRANSACTION_ITEMS - 1 - owners.length);
   for (let attempt = 1; ; attempt++) {
@@ -380,7 +382,8 @@ async function changeMembership(
     const [changed, counted] = outcome.reasons;
     if (owners.length > 0 && counted.code === 'ConditionalCheckFailed') throw new ApiError('conflict', LAST_OWNER);
     if (changed.code === 'ConditionalCheckFailed')
-      throw new ApiError('conflict', 'The member was changed or removed meanwhile; read it again', { id: member.id });
+      throw new ApiError('conflict', 'The member was changed or removed meanwhile (or made a key); read it again', { id: member.id });
+    if (outcome.reasons.some((reason) => reason.code === 'ConditionalCheckFailed')) throw new ApiError('conflict', KEYS_MADE_MEANWHILE, { id: member.id });
     if (!isConflict(outcome.reasons) || attempt === 3)
       throw new ApiError('conflict', 'The member is being changed by another request; try again', { id: member.id });
     await conflictPause(attempt);
@@ -400,10 +403,17 @@ export async function setMemberRole(store: Store, caller: AccountCaller, memberI
   const change: TransactItem = {
     Update: store.entities.Member.patch({ personKey: member.personKey })
       .set({ role, updatedAt: timestamp })
-      .where((attributes, { eq }) => `${eq(attributes.accountId, member.accountId)} AND ${eq(attributes.role, member.role)}`)
+      .where(
+        (attributes, { eq, notExists }) =>
+          `${eq(attributes.accountId, member.accountId)} AND ${eq(attributes.role, member.role)} AND ${
+            member.keysMade === undefined ? notExists(attributes.keysMade) : eq(attributes.keysMade, member.keysMade)
+          }`,
+      )
       .params(),
   };
-  const done = await changeMembership(store, member, change, delta, { memberId: member.id, role }, now);
+  // A promotion takes nothing away; a demotion may (keys above the new level, invitations it may not grant).
+  const demotion = ROLES.indexOf(role) < ROLES.indexOf(member.role);
+  const done = await changeMembership(store, member, change, delta, demotion ? { memberId: member.id, role } : undefined, now);
   return { member: memberView({ ...member, role, updatedAt: timestamp }), ...done };
 }
 
@@ -417,7 +427,12 @@ export async function removeMember(store: Store, caller: AccountCaller, memberId
   if (isPrivileged(member.role)) requireOwner(caller, `remove an ${member.role}`);
   const change: TransactItem = {
     Delete: store.entities.Member.delete({ personKey: member.personKey })
-      .where((attributes, { eq }) => `${eq(attributes.accountId, member.accountId)} AND ${eq(attributes.role, member.role)}`)
+      .where(
+        (attributes, { eq, notExists }) =>
+          `${eq(attributes.accountId, member.accountId)} AND ${eq(attributes.role, member.role)} AND ${
+            member.keysMade === undefined ? notExists(attributes.keysMade) : eq(attributes.keysMade, member.keysMade)
+          }`,
+      )
       .params(),
   };
   return changeMembership(store, member, change, isOwnerRole(member.role) ? -1 : 0, { memberId: member.id }, now);

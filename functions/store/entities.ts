@@ -146,6 +146,8 @@ export const ApiKey = new Entity({
     lastUsedAt: { type: 'string' },
     /** Who created the key (absent on keys created before it was recorded): their loss revokes it (operations/access-cascade.ts). */
     createdBy: maker,
+    /** How many keys this key created (absent: none), moved with each creation: the cascade checks it saw them all. */
+    keysMade: { type: 'number' },
     ...timestamps,
   },
   indexes: {
@@ -173,9 +175,11 @@ export const Member = new Entity({
     issuer: { type: 'string', required: true, readOnly: true },
     subject: { type: 'string', required: true, readOnly: true },
     role: { type: ['viewer', 'admin', 'owner'] as const, required: true },
-    /** As the provider said when the person accepted the invitation (or the invited address). */
+    /** As the provider said when the person accepted the invitation if verified, else the invited address. */
     email: { type: 'string' },
     name: { type: 'string' },
+    /** How many API keys the member created (absent: none), moved with each creation: the cascade checks it saw them all. */
+    keysMade: { type: 'number' },
     ...timestamps,
   },
   indexes: {

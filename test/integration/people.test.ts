@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { KEY_CLI_ACTOR } from '../../functions/domain/audit';
+import { createAccountKey } from '../../functions/operations/api-keys';
 import { acceptInvitation, createInvitation } from '../../functions/operations/members';
 import { adoptLocalProviderPeople } from '../../local/runtime';
 import { defaultStore } from '../../functions/store/entity-store';
@@ -425,6 +426,41 @@ describe('what a member or a key made lasts only while they may grant it', () =>
     const entries = (await api.call('audit/list', [{ operation: 'members/remove', targetId: admin.id }], { key: account.admin })).body.items;
     expect(entries).toHaveLength(1);
     expect(entries[0].targetIds).toEqual([admin.id, adminKey.id, viewerKey.id, grandchild.body.id]);
+  });
+
+  it('a request authenticated just before its maker was removed creates no key after it', async () => {
+    const { store } = defaultStore();
+    const admin = await join(owner, 'admin', 'racing-admin');
+    const me = (await api.call('members/me', [], bearer(admin.token))).body;
+    // The caller as authentication saw it, before the removal below.
+    const before = {
+      kind: 'person' as const,
+      level: 'admin' as const,
+      accountId: account.accountId,
+      memberId: admin.id,
+      role: 'admin' as const,
+      person: { issuer: idp.issuer, subject: admin.subject, email: me.person.email, emailVerified: true },
+      member: {},
+    };
+    expect((await api.call('members/remove', [admin.id], bearer(owner))).status).toBe(204);
+    await expect(createAccountKey(store, before, { level: 'admin' }, new Date())).rejects.toMatchObject({ code: 'forbidden' });
+    const made = (await api.call('keys/list', [], bearer(owner))).body.items.filter(
+      (key: { createdBy?: { memberId?: string } }) => key.createdBy?.memberId === admin.id,
+    );
+    expect(made).toEqual([]);
+  });
+
+  it("waits for the keys' index to show every key the member counts; a removal that cannot see them all changes nothing", async () => {
+    const { store } = defaultStore();
+    const admin = await join(owner, 'admin', 'lagging-admin');
+    const key = await keyOf(admin.token, 'admin');
+    // As if a second key's index entry were still on its way: the member counts 2, the index shows 1.
+    const personKey = (await store.entities.Member.query.byId({ id: admin.id }).go()).data[0].personKey;
+    await store.entities.Member.patch({ personKey }).add({ keysMade: 1 }).go();
+    const refused = await api.call('members/remove', [admin.id], bearer(owner));
+    expectError(refused, 503, 'unavailable');
+    expect((await api.call('members/me', [], bearer(admin.token))).status).toBe(200);
+    expect(await works(key.key)).toBe(200);
   });
 
   it('demoting an admin to viewer revokes their admin keys, not their viewer keys', async () => {

@@ -29,7 +29,7 @@ export const keysCreate = declareOperation({
   result: CreatedApiKeyModel,
   level: 'admin',
   readOnly: false,
-  errors: [],
+  errors: ['conflict'],
 });
 
 export const keysRevoke = declareOperation({
@@ -42,5 +42,5 @@ export const keysRevoke = declareOperation({
   result: NoContent,
   level: 'admin',
   readOnly: false,
-  errors: ['not-found'],
+  errors: ['not-found', 'conflict', 'unavailable'],
 });

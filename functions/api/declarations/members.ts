@@ -84,7 +84,7 @@ export const membersSetRole = declareOperation({
   result: MemberModel,
   level: 'admin',
   readOnly: false,
-  errors: ['not-found', 'conflict'],
+  errors: ['not-found', 'conflict', 'unavailable'],
 });
 
 export const membersRemove = declareOperation({
@@ -97,7 +97,7 @@ export const membersRemove = declareOperation({
   result: NoContent,
   level: 'admin',
   readOnly: false,
-  errors: ['not-found', 'conflict'],
+  errors: ['not-found', 'conflict', 'unavailable'],
 });
 
 export const membersMe = declareOperation({
