@@ -18,7 +18,7 @@ import { keys as itemKeys, type TransactItem } from '../store/items';
 import { conflictPause, isConflict, writeTransaction } from '../store/transactions';
 import { ApiError } from '../api/errors';
 
-/** Items per TransactWriteItems request here: DynamoDB Local's limit (DynamoDB's is 100). */
+/** Items per TransactWriteItems request here: 25, well within DynamoDB's 100; a cascade rarely needs more, and its surplus goes first. */
 export const TRANSACTION_ITEMS = 25;
 
 /** The maker of a key as the cascade reads it; keys created before makers were recorded have none. */
