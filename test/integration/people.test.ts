@@ -428,6 +428,44 @@ describe('what a member or a key made lasts only while they may grant it', () =>
     expect(entries[0].targetIds).toEqual([admin.id, adminKey.id, viewerKey.id, grandchild.body.id]);
   });
 
+  type Inviter = 'owner' | 'admin' | 'admin key';
+  type Loss = 'removed' | 'demoted to admin' | 'demoted to viewer' | 'revoked';
+  // Every inviter, every loss it can suffer, every role it could invite: valid after the loss only if the maker may still grant it.
+  const inviterMatrix: [Inviter, Loss, 'viewer' | 'admin' | 'owner', 200 | 404][] = [
+    ['owner', 'removed', 'viewer', 404],
+    ['owner', 'removed', 'admin', 404],
+    ['owner', 'removed', 'owner', 404],
+    ['owner', 'demoted to admin', 'viewer', 200],
+    ['owner', 'demoted to admin', 'admin', 404],
+    ['owner', 'demoted to admin', 'owner', 404],
+    ['owner', 'demoted to viewer', 'viewer', 404],
+    ['owner', 'demoted to viewer', 'owner', 404],
+    ['admin', 'removed', 'viewer', 404],
+    ['admin', 'demoted to viewer', 'viewer', 404],
+    ['admin key', 'revoked', 'viewer', 404],
+  ];
+  it.each(inviterMatrix)('an invitation by an %s who is then %s, for a %s: accepting it answers %s', async (inviter, loss, role, status) => {
+    let credential: { key?: string; headers?: Record<string, string> };
+    let lose: () => Promise<number>;
+    if (inviter === 'admin key') {
+      const key = await keyOf(owner, 'admin');
+      credential = { key: key.key };
+      lose = async () => (await api.call('keys/revoke', [key.id], bearer(owner))).status;
+    } else {
+      const made = await join(owner, inviter, `inviting-${inviter}`);
+      credential = bearer(made.token);
+      lose = async () =>
+        loss === 'removed'
+          ? (await api.call('members/remove', [made.id], bearer(owner))).status
+          : (await api.call('members/setRole', [made.id, loss === 'demoted to admin' ? 'admin' : 'viewer'], bearer(owner))).status;
+    }
+    const invitation = await invite(credential, role);
+    expect([204, 200]).toContain(await lose());
+    const answer = await accept(invitation.token);
+    expect([inviter, loss, role, answer.status]).toEqual([inviter, loss, role, status]);
+    if (status === 200) expect(answer.body.role).toBe(role);
+  });
+
   it('a request authenticated just before its maker was removed creates no key after it', async () => {
     const { store } = defaultStore();
     const admin = await join(owner, 'admin', 'racing-admin');
