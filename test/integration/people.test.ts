@@ -444,7 +444,7 @@ describe('what a member or a key made lasts only while they may grant it', () =>
     ['admin', 'demoted to viewer', 'viewer', 404],
     ['admin key', 'revoked', 'viewer', 404],
   ];
-  it.each(inviterMatrix)('an invitation by an %s who is then %s, for a %s: accepting it answers %s', async (inviter, loss, role, status) => {
+  it.each(inviterMatrix)('an invitation by an %s who is then %s, for the role %s: accepting it answers %s', async (inviter, loss, role, status) => {
     let credential: { key?: string; headers?: Record<string, string> };
     let lose: () => Promise<number>;
     if (inviter === 'admin key') {
