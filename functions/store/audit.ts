@@ -5,13 +5,13 @@
  * | Access pattern                                   | Index | Partition key        | Sort key      |
  * |--------------------------------------------------|-------|----------------------|---------------|
  * | Audit entries of an account, newest first        | table | audit#<accountId>    | <at>#<id>     |
- * | Refused calls of an actor in a minute (counter)  | table | audit#<accountId>#refused | <minute>#<actor id> |
+ * | Refused calls of an actor in a minute (counter)  | table | audit#<accountId>#refused#<actor id> | <minute> |
  *
  * An aggregate of refused calls (domain/audit.ts `count`) is an entry like the others,
  * under `<minute start>#<id derived from actor, operation, outcome and minute>`, so every
  * refused call beyond an actor's first few in a minute adds 1 to the same item. The
- * counter items sit in a partition of their own: no audit read ever sees them, and they
- * expire after a day.
+ * counter items sit in a partition per actor (one actor's flood stays in its own
+ * partition): no audit read ever sees them, and they expire after a day.
  *
  * The sort key is the entry's time (ISO 8601, UTC, fixed width: it sorts as it reads)
  * and its random id, so entries of the same millisecond stay distinct and a cursor names
@@ -64,7 +64,7 @@ export async function countRefusal(store: TableClient, accountId: string, actorI
   const { Attributes } = await store.documentClient.send(
     new UpdateCommand({
       TableName: store.tableName,
-      Key: { pk: `${auditPartition(accountId)}#refused`, sk: `${minute}#${actorId}` },
+      Key: { pk: `${auditPartition(accountId)}#refused#${actorId}`, sk: minute },
       UpdateExpression: 'ADD #calls :one SET #expiresAt = if_not_exists(#expiresAt, :expiresAt)',
       ExpressionAttributeNames: { '#calls': 'calls', '#expiresAt': TABLE_KEYS.timeToLiveAttribute },
       ExpressionAttributeValues: { ':one': 1, ':expiresAt': Math.floor(Date.parse(minute) / 1000) + REFUSAL_COUNTER_SECONDS },
