@@ -4,9 +4,15 @@
  *
  * Exit codes: 0 done, 1 failed (unknown key id or account, store unreachable, ...),
  * 2 wrong usage. Errors are one line on stderr, never a stack trace.
+ *
+ * create, revoke and add-owner write audit entries to the account's log like the API's
+ * (docs/api.md, "Audit log"), with the actor `{ type: 'operator', name: 'key CLI' }`;
+ * keys and invitations it makes record that actor as their maker.
  */
 import { parseArgs } from 'node:util';
 import type { KeyLevel } from '../functions/api/auth';
+import { recordOperatorChange } from '../functions/api/audit';
+import { KEY_CLI_ACTOR } from '../functions/domain/audit';
 import { ensureAccount, issueApiKey, revokeApiKey } from '../functions/operations/api-keys';
 import { createInvitation } from '../functions/operations/members';
 import { defaultStore } from '../functions/store/entity-store';
@@ -25,7 +31,8 @@ Commands:
                         Issues a key for the account (the account is created on first use)
   list [--account <name>]
                         Lists keys: id, account, level, label, creation date, status
-  revoke <keyId>        Revokes a key by its public id (as shown by create and list)
+  revoke <keyId>        Revokes a key by its public id (as shown by create and list), with the
+                        keys it created and its pending invitations
   add-owner --account <id or name> --email <email> [--console-url <url>]
                         Prints a single-use invitation link (valid 7 days) that makes the
                         person who signs in through it an owner of the account: the first
@@ -43,6 +50,8 @@ Environment (the same settings as npm start):
   TABLE_NAME            Table name (default: ${DEFAULT_TABLE_NAME}); for a deployed stack, its table output
   CONSOLE_URL           The console the invitation links point to (add-owner; default
                         http://localhost:3000, npm start's console); --console-url wins
+
+create, revoke and add-owner are written to the account's audit log (actor: the key CLI).
 
 Exit codes: 0 done, 1 failed (e.g. unknown key id), 2 wrong usage.
 
@@ -147,7 +156,8 @@ async function create(store: Store, values: TextOptions, output: Output): Promis
 
   const now = new Date();
   const account = await ensureAccount(store, name, now);
-  const { key, record } = await issueApiKey(store, { accountId: account.id, level, label }, now);
+  const { key, record } = await issueApiKey(store, { accountId: account.id, level, label, createdBy: KEY_CLI_ACTOR }, now);
+  await audited(store, account.id, { operation: 'keys/create', targetIds: [record.id], at: now });
   if (output.json) {
     printJson({
       key,
@@ -243,24 +253,45 @@ async function revoke(store: Store, keyId: string, output: Output): Promise<void
   const key = data[0];
   if (!key) throw new Failure(`No API key with id "${keyId}" in ${where(output.settings)}`);
   const alreadyRevoked = key.revokedAt !== undefined;
-  let revokedAt = key.revokedAt;
-  if (!alreadyRevoked) {
-    const now = new Date();
-    if (!(await revokeApiKey(store, keyId, now))) throw new Failure(`No API key with id "${keyId}" in ${where(output.settings)}`);
-    revokedAt = now.toISOString();
-  }
+  const now = new Date();
+  // Again for a revoked key too: that completes a cascade that was cut short, and keeps the key's time.
+  const { cascade } = await revokeApiKey(store, keyId, now);
+  const revokedAt = key.revokedAt ?? now.toISOString();
+  const fallen = [...cascade.keys.map((fallenKey) => fallenKey.id), ...cascade.invitations.map((invitation) => invitation.id)];
+  if (!alreadyRevoked || fallen.length > 0) await audited(store, key.accountId, { operation: 'keys/revoke', targetIds: [keyId, ...fallen], at: now });
   const names = await accountNames(store, [key.accountId]);
-  const result = { ...entry({ ...key, revokedAt }, names), alreadyRevoked };
+  const result = {
+    ...entry({ ...key, revokedAt }, names),
+    alreadyRevoked,
+    alsoRevoked: cascade.keys.map((fallenKey) => fallenKey.id),
+    invitationsWithdrawn: cascade.invitations.map((invitation) => invitation.id),
+  };
   if (output.json) {
     printJson(result);
     return;
   }
   const account = `${plain(result.accountName ?? '?')} (${result.accountId})`;
+  const also = [
+    ...(result.alsoRevoked.length > 0 ? [`also revoked ${result.alsoRevoked.length} key(s) it created: ${result.alsoRevoked.join(', ')}`] : []),
+    ...(result.invitationsWithdrawn.length > 0 ? [`withdrew ${result.invitationsWithdrawn.length} invitation(s) it made`] : []),
+  ];
   print(
-    alreadyRevoked
-      ? `Key ${keyId} (${result.level}, account ${account}) was already revoked at ${revokedAt}`
-      : `Revoked key ${keyId} (${result.level}, account ${account}); calls with it now get 401 unauthorized`,
+    [
+      alreadyRevoked
+        ? `Key ${keyId} (${result.level}, account ${account}) was already revoked at ${revokedAt}`
+        : `Revoked key ${keyId} (${result.level}, account ${account}); calls with it now get 401 unauthorized`,
+      ...also.map((line) => `  ${line}`),
+    ].join('\n'),
   );
+}
+
+/** The audit entry of a change the CLI made; a failed write is said on stderr, and the change stands. */
+async function audited(store: Store, accountId: string, change: { operation: string; targetIds: string[]; at: Date }): Promise<void> {
+  try {
+    await recordOperatorChange(store, accountId, { actor: KEY_CLI_ACTOR, ...change });
+  } catch (error) {
+    process.stderr.write(`keys: warning: the change was made, but its audit entry was not written (${(error as Error).message})\n`);
+  }
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -285,7 +316,9 @@ async function addOwner(store: Store, values: TextOptions, output: Output): Prom
   const base = consoleUrl(values['console-url']);
   const account = (await store.entities.Account.get({ id: reference }).go()).data ?? (await findAccountByName(store, reference));
   if (!account) throw new Failure(`No account with id or name "${reference}" in ${where(output.settings)}`);
-  const invitation = await createInvitation(store, { accountId: account.id, email, role: 'owner', invitedBy: 'cli' }, base, new Date());
+  const now = new Date();
+  const invitation = await createInvitation(store, { accountId: account.id, email, role: 'owner', inviter: KEY_CLI_ACTOR }, base, now);
+  await audited(store, account.id, { operation: 'members/invite', targetIds: [invitation.invitationId], at: now });
   if (output.json) {
     printJson({ ...invitation, accountId: account.id, accountName: account.name });
     return;

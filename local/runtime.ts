@@ -72,7 +72,12 @@ export async function ensureDevOwner(accountId: string, issuer: string, login: s
   const { data: existing } = await store.entities.Member.get({ personKey: personKey(person) }).go({ consistent: true });
   if (existing) return;
   const now = new Date();
-  const invitation = await createInvitation(store, { accountId, email: person.email, role: 'owner', invitedBy: 'cli' }, 'http://localhost', now);
+  const invitation = await createInvitation(
+    store,
+    { accountId, email: person.email, role: 'owner', inviter: { type: 'operator', name: 'npm start' } },
+    'http://localhost',
+    now,
+  );
   await acceptInvitation(store, { kind: 'newcomer', level: 'anonymous', person }, invitation.url.slice(invitation.url.indexOf('#') + 1), now);
 }
 

@@ -4,6 +4,7 @@ import type { TableClient } from '../store/dynamodb-clients';
 import type { Store } from '../store/entities';
 import { recordAudit } from './audit';
 import { authenticate, authorize, type Caller } from './auth';
+import { callerAddress } from './client-address';
 import { corsHeaders } from './cors';
 import { ApiError, badRequest, invalidFields } from './errors';
 import { MAX_BODY_BYTES } from './limits';
@@ -101,10 +102,11 @@ export async function handleApiEvent<S extends TableClient>(
     requestId: event.requestContext?.requestId ?? randomUUID(),
     method: event.httpMethod,
     headers,
-    sourceIp: event.requestContext?.identity?.sourceIp ?? undefined,
+    sourceIp: callerAddress(headers, event.requestContext?.identity?.sourceIp ?? undefined),
   };
   const cors = { ...corsHeaders(headers.origin), ...NOT_CACHED, ...API_SECURITY_HEADERS };
   const responseHeaders: Record<string, string> = {};
+  const touched: string[] = [];
   let result: APIGatewayProxyResult;
   let errorCode: string | undefined;
   const now = dependencies.now?.() ?? new Date();
@@ -130,6 +132,7 @@ export async function handleApiEvent<S extends TableClient>(
       now,
       request,
       responseHeaders,
+      touched,
     });
     result = answersNoContent(operation)
       ? { statusCode: 204, headers: { ...cors, ...responseHeaders }, body: '' }
@@ -150,6 +153,7 @@ export async function handleApiEvent<S extends TableClient>(
     caller,
     args: args ?? argumentsForAudit(raw),
     result: errorCode === undefined ? value : undefined,
+    touched,
     outcome: errorCode ?? 'ok',
     request,
     at: now,

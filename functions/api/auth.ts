@@ -39,10 +39,32 @@ export function roleLevel(role: Role): KeyLevel {
 export type Caller =
   | { kind: 'anonymous'; level: 'anonymous' }
   | { kind: 'key'; level: KeyLevel; accountId: string; keyId: string; keyLabel?: string }
-  | { kind: 'person'; level: KeyLevel; accountId: string; memberId: string; role: Role; person: Person }
+  | { kind: 'person'; level: KeyLevel; accountId: string; memberId: string; role: Role; person: Person; member: RecordedIdentity }
   | { kind: 'newcomer'; level: 'anonymous'; person: Person };
 
 export const ANONYMOUS: Caller = { kind: 'anonymous', level: 'anonymous' };
+
+/** A member's email and name as recorded when they joined (store/entities.ts `Member`). */
+export interface RecordedIdentity {
+  email?: string;
+  name?: string;
+}
+
+/** The token's email when the provider says it is verified (`email_verified: true`); otherwise none. */
+export function verifiedEmail(person: Person): string | undefined {
+  return person.emailVerified === true ? person.email : undefined;
+}
+
+/**
+ * Whom the API names a member as (audit entries, members/me): a verified email from the
+ * current token, else the email recorded when they joined; the name recorded then. Claims
+ * a token makes without verification (an email anyone can type at some providers, any
+ * name) never replace what was recorded.
+ */
+export function memberIdentity(person: Person, recorded: RecordedIdentity): RecordedIdentity {
+  const email = verifiedEmail(person) ?? recorded.email;
+  return { ...(email === undefined ? {} : { email }), ...(recorded.name === undefined ? {} : { name: recorded.name }) };
+}
 
 const KEY_PREFIX = 'fbk_';
 /**
@@ -121,7 +143,15 @@ async function authenticatePerson(store: TableClient, token: string): Promise<Ca
   const person = await verifyPersonToken(token, settings);
   const member = memberOf(await getRawItem(store, keys.member(personKey(person)), { consistent: true }));
   if (!member) return { kind: 'newcomer', level: 'anonymous', person };
-  return { kind: 'person', level: roleLevel(member.role), accountId: member.accountId, memberId: member.id, role: member.role, person };
+  return {
+    kind: 'person',
+    level: roleLevel(member.role),
+    accountId: member.accountId,
+    memberId: member.id,
+    role: member.role,
+    person,
+    member: { ...(member.email === undefined ? {} : { email: member.email }), ...(member.name === undefined ? {} : { name: member.name }) },
+  };
 }
 
 /**

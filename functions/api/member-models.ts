@@ -23,7 +23,14 @@ export const MemberListQueryModel = z.strictObject({
 });
 export type MemberListQueryModel = z.infer<typeof MemberListQueryModel>;
 
+export const InvitationListQueryModel = z.strictObject({
+  $size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_MEMBER_PAGE_SIZE),
+  cursor: cursor.optional(),
+});
+export type InvitationListQueryModel = z.infer<typeof InvitationListQueryModel>;
+
 export const memberId = id;
+export const invitationId = id;
 
 /** The secret of an invitation link (the part after `#`): `fbi_` and 192 random bits, base64url. */
 export const invitationToken = z

@@ -16,6 +16,7 @@ export interface RequestInfo {
   method: string;
   /** Header names in lower case. */
   headers: Record<string, string | undefined>;
+  /** The caller's address: on AWS the viewer's, as the distribution saw it (functions/api/client-address.ts). */
   sourceIp?: string;
 }
 
@@ -31,6 +32,11 @@ export interface OperationContext<S extends TableClient = Store> {
   request: RequestInfo;
   /** Headers the operation adds to its successful answer (e.g. Cache-Control); the adapter sends them. */
   responseHeaders: Record<string, string>;
+  /**
+   * Ids of what the call changed besides what it named (the keys and invitations a removal
+   * revokes with the member): the call's audit entry lists them after the named ids.
+   */
+  touched: string[];
 }
 
 type ArgumentsSchema = z.ZodType<unknown[], unknown>;

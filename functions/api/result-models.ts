@@ -145,6 +145,18 @@ export const EraseResultModel = z
 
 const keyLevel = z.enum(['viewer', 'admin']);
 
+export const ActorModel = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('key'), keyId: entityId, label: z.string().optional() }),
+    z.object({ type: z.literal('person'), memberId: entityId, email: z.string().optional(), name: z.string().optional() }),
+    z.object({ type: z.literal('operator'), name: z.string().min(1) }),
+  ])
+  .meta({
+    id: 'Actor',
+    description:
+      'Who made a call, a key or an invitation: an API key (its public id and label), a member signed in as a person (membership id, and the email and name they joined with, or a verified email), or the operator with direct access to the table (`name`: the key CLI).',
+  });
+
 export const ApiKeyInfoModel = z
   .object({
     id: entityId,
@@ -153,15 +165,19 @@ export const ApiKeyInfoModel = z
     createdAt: timestamp,
     lastUsedAt: timestamp.optional(),
     revokedAt: timestamp.optional(),
+    createdBy: ActorModel.optional(),
   })
-  .meta({ id: 'ApiKeyInfo', description: 'An API key as listed: never the key or its hash.' });
+  .meta({
+    id: 'ApiKeyInfo',
+    description: 'An API key as listed: never the key or its hash. `createdBy`: who created it (absent on keys created before creators were recorded).',
+  });
 
 export const ApiKeyPageModel = z
   .object({ items: z.array(ApiKeyInfoModel), cursor: pageCursor.optional() })
   .meta({ id: 'ApiKeyPage', description: 'One page of keys/list, newest first.' });
 
 export const CreatedApiKeyModel = z
-  .object({ id: entityId, key: z.string().min(1), level: keyLevel, label: z.string().optional(), createdAt: timestamp })
+  .object({ id: entityId, key: z.string().min(1), level: keyLevel, label: z.string().optional(), createdAt: timestamp, createdBy: ActorModel.optional() })
   .meta({ id: 'CreatedApiKey', description: 'A new API key: `key` is shown only in this answer.' });
 
 const role = z.enum(['viewer', 'admin', 'owner']);
@@ -176,11 +192,12 @@ export const MemberModel = z
     subject: z.string(),
     createdAt: timestamp,
     updatedAt: timestamp,
+    keys: z.number().int().min(0).optional(),
   })
   .meta({
     id: 'Member',
     description:
-      'A person who is a member of the account: who they are at their provider (issuer, subject), as they were when they joined (email, name), and their role.',
+      'A person who is a member of the account: who they are at their provider (issuer, subject), as they were when they joined (email, name), and their role. `keys` (members/list): the live API keys that removing them would revoke (those they created, and keys created by those).',
   });
 
 export const MemberPageModel = z
@@ -190,6 +207,17 @@ export const MemberPageModel = z
 export const InvitationModel = z
   .object({ invitationId: entityId, url: z.string(), email: z.string(), role, expiresAt: timestamp })
   .meta({ id: 'Invitation', description: 'A single-use invitation: `url` carries its secret (after `#`) and is shown only in this answer.' });
+
+export const PendingInvitationModel = z
+  .object({ id: entityId, email: z.string(), role, invitedBy: ActorModel.optional(), createdAt: timestamp, expiresAt: timestamp })
+  .meta({
+    id: 'PendingInvitation',
+    description: 'An invitation not yet accepted, expired or withdrawn: never its link. `invitedBy`: who made it, as named then.',
+  });
+
+export const PendingInvitationPageModel = z
+  .object({ items: z.array(PendingInvitationModel), cursor: pageCursor.optional() })
+  .meta({ id: 'PendingInvitationPage', description: 'One page of members/invitations, newest first.' });
 
 export const MeModel = z
   .object({
@@ -378,31 +406,22 @@ export function modelName(schema: z.ZodType): string {
   throw new Error('Name the model with .meta({ id }) to show it in the docs');
 }
 
-export const AuditActorModel = z
-  .discriminatedUnion('type', [
-    z.object({ type: z.literal('key'), keyId: entityId, label: z.string().optional() }),
-    z.object({ type: z.literal('person'), memberId: entityId, email: z.string().optional(), name: z.string().optional() }),
-  ])
-  .meta({
-    id: 'AuditActor',
-    description: 'Who made the call: an API key (its public id and label) or a member signed in as a person (membership id, email, name).',
-  });
-
 export const AuditEntryModel = z
   .object({
     id: entityId,
     at: timestamp,
-    actor: AuditActorModel,
+    actor: ActorModel,
     operation: z.string().min(1),
     targetIds: z.array(entityId),
     sourceIp: z.string().optional(),
     outcome: z.string().min(1),
     requestId: z.string().min(1),
+    count: z.number().int().min(1).optional(),
   })
   .meta({
     id: 'AuditEntry',
     description:
-      'One call that changed (or tried to change) something: who, which operation on which ids, when, from which address, and `ok` or the error code it was answered with. Never secrets, names or values.',
+      'One call that changed (or tried to change) something: who, which operation on which ids, when, from which address, and `ok` or the error code it was answered with. Never secrets, names or values. With `count`: that many refused calls of the actor, operation and outcome in the minute from `at`, beyond the ones with entries of their own.',
   });
 
 export const AuditPageModel = z

@@ -9,8 +9,18 @@
  * (API keys, webhook secrets, revoke tokens) is ever copied into the log.
  */
 
-/** Who made a call: an API key (its public id and label) or a member signed in as a person (their membership id, email and name). */
-export type AuditActor = { type: 'key'; keyId: string; label?: string } | { type: 'person'; memberId: string; email?: string; name?: string };
+/**
+ * Who made a call (or a key, or an invitation): an API key (its public id and label), a
+ * member signed in as a person (their membership id, email and name), or the operator
+ * with direct access to the table (the key CLI, named as such).
+ */
+export type AuditActor =
+  | { type: 'key'; keyId: string; label?: string }
+  | { type: 'person'; memberId: string; email?: string; name?: string }
+  | { type: 'operator'; name: string };
+
+/** The key CLI (bin/keys.ts) as an actor: it writes to the table directly, with no key or person. */
+export const KEY_CLI_ACTOR: AuditActor = { type: 'operator', name: 'key CLI' };
 
 export interface AuditEntry {
   id: string;
@@ -25,7 +35,17 @@ export interface AuditEntry {
   /** `ok`, or the error code the call was answered with. */
   outcome: string;
   requestId: string;
+  /**
+   * Only on an aggregate of refused calls: how many calls of this actor and operation were
+   * refused with `outcome` in the minute from `at`, beyond the ones with entries of their
+   * own (functions/api/audit.ts). Its targetIds are empty; sourceIp and requestId are
+   * those of the first call it counts.
+   */
+  count?: number;
 }
+
+/** An actor's (key's or person's) refused calls in one minute that get entries of their own; the rest are counted per operation and outcome. */
+export const REFUSED_ENTRIES_PER_MINUTE = 10;
 
 /** Entries are kept this long (the table's TTL deletes them after). */
 export const AUDIT_RETENTION_DAYS = 400;
@@ -35,11 +55,16 @@ export const AUDIT_RETENTION_SECONDS = AUDIT_RETENTION_DAYS * 24 * 3600;
 export const TARGET_ID_FIELDS = ['id', 'projectId', 'contentSetId', 'contentId', 'webhookId', 'keyId', 'responseId', 'deliveryId'] as const;
 /** Fields holding lists of ids (responses/erase). */
 const TARGET_ID_LIST_FIELDS = ['responseIds'] as const;
-/** Fields of a result that name what the call created or touched (a created entity's id, a test delivery). */
-const RESULT_ID_FIELDS = ['id', 'deliveryId'] as const;
+/** Fields of a result that name what the call created or touched (a created entity's id, a test delivery, an invitation). */
+const RESULT_ID_FIELDS = ['id', 'deliveryId', 'invitationId'] as const;
 
-/** The shape of every id this service issues (base64url, 8 to 64 characters); anything else is not copied. */
-const ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+/**
+ * The shapes of the ids this service issues, and nothing else: 22 base64url characters
+ * (128 bits: domain/text.ts newId, and derived ids), 44 (a content item's: its set's id and
+ * its own) and 12 (an API key's public id). A refused call can name anything; only what
+ * could be an id of ours is copied, so the log holds no words a caller chose.
+ */
+const ID_PATTERN = /^(?:[A-Za-z0-9_-]{12}|[A-Za-z0-9_-]{22}|[A-Za-z0-9_-]{44})$/;
 /** Secrets that are base64url too: API keys (`fbk_`) and invitation tokens (`fbi_`) are never copied. */
 const SECRET_PREFIX = /^fb[a-z]_/;
 /** At most this many target ids per entry (responses/erase takes up to 100). */
@@ -49,10 +74,11 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 /**
  * The ids a call named and the id of what it created: string arguments that look like ids,
- * the id fields of object arguments, and `id`/`deliveryId` of the result. In order of
- * appearance, without repeats.
+ * the id fields of object arguments, `id`/`deliveryId` of the result, then what it changed
+ * besides (`touched`: the keys and invitations a removal revoked). In order of appearance,
+ * without repeats.
  */
-export function auditTargetIds(args: readonly unknown[] | undefined, result?: unknown): string[] {
+export function auditTargetIds(args: readonly unknown[] | undefined, result?: unknown, touched: readonly string[] = []): string[] {
   const ids: string[] = [];
   const add = (value: unknown) => {
     if (typeof value === 'string' && ID_PATTERN.test(value) && !SECRET_PREFIX.test(value) && !ids.includes(value) && ids.length < MAX_TARGET_IDS)
@@ -69,6 +95,7 @@ export function auditTargetIds(args: readonly unknown[] | undefined, result?: un
     }
   }
   if (isRecord(result)) for (const field of RESULT_ID_FIELDS) add(result[field]);
+  touched.forEach(add);
   return ids;
 }
 
@@ -85,6 +112,7 @@ export const AUDIT_CSV_COLUMNS = [
   'sourceIp',
   'outcome',
   'requestId',
+  'count',
 ] as const;
 export type AuditCsvColumn = (typeof AUDIT_CSV_COLUMNS)[number];
 
@@ -95,7 +123,7 @@ export function auditCsvRecord(entry: AuditEntry): Record<AuditCsvColumn, string
     at: entry.at,
     actorType: entry.actor.type,
     keyId: entry.actor.type === 'key' ? entry.actor.keyId : '',
-    label: entry.actor.type === 'key' ? (entry.actor.label ?? '') : '',
+    label: entry.actor.type === 'key' ? (entry.actor.label ?? '') : entry.actor.type === 'operator' ? entry.actor.name : '',
     memberId: entry.actor.type === 'person' ? entry.actor.memberId : '',
     email: entry.actor.type === 'person' ? (entry.actor.email ?? '') : '',
     operation: entry.operation,
@@ -103,5 +131,6 @@ export function auditCsvRecord(entry: AuditEntry): Record<AuditCsvColumn, string
     sourceIp: entry.sourceIp ?? '',
     outcome: entry.outcome,
     requestId: entry.requestId,
+    count: entry.count === undefined ? '' : String(entry.count),
   };
 }

@@ -9,14 +9,18 @@
  */
 import { createConversions } from 'electrodb';
 import { randomBytes } from 'node:crypto';
-import { type AccountCaller, type Caller, hashSecret, personKey, type Role, roleLevel } from '../api/auth';
+import { callerActor } from '../api/audit';
+import { type AccountCaller, type Caller, hashSecret, memberIdentity, personKey, ROLES, type Role, roleLevel, verifiedEmail } from '../api/auth';
 import { ApiError, notFound } from '../api/errors';
-import type { MemberInviteModel, MemberListQueryModel } from '../api/member-models';
+import type { InvitationListQueryModel, MemberInviteModel, MemberListQueryModel } from '../api/member-models';
 import type { RequestInfo } from '../api/operation';
+import { fallingKeys, invitedByText, keyMayGrant, makerOfInvitation, roleMayGrant } from '../domain/access-cascade';
+import type { AuditActor } from '../domain/audit';
 import { newId } from '../domain/text';
-import { Member as MemberEntity, type MemberItem, type Store } from '../store/entities';
-import type { TransactItem } from '../store/items';
+import { Invitation as InvitationEntity, type InvitationItem, Member as MemberEntity, type MemberItem, type Store } from '../store/entities';
+import { keys as itemKeys, type TransactItem } from '../store/items';
 import { conflictPause, isConflict, writeTransaction } from '../store/transactions';
+import { accountKeys, cascadeOf, KEYS_MADE_MEANWHILE, keyMaker, makerView, TRANSACTION_ITEMS, writeAhead } from './access-cascade';
 import { cursorPage } from './paging';
 
 /** How long an invitation can be accepted. */
@@ -28,8 +32,8 @@ export const INVITATION_PATH = '/invitations';
 const isOwnerRole = (role: Role) => role === 'owner';
 const isPrivileged = (role: Role) => role !== 'viewer';
 
-/** What the API shows of a member. */
-export function memberView(member: MemberItem) {
+/** What the API shows of a member; `keys`: the live keys removing them would revoke. */
+export function memberView(member: MemberItem, keys?: number) {
   return {
     id: member.id,
     role: member.role,
@@ -39,13 +43,16 @@ export function memberView(member: MemberItem) {
     subject: member.subject,
     createdAt: member.createdAt,
     updatedAt: member.updatedAt,
+    ...(keys === undefined ? {} : { keys }),
   };
 }
 
 const memberConversions = createConversions(MemberEntity);
 
+/** The account's members, each with the number of live keys their removal would revoke (one more Query: the account's keys). */
 export async function listMembers(store: Store, accountId: string, query: MemberListQueryModel) {
   const converter = memberConversions.byAccessPattern.byAccount.fromComposite;
+  const keys = (await accountKeys(store, accountId)).map((key) => ({ id: key.id, level: key.level, revokedAt: key.revokedAt, createdBy: keyMaker(key) }));
   const page = await cursorPage<MemberItem>(
     {
       read: async (start, count) => ({
@@ -56,19 +63,16 @@ export async function listMembers(store: Store, accountId: string, query: Member
     { accountId, scope: { operation: 'members/list' }, path: 'args.0.cursor' },
     { cursor: query.cursor, size: query.$size },
   );
-  return { items: page.items.map(memberView), ...(page.cursor === undefined ? {} : { cursor: page.cursor }) };
+  return {
+    items: page.items.map((member) => memberView(member, fallingKeys(keys, { memberId: member.id }).length)),
+    ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
+  };
 }
 
 /** Only an owner (a person) may hand out, take away or change the roles admin and owner; keys never can. */
 function requireOwner(caller: Caller, what: string): void {
   if (caller.kind === 'person' && caller.role === 'owner') return;
   throw new ApiError('forbidden', `Only an owner may ${what}`, { required: 'owner' });
-}
-
-function invitedBy(caller: Caller): string {
-  if (caller.kind === 'person') return `member:${caller.memberId}`;
-  if (caller.kind === 'key') return `key:${caller.keyId}`;
-  return 'cli';
 }
 
 /**
@@ -95,7 +99,8 @@ export interface NewInvitation {
   accountId: string;
   email: string;
   role: Role;
-  invitedBy: string;
+  /** Who invites: the calling member or key, or the operator (the key CLI's add-owner, npm start's first owner). */
+  inviter: AuditActor;
 }
 
 /** Stores an invitation (only the SHA-256 of its token) and answers its link; the CLI's add-owner uses it too. */
@@ -109,7 +114,8 @@ export async function createInvitation(store: Store, invitation: NewInvitation, 
     accountId: invitation.accountId,
     email: invitation.email,
     role: invitation.role,
-    invitedBy: invitation.invitedBy,
+    invitedBy: invitedByText(invitation.inviter),
+    inviter: invitation.inviter,
     expiresAt,
     createdAt: timestamp,
     updatedAt: timestamp,
@@ -125,22 +131,73 @@ export async function createInvitation(store: Store, invitation: NewInvitation, 
 
 export async function inviteMember(store: Store, caller: AccountCaller, input: MemberInviteModel, base: string, now: Date) {
   if (isPrivileged(input.role)) requireOwner(caller, `invite an ${input.role}`);
-  return createInvitation(store, { accountId: caller.accountId, email: input.email, role: input.role, invitedBy: invitedBy(caller) }, base, now);
+  return createInvitation(store, { accountId: caller.accountId, email: input.email, role: input.role, inviter: callerActor(caller) }, base, now);
+}
+
+/** What members/invitations shows of a pending invitation: never its token or the token's hash. */
+function invitationView(invitation: InvitationItem) {
+  return {
+    id: invitation.id,
+    email: invitation.email,
+    role: invitation.role,
+    invitedBy: makerView(invitation.inviter, makerOfInvitation(invitation.invitedBy)),
+    createdAt: invitation.createdAt,
+    expiresAt: new Date(invitation.expiresAt * 1000).toISOString(),
+  };
+}
+
+const invitationConversions = createConversions(InvitationEntity);
+
+/**
+ * The account's pending invitations, newest first. Expired ones are left out (the table's
+ * TTL deletes them within days); invitations whose maker lost the right to grant them are
+ * deleted by that change (operations/access-cascade.ts), so they are not pending.
+ */
+export async function listInvitations(store: Store, accountId: string, query: InvitationListQueryModel, now: Date) {
+  const converter = invitationConversions.byAccessPattern.byAccount.fromComposite;
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const page = await cursorPage<InvitationItem>(
+    {
+      read: async (start, count) => ({
+        items: (
+          await store.entities.Invitation.query
+            .byAccount({ accountId })
+            .where((attributes, { gt }) => gt(attributes.expiresAt, nowSeconds))
+            .go({ order: 'desc', cursor: start, count, limit: Math.max(count, 25) })
+        ).data,
+      }),
+      positionOf: (invitation) => converter.toCursor(invitation),
+    },
+    { accountId, scope: { operation: 'members/invitations' }, path: 'args.0.cursor' },
+    { cursor: query.cursor, size: query.$size },
+  );
+  return { items: page.items.map(invitationView), ...(page.cursor === undefined ? {} : { cursor: page.cursor }) };
+}
+
+/**
+ * Withdraws a pending invitation by its id: its link answers not-found from now on. An
+ * owner invitation needs an owner; another account's, an accepted or an unknown id is
+ * not-found.
+ */
+export async function withdrawInvitation(store: Store, caller: AccountCaller, invitationId: string): Promise<void> {
+  const { data } = await store.entities.Invitation.query.byId({ id: invitationId }).go();
+  const invitation = data.find((candidate) => candidate.accountId === caller.accountId);
+  if (!invitation) throw notFound('Invitation', invitationId);
+  if (invitation.role === 'owner') requireOwner(caller, 'withdraw an owner invitation');
+  // The index may still show an invitation accepted a moment ago: then there is nothing to withdraw.
+  const { data: deleted } = await store.entities.Invitation.delete({ tokenHash: invitation.tokenHash }).go({ response: 'all_old' });
+  if (!deleted) throw notFound('Invitation', invitationId);
 }
 
 /** What members/me answers, and members/accept once the person is in. */
 export async function describeCaller(store: Store, caller: Caller) {
   if (caller.kind === 'person') {
-    const { person } = caller;
+    const { email, name } = memberIdentity(caller.person, caller.member);
     return {
       accountId: caller.accountId,
       level: caller.level,
       role: caller.role,
-      person: {
-        memberId: caller.memberId,
-        ...(person.email === undefined ? {} : { email: person.email }),
-        ...(person.name === undefined ? {} : { name: person.name }),
-      },
+      person: { memberId: caller.memberId, ...(email === undefined ? {} : { email }), ...(name === undefined ? {} : { name }) },
     };
   }
   if (caller.kind === 'key') {
@@ -164,10 +221,65 @@ function ownersChange(store: Store, accountId: string, delta: 1 | -1): TransactI
     : { Update: Account.patch({ id: accountId }).add({ owners: 1 }).params() };
 }
 
+const GONE = 'Unknown, used, expired or withdrawn invitation';
+
+/**
+ * The ConditionCheck that the invitation's maker still holds a role that may grant its
+ * role, at the instant the acceptance commits: the member (same id, same account, a
+ * granting role) or the key (same id, not revoked). `null` when it already does not (the
+ * invitation is void); undefined for the operator's invitations, which nobody's loss voids.
+ * One read (the maker by id, from gsi2); the check itself is on the maker's own item, so
+ * a removal, demotion or revocation committed before the acceptance always wins.
+ */
+async function makerStillGrants(store: Store, invitation: InvitationItem, accepter: string): Promise<TransactItem | null | undefined> {
+  const maker = makerOfInvitation(invitation.invitedBy);
+  if (maker.type === 'operator') return undefined;
+  if (maker.type === 'person') {
+    const { data } = await store.entities.Member.query.byId({ id: maker.memberId }).go();
+    const member = data.find((candidate) => candidate.accountId === invitation.accountId);
+    // The accepter is a member of no account (authentication read that strongly
+    // consistent): an index still naming them as the maker is behind a removal.
+    if (!member || member.personKey === accepter || !roleMayGrant(member.role, invitation.role)) return null;
+    const granting = ROLES.filter((role) => roleMayGrant(role, invitation.role));
+    return {
+      ConditionCheck: {
+        TableName: store.tableName,
+        Key: itemKeys.member(member.personKey),
+        ConditionExpression: `#id = :id AND #accountId = :accountId AND #role IN (${granting.map((_, index) => `:role${index}`).join(', ')})`,
+        ExpressionAttributeNames: { '#id': 'id', '#accountId': 'accountId', '#role': 'role' },
+        ExpressionAttributeValues: {
+          ':id': member.id,
+          ':accountId': invitation.accountId,
+          ...Object.fromEntries(granting.map((role, index) => [`:role${index}`, role])),
+        },
+      },
+    };
+  }
+  const { data } = await store.entities.ApiKey.query.byId({ id: maker.keyId }).go();
+  const key = data.find((candidate) => candidate.accountId === invitation.accountId);
+  if (!key || key.revokedAt !== undefined || !keyMayGrant(key.level, invitation.role)) return null;
+  return {
+    ConditionCheck: {
+      TableName: store.tableName,
+      Key: itemKeys.apiKey(key.keyHash),
+      ConditionExpression: '#id = :id AND attribute_not_exists(#revokedAt)',
+      ExpressionAttributeNames: { '#id': 'id', '#revokedAt': 'revokedAt' },
+      ExpressionAttributeValues: { ':id': key.id },
+    },
+  };
+}
+
+/** A void invitation is deleted when someone tries it (its maker's loss normally did that already). */
+async function voided(store: Store, invitation: InvitationItem): Promise<never> {
+  await store.entities.Invitation.delete({ tokenHash: invitation.tokenHash }).go({ response: 'none' });
+  throw new ApiError('not-found', `${GONE}: whoever made it no longer may grant this role`, { reason: 'inviter-lost-access' });
+}
+
 /**
  * Binds the signed-in person to the invitation's account with its role, and deletes the
  * invitation, in one transaction: the invitation must still exist and not have expired,
- * and the person must be a member of no account.
+ * the person must be a member of no account, and whoever made the invitation must still
+ * hold a role (or a live key) that may grant it.
  */
 export async function acceptInvitation(store: Store, caller: Caller, token: string, now: Date) {
   if (caller.kind === 'person') {
@@ -177,17 +289,21 @@ export async function acceptInvitation(store: Store, caller: Caller, token: stri
   const tokenHash = hashSecret(token);
   const { data: invitation } = await store.entities.Invitation.get({ tokenHash }).go({ consistent: true });
   const nowSeconds = Math.floor(now.getTime() / 1000);
-  if (!invitation || invitation.expiresAt <= nowSeconds) throw new ApiError('not-found', 'Unknown, used or expired invitation');
+  if (!invitation || invitation.expiresAt <= nowSeconds) throw new ApiError('not-found', GONE);
   const { person } = caller;
+  const accepter = personKey(person);
+  const makerCheck = await makerStillGrants(store, invitation, accepter);
+  if (makerCheck === null) return voided(store, invitation);
   const timestamp = now.toISOString();
   const member: MemberItem = {
-    personKey: personKey(person),
+    personKey: accepter,
     id: newId(),
     accountId: invitation.accountId,
     issuer: person.issuer,
     subject: person.subject,
     role: invitation.role,
-    email: person.email ?? invitation.email,
+    // Unverified, a token's email is only what someone typed: the invited address is recorded instead.
+    email: verifiedEmail(person) ?? invitation.email,
     name: person.name,
     createdAt: timestamp,
     updatedAt: timestamp,
@@ -200,81 +316,126 @@ export async function acceptInvitation(store: Store, caller: Caller, token: stri
         .params(),
     },
     { Put: Member.create(member).params() },
+    ...(makerCheck ? [makerCheck] : []),
     ...(isOwnerRole(invitation.role) ? [ownersChange(store, invitation.accountId, 1)] : []),
   ];
   const outcome = await writeTransaction(store, items);
   if (outcome.canceled) {
-    const [used, taken] = outcome.reasons;
+    const [used, taken, check] = outcome.reasons;
     if (taken.code === 'ConditionalCheckFailed') throw new ApiError('conflict', 'You are already a member of an account');
-    if (used.code === 'ConditionalCheckFailed') throw new ApiError('not-found', 'Unknown, used or expired invitation');
+    if (used.code === 'ConditionalCheckFailed') throw new ApiError('not-found', GONE);
+    if (makerCheck && check.code === 'ConditionalCheckFailed') return voided(store, invitation);
     if (isConflict(outcome.reasons)) throw new ApiError('conflict', 'The invitation is being accepted by another request');
     throw new ApiError('not-found', 'The inviting account no longer exists');
   }
-  return describeCaller(store, { kind: 'person', level: roleLevel(member.role), accountId: member.accountId, memberId: member.id, role: member.role, person });
+  const recorded = { ...(member.email === undefined ? {} : { email: member.email }), ...(member.name === undefined ? {} : { name: member.name }) };
+  return describeCaller(store, {
+    kind: 'person',
+    level: roleLevel(member.role),
+    accountId: member.accountId,
+    memberId: member.id,
+    role: member.role,
+    person,
+    member: recorded,
+  });
 }
 
+/** The member by id (the index), then their item read strongly consistent: its role and count of keys made are what the change is conditioned on. */
 async function memberOfAccount(store: Store, accountId: string, memberId: string): Promise<MemberItem> {
   const { data } = await store.entities.Member.query.byId({ id: memberId }).go();
-  const member = data.find((candidate) => candidate.accountId === accountId);
-  if (!member) throw notFound('Member', memberId);
+  const listed = data.find((candidate) => candidate.accountId === accountId);
+  const { data: member } = listed ? await store.entities.Member.get({ personKey: listed.personKey }).go({ consistent: true }) : { data: null };
+  if (!member || member.id !== memberId || member.accountId !== accountId) throw notFound('Member', memberId);
   return member;
 }
 
 const LAST_OWNER = 'The account must keep at least one owner: make another member owner first';
 
-/** Runs a role change or a removal as one transaction, again (up to 3 times) when another transaction held an item. */
-async function changeMembership(store: Store, items: () => TransactItem[], memberId: string): Promise<void> {
+/** What a role change or a removal also did: the keys it revoked and the invitations it deleted (the audit entry names them). */
+export interface MembershipChange {
+  revokedKeyIds: string[];
+  withdrawnInvitationIds: string[];
+}
+
+/**
+ * Runs a role change or a removal as one transaction with the owners count and what falls
+ * with it (operations/access-cascade.ts), again (up to 3 times) when another transaction
+ * held an item. What falls beyond one transaction's room is written first: revocations are
+ * safe to make early, and the change's own transaction then holds the rest.
+ */
+async function changeMembership(
+  store: Store,
+  member: MemberItem,
+  change: TransactItem,
+  ownersDelta: -1 | 0 | 1,
+  loss: { memberId: string; role?: Role } | undefined,
+  now: Date,
+): Promise<MembershipChange> {
+  const cascade = loss ? await cascadeOf(store, member.accountId, loss, now, member.keysMade ?? 0) : { keys: [], invitations: [], writes: [] };
+  const owners = ownersDelta === 0 ? [] : [ownersChange(store, member.accountId, ownersDelta)];
+  const rest = await writeAhead(store, cascade.writes, TRANSACTION_ITEMS - 1 - owners.length);
   for (let attempt = 1; ; attempt++) {
-    const outcome = await writeTransaction(store, items());
-    if (!outcome.canceled) return;
-    const [change, owners] = outcome.reasons;
-    if (owners?.code === 'ConditionalCheckFailed') throw new ApiError('conflict', LAST_OWNER);
-    if (change.code === 'ConditionalCheckFailed')
-      throw new ApiError('conflict', 'The member was changed or removed meanwhile; read it again', { id: memberId });
+    const outcome = await writeTransaction(store, [change, ...owners, ...rest]);
+    if (!outcome.canceled) {
+      return { revokedKeyIds: cascade.keys.map((key) => key.id), withdrawnInvitationIds: cascade.invitations.map((invitation) => invitation.id) };
+    }
+    const [changed, counted] = outcome.reasons;
+    if (owners.length > 0 && counted.code === 'ConditionalCheckFailed') throw new ApiError('conflict', LAST_OWNER);
+    if (changed.code === 'ConditionalCheckFailed')
+      throw new ApiError('conflict', 'The member was changed or removed meanwhile (or made a key); read it again', { id: member.id });
+    if (outcome.reasons.some((reason) => reason.code === 'ConditionalCheckFailed')) throw new ApiError('conflict', KEYS_MADE_MEANWHILE, { id: member.id });
     if (!isConflict(outcome.reasons) || attempt === 3)
-      throw new ApiError('conflict', 'The member is being changed by another request; try again', { id: memberId });
+      throw new ApiError('conflict', 'The member is being changed by another request; try again', { id: member.id });
     await conflictPause(attempt);
   }
 }
 
+/**
+ * Changes a member's role. A demotion revokes, in the same change, the live keys the member
+ * created above the level they keep and deletes the invitations they may no longer grant.
+ */
 export async function setMemberRole(store: Store, caller: AccountCaller, memberId: string, role: Role, now: Date) {
   const member = await memberOfAccount(store, caller.accountId, memberId);
-  if (member.role === role) return memberView(member);
+  if (member.role === role) return { member: memberView(member), revokedKeyIds: [], withdrawnInvitationIds: [] };
   if (isPrivileged(member.role) || isPrivileged(role)) requireOwner(caller, `change the role ${member.role} to ${role}`);
   const timestamp = now.toISOString();
   const delta = isOwnerRole(role) ? 1 : isOwnerRole(member.role) ? -1 : 0;
-  await changeMembership(
-    store,
-    () => [
-      {
-        Update: store.entities.Member.patch({ personKey: member.personKey })
-          .set({ role, updatedAt: timestamp })
-          .where((attributes, { eq }) => `${eq(attributes.accountId, member.accountId)} AND ${eq(attributes.role, member.role)}`)
-          .params(),
-      },
-      ...(delta === 0 ? [] : [ownersChange(store, member.accountId, delta)]),
-    ],
-    memberId,
-  );
-  return memberView({ ...member, role, updatedAt: timestamp });
+  const change: TransactItem = {
+    Update: store.entities.Member.patch({ personKey: member.personKey })
+      .set({ role, updatedAt: timestamp })
+      .where(
+        (attributes, { eq, notExists }) =>
+          `${eq(attributes.accountId, member.accountId)} AND ${eq(attributes.role, member.role)} AND ${
+            member.keysMade === undefined ? notExists(attributes.keysMade) : eq(attributes.keysMade, member.keysMade)
+          }`,
+      )
+      .params(),
+  };
+  // A promotion takes nothing away; a demotion may (keys above the new level, invitations it may not grant).
+  const demotion = ROLES.indexOf(role) < ROLES.indexOf(member.role);
+  const done = await changeMembership(store, member, change, delta, demotion ? { memberId: member.id, role } : undefined, now);
+  return { member: memberView({ ...member, role, updatedAt: timestamp }), ...done };
 }
 
-/** Deletes the membership: the person's next request, whatever token it carries, is a newcomer's. */
-export async function removeMember(store: Store, caller: AccountCaller, memberId: string): Promise<void> {
+/**
+ * Deletes the membership: the person's next request, whatever token it carries, is a
+ * newcomer's. The live keys they created (and keys those keys created) are revoked, and
+ * their pending invitations deleted, in the same change.
+ */
+export async function removeMember(store: Store, caller: AccountCaller, memberId: string, now: Date): Promise<MembershipChange> {
   const member = await memberOfAccount(store, caller.accountId, memberId);
   if (isPrivileged(member.role)) requireOwner(caller, `remove an ${member.role}`);
-  await changeMembership(
-    store,
-    () => [
-      {
-        Delete: store.entities.Member.delete({ personKey: member.personKey })
-          .where((attributes, { eq }) => `${eq(attributes.accountId, member.accountId)} AND ${eq(attributes.role, member.role)}`)
-          .params(),
-      },
-      ...(isOwnerRole(member.role) ? [ownersChange(store, member.accountId, -1)] : []),
-    ],
-    memberId,
-  );
+  const change: TransactItem = {
+    Delete: store.entities.Member.delete({ personKey: member.personKey })
+      .where(
+        (attributes, { eq, notExists }) =>
+          `${eq(attributes.accountId, member.accountId)} AND ${eq(attributes.role, member.role)} AND ${
+            member.keysMade === undefined ? notExists(attributes.keysMade) : eq(attributes.keysMade, member.keysMade)
+          }`,
+      )
+      .params(),
+  };
+  return changeMembership(store, member, change, isOwnerRole(member.role) ? -1 : 0, { memberId: member.id }, now);
 }
 
 /**

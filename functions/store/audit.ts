@@ -5,6 +5,13 @@
  * | Access pattern                                   | Index | Partition key        | Sort key      |
  * |--------------------------------------------------|-------|----------------------|---------------|
  * | Audit entries of an account, newest first        | table | audit#<accountId>    | <at>#<id>     |
+ * | Refused calls of an actor in a minute (counter)  | table | audit#<accountId>#refused#<actor id> | <minute> |
+ *
+ * An aggregate of refused calls (domain/audit.ts `count`) is an entry like the others,
+ * under `<minute start>#<id derived from actor, operation, outcome and minute>`, so every
+ * refused call beyond an actor's first few in a minute adds 1 to the same item. The
+ * counter items sit in a partition per actor (one actor's flood stays in its own
+ * partition): no audit read ever sees them, and they expire after a day.
  *
  * The sort key is the entry's time (ISO 8601, UTC, fixed width: it sorts as it reads)
  * and its random id, so entries of the same millisecond stay distinct and a cursor names
@@ -14,7 +21,7 @@
  * `audit#` prefix is neither stream consumer's (`response#`, `content#`): writing an entry
  * invokes no one.
  */
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { AUDIT_RETENTION_SECONDS, type AuditEntry } from '../domain/audit';
 import { budgetedRead } from './batch';
 import type { TableClient } from './dynamodb-clients';
@@ -25,17 +32,74 @@ export const auditSortKey = (entry: Pick<AuditEntry, 'at' | 'id'>) => `${entry.a
 
 /** The stored item of an entry: its keys, the entry, and its expiry. */
 export function auditItem(accountId: string, entry: AuditEntry): Record<string, unknown> {
+  const { count: _count, ...fields } = entry;
   return {
     pk: auditPartition(accountId),
     sk: auditSortKey(entry),
-    ...entry,
+    ...fields,
     [TABLE_KEYS.timeToLiveAttribute]: Math.floor(Date.parse(entry.at) / 1000) + AUDIT_RETENTION_SECONDS,
   };
 }
 
 export function auditEntryOf(item: Record<string, unknown>): AuditEntry {
-  const { id, at, actor, operation, targetIds, sourceIp, outcome, requestId } = item as unknown as AuditEntry;
-  return { id, at, actor, operation, targetIds, ...(sourceIp === undefined ? {} : { sourceIp }), outcome, requestId };
+  const { id, at, actor, operation, targetIds, sourceIp, outcome, requestId, count } = item as unknown as AuditEntry;
+  return {
+    id,
+    at,
+    actor,
+    operation,
+    targetIds,
+    ...(sourceIp === undefined ? {} : { sourceIp }),
+    outcome,
+    requestId,
+    ...(count === undefined ? {} : { count: Number(count) }),
+  };
+}
+
+/** Counter items outlive their minute by a day (the table's TTL removes them later still). */
+const REFUSAL_COUNTER_SECONDS = 24 * 3600;
+
+/** Counts one refused call of an actor in the minute `minute` (ISO, the minute's start); answers the count so far, this call included. */
+export async function countRefusal(store: TableClient, accountId: string, actorId: string, minute: string): Promise<number> {
+  const { Attributes } = await store.documentClient.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: { pk: `${auditPartition(accountId)}#refused#${actorId}`, sk: minute },
+      UpdateExpression: 'ADD #calls :one SET #expiresAt = if_not_exists(#expiresAt, :expiresAt)',
+      ExpressionAttributeNames: { '#calls': 'calls', '#expiresAt': TABLE_KEYS.timeToLiveAttribute },
+      ExpressionAttributeValues: { ':one': 1, ':expiresAt': Math.floor(Date.parse(minute) / 1000) + REFUSAL_COUNTER_SECONDS },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(Attributes?.calls ?? 1);
+}
+
+/**
+ * Adds one call to an aggregate entry (`entry.count` is ignored): created by the first
+ * call it counts, with that call's address and request id; every later one adds 1.
+ */
+export async function addToAggregate(store: TableClient, accountId: string, entry: AuditEntry): Promise<void> {
+  const item = auditItem(accountId, entry);
+  const fields = [
+    'id',
+    'at',
+    'actor',
+    'operation',
+    'targetIds',
+    'outcome',
+    'requestId',
+    ...(entry.sourceIp === undefined ? [] : ['sourceIp']),
+    TABLE_KEYS.timeToLiveAttribute,
+  ];
+  await store.documentClient.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: { pk: item.pk, sk: item.sk },
+      UpdateExpression: `SET ${fields.map((_, index) => `#f${index} = if_not_exists(#f${index}, :f${index})`).join(', ')} ADD #count :one`,
+      ExpressionAttributeNames: { ...Object.fromEntries(fields.map((field, index) => [`#f${index}`, field])), '#count': 'count' },
+      ExpressionAttributeValues: { ...Object.fromEntries(fields.map((field, index) => [`:f${index}`, item[field]])), ':one': 1 },
+    }),
+  );
 }
 
 /** One PutItem. The id is random, so a write never replaces another entry. */

@@ -15,6 +15,8 @@
  * | Members of an account, oldest first (members/list)| gsi1 | account#<accountId>#members            | <createdAt>#<id>                 |
  * | Member by id (members/setRole, remove)          | gsi2  | member-id#<id>                         | member                           |
  * | Invitation by token hash (members/accept)       | table | invitation#<tokenHash>                 | invitation                       |
+ * | Invitations of an account (members/invitations) | gsi1  | account#<accountId>#invitations        | <createdAt>#<id>                 |
+ * | Invitation by id (members/withdraw)             | gsi2  | invitation-id#<id>                     | invitation                       |
  * | Project by id                                   | table | project#<id>                           | project                          |
  * | Projects of an account by name prefix (lookup)  | gsi1  | account#<accountId>#projects           | <lowercase name>#<id>            |
  * | Content set by id                               | table | set#<id>                               | set                              |
@@ -89,6 +91,24 @@ const key = <const Composite extends readonly string[]>(field: string, template:
   casing: 'none' as const,
 });
 
+/**
+ * Who made a key or an invitation, as the audit log names an actor (domain/audit.ts
+ * `AuditActor`): the person (membership id, and the email and name the API knew them by),
+ * the key (id, label) or the operator (the key CLI).
+ */
+const maker = {
+  type: 'map',
+  readOnly: true,
+  properties: {
+    type: { type: ['person', 'key', 'operator'] as const, required: true },
+    memberId: { type: 'string' },
+    email: { type: 'string' },
+    name: { type: 'string' },
+    keyId: { type: 'string' },
+    label: { type: 'string' },
+  },
+} as const;
+
 const timestamps = {
   createdAt: { type: 'string', required: true, readOnly: true },
   updatedAt: { type: 'string', required: true },
@@ -124,6 +144,10 @@ export const ApiKey = new Entity({
     revokedAt: { type: 'string' },
     /** Refreshed by authentication at most once a minute (functions/api/auth.ts). */
     lastUsedAt: { type: 'string' },
+    /** Who created the key (absent on keys created before it was recorded): their loss revokes it (operations/access-cascade.ts). */
+    createdBy: maker,
+    /** How many keys this key created (absent: none), moved with each creation: the cascade checks it saw them all. */
+    keysMade: { type: 'number' },
     ...timestamps,
   },
   indexes: {
@@ -151,9 +175,11 @@ export const Member = new Entity({
     issuer: { type: 'string', required: true, readOnly: true },
     subject: { type: 'string', required: true, readOnly: true },
     role: { type: ['viewer', 'admin', 'owner'] as const, required: true },
-    /** As the provider said when the person accepted the invitation (or the invited address). */
+    /** As the provider said when the person accepted the invitation if verified, else the invited address. */
     email: { type: 'string' },
     name: { type: 'string' },
+    /** How many API keys the member created (absent: none), moved with each creation: the cascade checks it saw them all. */
+    keysMade: { type: 'number' },
     ...timestamps,
   },
   indexes: {
@@ -180,14 +206,26 @@ export const Invitation = new Entity({
     accountId: { type: 'string', required: true, readOnly: true },
     email: { type: 'string', required: true, readOnly: true },
     role: { type: ['viewer', 'admin', 'owner'] as const, required: true, readOnly: true },
-    /** Who invited: `key:<keyId>`, `member:<memberId>` or `cli`. */
+    /** Who invited: `key:<keyId>`, `member:<memberId>` or `cli`; checked again at acceptance (operations/members.ts). */
     invitedBy: { type: 'string', required: true, readOnly: true },
+    /** The inviter as named when inviting, for members/invitations (absent on invitations made before it was recorded). */
+    inviter: maker,
     /** Epoch seconds: the table's TTL attribute. */
     expiresAt: { type: 'number', required: true, readOnly: true },
     ...timestamps,
   },
   indexes: {
     byToken: { pk: key('pk', 'invitation#${tokenHash}', ['tokenHash']), sk: key('sk', 'invitation', []) },
+    byAccount: {
+      index: 'gsi1',
+      pk: key('gsi1pk', 'account#${accountId}#invitations', ['accountId']),
+      sk: key('gsi1sk', '${createdAt}#${id}', ['createdAt', 'id']),
+    },
+    byId: {
+      index: 'gsi2',
+      pk: key('gsi2pk', 'invitation-id#${id}', ['id']),
+      sk: key('gsi2sk', 'invitation', []),
+    },
   },
 });
 

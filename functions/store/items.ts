@@ -237,11 +237,20 @@ export interface MemberRecord {
   id: string;
   accountId: string;
   role: 'viewer' | 'admin' | 'owner';
+  /** As recorded when the person joined: whom the audit log names (functions/api/auth.ts `memberIdentity`). */
+  email?: string;
+  name?: string;
 }
 
 export function memberOf(raw: RawItem | undefined): MemberRecord | undefined {
   if (!raw || raw.__edb_e__ !== ENTITY.member) return undefined;
-  return { id: raw.id as string, accountId: raw.accountId as string, role: raw.role as MemberRecord['role'] };
+  return {
+    id: raw.id as string,
+    accountId: raw.accountId as string,
+    role: raw.role as MemberRecord['role'],
+    ...(typeof raw.email === 'string' ? { email: raw.email } : {}),
+    ...(typeof raw.name === 'string' ? { name: raw.name } : {}),
+  };
 }
 
 export function contentSetOf(raw: RawItem | undefined): ContentSetItem | undefined {

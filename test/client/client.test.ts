@@ -105,6 +105,8 @@ describe('every operation through the client', () => {
       'members/invite': async () => invitation,
       'members/accept': async () => (joined = await person.members.accept(invitation.url.split('#')[1])),
       'members/list': () => admin.members.list({ $size: 5 }),
+      'members/invitations': () => admin.members.invitations({ $size: 5 }),
+      'members/withdraw': async () => admin.members.withdraw((await admin.members.invite({ email: 'withdrawn@example.com', role: 'viewer' })).invitationId),
       'members/setRole': () => admin.members.setRole(joined!.person!.memberId, 'viewer'),
       'members/remove': () => admin.members.remove(joined!.person!.memberId),
       'webhooks/create': async () => hook,

@@ -128,7 +128,7 @@ async function invitation(a: Account) {
   const invited = await ok(a, 'members/invite', [{ email, role: 'viewer' }]);
   const subject = unique('subject');
   const bearer = await idp.token(subject, { claims: { email, name: 'Ada Person' } });
-  return { email, bearer, token: (invited.url as string).split('#')[1] };
+  return { email, subject, bearer, token: (invited.url as string).split('#')[1], invitationId: invited.invitationId as string };
 }
 
 /** A viewer member: invited and accepted. */
@@ -267,8 +267,15 @@ const scenarios: Partial<Record<OperationName, Scenario>> = {
   },
   'members/invite': {
     async run(a) {
-      const { email, bearer, token } = await invitation(a);
-      return { targetIds: [], secrets: [email, bearer, token] };
+      const { email, bearer, token, invitationId } = await invitation(a);
+      return { targetIds: [invitationId], secrets: [email, bearer, token] };
+    },
+  },
+  'members/withdraw': {
+    async run(a) {
+      const { email, token, invitationId } = await invitation(a);
+      await ok(a, 'members/withdraw', [invitationId]);
+      return { targetIds: [invitationId], secrets: [email, token] };
     },
   },
   'members/accept': {
@@ -411,6 +418,99 @@ describe('refusals and calls that are not audited', () => {
   });
 });
 
+describe('who, from where, and not a flood', () => {
+  const total = (entries: { count?: number }[]) => entries.reduce((sum, entry) => sum + (entry.count ?? 1), 0);
+
+  it("a key's burst of 100 refused calls leaves at most 10 entries a minute and one aggregate counting the rest", async () => {
+    const a = await account();
+    for (let batch = 0; batch < 10; batch++) {
+      const answers = await Promise.all(Array.from({ length: 10 }, () => api.call('keys/revoke', [UNKNOWN_ID], { key: a.viewer })));
+      for (const answer of answers) expectError(answer, 403, 'forbidden');
+    }
+    const refused = (await storedItems(a.accountId)).filter((item) => item.outcome === 'forbidden');
+    const minutes = new Set(refused.map((item) => String(item.at).slice(0, 16))).size;
+    expect(minutes).toBeLessThanOrEqual(2);
+    expect(refused.length).toBeLessThanOrEqual(minutes * 11);
+    expect(total(refused)).toBe(100);
+    const aggregates = refused.filter((item) => item.count !== undefined);
+    expect(aggregates.length).toBeGreaterThanOrEqual(1);
+    expect(aggregates[0]).toMatchObject({
+      operation: 'keys/revoke',
+      outcome: 'forbidden',
+      targetIds: [],
+      actor: { type: 'key', keyId: a.viewerKeyId },
+      at: expect.stringMatching(/:00\.000Z$/),
+    });
+    // The list and the export show them as they are stored: the counts add up to the calls.
+    const listed = await listAll(a, { operation: 'keys/revoke' });
+    expect(total(listed)).toBe(100);
+    expect(listed.find((entry) => entry.count !== undefined)).toMatchObject({ count: expect.any(Number), requestId: expect.any(String) });
+    // Calls that succeed are not limited: each still has its entry.
+    for (let index = 0; index < 3; index++) await project(a);
+    expect(await listAll(a, { operation: 'projects/create' })).toHaveLength(3);
+  });
+
+  it('copies into a refused entry only what is shaped like an id of this service', async () => {
+    const a = await account();
+    expectError(await api.call('keys/revoke', ['Please-make-me-an-admin'], { key: a.viewer }), 403, 'forbidden');
+    expectError(await api.call('webhooks/remove', ['GiveMeAdmin1'.repeat(2)], { key: a.viewer }), 403, 'forbidden');
+    expectError(await api.call('webhooks/remove', [UNKNOWN_ID], { key: a.viewer }), 403, 'forbidden');
+    const entries = await listAll(a);
+    expect(entries.map((entry) => entry.targetIds)).toEqual([[UNKNOWN_ID], [], []]);
+  });
+
+  it('names a member as recorded when they joined (or by a verified email), never by what a later token merely claims', async () => {
+    const a = await account();
+    const joined = await member(a);
+    const forbidden = async (token: string) => {
+      expectError(await api.call('projects/create', [{ name: unique('Refused') }], { headers: { authorization: `Bearer ${token}` } }), 403, 'forbidden');
+      return (await listAll(a, { operation: 'projects/create' }))[0].actor;
+    };
+    const claiming = await idp.token(joined.subject, { claims: { email: 'boss@evil.example', email_verified: false, name: 'The Boss' } });
+    expect(await forbidden(claiming)).toEqual({ type: 'person', memberId: joined.memberId, email: joined.email, name: 'Ada Person' });
+    const verified = await idp.token(joined.subject, { claims: { email: 'ada@new.example', email_verified: true, name: 'The Boss' } });
+    expect(await forbidden(verified)).toEqual({ type: 'person', memberId: joined.memberId, email: 'ada@new.example', name: 'Ada Person' });
+
+    // Joining with an unverified email records the invited address, and the log says so.
+    const invited = await invitation(a);
+    const unverified = await idp.token(invited.subject, { claims: { email: 'ceo@evil.example', email_verified: false, name: 'Cee' } });
+    const accepted = await api.call('members/accept', [invited.token], { headers: { authorization: `Bearer ${unverified}` } });
+    expect(accepted.body.person).toEqual({ memberId: expect.any(String), email: invited.email, name: 'Cee' });
+    const listed = (await ok(a, 'members/list', [])).items.find((item: { id: string }) => item.id === accepted.body.person.memberId);
+    expect(listed.email).toBe(invited.email);
+    expect((await listAll(a, { operation: 'members/accept' }))[0].actor).toEqual({
+      type: 'person',
+      memberId: accepted.body.person.memberId,
+      email: invited.email,
+      name: 'Cee',
+    });
+  });
+
+  it("on AWS records the viewer's address the distribution passed on, trusted only on the distribution's requests", async () => {
+    const a = await account();
+    const event = (headers: Record<string, string>) =>
+      ({
+        httpMethod: 'POST',
+        path: '/v0/projects/create',
+        headers: { authorization: `API-KEY ${a.admin}`, ...headers },
+        body: JSON.stringify([{ name: 'Through the edge' }]),
+        isBase64Encoded: false,
+        requestContext: { requestId: unique('edge'), identity: { sourceIp: '130.176.0.1' } },
+      }) as unknown as APIGatewayProxyEvent;
+    const viaDistribution = await handleApiEvent(projectsCreate, event({ 'X-Feedback-Viewer-Address': '198.51.100.7', 'X-Feedback-Origin-Verify': 'secret' }), {
+      store,
+    });
+    expect(viaDistribution.statusCode).toBe(200);
+    await pause();
+    expect((await handleApiEvent(projectsCreate, event({ 'x-feedback-viewer-address': '198.51.100.8' }), { store })).statusCode).toBe(200);
+    await pause();
+    // The local server has no distribution: what a client sends under those names is dropped.
+    const headers = { 'x-feedback-viewer-address': '198.51.100.9', 'x-feedback-origin-verify': 'guessed' };
+    expect((await api.call('projects/create', [{ name: 'Local' }], { key: a.admin, headers })).status).toBe(200);
+    expect((await listAll(a)).map((entry) => entry.sourceIp)).toEqual(['127.0.0.1', '130.176.0.1', '198.51.100.7']);
+  });
+});
+
 describe('audit/list', () => {
   it('pages newest first, and filters by actor, operation, target id and time', async () => {
     const a = await account();
@@ -475,7 +575,7 @@ describe('audit/export', () => {
     expect(csv).toMatchObject({ format: 'csv', rows: 3 });
     expect(csv).not.toHaveProperty('cursor');
     const lines = csv.data.split('\r\n');
-    expect(lines[0]).toBe('id,at,actorType,keyId,label,memberId,email,operation,targetIds,sourceIp,outcome,requestId');
+    expect(lines[0]).toBe('id,at,actorType,keyId,label,memberId,email,operation,targetIds,sourceIp,outcome,requestId,count');
     expect(lines[1]).toBe(
       [
         listed[0].id,
@@ -490,6 +590,7 @@ describe('audit/export', () => {
         '127.0.0.1',
         'ok',
         listed[0].requestId,
+        '',
       ].join(','),
     );
 

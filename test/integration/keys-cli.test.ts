@@ -169,6 +169,43 @@ describe('npm run keys', () => {
   );
 });
 
+describe('the CLI in the audit log', () => {
+  it(
+    'create, revoke and add-owner write entries naming the key CLI; revoke takes the keys the revoked key created with it',
+    async () => {
+      const name = `${account}-audited`;
+      const admin = JSON.parse((await keys('create', '--account', name, '--level', 'admin', '--label', 'ops', '--json')).stdout);
+      const doomed = JSON.parse((await keys('create', '--account', name, '--level', 'admin', '--json')).stdout);
+      const child = await api.call('keys/create', [{ level: 'viewer', label: 'made by a key' }], { key: doomed.key });
+      expect(child.status).toBe(200);
+      const listed = (await api.call('keys/list', [], { key: admin.key })).body.items;
+      expect(listed.find((key: { id: string }) => key.id === admin.id).createdBy).toEqual({ type: 'operator', name: 'key CLI' });
+
+      const revoked = await keys('revoke', doomed.id, '--json');
+      expect([revoked.code, cliErrors(revoked.stderr)]).toEqual([0, []]);
+      expect(JSON.parse(revoked.stdout)).toMatchObject({ id: doomed.id, status: 'revoked', alsoRevoked: [child.body.id] });
+      expect((await api.call('projects/lookup', [''], { key: child.body.key })).status).toBe(401);
+
+      const invited = await keys('add-owner', '--account', admin.accountId, '--email', 'ada@example.com', '--json');
+      expect(invited.code).toBe(0);
+      const { invitationId } = JSON.parse(invited.stdout);
+
+      const entries = (await api.call('audit/list', [], { key: admin.key })).body.items;
+      const operator = { type: 'operator', name: 'key CLI' };
+      const cli = entries.filter((entry: { actor: { type: string } }) => entry.actor.type === 'operator');
+      expect(cli.map(({ operation, targetIds, actor, outcome }: Record<string, unknown>) => ({ operation, targetIds, actor, outcome }))).toEqual([
+        { operation: 'members/invite', targetIds: [invitationId], actor: operator, outcome: 'ok' },
+        { operation: 'keys/revoke', targetIds: [doomed.id, child.body.id], actor: operator, outcome: 'ok' },
+        { operation: 'keys/create', targetIds: [doomed.id], actor: operator, outcome: 'ok' },
+        { operation: 'keys/create', targetIds: [admin.id], actor: operator, outcome: 'ok' },
+      ]);
+      expect(cli.every((entry: { sourceIp?: string }) => entry.sourceIp === undefined)).toBe(true);
+      expect(JSON.stringify(entries)).not.toContain(doomed.key);
+    },
+    TIMEOUT,
+  );
+});
+
 describe('keys add-owner', () => {
   it(
     'prints a single-use owner invitation to the account (by id or name) on the given console; refuses an unknown account and a bad email',

@@ -37,16 +37,23 @@ async function rawKey(key: string) {
   return (await store.entities.ApiKey.get({ keyHash: hashSecret(key) }).go({ consistent: true })).data!;
 }
 
+/** The public id of a key, as members/me names it. */
+async function idOf(key: string): Promise<string> {
+  return (await api.call('members/me', [], { key })).body.key.id;
+}
+
 describe('keys/create and keys/list', () => {
   it('issues a key shown once, which works at its level, and lists keys without secrets', async () => {
     const created = await api.call('keys/create', [{ level: 'viewer', label: '  dashboard  ' }], { key: owner.admin });
     expect(created.status).toBe(200);
+    const creator = { type: 'key', keyId: await idOf(owner.admin) };
     expect(created.body).toEqual({
       id: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/),
       key: expect.stringMatching(/^fbk_/),
       level: 'viewer',
       label: 'dashboard',
       createdAt: expect.any(String),
+      createdBy: creator,
     });
     const projects = await api.call('projects/lookup', [''], { key: created.body.key });
     expect(projects.status).toBe(200);
@@ -56,8 +63,15 @@ describe('keys/create and keys/list', () => {
 
     const listed = await listAll(owner.admin);
     expect(listed).toHaveLength(4);
-    expect(listed[0]).toEqual({ id: admin.body.id, level: 'admin', createdAt: admin.body.createdAt });
-    expect(listed.find((entry) => entry.id === created.body.id)).toMatchObject({ id: created.body.id, level: 'viewer', label: 'dashboard' });
+    expect(listed[0]).toEqual({ id: admin.body.id, level: 'admin', createdAt: admin.body.createdAt, createdBy: creator });
+    expect(listed.find((entry) => entry.id === created.body.id)).toMatchObject({
+      id: created.body.id,
+      level: 'viewer',
+      label: 'dashboard',
+      createdBy: creator,
+    });
+    // Keys issued outside the API without a maker (before makers were recorded) show none.
+    expect(listed.filter((entry) => entry.createdBy === undefined)).toHaveLength(2);
     const text = JSON.stringify(listed);
     expect(text).not.toContain('fbk_');
     expect(text).not.toContain(hashSecret(created.body.key));
@@ -114,6 +128,33 @@ describe('keys/revoke', () => {
     const { body } = await api.call('keys/create', [{ level: 'admin' }], { key: owner.admin });
     expect((await api.call('keys/revoke', [body.id], { key: body.key })).status).toBe(204);
     expectError(await api.call('keys/list', [], { key: body.key }), 401, 'unauthorized');
+  });
+
+  it('revokes the keys the revoked key created, and theirs in turn, with it; no other key', async () => {
+    const create = async (by: string, level: 'viewer' | 'admin', label: string) => {
+      const answer = await api.call('keys/create', [{ level, label }], { key: by });
+      expect(answer.status).toBe(200);
+      return answer.body as { id: string; key: string };
+    };
+    const parent = await create(owner.admin, 'admin', 'parent');
+    const child = await create(parent.key, 'admin', 'child');
+    const viewerChild = await create(parent.key, 'viewer', 'viewer child');
+    const grandchild = await create(child.key, 'viewer', 'grandchild');
+    const sibling = await create(owner.admin, 'admin', 'sibling');
+    const siblingsChild = await create(sibling.key, 'viewer', "sibling's child");
+    expect((await listAll(owner.admin)).find((entry) => entry.id === grandchild.id)).toMatchObject({
+      createdBy: { type: 'key', keyId: child.id, label: 'child' },
+    });
+
+    expect((await api.call('keys/revoke', [parent.id], { key: owner.admin })).status).toBe(204);
+    for (const fallen of [parent, child, viewerChild, grandchild]) {
+      expectError(await api.call('projects/lookup', [''], { key: fallen.key }), 401, 'unauthorized');
+    }
+    for (const kept of [sibling, siblingsChild]) expect((await api.call('projects/lookup', [''], { key: kept.key })).status).toBe(200);
+    expect((await api.call('projects/lookup', [''], { key: owner.admin })).status).toBe(200);
+    const listed = await listAll(owner.admin);
+    const revokedAt = (id: string) => listed.find((entry) => entry.id === id)!.revokedAt;
+    expect([child, viewerChild, grandchild].map((key) => revokedAt(key.id))).toEqual(Array(3).fill(revokedAt(parent.id)));
   });
 
   it("answers not-found for another account's key and an unknown id, changing nothing", async () => {

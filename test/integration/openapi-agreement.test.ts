@@ -270,6 +270,8 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
     },
     'members/remove': { valid: [[UNKNOWN_ID]], cases: [{ name: 'a number', args: [42] }] },
     'members/me': { valid: [[]] },
+    'members/invitations': { valid: [[], [null], [{ $size: 5 }]], cases: [{ name: 'size 0', args: [{ $size: 0 }] }] },
+    'members/withdraw': { valid: [[UNKNOWN_ID]], cases: [{ name: 'a number', args: [42] }] },
     'webhooks/create': {
       valid: [
         [{ url: WEBHOOK_URL, events: ['response.created', 'content.created'], projectId: f.projectId, format: 'slack', description: 'd', enabled: false }],

@@ -4,6 +4,8 @@ import { operationList } from '../../functions/api/registry';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { KEY_CLI_ACTOR } from '../../functions/domain/audit';
+import { createAccountKey } from '../../functions/operations/api-keys';
 import { acceptInvitation, createInvitation } from '../../functions/operations/members';
 import { adoptLocalProviderPeople } from '../../local/runtime';
 import { defaultStore } from '../../functions/store/entity-store';
@@ -24,7 +26,7 @@ const someone = (name: string) => `${name}-${++people}`;
 /** The CLI's way to an account's first owner: an invitation link, accepted by the person. */
 async function ownerOf(accountId: string, subject: string): Promise<string> {
   const { store } = defaultStore();
-  const invitation = await createInvitation(store, { accountId, email: `${subject}@example.com`, role: 'owner', invitedBy: 'cli' }, CONSOLE, new Date());
+  const invitation = await createInvitation(store, { accountId, email: `${subject}@example.com`, role: 'owner', inviter: KEY_CLI_ACTOR }, CONSOLE, new Date());
   const token = await idp.token(subject);
   const accepted = await api.call('members/accept', [invitation.url.split('#')[1]], bearer(token));
   expect(accepted.status).toBe(200);
@@ -275,7 +277,12 @@ describe('members and invitations', () => {
   it('refuses expired and foreign invitations, a second account, keys and anonymous callers on accept', async () => {
     const { store } = defaultStore();
     const long = new Date(Date.now() - 8 * 86_400_000);
-    const expired = await createInvitation(store, { accountId: account.accountId, email: 'late@example.com', role: 'viewer', invitedBy: 'cli' }, CONSOLE, long);
+    const expired = await createInvitation(
+      store,
+      { accountId: account.accountId, email: 'late@example.com', role: 'viewer', inviter: KEY_CLI_ACTOR },
+      CONSOLE,
+      long,
+    );
     const late = await idp.token(someone('late'));
     expectError(await api.call('members/accept', [expired.url.split('#')[1]], bearer(late)), 404, 'not-found');
 
@@ -283,7 +290,7 @@ describe('members and invitations', () => {
     const other = await createAccount('members-other');
     const elsewhere = await createInvitation(
       store,
-      { accountId: other.accountId, email: 'x@example.com', role: 'viewer', invitedBy: 'cli' },
+      { accountId: other.accountId, email: 'x@example.com', role: 'viewer', inviter: KEY_CLI_ACTOR },
       CONSOLE,
       new Date(),
     );
@@ -309,41 +316,311 @@ describe('members and invitations', () => {
   });
 });
 
+describe('what a member or a key made lasts only while they may grant it', () => {
+  let account: AccountKeys;
+  let owner: string;
+  let ownerId: string;
+  const invite = async (credential: { key?: string; headers?: Record<string, string> }, role: 'viewer' | 'admin' | 'owner') => {
+    const answer = await api.call('members/invite', [{ email: `${someone('invitee')}@example.com`, role }], {
+      ...credential,
+      headers: { ...credential.headers, origin: CONSOLE },
+    });
+    expect(answer.status).toBe(200);
+    return { token: answer.body.url.split('#')[1] as string, id: answer.body.invitationId as string };
+  };
+  const accept = async (token: string, subject = someone('accepter')) => api.call('members/accept', [token], bearer(await idp.token(subject)));
+  const pending = async () => (await api.call('members/invitations', [], { key: account.admin })).body.items as { id: string }[];
+  const keyOf = async (token: string, level: 'viewer' | 'admin') => {
+    const answer = await api.call('keys/create', [{ level, label: `${level} of a member` }], bearer(token));
+    expect(answer.status).toBe(200);
+    return answer.body as { id: string; key: string };
+  };
+  const works = async (key: string) => (await api.call('projects/lookup', [''], { key })).status;
+
+  beforeAll(async () => {
+    account = await createAccount('made');
+    owner = await ownerOf(account.accountId, someone('made-owner'));
+    ownerId = (await api.call('members/me', [], bearer(owner))).body.person.memberId;
+  });
+
+  it('a removed owner cannot come back through an owner invitation they made for themselves', async () => {
+    const second = await join(owner, 'owner', 'second-owner');
+    const own = await invite(bearer(second.token), 'owner');
+    expect((await pending()).map((invitation) => invitation.id)).toContain(own.id);
+    expect((await api.call('members/remove', [second.id], bearer(owner))).status).toBe(204);
+    // The invitation went with them: not pending, and its link is void, for them and anyone.
+    expect((await pending()).map((invitation) => invitation.id)).not.toContain(own.id);
+    expectError(await accept(own.token, second.subject), 404, 'not-found');
+    expectError(await accept(own.token), 404, 'not-found');
+    expectError(await api.call('members/me', [], bearer(second.token)), 401, 'unauthorized');
+  });
+
+  it("a demoted owner's owner invitation makes no owner: nobody can take the account from the one who demoted them", async () => {
+    const second = await join(owner, 'owner', 'demoted-owner');
+    const ownerInvitation = await invite(bearer(second.token), 'owner');
+    const viewerInvitation = await invite(bearer(second.token), 'viewer');
+    expect((await api.call('members/setRole', [second.id, 'admin'], bearer(owner))).status).toBe(200);
+    const answer = await accept(ownerInvitation.token);
+    expectError(answer, 404, 'not-found');
+    // What an admin may still grant stays valid.
+    expect((await accept(viewerInvitation.token)).body).toMatchObject({ role: 'viewer' });
+    const roles = (await api.call('members/list', [], bearer(owner))).body.items.map((member: { role: string }) => member.role);
+    expect(roles.filter((role: string) => role === 'owner')).toHaveLength(1);
+  });
+
+  it('accepting checks the maker at that instant too: an invitation the cascade did not see is void once its maker may not grant it', async () => {
+    const { store } = defaultStore();
+    const admin = await join(owner, 'admin', 'late-admin');
+    expect((await api.call('members/setRole', [admin.id, 'viewer'], bearer(owner))).status).toBe(200);
+    // Written past the API, as a request that read the admin before the demotion would have.
+    const late = await createInvitation(
+      store,
+      { accountId: account.accountId, email: 'late@example.com', role: 'viewer', inviter: { type: 'person', memberId: admin.id } },
+      CONSOLE,
+      new Date(),
+    );
+    const refused = await accept(late.url.split('#')[1]);
+    expectError(refused, 404, 'not-found');
+    expect(refused.body.data).toEqual({ reason: 'inviter-lost-access' });
+    // ... and the same for a revoked key's.
+    const key = await keyOf(owner, 'admin');
+    expect((await api.call('keys/revoke', [key.id], bearer(owner))).status).toBe(204);
+    const byKey = await createInvitation(
+      store,
+      { accountId: account.accountId, email: 'late@example.com', role: 'viewer', inviter: { type: 'key', keyId: key.id } },
+      CONSOLE,
+      new Date(),
+    );
+    expectError(await accept(byKey.url.split('#')[1]), 404, 'not-found');
+  });
+
+  it("a revoked key's invitations are withdrawn with it", async () => {
+    const key = await keyOf(owner, 'admin');
+    const made = await invite({ key: key.key }, 'viewer');
+    expect((await pending()).find((invitation) => invitation.id === made.id)).toMatchObject({ invitedBy: { type: 'key', keyId: key.id } });
+    expect((await api.call('keys/revoke', [key.id], bearer(owner))).status).toBe(204);
+    expect((await pending()).map((invitation) => invitation.id)).not.toContain(made.id);
+    expectError(await accept(made.token), 404, 'not-found');
+  });
+
+  it('removing a member revokes the keys they created (and keys those created); the list says how many first', async () => {
+    const admin = await join(owner, 'admin', 'key-maker');
+    const adminKey = await keyOf(admin.token, 'admin');
+    const viewerKey = await keyOf(admin.token, 'viewer');
+    const grandchild = await api.call('keys/create', [{ level: 'viewer' }], { key: adminKey.key });
+    const ownersKey = await keyOf(owner, 'admin');
+    const listed = (await api.call('keys/list', [], bearer(owner))).body.items;
+    expect(listed.find((key: { id: string }) => key.id === adminKey.id).createdBy).toEqual({
+      type: 'person',
+      memberId: admin.id,
+      email: `${admin.subject}@example.com`,
+      name: `Person ${admin.subject}`,
+    });
+    const members = (await api.call('members/list', [], bearer(owner))).body.items;
+    expect(members.find((member: { id: string }) => member.id === admin.id).keys).toBe(3);
+
+    expect((await api.call('members/remove', [admin.id], bearer(owner))).status).toBe(204);
+    for (const key of [adminKey.key, viewerKey.key, grandchild.body.key]) expect(await works(key)).toBe(401);
+    expect(await works(ownersKey.key)).toBe(200);
+    // The removal's audit entry names the member and the keys revoked with them.
+    const entries = (await api.call('audit/list', [{ operation: 'members/remove', targetId: admin.id }], { key: account.admin })).body.items;
+    expect(entries).toHaveLength(1);
+    expect(entries[0].targetIds).toEqual([admin.id, adminKey.id, viewerKey.id, grandchild.body.id]);
+  });
+
+  type Inviter = 'owner' | 'admin' | 'admin key';
+  type Loss = 'removed' | 'demoted to admin' | 'demoted to viewer' | 'revoked';
+  // Every inviter, every loss it can suffer, every role it could invite: valid after the loss only if the maker may still grant it.
+  const inviterMatrix: [Inviter, Loss, 'viewer' | 'admin' | 'owner', 200 | 404][] = [
+    ['owner', 'removed', 'viewer', 404],
+    ['owner', 'removed', 'admin', 404],
+    ['owner', 'removed', 'owner', 404],
+    ['owner', 'demoted to admin', 'viewer', 200],
+    ['owner', 'demoted to admin', 'admin', 404],
+    ['owner', 'demoted to admin', 'owner', 404],
+    ['owner', 'demoted to viewer', 'viewer', 404],
+    ['owner', 'demoted to viewer', 'owner', 404],
+    ['admin', 'removed', 'viewer', 404],
+    ['admin', 'demoted to viewer', 'viewer', 404],
+    ['admin key', 'revoked', 'viewer', 404],
+  ];
+  it.each(inviterMatrix)('an invitation by an %s who is then %s, for the role %s: accepting it answers %s', async (inviter, loss, role, status) => {
+    let credential: { key?: string; headers?: Record<string, string> };
+    let lose: () => Promise<number>;
+    if (inviter === 'admin key') {
+      const key = await keyOf(owner, 'admin');
+      credential = { key: key.key };
+      lose = async () => (await api.call('keys/revoke', [key.id], bearer(owner))).status;
+    } else {
+      const made = await join(owner, inviter, `inviting-${inviter}`);
+      credential = bearer(made.token);
+      lose = async () =>
+        loss === 'removed'
+          ? (await api.call('members/remove', [made.id], bearer(owner))).status
+          : (await api.call('members/setRole', [made.id, loss === 'demoted to admin' ? 'admin' : 'viewer'], bearer(owner))).status;
+    }
+    const invitation = await invite(credential, role);
+    expect([204, 200]).toContain(await lose());
+    const answer = await accept(invitation.token);
+    expect([inviter, loss, role, answer.status]).toEqual([inviter, loss, role, status]);
+    if (status === 200) expect(answer.body.role).toBe(role);
+  });
+
+  it('a request authenticated just before its maker was removed creates no key after it', async () => {
+    const { store } = defaultStore();
+    const admin = await join(owner, 'admin', 'racing-admin');
+    const me = (await api.call('members/me', [], bearer(admin.token))).body;
+    // The caller as authentication saw it, before the removal below.
+    const before = {
+      kind: 'person' as const,
+      level: 'admin' as const,
+      accountId: account.accountId,
+      memberId: admin.id,
+      role: 'admin' as const,
+      person: { issuer: idp.issuer, subject: admin.subject, email: me.person.email, emailVerified: true },
+      member: {},
+    };
+    expect((await api.call('members/remove', [admin.id], bearer(owner))).status).toBe(204);
+    await expect(createAccountKey(store, before, { level: 'admin' }, new Date())).rejects.toMatchObject({ code: 'forbidden' });
+    const made = (await api.call('keys/list', [], bearer(owner))).body.items.filter(
+      (key: { createdBy?: { memberId?: string } }) => key.createdBy?.memberId === admin.id,
+    );
+    expect(made).toEqual([]);
+  });
+
+  it("waits for the keys' index to show every key the member counts; a removal that cannot see them all changes nothing", async () => {
+    const { store } = defaultStore();
+    const admin = await join(owner, 'admin', 'lagging-admin');
+    const key = await keyOf(admin.token, 'admin');
+    // As if a second key's index entry were still on its way: the member counts 2, the index shows 1.
+    const personKey = (await store.entities.Member.query.byId({ id: admin.id }).go()).data[0].personKey;
+    await store.entities.Member.patch({ personKey }).add({ keysMade: 1 }).go();
+    const refused = await api.call('members/remove', [admin.id], bearer(owner));
+    expectError(refused, 503, 'unavailable');
+    expect((await api.call('members/me', [], bearer(admin.token))).status).toBe(200);
+    expect(await works(key.key)).toBe(200);
+  });
+
+  it('demoting an admin to viewer revokes their admin keys, not their viewer keys', async () => {
+    const admin = await join(owner, 'admin', 'demoted-admin');
+    const adminKey = await keyOf(admin.token, 'admin');
+    const viewerKey = await keyOf(admin.token, 'viewer');
+    expect((await api.call('members/setRole', [admin.id, 'viewer'], bearer(owner))).status).toBe(200);
+    expect(await works(adminKey.key)).toBe(401);
+    expect(await works(viewerKey.key)).toBe(200);
+    // Made admin again, nothing comes back.
+    expect((await api.call('members/setRole', [admin.id, 'admin'], bearer(owner))).status).toBe(200);
+    expect(await works(adminKey.key)).toBe(401);
+  });
+
+  it('members/invitations lists pending invitations with their makers; members/withdraw withdraws them (owner ones: owners only)', async () => {
+    const admin = await join(owner, 'admin', 'withdrawing-admin');
+    const viewerInvitation = await invite(bearer(owner), 'viewer');
+    const ownerInvitation = await invite(bearer(owner), 'owner');
+    const page = await api.call('members/invitations', [{ $size: 1 }], bearer(admin.token));
+    expect(page.status).toBe(200);
+    expect(page.body.items[0]).toEqual({
+      id: ownerInvitation.id,
+      email: expect.stringMatching(/@example\.com$/),
+      role: 'owner',
+      invitedBy: { type: 'person', memberId: ownerId, email: expect.any(String), name: expect.any(String) },
+      createdAt: expect.any(String),
+      expiresAt: expect.any(String),
+    });
+    expect(JSON.stringify(page.body)).not.toContain(ownerInvitation.token);
+    const next = await api.call('members/invitations', [{ $size: 1, cursor: page.body.cursor }], bearer(admin.token));
+    expect(next.body.items[0].id).toBe(viewerInvitation.id);
+
+    expectError(await api.call('members/withdraw', [ownerInvitation.id], bearer(admin.token)), 403, 'forbidden');
+    expectError(await api.call('members/withdraw', [ownerInvitation.id], { key: account.admin }), 403, 'forbidden');
+    expect((await api.call('members/withdraw', [viewerInvitation.id], bearer(admin.token))).status).toBe(204);
+    expect((await api.call('members/withdraw', [ownerInvitation.id], bearer(owner))).status).toBe(204);
+    for (const withdrawn of [viewerInvitation, ownerInvitation]) {
+      expectError(await accept(withdrawn.token), 404, 'not-found');
+      expectError(await api.call('members/withdraw', [withdrawn.id], bearer(owner)), 404, 'not-found');
+    }
+    expect((await pending()).map((invitation) => invitation.id)).not.toEqual(expect.arrayContaining([viewerInvitation.id]));
+    // Another account's invitation is not-found; viewers may not list or withdraw.
+    const other = await createAccount('made-other');
+    const theirs = await api.call('members/invite', [{ email: 'x@example.com', role: 'viewer' }], { key: other.admin, headers: { origin: CONSOLE } });
+    expectError(await api.call('members/withdraw', [theirs.body.invitationId], bearer(owner)), 404, 'not-found');
+    expectError(await api.call('members/invitations', [], { key: account.viewer }), 403, 'forbidden');
+  });
+});
+
 describe('roles are enforced on every operation of the registry', () => {
-  type Who = 'viewer' | 'admin' | 'owner' | 'newcomer' | 'viewer key' | 'admin key';
+  type Who =
+    | 'viewer'
+    | 'admin'
+    | 'owner'
+    | 'newcomer'
+    | 'viewer key'
+    | 'admin key'
+    | 'removed member'
+    | "removed admin's key"
+    | "demoted admin's admin key"
+    | "demoted admin's viewer key"
+    | "revoked key's key";
+  const WHO: Who[] = [
+    'viewer',
+    'admin',
+    'owner',
+    'newcomer',
+    'viewer key',
+    'admin key',
+    'removed member',
+    "removed admin's key",
+    "demoted admin's admin key",
+    "demoted admin's viewer key",
+    "revoked key's key",
+  ];
   const credentials = {} as Record<Who, { key?: string; headers?: Record<string, string> }>;
 
   beforeAll(async () => {
     const account = await createAccount('matrix');
     const owner = await ownerOf(account.accountId, someone('matrix-owner'));
+    const created = async (by: { key?: string; headers?: Record<string, string> }, level: 'viewer' | 'admin') =>
+      (await api.call('keys/create', [{ level }], by)).body as { id: string; key: string };
     credentials.owner = bearer(owner);
     credentials.admin = bearer((await join(owner, 'admin', 'matrix-admin')).token);
     credentials.viewer = bearer((await join(owner, 'viewer', 'matrix-viewer')).token);
     credentials.newcomer = bearer(await idp.token(someone('matrix-newcomer')));
     credentials['viewer key'] = { key: account.viewer };
     credentials['admin key'] = { key: account.admin };
+    // Members who lost their role, and keys whose makers did.
+    const removed = await join(owner, 'admin', 'matrix-removed');
+    credentials["removed admin's key"] = { key: (await created(bearer(removed.token), 'admin')).key };
+    expect((await api.call('members/remove', [removed.id], bearer(owner))).status).toBe(204);
+    credentials['removed member'] = bearer(removed.token);
+    const demoted = await join(owner, 'admin', 'matrix-demoted');
+    credentials["demoted admin's admin key"] = { key: (await created(bearer(demoted.token), 'admin')).key };
+    credentials["demoted admin's viewer key"] = { key: (await created(bearer(demoted.token), 'viewer')).key };
+    expect((await api.call('members/setRole', [demoted.id, 'viewer'], bearer(owner))).status).toBe(200);
+    const parent = await created({ key: account.admin }, 'admin');
+    credentials["revoked key's key"] = { key: (await created({ key: parent.key }, 'admin')).key };
+    expect((await api.call('keys/revoke', [parent.id], bearer(owner))).status).toBe(204);
   });
 
-  /** What the declaration's level allows each caller. */
-  function allowed(level: string, who: Who): boolean {
-    if (level === 'person') return ['viewer', 'admin', 'owner', 'newcomer'].includes(who);
-    if (who === 'newcomer') return false;
+  /** What the declaration's level allows each caller; undefined for a credential refused everywhere (401). */
+  function allowed(level: string, who: Who): boolean | undefined {
+    if (who === "removed admin's key" || who === "demoted admin's admin key" || who === "revoked key's key") return undefined;
+    if (level === 'person') return ['viewer', 'admin', 'owner', 'newcomer', 'removed member'].includes(who);
+    if (who === 'newcomer' || who === 'removed member') return false;
     if (level === 'admin') return ['admin', 'owner', 'admin key'].includes(who);
     return true;
   }
 
   // Arguments no operation takes: an allowed caller gets bad-request (authorization comes first).
   const INVALID = Array.from({ length: 9 }, () => ({ invalid: true }));
-  const cases = operationList.flatMap((operation) =>
-    (['viewer', 'admin', 'owner', 'newcomer', 'viewer key', 'admin key'] as Who[]).map((who) => [operationPath(operation), operation.level, who] as const),
-  );
+  const cases = operationList.flatMap((operation) => WHO.map((who) => [operationPath(operation), operation.level, who] as const));
 
   it.each(cases)('%s (%s) as %s', async (path, level, who) => {
     const answer = await api.call(path, INVALID, credentials[who]);
-    if (allowed(level, who)) {
+    const may = allowed(level, who);
+    if (may) {
       expect([path, who, answer.status]).toEqual([path, who, 400]);
     } else {
-      const expected = who === 'newcomer' ? 401 : 403;
+      const expected = may === undefined || who === 'newcomer' || who === 'removed member' ? 401 : 403;
       expect([path, who, answer.status, answer.body.error]).toEqual([path, who, expected, expected === 401 ? 'unauthorized' : 'forbidden']);
     }
   });
@@ -373,7 +650,7 @@ describe("npm start's local provider: its people across restarts", () => {
     await adoptLocalProviderPeople(accountId, earlier, dataDir);
     // A second person joined through an invitation while the provider was at the earlier address.
     const { store } = defaultStore();
-    const invitation = await createInvitation(store, { accountId, email: 'bob@localhost', role: 'viewer', invitedBy: 'cli' }, CONSOLE, new Date());
+    const invitation = await createInvitation(store, { accountId, email: 'bob@localhost', role: 'viewer', inviter: KEY_CLI_ACTOR }, CONSOLE, new Date());
     await acceptInvitation(
       store,
       { kind: 'newcomer', level: 'anonymous', person: { issuer: earlier, subject: 'bob' } },

@@ -175,7 +175,9 @@ describe('raw reads give what ElectroDB parses', () => {
       updatedAt: 't',
     };
     const memberItem = Member.create(member).params().Item;
-    expect(memberOf(memberItem)).toEqual({ id: member.id, accountId: member.accountId, role: 'owner' });
+    // With the email and name recorded at joining: whom the audit log names.
+    expect(memberOf(memberItem)).toEqual({ id: member.id, accountId: member.accountId, role: 'owner', email: 'a@example.com' });
+    expect(memberOf(Member.create({ ...member, name: 'Ada' }).params().Item)).toMatchObject({ email: 'a@example.com', name: 'Ada' });
     expect(memberOf(apiKeyItem)).toBeUndefined();
 
     expect(contentKeyTarget(createContentKey(TABLE, { contentSetId: 's', keyHash: 'h', contentItemId: 'c', accountId: 'a' }).Put!.Item)).toBe('c');

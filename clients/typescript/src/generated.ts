@@ -2,6 +2,21 @@
 // (functions/api/openapi.ts). Do not edit: change the registry and generate again.
 /* eslint-disable */
 
+/** Who made a call, a key or an invitation: an API key (its public id and label), a member signed in as a person (membership id, and the email and name they joined with, or a verified email), or the operator with direct access to the table (`name`: the key CLI). */
+export type Actor = {
+  type: "key";
+  keyId: string;
+  label?: string;
+} | {
+  type: "person";
+  memberId: string;
+  email?: string;
+  name?: string;
+} | {
+  type: "operator";
+  name: string;
+};
+
 /** The aggregated responses of one project, content set or content item over one period. */
 export type AggregatedData = {
   id: string;
@@ -26,7 +41,7 @@ export type ApiErrorBody = {
   data?: Record<string, unknown>;
 };
 
-/** An API key as listed: never the key or its hash. */
+/** An API key as listed: never the key or its hash. `createdBy`: who created it (absent on keys created before creators were recorded). */
 export type ApiKeyInfo = {
   id: string;
   level: "viewer" | "admin";
@@ -34,6 +49,7 @@ export type ApiKeyInfo = {
   createdAt: Timestamp;
   lastUsedAt?: Timestamp;
   revokedAt?: Timestamp;
+  createdBy?: Actor;
 };
 
 /** One page of keys/list, newest first. */
@@ -42,28 +58,17 @@ export type ApiKeyPage = {
   cursor?: Cursor;
 };
 
-/** Who made the call: an API key (its public id and label) or a member signed in as a person (membership id, email, name). */
-export type AuditActor = {
-  type: "key";
-  keyId: string;
-  label?: string;
-} | {
-  type: "person";
-  memberId: string;
-  email?: string;
-  name?: string;
-};
-
-/** One call that changed (or tried to change) something: who, which operation on which ids, when, from which address, and `ok` or the error code it was answered with. Never secrets, names or values. */
+/** One call that changed (or tried to change) something: who, which operation on which ids, when, from which address, and `ok` or the error code it was answered with. Never secrets, names or values. With `count`: that many refused calls of the actor, operation and outcome in the minute from `at`, beyond the ones with entries of their own. */
 export type AuditEntry = {
   id: string;
   at: Timestamp;
-  actor: AuditActor;
+  actor: Actor;
   operation: string;
   targetIds: string[];
   sourceIp?: string;
   outcome: string;
   requestId: string;
+  count?: number;
 };
 
 /** The arguments of audit/export: { actor?, operation?, targetId?, from?, to?, format: 'csv' | 'ndjson', cursor? } */
@@ -310,6 +315,7 @@ export type CreatedApiKey = {
   level: "viewer" | "admin";
   label?: string;
   createdAt: Timestamp;
+  createdBy?: Actor;
 };
 
 /** A new webhook: `secret` is shown only in this answer. */
@@ -406,7 +412,7 @@ export type Me = {
   };
 };
 
-/** A person who is a member of the account: who they are at their provider (issuer, subject), as they were when they joined (email, name), and their role. */
+/** A person who is a member of the account: who they are at their provider (issuer, subject), as they were when they joined (email, name), and their role. `keys` (members/list): the live API keys that removing them would revoke (those they created, and keys created by those). */
 export type Member = {
   id: string;
   role: "viewer" | "admin" | "owner";
@@ -416,6 +422,7 @@ export type Member = {
   subject: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  keys?: number;
 };
 
 /** One page of members/list, oldest first. */
@@ -426,6 +433,12 @@ export type MemberPage = {
 
 /** The arguments of members/accept: token: string */
 export type MembersAcceptArguments = [string];
+
+/** The arguments of members/invitations: query?: { $size?, cursor? } */
+export type MembersInvitationsArguments = [({
+  $size?: number;
+  cursor?: string;
+} | null | undefined)?];
 
 /** The arguments of members/invite: { email, role: 'viewer' | 'admin' | 'owner' } */
 export type MembersInviteArguments = [{
@@ -447,6 +460,25 @@ export type MembersRemoveArguments = [string];
 
 /** The arguments of members/setRole: id: string, role: 'viewer' | 'admin' | 'owner' */
 export type MembersSetRoleArguments = [string, Role];
+
+/** The arguments of members/withdraw: id: string */
+export type MembersWithdrawArguments = [string];
+
+/** An invitation not yet accepted, expired or withdrawn: never its link. `invitedBy`: who made it, as named then. */
+export type PendingInvitation = {
+  id: string;
+  email: string;
+  role: "viewer" | "admin" | "owner";
+  invitedBy?: Actor;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+};
+
+/** One page of members/invitations, newest first. */
+export type PendingInvitationPage = {
+  items: PendingInvitation[];
+  cursor?: Cursor;
+};
 
 /** Who answered, as far as the caller knows; missing fields are derived from the request headers. */
 export type ProfilingData = {
@@ -911,22 +943,26 @@ export interface Operations {
   "responses/remove": { args: ResponsesRemoveArguments; result: void };
   /** Issues an API key of the account; the key is shown only in this answer. */
   "keys/create": { args: KeysCreateArguments; result: CreatedApiKey };
-  /** The account's API keys, newest first (never the key or its hash); page on with the returned cursor. */
+  /** The account's API keys, newest first, with who created each (never the key or its hash); page on with the returned cursor. */
   "keys/list": { args: KeysListArguments; result: ApiKeyPage };
-  /** Revokes an API key of the account by its id (the calling key too: from its next request). Revoking again changes nothing. */
+  /** Revokes an API key of the account by its id (the calling key too: from its next request), with the keys it created and its pending invitations. Revoking again changes nothing. */
   "keys/revoke": { args: KeysRevokeArguments; result: void };
-  /** Makes the signed-in person (Bearer token) a member of the inviting account with the invited role, and uses the invitation up. A person is a member of one account at most. */
+  /** Makes the signed-in person (Bearer token) a member of the inviting account with the invited role, and uses the invitation up; only while whoever made it may still grant that role. A person is a member of one account at most. */
   "members/accept": { args: MembersAcceptArguments; result: Me };
+  /** The account's pending invitations, newest first: email, role, who made each and when it expires (never the link); page on with the returned cursor. */
+  "members/invitations": { args: MembersInvitationsArguments; result: PendingInvitationPage };
   /** Invites a person by email with a role; answers a single-use link valid 7 days, shown only here. Only an owner may invite an admin or an owner. */
   "members/invite": { args: MembersInviteArguments; result: Invitation };
   /** The account's members, oldest first; page on with the returned cursor. */
   "members/list": { args: MembersListArguments; result: MemberPage };
   /** Who the caller is: the account, the level, and the member's role and person or the API key's id and label. */
   "members/me": { args: MembersMeArguments; result: Me };
-  /** Removes a member, from the person's next request on. Removing an admin or owner needs an owner; the last owner cannot be removed. */
+  /** Removes a member, from the person's next request on, revoking the keys they created and their pending invitations. Removing an admin or owner needs an owner; the last owner cannot be removed. */
   "members/remove": { args: MembersRemoveArguments; result: void };
-  /** Changes a member's role. Changes to or from admin or owner need an owner; the last owner cannot be demoted. */
+  /** Changes a member's role. Changes to or from admin or owner need an owner; the last owner cannot be demoted. A demotion revokes the member's keys above their new level and the invitations they may no longer grant. */
   "members/setRole": { args: MembersSetRoleArguments; result: Member };
+  /** Withdraws a pending invitation by its id: its link no longer works. Withdrawing an owner invitation needs an owner. */
+  "members/withdraw": { args: MembersWithdrawArguments; result: void };
   /** Registers an endpoint for events of the account (or of one project); answers the Webhook with its signing secret, shown only here. At most 20 per account. */
   "webhooks/create": { args: WebhooksCreateArguments; result: CreatedWebhook };
   /** A webhook's delivery log, newest first, optionally of one status; pages follow `cursor`. */
@@ -986,11 +1022,13 @@ export const OPERATIONS = {
   "keys/list": { readOnly: true, level: "admin" },
   "keys/revoke": { readOnly: false, level: "admin" },
   "members/accept": { readOnly: false, level: "person" },
+  "members/invitations": { readOnly: true, level: "admin" },
   "members/invite": { readOnly: false, level: "admin" },
   "members/list": { readOnly: true, level: "admin" },
   "members/me": { readOnly: true, level: "viewer" },
   "members/remove": { readOnly: false, level: "admin" },
   "members/setRole": { readOnly: false, level: "admin" },
+  "members/withdraw": { readOnly: false, level: "admin" },
   "webhooks/create": { readOnly: false, level: "admin" },
   "webhooks/deliveries": { readOnly: true, level: "admin" },
   "webhooks/get": { readOnly: true, level: "admin" },

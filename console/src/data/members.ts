@@ -1,11 +1,17 @@
-/** The account's members: the list, invitations, role changes, removal, and accepting an invitation. */
+/**
+ * The account's members: the list, invitations (pending ones, withdrawing), role changes,
+ * removal, and accepting an invitation. A removal or demotion also revokes keys and
+ * invitations the member made, so it refreshes the keys' list too.
+ */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MembersInviteArguments, Role } from '@feedback-service/client';
 import { useSession } from '../session';
+import { apiKeyKeys } from './api-keys';
 
 export const memberKeys = {
   all: ['members'] as const,
   list: () => [...memberKeys.all, 'list'] as const,
+  invitations: () => [...memberKeys.all, 'invitations'] as const,
 };
 
 export function useMembers() {
@@ -13,9 +19,37 @@ export function useMembers() {
   return useQuery({ queryKey: memberKeys.list(), queryFn: () => client.members.list({ $size: 100 }) });
 }
 
+/** The pending invitations (the first 100, newest first). */
+export function useInvitations() {
+  const { client } = useSession();
+  return useQuery({ queryKey: memberKeys.invitations(), queryFn: () => client.members.invitations({ $size: 100 }) });
+}
+
 export function useInviteMember() {
   const { client } = useSession();
-  return useMutation({ mutationFn: (input: MembersInviteArguments[0]) => client.members.invite(input) });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: MembersInviteArguments[0]) => client.members.invite(input),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: memberKeys.invitations() }),
+  });
+}
+
+export function useWithdrawInvitation(onSuccess?: () => void) {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => client.members.withdraw(id),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: memberKeys.invitations() });
+      onSuccess?.();
+    },
+  });
+}
+
+/** After a change of a member: what they made may have been revoked with it. */
+function invalidateMade(queryClient: ReturnType<typeof useQueryClient>) {
+  void queryClient.invalidateQueries({ queryKey: memberKeys.all });
+  void queryClient.invalidateQueries({ queryKey: apiKeyKeys.all });
 }
 
 export function useSetMemberRole() {
@@ -23,7 +57,7 @@ export function useSetMemberRole() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: { id: string; role: Role }) => client.members.setRole(input.id, input.role),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: memberKeys.all }),
+    onSuccess: () => invalidateMade(queryClient),
   });
 }
 
@@ -33,7 +67,7 @@ export function useRemoveMember(onSuccess?: () => void) {
   return useMutation({
     mutationFn: (id: string) => client.members.remove(id),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: memberKeys.all });
+      invalidateMade(queryClient);
       onSuccess?.();
     },
   });

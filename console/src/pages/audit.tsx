@@ -1,10 +1,13 @@
 /**
- * The account's audit log (admin): every call by a key that changed or tried to change
- * something, newest first, with filters on the operation, a target id and the days, and
- * "Load more" through the cursor. Entries hold ids only, never names or values.
+ * The account's audit log (admin): every call by a key or a member that changed or tried
+ * to change something (and the key CLI's changes), newest first, with filters on the
+ * operation, a target id and the days, and "Load more" through the cursor. Entries hold
+ * ids only, never names or values; a flood of refused calls shows as one row per
+ * operation and minute with its count.
  */
 import { useId, useState, type FormEvent } from 'react';
 import type { AuditEntry } from '@feedback-service/client';
+import { ActorName } from '../components/actor';
 import { DateField } from '../components/date-field';
 import { type Column, ListTable } from '../components/list-table';
 import { LoadMore } from '../components/load-more';
@@ -83,21 +86,22 @@ const AUDIT_COLUMNS: Column<AuditEntry>[] = [
         ))
       ),
   },
-  {
-    header: 'Who',
-    cell: (entry) =>
-      entry.actor.type === 'key' ? (
-        <>
-          {entry.actor.label ?? <span className="muted">(no label)</span>} <code>{entry.actor.keyId}</code>
-        </>
-      ) : (
-        <>
-          {entry.actor.name ?? entry.actor.email ?? <span className="muted">(a member)</span>} <code>{entry.actor.memberId}</code>
-        </>
-      ),
-  },
+  { header: 'Who', cell: (entry) => <ActorName actor={entry.actor} /> },
   { header: 'Address', cell: (entry) => entry.sourceIp ?? '–' },
-  { header: 'Outcome', cell: (entry) => <span className={`state ${entry.outcome === 'ok' ? 'state-active' : 'state-revoked'}`}>{entry.outcome}</span> },
+  {
+    header: 'Outcome',
+    cell: (entry) => (
+      <>
+        <span className={`state ${entry.outcome === 'ok' ? 'state-active' : 'state-revoked'}`}>{entry.outcome}</span>
+        {entry.count !== undefined && (
+          <span className="audit-count">
+            {' '}
+            {entry.count} more refused call{entry.count === 1 ? '' : 's'} in this minute
+          </span>
+        )}
+      </>
+    ),
+  },
 ];
 
 export default function AuditPage() {

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ApiKeyInfo } from '@feedback-service/client';
+import { ActorName } from '../components/actor';
 import { ConfirmDialog, Dialog, FormActions } from '../components/dialog';
 import { type Column, ListTable } from '../components/list-table';
 import { LoadMore } from '../components/load-more';
@@ -62,6 +63,7 @@ export default function KeysPage() {
     { header: 'Level', cell: (key) => key.level },
     { header: 'Id', cell: (key) => <code>{key.id}</code> },
     { header: 'Created', cell: (key) => formatDateTime(key.createdAt) },
+    { header: 'Created by', cell: (key) => <ActorName actor={key.createdBy} /> },
     { header: 'Last used', cell: (key) => (key.lastUsedAt ? formatDateTime(key.lastUsedAt) : '–') },
     {
       header: 'State',
@@ -112,7 +114,10 @@ export default function KeysPage() {
         onConfirm={() => revoking && revoke.mutate(revoking.id)}
         onClose={() => setRevoking(undefined)}
       >
-        <p>Every request with this {revoking?.level} key is refused from now on. If you signed in with it, the console signs you out.</p>
+        <p>
+          Every request with this {revoking?.level} key is refused from now on, and so is every key it created (and their pending invitations). If you signed in
+          with it, the console signs you out.
+        </p>
       </ConfirmDialog>
     </Page>
   );

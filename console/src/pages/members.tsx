@@ -1,15 +1,20 @@
 /**
  * The account's members (admins): who they are, their roles, invitations by email with a
- * role (the link to send is shown once, to copy), role changes and removal. The API says
- * who may do what (only owners hand out or take away admin and owner).
+ * role (the link to send is shown once, to copy), the pending invitations (who made each;
+ * withdraw), role changes and removal, whose dialog says how many keys the removal also
+ * revokes. The API says who may do what (only owners hand out or take away admin and
+ * owner, and withdraw owner invitations).
  */
 import { useId, useState, type FormEvent } from 'react';
-import type { Invitation, Member, Role } from '@feedback-service/client';
+import type { Invitation, Member, PendingInvitation, Role } from '@feedback-service/client';
+import { ActorName } from '../components/actor';
 import { ConfirmDialog, Dialog, FormActions } from '../components/dialog';
+import { type Column, ListTable } from '../components/list-table';
 import { Page } from '../components/page';
 import { SecretOnce } from '../components/secret-once';
 import { ChangeError, ErrorMessage, fieldErrors, Loading } from '../components/states';
-import { useInviteMember, useMembers, useRemoveMember, useSetMemberRole } from '../data/members';
+import { useInvitations, useInviteMember, useMembers, useRemoveMember, useSetMemberRole, useWithdrawInvitation } from '../data/members';
+import { formatDateTime } from '../lib/format';
 import { useSession } from '../session';
 
 const ROLES: { value: Role; label: string }[] = [
@@ -116,6 +121,75 @@ function RoleSelect(props: { member: Member; onChange: (role: Role) => void; dis
   );
 }
 
+/** The pending invitations, with who made each, and Withdraw. */
+function PendingInvitations() {
+  const invitations = useInvitations();
+  const [withdrawing, setWithdrawing] = useState<PendingInvitation | undefined>();
+  const withdraw = useWithdrawInvitation(() => setWithdrawing(undefined));
+  const columns: Column<PendingInvitation>[] = [
+    { header: 'Email', cell: (invitation) => invitation.email },
+    { header: 'Role', cell: (invitation) => invitation.role },
+    { header: 'Invited by', cell: (invitation) => <ActorName actor={invitation.invitedBy} /> },
+    { header: 'Expires', cell: (invitation) => formatDateTime(invitation.expiresAt) },
+    {
+      header: 'Actions',
+      hiddenHeader: true,
+      cell: (invitation) => (
+        <button
+          type="button"
+          className="danger small"
+          onClick={() => setWithdrawing(invitation)}
+          aria-label={`Withdraw the invitation for ${invitation.email}`}
+        >
+          Withdraw
+        </button>
+      ),
+    },
+  ];
+  return (
+    <section aria-labelledby="pending-invitations">
+      <h2 id="pending-invitations">Pending invitations</h2>
+      {invitations.isPending ? (
+        <Loading what="invitations" />
+      ) : invitations.error ? (
+        <ErrorMessage error={invitations.error} retry={() => void invitations.refetch()} />
+      ) : invitations.data.items.length === 0 ? (
+        <p className="muted">No pending invitations.</p>
+      ) : (
+        <ListTable
+          caption="Pending invitations"
+          columns={columns}
+          rows={invitations.data.items}
+          rowKey={(invitation) => invitation.id}
+          rowData={(invitation) => ({ 'data-invitation': invitation.id })}
+        />
+      )}
+      <ConfirmDialog
+        open={withdrawing !== undefined}
+        title="Withdraw this invitation?"
+        confirmLabel="Withdraw invitation"
+        danger
+        busy={withdraw.isPending}
+        error={withdraw.error}
+        onConfirm={() => withdrawing && withdraw.mutate(withdrawing.id)}
+        onClose={() => {
+          withdraw.reset();
+          setWithdrawing(undefined);
+        }}
+      >
+        <p>The link sent to {withdrawing?.email} stops working at once.</p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+/** What removing a member also does to the keys they made (the API's count: theirs, and keys those keys created). */
+function revokesKeysNote(member: Member | undefined): string | undefined {
+  const keys = member?.keys ?? 0;
+  if (keys === 0) return undefined;
+  return `This also revokes ${keys} API key${keys === 1 ? '' : 's'} they created.`;
+}
+
 export default function MembersPage() {
   const { me } = useSession();
   const [inviting, setInviting] = useState(false);
@@ -176,6 +250,7 @@ export default function MembersPage() {
           </tbody>
         </table>
       )}
+      <PendingInvitations />
       <InviteDialog open={inviting} onClose={() => setInviting(false)} />
       <ConfirmDialog
         open={removing !== undefined}
@@ -190,7 +265,11 @@ export default function MembersPage() {
           setRemoving(undefined);
         }}
       >
-        <p>{removing?.name ?? removing?.email} loses access from their next request. They can join again only through a new invitation.</p>
+        <p>
+          {removing?.name ?? removing?.email} loses access from their next request, and their pending invitations are withdrawn. They can join again only
+          through a new invitation.
+        </p>
+        {revokesKeysNote(removing) && <p data-testid="revokes-keys">{revokesKeysNote(removing)}</p>}
       </ConfirmDialog>
     </Page>
   );

@@ -10,7 +10,7 @@ import { ApiKeyPageModel, CreatedApiKeyModel, NoContent } from '../result-models
 export const keysList = declareOperation({
   resource: 'keys',
   name: 'list',
-  summary: "The account's API keys, newest first (never the key or its hash); page on with the returned cursor.",
+  summary: "The account's API keys, newest first, with who created each (never the key or its hash); page on with the returned cursor.",
   args: z.tuple([KeyListQueryModel.nullish()]),
   signature: 'query?: { $size?, cursor? }',
   result: ApiKeyPageModel,
@@ -29,17 +29,18 @@ export const keysCreate = declareOperation({
   result: CreatedApiKeyModel,
   level: 'admin',
   readOnly: false,
-  errors: [],
+  errors: ['conflict'],
 });
 
 export const keysRevoke = declareOperation({
   resource: 'keys',
   name: 'revoke',
-  summary: 'Revokes an API key of the account by its id (the calling key too: from its next request). Revoking again changes nothing.',
+  summary:
+    'Revokes an API key of the account by its id (the calling key too: from its next request), with the keys it created and its pending invitations. Revoking again changes nothing.',
   args: z.tuple([keyId]),
   signature: 'id: string',
   result: NoContent,
   level: 'admin',
   readOnly: false,
-  errors: ['not-found'],
+  errors: ['not-found', 'conflict', 'unavailable'],
 });

@@ -1,13 +1,14 @@
 import * as z from 'zod';
 import { declareOperation } from '../operation';
-import { invitationToken, MemberInviteModel, MemberListQueryModel, memberId, RoleModel } from '../member-models';
-import { InvitationModel, MemberModel, MemberPageModel, MeModel, NoContent } from '../result-models';
+import { InvitationListQueryModel, invitationId, invitationToken, MemberInviteModel, MemberListQueryModel, memberId, RoleModel } from '../member-models';
+import { InvitationModel, MemberModel, MemberPageModel, MeModel, NoContent, PendingInvitationPageModel } from '../result-models';
 
 /**
  * The people of the caller's own account (docs/api.md, "Members and invitations"). A
  * person is a member of one account at most; the last owner can never be demoted or
  * removed. Changes hold from the member's next request (authentication reads the
- * membership strongly consistent).
+ * membership strongly consistent). Whatever a member or key made (keys, invitations)
+ * lasts only while they may grant it: a removal or demotion revokes it in the same change.
  */
 export const membersList = declareOperation({
   resource: 'members',
@@ -34,11 +35,37 @@ export const membersInvite = declareOperation({
   errors: [],
 });
 
+export const membersInvitations = declareOperation({
+  resource: 'members',
+  name: 'invitations',
+  summary:
+    "The account's pending invitations, newest first: email, role, who made each and when it expires (never the link); page on with the returned cursor.",
+  args: z.tuple([InvitationListQueryModel.nullish()]),
+  signature: 'query?: { $size?, cursor? }',
+  result: PendingInvitationPageModel,
+  level: 'admin',
+  readOnly: true,
+  errors: [],
+  pagesByCursor: true,
+});
+
+export const membersWithdraw = declareOperation({
+  resource: 'members',
+  name: 'withdraw',
+  summary: 'Withdraws a pending invitation by its id: its link no longer works. Withdrawing an owner invitation needs an owner.',
+  args: z.tuple([invitationId]),
+  signature: 'id: string',
+  result: NoContent,
+  level: 'admin',
+  readOnly: false,
+  errors: ['not-found'],
+});
+
 export const membersAccept = declareOperation({
   resource: 'members',
   name: 'accept',
   summary:
-    'Makes the signed-in person (Bearer token) a member of the inviting account with the invited role, and uses the invitation up. A person is a member of one account at most.',
+    'Makes the signed-in person (Bearer token) a member of the inviting account with the invited role, and uses the invitation up; only while whoever made it may still grant that role. A person is a member of one account at most.',
   args: z.tuple([invitationToken]),
   signature: 'token: string',
   result: MeModel,
@@ -50,25 +77,27 @@ export const membersAccept = declareOperation({
 export const membersSetRole = declareOperation({
   resource: 'members',
   name: 'setRole',
-  summary: "Changes a member's role. Changes to or from admin or owner need an owner; the last owner cannot be demoted.",
+  summary:
+    "Changes a member's role. Changes to or from admin or owner need an owner; the last owner cannot be demoted. A demotion revokes the member's keys above their new level and the invitations they may no longer grant.",
   args: z.tuple([memberId, RoleModel]),
   signature: "id: string, role: 'viewer' | 'admin' | 'owner'",
   result: MemberModel,
   level: 'admin',
   readOnly: false,
-  errors: ['not-found', 'conflict'],
+  errors: ['not-found', 'conflict', 'unavailable'],
 });
 
 export const membersRemove = declareOperation({
   resource: 'members',
   name: 'remove',
-  summary: "Removes a member, from the person's next request on. Removing an admin or owner needs an owner; the last owner cannot be removed.",
+  summary:
+    "Removes a member, from the person's next request on, revoking the keys they created and their pending invitations. Removing an admin or owner needs an owner; the last owner cannot be removed.",
   args: z.tuple([memberId]),
   signature: 'id: string',
   result: NoContent,
   level: 'admin',
   readOnly: false,
-  errors: ['not-found', 'conflict'],
+  errors: ['not-found', 'conflict', 'unavailable'],
 });
 
 export const membersMe = declareOperation({

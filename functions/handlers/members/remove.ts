@@ -4,6 +4,9 @@ import { lambdaHandler } from '../../api/lambda';
 import { accountCaller } from '../../api/auth';
 import { removeMember } from '../../operations/members';
 
-export const operation = implement(membersRemove, ([memberId], { store, caller }) => removeMember(store, accountCaller(caller), memberId));
+export const operation = implement(membersRemove, async ([memberId], { store, caller, now, touched }) => {
+  const { revokedKeyIds, withdrawnInvitationIds } = await removeMember(store, accountCaller(caller), memberId, now);
+  touched.push(...revokedKeyIds, ...withdrawnInvitationIds);
+});
 
 export const handler = lambdaHandler(operation);

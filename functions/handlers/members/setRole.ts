@@ -4,8 +4,10 @@ import { lambdaHandler } from '../../api/lambda';
 import { accountCaller } from '../../api/auth';
 import { setMemberRole } from '../../operations/members';
 
-export const operation = implement(membersSetRole, ([memberId, role], { store, caller, now }) =>
-  setMemberRole(store, accountCaller(caller), memberId, role, now),
-);
+export const operation = implement(membersSetRole, async ([memberId, role], { store, caller, now, touched }) => {
+  const { member, revokedKeyIds, withdrawnInvitationIds } = await setMemberRole(store, accountCaller(caller), memberId, role, now);
+  touched.push(...revokedKeyIds, ...withdrawnInvitationIds);
+  return member;
+});
 
 export const handler = lambdaHandler(operation);
