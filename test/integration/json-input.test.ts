@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { ApiError } from '../../functions/api/errors';
 import { checkJsonInput, MAX_ARGUMENT_DEPTH } from '../../functions/api/json-input';
+import { isStorableNumber } from '../../functions/domain/stored-numbers';
 import { createAccount, createContentSet, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 
 /**
@@ -225,5 +226,121 @@ describe('nesting depth', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('numbers in free-form fields', () => {
+  let ratingSetId: string;
+  let ratedItemId: string;
+  let edited: { responseId: string; revokeToken: string };
+
+  beforeAll(async () => {
+    // Ratings -1, 0 and 1: a tiny number is within the value check's tolerance of 0.
+    ratingSetId = await createContentSet(api, owner.admin, projectId, 'rating', { schemaConfig: { min: -1, max: 1, step: 1 } });
+    const first = await api.call('responses/create', [{ contentSetId: ratingSetId, key: 'rated', value: 1, revokable: true }]);
+    expect(first.status).toBe(200);
+    ratedItemId = (await api.call('responses/get', [first.body.responseId], { key: owner.viewer })).body.contentItemId;
+    expect(ratedItemId).toEqual(expect.any(String));
+    edited = { responseId: first.body.responseId, revokeToken: first.body.revokable.token };
+  });
+
+  /** Every double JSON can carry, and the edges of what DynamoDB and the SDK store. */
+  const anyNumber = fc.oneof(
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.constantFrom(2 ** 53, 2 ** 53 - 1, -(2 ** 53), 1e125, 1e126, 1e-130, 1e-131, -1e-131, 1e-200, Number.MIN_VALUE, 0, -0),
+  );
+  const newKey = () => `n-${Math.random().toString(36).slice(2, 10)}`;
+
+  /** A free-form place for a number: the request, and the field a refusal must name. */
+  interface NumberPlace {
+    name: string;
+    call: (value: number) => Promise<{ status: number; body: any }>;
+    field: string;
+    /** Reads back what was stored, when it was accepted. */
+    stored?: (answer: { body: any }) => Promise<unknown>;
+  }
+  const createSet = (schema: string, schemaConfig: unknown) =>
+    api.call('sets/create', [{ projectId, key: newKey(), schema, metadata: { name: 'Numbers' }, schemaConfig }], { key: owner.admin });
+  const readContext = async (answer: { body: any }) => (await api.call('responses/get', [answer.body.responseId], { key: owner.viewer })).body.context.n;
+  const readConfig = async (answer: { body: any }) => (await api.call('sets/get', [answer.body.id], { key: owner.viewer })).body.schemaConfig;
+  const PLACES: NumberPlace[] = [
+    {
+      name: 'context, new key',
+      call: (n) => api.call('responses/create', [{ contentSetId, key: newKey(), value: 'hi', context: { n } }]),
+      field: 'args.0.context.n',
+      stored: readContext,
+    },
+    {
+      name: 'context, existing item',
+      call: (n) => api.call('responses/create', [{ contentSetId, key: 'k', value: 'hi', context: { n } }]),
+      field: 'args.0.context.n',
+      stored: readContext,
+    },
+    {
+      name: 'context, positional',
+      call: (n) => api.call('responses/create', [contentSetId, 'k', 'hi', { n }]),
+      field: 'args.3.n',
+      stored: readContext,
+    },
+    { name: 'rating, new key', call: (n) => api.call('responses/create', [{ contentSetId: ratingSetId, key: newKey(), value: n }]), field: 'args.0.value' },
+    { name: 'rating, existing item', call: (n) => api.call('responses/create', [{ contentId: ratedItemId, value: n }]), field: 'args.0.value' },
+    { name: 'rating as a string', call: (n) => api.call('responses/create', [{ contentId: ratedItemId, value: String(n) }]), field: 'args.0.value' },
+    { name: 'rating, edited', call: (n) => api.call('responses/edit', [{ ...edited, value: n }]), field: 'args.0.value' },
+    { name: 'rating min', call: (n) => createSet('rating', { min: n, max: n + 1 }), field: 'args.0.schemaConfig', stored: readConfig },
+    { name: 'rating max', call: (n) => createSet('rating', { min: n - 1, max: n }), field: 'args.0.schemaConfig', stored: readConfig },
+    { name: 'rating step', call: (n) => createSet('rating', { min: 0, max: n, step: n }), field: 'args.0.schemaConfig', stored: readConfig },
+    {
+      name: 'reaction sentiment',
+      call: (n) => createSet('reaction', { options: [{ value: 'a', sentiment: n, intensity: 0.5 }] }),
+      field: 'args.0.schemaConfig.options.0.sentiment',
+      stored: readConfig,
+    },
+    {
+      name: 'reaction intensity',
+      call: (n) => createSet('reaction', { options: [{ value: 'a', sentiment: 0, intensity: n }] }),
+      field: 'args.0.schemaConfig.options.0.intensity',
+      stored: readConfig,
+    },
+    {
+      name: 'tag sentiment',
+      call: (n) => createSet('tagged-message', { tags: [{ value: 'a', sentiment: n }] }),
+      field: 'args.0.schemaConfig.tags.0.sentiment',
+      stored: readConfig,
+    },
+  ];
+
+  it('no number in any free-form field answers 500: it is stored as sent, or refused naming its field', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...PLACES), anyNumber, async (place, n) => {
+        const answer = await place.call(n);
+        expect({ place: place.name, n, status: answer.status }).toEqual({ place: place.name, n, status: expect.any(Number) });
+        expect(answer.status).toBeLessThan(500);
+        if (answer.status === 200) {
+          expect(isStorableNumber(n)).toBe(true);
+          if (place.stored) expect(JSON.stringify(await place.stored(answer))).toContain(JSON.stringify(n));
+        } else {
+          expect([answer.status, answer.body.error]).toEqual([400, 'bad-request']);
+          expect(fieldPaths(answer.body).some((path) => path.startsWith(place.field))).toBe(true);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it.each([2 ** 53, -(2 ** 53), 1e125, 1e-131])('refuses the context number %d, for an existing item and a new key, naming the field', async (n) => {
+    for (const key of ['k', newKey()]) {
+      const answer = await api.call('responses/create', [{ contentSetId, key, value: 'hi', context: { n } }]);
+      expect([answer.status, answer.body.error, fieldPaths(answer.body)]).toEqual([400, 'bad-request', ['args.0.context.n']]);
+      expect(answer.body.data.fields[0].message).toContain('2^53-1');
+    }
+  });
+
+  it('stores the context numbers at the edges of the range exactly', async () => {
+    for (const n of [2 ** 53 - 1, -(2 ** 53 - 1), 1e-130, -1e-130, 0.1, 0]) {
+      const answer = await api.call('responses/create', [{ contentSetId, key: newKey(), value: 'hi', context: { n } }]);
+      expect([n, answer.status]).toEqual([n, 200]);
+      expect(await readContext(answer)).toBe(n);
+    }
   });
 });
