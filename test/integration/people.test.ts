@@ -1,4 +1,5 @@
 import { SignJWT } from 'jose';
+import { CLOCK_TOLERANCE_SECONDS } from '../../functions/api/oidc';
 import { operationPath } from '../../functions/api/operation';
 import { operationList } from '../../functions/api/registry';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -96,6 +97,32 @@ describe('Bearer tokens', () => {
   ])('refuses a token %s with 401', async (_name, options) => {
     const answer = await me(await idp.token(subject, options));
     expectError(answer, 401, 'unauthorized');
+  });
+
+  it('refuses an iat more than the clock tolerance ahead, and takes one within it', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const ahead = (seconds: number) => idp.token(subject, { claims: { iat: now + seconds, exp: now + seconds + 600 } });
+    const dayAhead = await me(await ahead(86_400));
+    expectError(dayAhead, 401, 'unauthorized');
+    expect(dayAhead.body.message).toContain('"iat"');
+    expectError(await me(await ahead(CLOCK_TOLERANCE_SECONDS + 5)), 401, 'unauthorized');
+    expect((await me(await ahead(CLOCK_TOLERANCE_SECONDS - 10))).status).toBe(200);
+  });
+
+  it('OpenID Connect Core 3.1.3.7: several audiences need azp = the client id; an azp must be the client id', async () => {
+    const withClaims = async (claims: Record<string, unknown>) => me(await idp.token(subject, { claims }));
+    const refusedFor = async (claims: Record<string, unknown>) => {
+      const answer = await withClaims(claims);
+      expectError(answer, 401, 'unauthorized');
+      expect(answer.body.message).toContain('audience');
+    };
+    await refusedFor({ aud: [idp.clientId, 'another-client'] });
+    await refusedFor({ aud: [idp.clientId, 'another-client'], azp: 'another-client' });
+    await refusedFor({ aud: idp.clientId, azp: 'another-client' });
+    await refusedFor({ aud: undefined, client_id: idp.clientId, token_use: 'access', azp: 'another-client' });
+    expect((await withClaims({ aud: [idp.clientId, 'another-client'], azp: idp.clientId })).status).toBe(200);
+    expect((await withClaims({ aud: [idp.clientId], azp: idp.clientId })).status).toBe(200);
+    expect((await withClaims({ aud: [idp.clientId] })).status).toBe(200);
   });
 
   it('refuses a tampered signature, alg none, and HS256 signed with the public key (HMAC confusion)', async () => {
