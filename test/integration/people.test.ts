@@ -47,6 +47,8 @@ async function join(inviter: string, role: 'viewer' | 'admin' | 'owner', name = 
 }
 
 beforeAll(async () => {
+  // Invitation links point at the console the configuration names (on AWS the stack sets it).
+  process.env.CONSOLE_URL = CONSOLE;
   idp = await startTestIssuer();
   process.env.OIDC_ISSUER = idp.issuer;
   process.env.OIDC_CLIENT_ID = idp.clientId;
@@ -325,14 +327,31 @@ describe('members and invitations', () => {
     expectError(await api.call('members/remove', [theirs.body.items[0].id], bearer(owner)), 404, 'not-found');
   });
 
-  it('members/me describes an API key too; invite needs a console to link to', async () => {
+  it('members/me describes an API key too', async () => {
     const { body } = await api.call('keys/create', [{ level: 'viewer', label: 'dash' }], { key: account.admin });
     expect((await api.call('members/me', [], { key: body.key })).body).toEqual({
       accountId: account.accountId,
       level: 'viewer',
       key: { id: body.id, label: 'dash' },
     });
-    expectError(await api.call('members/invite', [{ email: 'x@example.com', role: 'viewer' }], { key: account.admin }), 400, 'bad-request');
+  });
+
+  it("invitation links point at CONSOLE_URL, never at the request's Origin; without it invite fails naming it", async () => {
+    const invite = (origin: string) => api.call('members/invite', [{ email: 'x@example.com', role: 'viewer' }], { key: account.admin, headers: { origin } });
+    const linked = await invite('https://evil.example');
+    expect(linked.status).toBe(200);
+    expect(linked.body.url).toMatch(/^http:\/\/console\.example\/invitations#fbi_/);
+    delete process.env.CONSOLE_URL;
+    try {
+      for (const origin of ['https://evil.example', CONSOLE]) {
+        const unlinked = await invite(origin);
+        // The service's configuration is at fault, not the call.
+        expectError(unlinked, 500, 'internal-error');
+        expect(unlinked.body.message).toContain('CONSOLE_URL');
+      }
+    } finally {
+      process.env.CONSOLE_URL = CONSOLE;
+    }
   });
 });
 
