@@ -12,7 +12,8 @@
  * WEBHOOK_RETRY_SCHEDULE, WEBHOOK_ALLOW_PRIVATE_TARGETS (default true here), WEBHOOK_SECRETS_KEY,
  * OIDC_PORT (the local sign-in provider's port, default 3001; 0 = any free one),
  * OIDC_ISSUER and OIDC_CLIENT_ID (a real provider instead of the local one), OIDC_SCOPES,
- * OIDC_LOGOUT_URL (sign-out at a provider without an end_session_endpoint).
+ * OIDC_LOGOUT_URL (sign-out at a provider without an end_session_endpoint), CONSOLE_URL
+ * (where invitation links point; default: this console's URL).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

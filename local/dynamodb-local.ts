@@ -10,7 +10,8 @@ export const DYNAMODB_LOCAL_HOME = resolve(__dirname, '../.dynamodb-local');
 
 /**
  * Runs DynamoDB Local bound to 127.0.0.1 (the jar itself has no such option and listens on every
- * interface, checking no credentials); see that file's comment.
+ * interface, checking no credentials), answering only requests whose `Host` is a loopback name or
+ * address (a DNS-rebinding page in the developer's browser sends its own); see that file's comment.
  */
 export const LOOPBACK_LAUNCHER = join(__dirname, 'LoopbackDynamoDbLocal.java');
 
@@ -58,8 +59,9 @@ async function waitUntilAnswering(endpoint: string, child: ChildProcess, timeout
  *
  * The jar's main class listens on every interface and has no option to change that, so Java runs
  * LoopbackDynamoDbLocal.java (a single-file source program next to this file) instead: it builds
- * the same server from the same arguments, binds its Jetty connector to 127.0.0.1, and exits
- * rather than serve if the socket is anything but loopback.
+ * the same server from the same arguments, binds its Jetty connector to 127.0.0.1, answers 403
+ * to a request whose `Host` is not loopback, and exits rather than serve if the socket is
+ * anything but loopback.
  *
  * Java runs under a small shell that holds our end of a pipe on its stdin: when this
  * process ends in any way (Ctrl-C, crash, SIGKILL) the pipe closes and the shell kills

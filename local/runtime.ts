@@ -12,7 +12,7 @@ import { ensureTable } from '../functions/store/setup';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { ensurePrivateDir, keyFromFile } from './private-dir';
 import { rateLimitSettingsFromEnv, type LocalRateLimitSettings } from './rate-limiter';
-import { BASE_PATH, createApiServer } from './server';
+import { BASE_PATH, createApiServer, linkInvitationsTo } from './server';
 import { LocalRanker } from './ranker-schedule';
 import { startStreamConsumers, type LocalStreamConsumers } from './stream-consumers';
 import { useSecretsKey } from '../functions/webhooks/secrets';
@@ -161,6 +161,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     });
     const { port } = server.address() as AddressInfo;
     const host = options.host && options.host !== '0.0.0.0' ? options.host : 'localhost';
+    const consoleUrl = options.consoleDir ? `http://${host}:${port}/` : undefined;
+    if (consoleUrl) linkInvitationsTo(consoleUrl);
     let oidc: LocalOidc | undefined;
     if (options.oidcPort !== undefined) {
       const origins = [...new Set([`http://${host}:${port}`, `http://localhost:${port}`, `http://127.0.0.1:${port}`])];
@@ -172,7 +174,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     }
     return {
       baseUrl: `http://${host}:${port}${BASE_PATH}`,
-      consoleUrl: options.consoleDir ? `http://${host}:${port}/` : undefined,
+      consoleUrl,
       streamConsumers,
       ranker,
       webhookSweeper,

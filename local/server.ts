@@ -131,6 +131,15 @@ export interface ApiServerOptions {
   anonymousRateLimit?: LocalRateLimitSettings;
 }
 
+/**
+ * Invitation links point at the console this process serves (`http://<host>:<port>`), unless
+ * CONSOLE_URL names another: the API takes the console's URL from its configuration only
+ * (functions/operations/members.ts `consoleBase`), as on AWS, where the stack sets it.
+ */
+export function linkInvitationsTo(consoleUrl: string): void {
+  if (!process.env.CONSOLE_URL?.trim()) process.env.CONSOLE_URL = consoleUrl;
+}
+
 function tooManyRequests(retryAfterSeconds: number): ApiError {
   return new ApiError('too-many-requests', `Too many responses from this address; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
 }

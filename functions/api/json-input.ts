@@ -1,4 +1,12 @@
-import { badRequest, type InvalidField } from './errors';
+import { type ApiError, badRequest, type InvalidField } from './errors';
+
+/**
+ * How deep arrays and objects may nest in the arguments, the argument list itself counting
+ * as the first level. No operation's arguments need more than a handful; the bound keeps the
+ * walk below (and anything after it) from working through a body of `[[[[...]]]]` tens of
+ * thousands deep.
+ */
+export const MAX_ARGUMENT_DEPTH = 64;
 
 /**
  * Object keys that JavaScript objects carry on their prototype. A context or metadata key
@@ -15,32 +23,56 @@ function describeKey(key: string): string {
   return LONE_SURROGATE.test(key) ? 'an object key with a lone surrogate' : key;
 }
 
-function collect(value: unknown, path: string, found: InvalidField[]): void {
-  if (typeof value === 'string') {
-    if (LONE_SURROGATE.test(value)) found.push({ path, message: 'holds a lone UTF-16 surrogate, which is not a character' });
-    return;
+/** A value still to be looked at: where it is, how many arrays and objects hold it, and its object key if it has one. */
+interface Pending {
+  value: unknown;
+  path: string;
+  depth: number;
+  key?: string;
+}
+
+function tooDeep(path: string): ApiError {
+  return badRequest(`The arguments must nest at most ${MAX_ARGUMENT_DEPTH} levels of arrays and objects (the argument list is the first)`, [
+    { path, message: `nests deeper than ${MAX_ARGUMENT_DEPTH} levels` },
+  ]);
+}
+
+/**
+ * Every place of the arguments, in document order, with an explicit stack rather than
+ * recursion: the depth is the caller's to choose, and recursing on it overflowed the stack.
+ */
+function collect(args: unknown[]): InvalidField[] {
+  const found: InvalidField[] = [];
+  const pending: Pending[] = [{ value: args, path: 'args', depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, path, depth, key } = next;
+    if (key !== undefined) {
+      if (PROTOTYPE_KEYS.has(key)) found.push({ path, message: `'${key}' is not allowed as an object key` });
+      else if (LONE_SURROGATE.test(key)) found.push({ path, message: 'an object key holds a lone UTF-16 surrogate, which is not a character' });
+    }
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) found.push({ path, message: 'holds a lone UTF-16 surrogate, which is not a character' });
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_ARGUMENT_DEPTH) throw tooDeep(path);
+    const children: Pending[] = Array.isArray(value)
+      ? value.map((item, index) => ({ value: item, path: `${path}.${index}`, depth: depth + 1 }))
+      : Object.entries(value).map(([name, item]) => ({ value: item, path: `${path}.${describeKey(name)}`, depth: depth + 1, key: name }));
+    // Reversed, so that the first child is taken next: the places are reported in the order they were sent.
+    for (let index = children.length - 1; index >= 0; index--) pending.push(children[index]);
   }
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) collect(item, `${path}.${index}`, found);
-    return;
-  }
-  if (value === null || typeof value !== 'object') return;
-  for (const [key, item] of Object.entries(value)) {
-    const keyPath = `${path}.${describeKey(key)}`;
-    if (PROTOTYPE_KEYS.has(key)) found.push({ path: keyPath, message: `'${key}' is not allowed as an object key` });
-    else if (LONE_SURROGATE.test(key)) found.push({ path: keyPath, message: 'an object key holds a lone UTF-16 surrogate, which is not a character' });
-    collect(item, keyPath, found);
-  }
+  return found;
 }
 
 /**
  * Refuses, with `bad-request` naming each place, arguments that could not be stored and read
  * back exactly as sent: prototype member names as object keys and lone surrogates in keys
- * or strings. Runs on the parsed arguments of every operation, before validation; its work
- * is linear in the body, which the adapter has already bounded.
+ * or strings; and arguments nested deeper than MAX_ARGUMENT_DEPTH, naming the first place.
+ * Runs on the parsed arguments of every operation, before validation; its work is linear in
+ * the body, which the adapter has already bounded.
  */
 export function checkJsonInput(args: unknown[]): void {
-  const found: InvalidField[] = [];
-  collect(args, 'args', found);
+  const found = collect(args);
   if (found.length > 0) throw badRequest('The arguments hold object keys or text that cannot be stored as sent', found);
 }

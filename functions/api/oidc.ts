@@ -119,11 +119,15 @@ function verificationError(error: unknown): ApiError {
 /**
  * The audience: an ID token's `aud` holds the client id; a Cognito access token has no
  * `aud` but `client_id` and `token_use: "access"`. Other providers' access tokens are
- * accepted when their `aud` holds the client id.
+ * accepted when their `aud` holds the client id. OpenID Connect Core 1.0 §3.1.3.7: a token
+ * naming several audiences must name the client id as its authorized party (`azp`), and an
+ * `azp`, when present, must be the client id (else the token was issued to another client,
+ * which could replay it here).
  */
 export function audienceMatches(payload: JWTPayload, clientId: string): boolean {
   const audiences = typeof payload.aud === 'string' ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
-  if (audiences.includes(clientId)) return true;
+  if (payload.azp !== undefined && payload.azp !== clientId) return false;
+  if (audiences.includes(clientId)) return audiences.length === 1 || payload.azp === clientId;
   return payload.aud === undefined && payload.client_id === clientId && payload.token_use === 'access';
 }
 
@@ -150,7 +154,11 @@ export async function verifyPersonToken(token: string, settings: OidcSettings): 
   } catch (error) {
     throw verificationError(error);
   }
-  if (!audienceMatches(payload, settings.clientId)) throw refused('The token is not meant for this service (audience)');
+  // jose refuses a future `iat` only together with a maximum age (maxTokenAge), a limit the provider's `exp` already sets.
+  if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) {
+    throw refused(`The token's "iat" claim is not acceptable (issued more than ${CLOCK_TOLERANCE_SECONDS} seconds in the future)`);
+  }
+  if (!audienceMatches(payload, settings.clientId)) throw refused('The token is not meant for this service (audience, authorized party)');
   const subject = text(payload.sub, 255);
   if (!subject) throw refused('The token names no subject');
   const email = text(payload.email, 320);

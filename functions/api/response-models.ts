@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { STORED_NUMBER_RULE, storedNumber } from '../domain/stored-numbers';
 import { PROFILING_FIELDS, PROFILING_VALUE_MAX_LENGTH, type ProfilingField } from '../domain/profiling';
 import { STAT_PERIODS } from '../../shared/periods';
 import { MAX_CURSOR_LENGTH } from '../domain/cursor';
@@ -11,11 +12,14 @@ export const CONTEXT_KEY_MAX_LENGTH = 64;
 export const MAX_LIST_DEPTH = 10000;
 
 export const ResponseContext = z
-  .record(z.string().min(1).max(CONTEXT_KEY_MAX_LENGTH), z.union([z.string(), z.number().finite(), z.boolean()]))
+  .record(z.string().min(1).max(CONTEXT_KEY_MAX_LENGTH), z.union([z.string(), storedNumber, z.boolean()]))
   .refine((context) => Buffer.byteLength(JSON.stringify(context)) <= CONTEXT_MAX_BYTES, {
     message: `context must be at most ${CONTEXT_MAX_BYTES} bytes as JSON`,
   })
-  .meta({ id: 'ResponseContext', description: `A flat object of string, number or boolean values; at most ${CONTEXT_MAX_BYTES} bytes as JSON.` });
+  .meta({
+    id: 'ResponseContext',
+    description: `A flat object of string, number or boolean values (numbers: ${STORED_NUMBER_RULE}); at most ${CONTEXT_MAX_BYTES} bytes as JSON.`,
+  });
 
 export const ProfilingModel = z
   .strictObject(

@@ -76,22 +76,23 @@ function requireOwner(caller: Caller, what: string): void {
 }
 
 /**
- * Where invitation links point: `CONSOLE_URL`, else the origin of the request (the console
- * calls from its own origin). An API call with neither cannot make a link.
+ * Where invitation links point: `CONSOLE_URL`, the console's URL, from the configuration only
+ * (the stack sets it to its distribution's domain, `npm start` to its console). Never from the
+ * request: an `Origin` is the caller's to choose, and would point a real invitation at any site.
+ * Without it the service cannot make a link, a fault of its configuration, not of the call.
  */
-export function consoleBase(request: Pick<RequestInfo, 'headers'>, env: NodeJS.ProcessEnv = process.env): string {
+export function consoleBase(request: Pick<RequestInfo, 'requestId'>, env: NodeJS.ProcessEnv = process.env): string {
   const configured = env.CONSOLE_URL?.trim();
-  const candidate = configured || request.headers.origin;
-  if (candidate) {
+  if (configured) {
     try {
-      const url = new URL(candidate);
+      const url = new URL(configured);
       if (url.protocol === 'https:' || url.protocol === 'http:') return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
     } catch {
       // not a URL: refused below
     }
   }
-  throw new ApiError('bad-request', 'No console to link to: call from the console (Origin) or set CONSOLE_URL', {
-    fields: [{ path: 'headers.origin', message: 'an http(s) origin is needed for the invitation link' }],
+  throw new ApiError('internal-error', "Invitation links need the console's URL: set CONSOLE_URL to an http(s) URL in the service's configuration", {
+    requestId: request.requestId,
   });
 }
 

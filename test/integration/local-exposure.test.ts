@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/dynamodb-local';
@@ -112,6 +113,45 @@ linuxOnly('npm start (startLocalRuntime with a DATA_DIR)', () => {
     expect(modeOf(join(dataDir, 'dev-keys.json'))).toBe(0o600);
     for (const name of databases) expect([name, modeOf(join(dataDir, 'dynamodb', name))]).toEqual([name, 0o600]);
     expect(looseEntries(dataDir)).toEqual([]);
+  });
+});
+
+/** One request to DynamoDB Local with this `Host` header: its status. */
+function statusFor(endpoint: string, host: string): Promise<number> {
+  const { hostname, port } = new URL(endpoint);
+  return new Promise((answered, failed) => {
+    const request = httpRequest({ hostname, port, method: 'POST', path: '/', setHost: false, headers: { host } }, (response) => {
+      response.resume();
+      answered(response.statusCode ?? 0);
+    });
+    request.once('error', failed);
+    request.end('{}');
+  });
+}
+
+describe('DynamoDB Local (the loopback launcher, as npm start and the tests run it)', () => {
+  // Jest's global setup started it with local/dynamodb-local.ts, like npm start does.
+  const endpoint = process.env.DYNAMODB_ENDPOINT!;
+  const port = new URL(endpoint).port;
+
+  it('refuses with 403 a request whose Host is not a loopback name or address (a DNS-rebinding page sends its own name)', async () => {
+    const foreign = [
+      'evil.example',
+      `evil.example:${port}`,
+      `localhost.evil.example:${port}`,
+      `127.0.0.1.evil.example:${port}`,
+      `10.0.0.1:${port}`,
+      `0.0.0.0:${port}`,
+      `[::2]:${port}`,
+      '',
+    ];
+    for (const host of foreign) expect([host, await statusFor(endpoint, host)]).toEqual([host, 403]);
+  });
+
+  it('answers a loopback Host, with or without a port (an unsigned request: 400 from DynamoDB Local itself)', async () => {
+    for (const host of ['localhost', `localhost:${port}`, `LocalHost:${port}`, `127.0.0.1:${port}`, '127.1.2.3', `[::1]:${port}`, '[::1]']) {
+      expect([host, await statusFor(endpoint, host)]).toEqual([host, 400]);
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import { SignJWT } from 'jose';
+import { CLOCK_TOLERANCE_SECONDS } from '../../functions/api/oidc';
 import { operationPath } from '../../functions/api/operation';
 import { operationList } from '../../functions/api/registry';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -48,6 +49,8 @@ async function join(inviter: string, role: 'viewer' | 'admin' | 'owner', name = 
 }
 
 beforeAll(async () => {
+  // Invitation links point at the console the configuration names (on AWS the stack sets it).
+  process.env.CONSOLE_URL = CONSOLE;
   idp = await startTestIssuer();
   process.env.OIDC_ISSUER = idp.issuer;
   process.env.OIDC_CLIENT_ID = idp.clientId;
@@ -98,6 +101,32 @@ describe('Bearer tokens', () => {
   ])('refuses a token %s with 401', async (_name, options) => {
     const answer = await me(await idp.token(subject, options));
     expectError(answer, 401, 'unauthorized');
+  });
+
+  it('refuses an iat more than the clock tolerance ahead, and takes one within it', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const ahead = (seconds: number) => idp.token(subject, { claims: { iat: now + seconds, exp: now + seconds + 600 } });
+    const dayAhead = await me(await ahead(86_400));
+    expectError(dayAhead, 401, 'unauthorized');
+    expect(dayAhead.body.message).toContain('"iat"');
+    expectError(await me(await ahead(CLOCK_TOLERANCE_SECONDS + 5)), 401, 'unauthorized');
+    expect((await me(await ahead(CLOCK_TOLERANCE_SECONDS - 10))).status).toBe(200);
+  });
+
+  it('OpenID Connect Core 3.1.3.7: several audiences need azp = the client id; an azp must be the client id', async () => {
+    const withClaims = async (claims: Record<string, unknown>) => me(await idp.token(subject, { claims }));
+    const refusedFor = async (claims: Record<string, unknown>) => {
+      const answer = await withClaims(claims);
+      expectError(answer, 401, 'unauthorized');
+      expect(answer.body.message).toContain('audience');
+    };
+    await refusedFor({ aud: [idp.clientId, 'another-client'] });
+    await refusedFor({ aud: [idp.clientId, 'another-client'], azp: 'another-client' });
+    await refusedFor({ aud: idp.clientId, azp: 'another-client' });
+    await refusedFor({ aud: undefined, client_id: idp.clientId, token_use: 'access', azp: 'another-client' });
+    expect((await withClaims({ aud: [idp.clientId, 'another-client'], azp: idp.clientId })).status).toBe(200);
+    expect((await withClaims({ aud: [idp.clientId], azp: idp.clientId })).status).toBe(200);
+    expect((await withClaims({ aud: [idp.clientId] })).status).toBe(200);
   });
 
   it('refuses a tampered signature, alg none, and HS256 signed with the public key (HMAC confusion)', async () => {
@@ -305,14 +334,31 @@ describe('members and invitations', () => {
     expectError(await api.call('members/remove', [theirs.body.items[0].id], bearer(owner)), 404, 'not-found');
   });
 
-  it('members/me describes an API key too; invite needs a console to link to', async () => {
+  it('members/me describes an API key too', async () => {
     const { body } = await api.call('keys/create', [{ level: 'viewer', label: 'dash' }], { key: account.admin });
     expect((await api.call('members/me', [], { key: body.key })).body).toEqual({
       accountId: account.accountId,
       level: 'viewer',
       key: { id: body.id, label: 'dash' },
     });
-    expectError(await api.call('members/invite', [{ email: 'x@example.com', role: 'viewer' }], { key: account.admin }), 400, 'bad-request');
+  });
+
+  it("invitation links point at CONSOLE_URL, never at the request's Origin; without it invite fails naming it", async () => {
+    const invite = (origin: string) => api.call('members/invite', [{ email: 'x@example.com', role: 'viewer' }], { key: account.admin, headers: { origin } });
+    const linked = await invite('https://evil.example');
+    expect(linked.status).toBe(200);
+    expect(linked.body.url).toMatch(/^http:\/\/console\.example\/invitations#fbi_/);
+    delete process.env.CONSOLE_URL;
+    try {
+      for (const origin of ['https://evil.example', CONSOLE]) {
+        const unlinked = await invite(origin);
+        // The service's configuration is at fault, not the call.
+        expectError(unlinked, 500, 'internal-error');
+        expect(unlinked.body.message).toContain('CONSOLE_URL');
+      }
+    } finally {
+      process.env.CONSOLE_URL = CONSOLE;
+    }
   });
 });
 

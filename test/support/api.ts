@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { KeyLevel } from '../../functions/api/auth';
 import { startStreamConsumers } from '../../local/stream-consumers';
-import { BASE_PATH, createApiServer } from '../../local/server';
+import { BASE_PATH, createApiServer, linkInvitationsTo } from '../../local/server';
 import { ensureAccount, issueApiKey, revokeApiKey } from '../../functions/operations/api-keys';
 import { defaultStore } from '../../functions/store/entity-store';
 import { ensureTable } from '../../functions/store/setup';
@@ -53,7 +53,10 @@ export async function startTestApi(options: { consoleDir?: string } = {}): Promi
   // Every successful answer must match its operation's result model (see result-check.ts).
   const results = watchResults(server);
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', () => listening()));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE_PATH}`;
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const baseUrl = `${origin}${BASE_PATH}`;
+  // As under npm start: invitation links point at the console served here.
+  if (options.consoleDir) linkInvitationsTo(origin);
   return {
     baseUrl,
     async call(path, args, options = {}) {

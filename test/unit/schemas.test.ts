@@ -12,6 +12,7 @@ import {
   type Schema,
   type SchemaConfig,
 } from '../../functions/domain/schemas';
+import { RATING_LIMIT } from '../../functions/domain/schema-behaviours/rating';
 
 /** The complete config of a schema, as stored, from what a caller would give. */
 function config<S extends Schema>(schema: S, input?: unknown): SchemaConfig[S] {
@@ -88,6 +89,8 @@ describe('parseSchemaConfig', () => {
       ['a sentiment above 1', { options: [{ value: 'a', sentiment: 1.5, intensity: 0 }] }],
       ['a sentiment below -1', { options: [{ value: 'a', sentiment: -2, intensity: 0 }] }],
       ['a negative intensity', { options: [{ value: 'a', sentiment: 0, intensity: -0.1 }] }],
+      ['a sentiment DynamoDB cannot store (below 1e-130)', { options: [{ value: 'a', sentiment: 1e-131, intensity: 0 }] }],
+      ['an intensity DynamoDB cannot store (below 1e-130)', { options: [{ value: 'a', sentiment: 0, intensity: 1e-200 }] }],
       ['an empty value', { options: [{ value: '', sentiment: 0, intensity: 0 }] }],
       ['a value over 30 characters', { options: [{ value: 'v'.repeat(31), sentiment: 0, intensity: 0 }] }],
       ['an unknown option field', { options: [{ value: 'a', sentiment: 0, intensity: 0, emoji: '👍' }] }],
@@ -120,6 +123,7 @@ describe('parseSchemaConfig', () => {
         { tags: [{ value: 'a' }] },
         { tags: [{ value: 'a', sentiment: 0, intensity: 1 }] },
         { tags: [{ value: 'a', sentiment: 2 }] },
+        { tags: [{ value: 'a', sentiment: 1e-131 }] },
         { tags: Array.from({ length: MAX_OPTIONS + 1 }, (_, index) => ({ value: `t${index}`, sentiment: 0 })) },
         { preset: 'feedback' },
       ]) {
@@ -139,6 +143,14 @@ describe('parseSchemaConfig', () => {
       expect(config('rating', { min: 0.1, max: 0.7, step: 0.2 })).toEqual({ min: 0.1, max: 0.7, step: 0.2 });
     });
 
+    it(`takes bounds up to ${RATING_LIMIT} from 0`, () => {
+      expect(config('rating', { min: -RATING_LIMIT, max: RATING_LIMIT, step: 2 * RATING_LIMIT })).toEqual({
+        min: -RATING_LIMIT,
+        max: RATING_LIMIT,
+        step: 2 * RATING_LIMIT,
+      });
+    });
+
     it('allows at most 50 values', () => {
       expect(parseSchemaConfig('rating', { min: 0, max: 49 }).success).toBe(true);
       expect(parseSchemaConfig('rating', { min: 0, max: 50 }).success).toBe(false);
@@ -155,6 +167,13 @@ describe('parseSchemaConfig', () => {
       ['a range that is not a whole number of steps', { min: 1, max: 5, step: 3 }],
       ['a step larger than the range', { min: 0, max: 1, step: 2 }],
       ['a non-number bound', { min: '1' }],
+      [`a min beyond -${RATING_LIMIT}`, { min: -RATING_LIMIT - 1, max: -RATING_LIMIT + 1, step: 2 }],
+      [`a max beyond ${RATING_LIMIT}`, { min: RATING_LIMIT - 1, max: RATING_LIMIT + 1, step: 2 }],
+      ['bounds beyond 2^53-1', { min: 1e300, max: 2e300, step: 1e300 }],
+      ['a step far above the range (0 steps once rounded)', { step: 1e300 }],
+      ['a range of 0 steps once rounded', { min: 0, max: 1e-10, step: 1 }],
+      ['a bound DynamoDB cannot store (below 1e-130)', { min: 1e-131, max: 1, step: 1 - 1e-131 }],
+      ['a step DynamoDB cannot store (below 1e-130)', { min: 0, max: 1e-131, step: 1e-131 }],
       ['an unknown field', { min: 1, max: 5, labels: ['bad', 'good'] }],
       ['a non-object', 5],
     ])('refuses %s', (_, input) => {
@@ -222,6 +241,22 @@ describe('normalizeValue', () => {
     for (const value of [0, 6, 0.999, 5.001, 2.5, -1, '', ' ', 'four', '4 stars', NaN, Infinity, -Infinity, true, null, undefined, {}, [3]]) {
       expect({ value, refused: refused('rating', value) }).toEqual({ value, refused: true });
     }
+  });
+
+  it('rating: a string is read only when it is a decimal number, nothing around it', () => {
+    for (const value of ['3', '3.0', '03', '3e0', '30e-1', '0.3E1']) expect({ value, result: accepted('rating', value).value }).toEqual({ value, result: 3 });
+    expect(accepted('rating', '-1', config('rating', { min: -2, max: 2 })).value).toBe(-1);
+    for (const value of ['3 ', ' 3', '\t3', '3\n', '0x3', '0o3', '0b11', '+3', '3.', '.3e1', '3e', '1_000', '３', 'Infinity', '1e400']) {
+      expect({ value, refused: refused('rating', value) }).toEqual({ value, refused: true });
+    }
+  });
+
+  it('rating: refuses a number DynamoDB cannot store, even within the tolerance of a step', () => {
+    const around0 = config('rating', { min: -1, max: 1 });
+    expect(accepted('rating', 0, around0).value).toBe(0);
+    expect(accepted('rating', 1e-130, around0).value).toBe(1e-130);
+    for (const value of [1e-131, -1e-200, Number.MIN_VALUE, '1e-200'])
+      expect({ value, refused: refused('rating', value, around0) }).toEqual({ value, refused: true });
   });
 
   it('rating: custom scales, including fractional steps and floating-point sums', () => {

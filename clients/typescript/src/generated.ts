@@ -633,7 +633,7 @@ export type ResponseAggregation = {
   summary?: number;
 };
 
-/** A flat object of string, number or boolean values; at most 2048 bytes as JSON. */
+/** A flat object of string, number or boolean values (numbers: 0, or a magnitude from 1e-130 to 2^53-1 (9007199254740991)); at most 2048 bytes as JSON. */
 export type ResponseContext = Record<string, string | number | boolean>;
 
 /** One response, on the item named by contentId, or by contentSetId and key. */

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { Schema, SchemaConfig } from '../../../shared/schema-options';
 import { type Contribution, type Counter, nonNegative, type ResponseAggregation } from '../aggregation';
+import { storable } from '../stored-numbers';
 
 /** A stored response value: an option's value, a rating, a message, or a tag with its message. */
 export type NormalizedValue = string | number | { tag: string; message?: string };
@@ -57,8 +58,8 @@ export function plainText(value: unknown): string {
 /** The config of the schemas that have none: only `{}` (or nothing) is accepted. */
 export const emptyConfig = z.strictObject({}).transform(() => ({})) as unknown as z.ZodType<Record<string, never>, unknown>;
 
-export const sentiment = z.number().min(-1).max(1);
-export const intensity = z.number().min(0).max(1);
+export const sentiment = storable(z.number().min(-1).max(1));
+export const intensity = storable(z.number().min(0).max(1));
 export const optionValue = z.string().min(1).max(30);
 
 export function uniqueValues(options: { value: string }[]): boolean {

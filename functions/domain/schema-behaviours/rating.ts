@@ -1,16 +1,35 @@
 import * as z from 'zod';
 import { DEFAULT_RATING, MAX_OPTIONS } from '../../../shared/schema-options';
 import { countsOf, mean, nonNegative } from '../aggregation';
+import { isStorableNumber, STORED_NUMBER_RULE, storable } from '../stored-numbers';
 import type { SchemaBehaviour } from './behaviour';
 import { BLANK_CELLS, plainText } from './behaviour';
+
+/**
+ * How far from 0 a rating's bounds may be. The counters sum ratings, and their sums must stay
+ * within ±(2^53 - 1), what the table and JavaScript hold exactly: a million keeps that true for
+ * billions of responses, far beyond any rating scale.
+ */
+export const RATING_LIMIT = 1_000_000;
+
+/** A rating written as a string: decimal digits, an optional fraction and exponent (`"4"`, `"4.5"`, `"-1"`, `"1e-7"`), nothing else. */
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+
+const bound = storable(z.number().min(-RATING_LIMIT).max(RATING_LIMIT));
+const stepSize = storable(
+  z
+    .number()
+    .positive()
+    .max(2 * RATING_LIMIT),
+);
 
 /** A number from min to max in steps (default 1 to 5 by 1); each step is an option, and the mean rating is the summary. */
 export const rating: SchemaBehaviour<'rating'> = {
   config: z
     .strictObject({
-      min: z.number().finite().optional(),
-      max: z.number().finite().optional(),
-      step: z.number().finite().positive().optional(),
+      min: bound.optional(),
+      max: bound.optional(),
+      step: stepSize.optional(),
     })
     .transform((config) => ({
       min: config.min ?? DEFAULT_RATING.min,
@@ -20,11 +39,12 @@ export const rating: SchemaBehaviour<'rating'> = {
     .refine((config) => config.max > config.min, 'max must be greater than min')
     .refine((config) => {
       const steps = (config.max - config.min) / config.step;
-      return Math.abs(steps - Math.round(steps)) < 1e-9 && Math.round(steps) + 1 <= MAX_OPTIONS;
+      return Math.abs(steps - Math.round(steps)) < 1e-9 && Math.round(steps) >= 1 && Math.round(steps) + 1 <= MAX_OPTIONS;
     }, `(max - min) must be a whole number of steps, with at most ${MAX_OPTIONS} values`),
   value: ({ min, max, step }, value) => {
-    const rated = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-    if (typeof rated !== 'number' || !Number.isFinite(rated)) return { ok: false, reason: 'a rating must be a number' };
+    const rated = typeof value === 'string' && DECIMAL_TEXT.test(value) ? Number(value) : value;
+    if (typeof rated !== 'number' || !Number.isFinite(rated)) return { ok: false, reason: 'a rating must be a number, or a decimal number as a string' };
+    if (!isStorableNumber(rated)) return { ok: false, reason: `a rating must be ${STORED_NUMBER_RULE}` };
     const steps = (rated - min) / step;
     if (rated < min - 1e-9 || rated > max + 1e-9 || Math.abs(steps - Math.round(steps)) > 1e-9) {
       return { ok: false, reason: `a rating must be between ${min} and ${max} in steps of ${step}` };
