@@ -29,22 +29,24 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { HSTS_MAX_AGE_SECONDS } from '../console/serving';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../functions/api/client-address';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_MAX_AGE_SECONDS } from '../functions/api/cors';
 import type { OperationDeclaration } from '../functions/api/operation';
 import { anonymousWriteOperations, type AnonymousRateLimit } from '../functions/api/rate-limits';
 import { operationRoutes } from './feedback-api';
 import { acknowledgeNag } from './nag';
 
-/** Set by the edge function on every request from the visitor's address; whatever a client sends under this name is replaced. */
-export const VIEWER_ADDRESS_HEADER = 'x-feedback-viewer-address';
+// VIEWER_ADDRESS_HEADER: set by the edge function on every request from the visitor's address,
+// replacing whatever a client sends under this name. ORIGIN_VERIFY_HEADER: added by CloudFront to
+// every request it sends to the API; the web ACL refuses requests without it. Declared where the
+// API reads them (functions/api/client-address.ts).
+export { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER };
 /**
  * Set by the edge function on every request to the per-visitor key the rate-based rule counts:
  * the IPv4 address, or the /64 of an IPv6 address (functions/api/visitor-key.ts); whatever a
  * client sends under this name is replaced.
  */
 export const VISITOR_KEY_HEADER = 'x-feedback-visitor-key';
-/** Added by CloudFront to every request it sends to the API; the web ACL refuses requests without it. */
-export const ORIGIN_VERIFY_HEADER = 'x-feedback-origin-verify';
 /** The path prefix of the API on the distribution: the API Gateway stage. */
 export const API_PATH_PATTERN = '/v0/*';
 

@@ -137,6 +137,8 @@ export class FeedbackStack extends Stack {
       logRetention,
       serviceName: SERVICE_NAME,
       oidc: this.oidc,
+      // Invitation links point at the console, on the distribution made after the API.
+      consoleUrl: consoleOption === false ? undefined : Lazy.string({ produce: () => `https://${this.edge.distribution.distributionDomainName}` }),
       handlerEntry: props.handlerEntry,
     });
 

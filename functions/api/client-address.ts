@@ -10,7 +10,7 @@
  * distribution); the local server, which has no distribution, drops both headers from
  * what clients send (local/server.ts), so there the socket's address is the caller's.
  *
- * The names are lib/edge.ts's; test/unit/client-address.test.ts keeps them equal.
+ * The header names are declared here, and lib/edge.ts sets them from these.
  */
 import { isIP } from 'node:net';
 

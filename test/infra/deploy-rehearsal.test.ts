@@ -253,7 +253,14 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
   'members/invite': {
     auth: 'admin',
     args: () => [{ email: 'rehearsal@example.com', role: 'viewer' }],
-    keep: (body) => expect(body.url).toMatch(/^https:\/\/example\.com\/invitations#/),
+    // CONSOLE_URL, the distribution's domain in the template (its stand-in here), never the request's Origin.
+    keep: (body) => expect(body.url).toMatch(/^https:\/\/console\.rehearsal\.example\/invitations#/),
+  },
+  'members/invitations': { auth: 'admin', args: () => [{ $size: 10 }], keep: (body) => expect(Array.isArray(body.items)).toBe(true) },
+  'members/withdraw': {
+    auth: 'admin',
+    args: () => ['AAAAAAAAAAAAAAAAAAAAAA'],
+    refusal: { status: 404, error: 'not-found', why: 'no invitation has that id' },
   },
   'members/accept': {
     auth: 'admin',
@@ -359,6 +366,8 @@ beforeAll(async () => {
   const references: LocalBindings['references'] = new Map([
     ...ofType(assembly, 'AWS::Cognito::UserPool').map(([logicalId]): [string, string] => [logicalId, `${region}_${logicalId}`]),
     ...ofType(assembly, 'AWS::Cognito::UserPoolClient').map(([logicalId]): [string, string] => [logicalId, `client-${logicalId}`]),
+    // The console's domain (CONSOLE_URL of the API's functions: where invitation links point).
+    ...ofType(assembly, 'AWS::CloudFront::Distribution').map(([logicalId]): [string, string] => [`${logicalId}.DomainName`, 'console.rehearsal.example']),
   ]);
   bindings = { partition, region, account, tables, secrets, references };
   secretsEndpoint = await startLocalSecrets();

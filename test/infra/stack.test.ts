@@ -299,6 +299,10 @@ describe('functions', () => {
       const props = resources[functionLogicalId(operation)].Properties;
       expect(props.Timeout).toBe(operation.timeoutSeconds ?? 10);
       expect(props.Environment.Variables.CORS_ALLOWED_ORIGINS).toBe('*');
+      // Invitation links point at the console on the distribution (never at a request's Origin).
+      expect(props.Environment.Variables.CONSOLE_URL).toEqual({
+        'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [ofType('AWS::CloudFront::Distribution')[0][0], 'DomainName'] }]],
+      });
       expect(props.Description).toContain(operationPath(operation));
     }
   });
@@ -662,7 +666,7 @@ describe('public door: CloudFront in front of the API, web ACL on the stage', ()
     expect(behavior.ViewerProtocolPolicy).toBe('https-only');
     // The published base URL is the distribution's.
     const url = template.toJSON().Outputs.ApiUrl.Value['Fn::Join'][1];
-    expect(url).toEqual(['https://', { 'Fn::GetAtt': [only('AWS::CloudFront::Distribution')[0], 'DomainName'] }, '/v0']);
+    expect(url).toEqual(['https://', { 'Fn::GetAtt': [ofType('AWS::CloudFront::Distribution')[0][0], 'DomainName'] }, '/v0']);
   });
 
   test("cache: honours the API's Cache-Control (default TTL 0), keyed by the full query string, Authorization and Origin", () => {

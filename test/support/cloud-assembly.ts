@@ -165,7 +165,7 @@ export interface LocalBindings {
   tables: Map<string, { name: string; arn: string; streamArn?: string }>;
   /** Secrets Manager secret logical id -> the ARN of its local stand-in. */
   secrets: Map<string, string>;
-  /** Other resources whose `Ref` a function is given (the Cognito user pool and app client ids) -> a local stand-in. */
+  /** Other resources whose `Ref` (by logical id) or attribute (`<id>.<attribute>`) a function is given (the Cognito user pool and app client ids, the distribution's domain) -> a local stand-in. */
   references?: Map<string, string>;
 }
 
@@ -192,6 +192,7 @@ export function resolveValue(value: Json, bindings: LocalBindings, mode: 'strict
     if (table && name === 'StreamArn' && table.streamArn) return table.streamArn;
     if (name === undefined && bindings.secrets.has(id)) return bindings.secrets.get(id)!;
     if (name === undefined && bindings.references?.has(id)) return bindings.references.get(id)!;
+    if (name !== undefined && bindings.references?.has(`${id}.${name}`)) return bindings.references.get(`${id}.${name}`)!;
     if (name === undefined && pseudo[id]) return pseudo[id];
     if (mode === 'symbolic') return `cfn:${id}.${name ?? 'Ref'}`;
     return fail();
