@@ -14,6 +14,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testSequencer: '<rootDir>/test/support/sequencer.js',
+  // Each run's per-file times, for `npm run test:times`.
+  reporters: ['default', '<rootDir>/test/support/times-reporter.js'],
   // At least two files at a time, also on two cores (where jest's default, cores - 1, is one
   // and every file would wait for the one before): a file is mostly round trips between its
   // worker and DynamoDB Local (or a synthesis, or child processes), so one file at a time

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runInNewContext } from 'node:vm';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Stack, type CfnElement } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { CONTENT_SECURITY_POLICY } from '../../console/serving';
 import { INVITATION_PATH } from '../../functions/operations/members';
@@ -18,6 +18,7 @@ import { CONSOLE_CONFIG_FILE, spaRewriteCode } from '../../lib/console';
 import type { FeedbackStack } from '../../lib/feedback-stack';
 import { REPO_ROOT } from '../../lib/paths';
 import { CONSOLE_CALLBACK_PATHS, CONSOLE_SIGNED_OUT_PATH, domainPrefixName } from '../../lib/sign-in';
+import { loadCloudAssembly } from '../support/cloud-assembly';
 import { cdkJsonContext } from '../support/shared-assembly';
 
 type Json = any;
@@ -55,7 +56,8 @@ function synth(context: Record<string, string> = {}): Synthesized {
     context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], ...context },
     stackProps: { console: context.console === 'false' ? false : consoleDir },
   });
-  const template = Template.fromStack(stack).toJSON();
+  // The whole stack: the operations' functions are in nested stacks (test/support/cloud-assembly.ts reads them in).
+  const { template } = loadCloudAssembly(app.synth().directory);
   return { stack, resources: template.Resources, outputs: template.Outputs ?? {}, dir, app };
 }
 
@@ -71,7 +73,10 @@ function only(resources: Record<string, Json>, type: string): [string, Json] {
 
 /** The environment of every API operation function, by operation path. */
 function operationEnvironments({ stack, resources }: Synthesized): Json[] {
-  return [...stack.api.functions.values()].map((fn) => resources[stack.getLogicalId(fn.function.node.defaultChild as any)].Properties.Environment.Variables);
+  return [...stack.api.functions.values()].map((fn) => {
+    const element = fn.function.node.defaultChild as CfnElement;
+    return resources[Stack.of(element).getLogicalId(element)].Properties.Environment.Variables;
+  });
 }
 
 /** The pages deployment (index.html and config.json) and the content of config.json, markers and their values. */

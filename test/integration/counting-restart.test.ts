@@ -77,10 +77,13 @@ it('counts written before, during and after a SIGKILL equal a recount of the sto
   expect(stored.length).toBeGreaterThanOrEqual(440);
 
   let stats: { count: number; data: { values: number[] } } | undefined;
+  // The consumer updates the set's and the project's counter items one after the other (one
+  // conditional UpdateItem per item), so under load the project's may land a moment later.
   await until(
     async () => {
       stats = await call(second, 'sets/getStats', [contentSetId, { period: 'lifetime' }]);
-      return stats!.count >= stored.length;
+      const project = await call(second, 'projects/getStats', [projectId, { period: 'lifetime' }]);
+      return stats!.count >= stored.length && project.count >= stored.length;
     },
     60_000,
     'the restarted consumer caught up',

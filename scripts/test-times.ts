@@ -1,0 +1,21 @@
+/**
+ * `npm run test:times`: the ten slowest test files of the last jest run (`npm test`, or any
+ * `npx jest ...`), from .tmp/test-times.json (test/support/times-reporter.js), with the
+ * run's wall time. `-- --all` lists every file.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const file = path.join(__dirname, '..', '.tmp', 'test-times.json');
+if (!fs.existsSync(file)) {
+  console.error('No test times yet: run `npm test` (or `npx jest ...`) first.');
+  process.exit(1);
+}
+const run: { finishedAt: string; wallSeconds: number; suites: { file: string; seconds: number; tests: number; failed: boolean }[] } = JSON.parse(
+  fs.readFileSync(file, 'utf8'),
+);
+const shown = process.argv.includes('--all') ? run.suites : run.suites.slice(0, 10);
+console.log(`jest run finished ${run.finishedAt}: ${run.suites.length} files in ${run.wallSeconds} s (wall)`);
+for (const suite of shown) {
+  console.log(`${suite.seconds.toFixed(1).padStart(7)} s  ${suite.file}  (${suite.tests} tests${suite.failed ? ', FAILED' : ''})`);
+}
