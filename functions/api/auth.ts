@@ -143,6 +143,11 @@ async function authenticatePerson(store: TableClient, token: string): Promise<Ca
   const person = await verifyPersonToken(token, settings);
   const member = memberOf(await getRawItem(store, keys.member(personKey(person)), { consistent: true }));
   if (!member) return { kind: 'newcomer', level: 'anonymous', person };
+  return personCaller(person, member);
+}
+
+/** A member's caller: their role's level, and the email and name recorded when they joined. */
+export function personCaller(person: Person, member: { id: string; accountId: string; role: Role } & RecordedIdentity): Extract<Caller, { kind: 'person' }> {
   return {
     kind: 'person',
     level: roleLevel(member.role),

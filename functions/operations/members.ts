@@ -10,7 +10,7 @@
 import { createConversions } from 'electrodb';
 import { randomBytes } from 'node:crypto';
 import { callerActor } from '../api/audit';
-import { type AccountCaller, type Caller, hashSecret, memberIdentity, personKey, ROLES, type Role, roleLevel, verifiedEmail } from '../api/auth';
+import { type AccountCaller, type Caller, hashSecret, memberIdentity, personCaller, personKey, ROLES, type Role, verifiedEmail } from '../api/auth';
 import { ApiError, notFound } from '../api/errors';
 import type { InvitationListQueryModel, MemberInviteModel, MemberListQueryModel } from '../api/member-models';
 import type { RequestInfo } from '../api/operation';
@@ -329,16 +329,7 @@ export async function acceptInvitation(store: Store, caller: Caller, token: stri
     if (isConflict(outcome.reasons)) throw new ApiError('conflict', 'The invitation is being accepted by another request');
     throw new ApiError('not-found', 'The inviting account no longer exists');
   }
-  const recorded = { ...(member.email === undefined ? {} : { email: member.email }), ...(member.name === undefined ? {} : { name: member.name }) };
-  return describeCaller(store, {
-    kind: 'person',
-    level: roleLevel(member.role),
-    accountId: member.accountId,
-    memberId: member.id,
-    role: member.role,
-    person,
-    member: recorded,
-  });
+  return describeCaller(store, personCaller(person, member));
 }
 
 /** The member by id (the index), then their item read strongly consistent: its role and count of keys made are what the change is conditioned on. */
@@ -402,20 +393,25 @@ export async function setMemberRole(store: Store, caller: AccountCaller, memberI
   const timestamp = now.toISOString();
   const delta = isOwnerRole(role) ? 1 : isOwnerRole(member.role) ? -1 : 0;
   const change: TransactItem = {
-    Update: store.entities.Member.patch({ personKey: member.personKey })
-      .set({ role, updatedAt: timestamp })
-      .where(
-        (attributes, { eq, notExists }) =>
-          `${eq(attributes.accountId, member.accountId)} AND ${eq(attributes.role, member.role)} AND ${
-            member.keysMade === undefined ? notExists(attributes.keysMade) : eq(attributes.keysMade, member.keysMade)
-          }`,
-      )
-      .params(),
+    Update: store.entities.Member.patch({ personKey: member.personKey }).set({ role, updatedAt: timestamp }).where(unchangedMembership(member)).params(),
   };
   // A promotion takes nothing away; a demotion may (keys above the new level, invitations it may not grant).
   const demotion = ROLES.indexOf(role) < ROLES.indexOf(member.role);
   const done = await changeMembership(store, member, change, delta, demotion ? { memberId: member.id, role } : undefined, now);
   return { member: memberView({ ...member, role, updatedAt: timestamp }), ...done };
+}
+
+type MemberCondition = Parameters<ReturnType<Store['entities']['Member']['remove']>['where']>[0];
+
+/**
+ * The condition of a role change or removal: the membership is still the one read (account,
+ * role, and the count of keys it made, so a key made meanwhile makes the change conflict).
+ */
+function unchangedMembership(member: Pick<MemberItem, 'accountId' | 'role' | 'keysMade'>): MemberCondition {
+  return (attributes, { eq, notExists }) =>
+    `${eq(attributes.accountId, member.accountId)} AND ${eq(attributes.role, member.role)} AND ${
+      member.keysMade === undefined ? notExists(attributes.keysMade) : eq(attributes.keysMade, member.keysMade)
+    }`;
 }
 
 /**
@@ -427,14 +423,7 @@ export async function removeMember(store: Store, caller: AccountCaller, memberId
   const member = await memberOfAccount(store, caller.accountId, memberId);
   if (isPrivileged(member.role)) requireOwner(caller, `remove an ${member.role}`);
   const change: TransactItem = {
-    Delete: store.entities.Member.delete({ personKey: member.personKey })
-      .where(
-        (attributes, { eq, notExists }) =>
-          `${eq(attributes.accountId, member.accountId)} AND ${eq(attributes.role, member.role)} AND ${
-            member.keysMade === undefined ? notExists(attributes.keysMade) : eq(attributes.keysMade, member.keysMade)
-          }`,
-      )
-      .params(),
+    Delete: store.entities.Member.delete({ personKey: member.personKey }).where(unchangedMembership(member)).params(),
   };
   return changeMembership(store, member, change, isOwnerRole(member.role) ? -1 : 0, { memberId: member.id }, now);
 }
