@@ -16,8 +16,6 @@ export interface LoadedAssembly {
   stackName: string;
   /** The stack's template with its nested stacks' resources merged in. */
   template: Json;
-  /** Every template file of the stack (the parent's and its nested stacks'), by file name, as written. */
-  templates: Map<string, Json>;
   resources: Record<string, Json>;
   /** S3 object key of a file asset (what a function's `Code.S3Key` names) -> its directory in the assembly. */
   assetDirs: Map<string, string>;
@@ -31,7 +29,7 @@ export interface LoadedAssembly {
  * CloudFormation deploys them: their resources beside the parent's, each parameter replaced
  * by the value the parent passes and each `Outputs.X` the parent reads by the output's value,
  * so `template` and `resources` are the one template a reader of the whole stack needs
- * (`templates` has each file as written, for checks of every template).
+ * (test/support/assembly-templates.ts lists the files as written, for checks of every template).
  */
 export function loadCloudAssembly(dir: string): LoadedAssembly {
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
@@ -69,9 +67,8 @@ export function loadCloudAssembly(dir: string): LoadedAssembly {
       }
     }
   }
-  const templates = new Map<string, Json>([[stack.properties.templateFile, parent]]);
-  const template = withNestedStacks(parent, nestedTemplates, templates);
-  return { dir, stackName, template, templates, resources: template.Resources ?? {}, assetDirs, unsupportedAssets };
+  const template = withNestedStacks(parent, nestedTemplates);
+  return { dir, stackName, template, resources: template.Resources ?? {}, assetDirs, unsupportedAssets };
 }
 
 /** Replaces every `{ Ref: name }` inside a value whose name `values` has, by that value. */
@@ -100,7 +97,7 @@ function substituteOutputs(value: Json, outputs: Map<string, Record<string, Json
 }
 
 /** The parent template with its nested stacks' resources merged in (see loadCloudAssembly). */
-function withNestedStacks(parent: Json, nestedTemplates: Map<string, string>, templates: Map<string, Json>): Json {
+function withNestedStacks(parent: Json, nestedTemplates: Map<string, string>): Json {
   const resources: Record<string, Json> = {};
   const outputs = new Map<string, Record<string, Json>>();
   for (const [id, resource] of Object.entries<Json>(parent.Resources ?? {})) {
@@ -114,7 +111,6 @@ function withNestedStacks(parent: Json, nestedTemplates: Map<string, string>, te
     const file = [...nestedTemplates].find(([objectKey]) => last.endsWith(`/${objectKey}`))?.[1];
     if (!file) throw new Error(`nested stack ${id}: no template asset of the assembly is its TemplateURL ${JSON.stringify(url)}`);
     const nested = JSON.parse(fs.readFileSync(file, 'utf8'));
-    templates.set(path.basename(file), nested);
     const parameters = resource.Properties.Parameters ?? {};
     const missing = Object.keys(nested.Parameters ?? {}).filter((name) => !(name in parameters));
     if (missing.length > 0) throw new Error(`nested stack ${id}: the parent passes no value for ${missing.join(', ')}`);
