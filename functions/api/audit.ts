@@ -19,7 +19,7 @@
  *   must be told so.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { newId } from '../domain/text';
+import { idOf, newId } from '../domain/text';
 import { type AuditActor, type AuditEntry, auditTargetIds, REFUSED_ENTRIES_PER_MINUTE } from '../domain/audit';
 import { logger } from '../observability/logger';
 import { addToAggregate, countRefusal, putAuditEntry } from '../store/audit';
@@ -99,11 +99,12 @@ const actorId = (actor: AuditActor) => (actor.type === 'key' ? actor.keyId : act
  * derived id (the same for every call it counts) and no target ids.
  */
 export function refusalAggregate(entry: AuditEntry, minute: string): AuditEntry {
-  const id = createHash('sha256')
-    .update(JSON.stringify([actorId(entry.actor), entry.actor.type, entry.operation, entry.outcome, minute]))
-    .digest()
-    .subarray(0, 16)
-    .toString('base64url');
+  const id = idOf(
+    createHash('sha256')
+      .update(JSON.stringify([actorId(entry.actor), entry.actor.type, entry.operation, entry.outcome, minute]))
+      .digest()
+      .subarray(0, 16),
+  );
   return { ...entry, id, at: minute, targetIds: [] };
 }
 

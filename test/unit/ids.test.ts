@@ -1,10 +1,29 @@
-import { contentSetOfItemId, ID_PATTERN, newContentItemId, newId } from '../../functions/domain/text';
+import fc from 'fast-check';
+import { csvCells } from '../../functions/domain/export-format';
+import { contentSetOfItemId, ID_PATTERN, idOf, newContentItemId, newId } from '../../functions/domain/text';
 
 describe('ids', () => {
   test('newId: 22 URL-safe characters, different every time', () => {
     const ids = Array.from({ length: 100 }, newId);
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(new Set(ids).size).toBe(100);
+  });
+
+  test('idOf: the bytes in base64url, a leading "-" (a spreadsheet formula) replaced by "_"', () => {
+    expect(idOf(Buffer.from([0xf8, 0, 0]))).toBe('_AAA');
+    expect(idOf(Buffer.from([0xfc, 0, 0]))).toBe('_AAA');
+    expect(idOf(Buffer.from([0, 0, 0]))).toBe('AAAA');
+  });
+
+  test('every id survives the CSV formula guard unchanged', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 16, maxLength: 16 }), (bytes) => {
+        const id = idOf(bytes);
+        expect(id).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/);
+        expect(csvCells([id])).toBe(`${id}\r\n`);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   test("a content item's id is its set's id then a new id, and names that set", () => {
