@@ -36,10 +36,13 @@ export const StatsFilter = z
     reference: referenceDate.optional(),
     /** Whole periods to move by, negative = earlier; default 0. Lifetime ignores it. */
     shift: z.number().int().min(-MAX_SHIFT).max(MAX_SHIFT).optional(),
+    /** `previous`: the answer gains the period before (`shift` one less) and the score's change since (docs/api.md, "Scores"). */
+    compare: z.literal('previous').optional(),
   })
   .meta({
     id: 'StatsFilter',
-    description: 'The period of getStats: its kind (default lifetime), an instant in it (default now) and a shift in whole periods.',
+    description:
+      'The period of getStats: its kind (default lifetime), an instant in it (default now), a shift in whole periods, and compare: "previous" for the period before and the change since.',
   });
 export type StatsFilter = z.infer<typeof StatsFilter>;
 

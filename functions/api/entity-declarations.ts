@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { StatsFilter } from './aggregate-models';
 import type { ErrorCode } from './errors';
 import { id, lookupText } from './models';
-import { AggregatedDataModel } from './result-models';
+import { StatsModel } from './result-models';
 import { declareOperation, type Resource } from './operation';
 
 /** Read by viewers, also served on GET. */
@@ -42,7 +42,7 @@ export function entityDeclarations<const R extends Resource, Model extends z.Zod
         summary: `Aggregated responses of a ${entity} over one period (default lifetime), with one data point per hour, day, month or year of the period.`,
         args: z.tuple([id, StatsFilter.nullish()]),
         signature: 'id: string, filter?: StatsFilter',
-        result: AggregatedDataModel,
+        result: StatsModel,
         ...READ,
         errors: ['not-found'],
       }),

@@ -361,6 +361,35 @@ export const AggregatedDataModel = z
   })
   .meta({ id: 'AggregatedData', description: 'The aggregated responses of one project, content set or content item over one period.' });
 
+const score = z.number();
+
+export const ScoreIntervalModel = z
+  .object({ value: score, low: score, high: score, method: z.enum(['wilson', 't']) })
+  .meta({ id: 'ScoreInterval', description: "A period's score with its 95% interval: Wilson's for a share, Student's t for a mean (docs/api.md, Scores)." });
+
+export const ScoreChangeModel = z
+  .object({
+    delta: z.number(),
+    low: score.nullable(),
+    high: score.nullable(),
+    significant: z.boolean().nullable(),
+    method: z.enum(['newcombe', 'welch', 'count']),
+  })
+  .meta({
+    id: 'ScoreChange',
+    description:
+      "The change since the previous period (this one minus that one) with its 95% interval: Newcombe's hybrid score interval for a share, Welch's t for a mean; for schemas without a score the change of the count, with no interval.",
+  });
+
+export const StatsModel = AggregatedDataModel.extend({
+  previous: AggregatedDataModel.optional(),
+  change: ScoreChangeModel.nullable().optional(),
+}).meta({
+  id: 'Stats',
+  description:
+    'The aggregated responses of one period; with compare "previous", also the period before and the change since (null when either period counted nothing).',
+});
+
 export const ContentSetTopEntryModel = ContentSetModel.extend({ stats: AggregatedDataModel }).meta({
   id: 'ContentSetTopEntry',
   description: 'A content set of sets/top with its stats for the period.',
@@ -392,6 +421,7 @@ export type ContentSetModel = z.infer<typeof ContentSetModel>;
 export type ContentItemModel = z.infer<typeof ContentItemModel>;
 export type ResponseModel = z.infer<typeof ResponseModel>;
 export type AggregatedDataModel = z.infer<typeof AggregatedDataModel>;
+export type StatsModel = z.infer<typeof StatsModel>;
 export type ApiErrorModel = z.infer<typeof ApiErrorModel>;
 
 /** How a model reads in the docs tables: its id (`Project`), `Project[]`, or the JSON type. */

@@ -14,6 +14,7 @@
  * | responses/getAggregates key    | 1 BatchGetItem (set, key, alias) + 1 Query (none for a new key)     |
  * | sets/top, contents/top         | 1 Query (the top lists, per MB) + 1–2 BatchGetItem (entities, their |
  * |                                | sets) + 1 Query per entry ($size at most); see operations/top.ts    |
+ * | getStats with compare previous | 1 Query more (the period before), read in parallel                  |
  *
  * A period is always read in ONE key range Query: hour points from one day item, day points
  * from 7-31 day items, month points from one or two year items, year points (lifetime) from
@@ -23,9 +24,10 @@
  */
 import { DEFAULT_STAT_PERIOD, type StatsFilter } from '../api/aggregate-models';
 import { badRequest } from '../api/errors';
-import { summaryOf, type ResponseAggregation } from '../domain/aggregation';
+import { summaryOf, sumCounters, type Counter, type ResponseAggregation } from '../domain/aggregation';
 import { resolvePeriod, type ResolvedPeriod, type StatPeriod } from '../../shared/periods';
-import { buildAggregation, buildProjectAggregation, optionLabels, type AnySchemaConfig, type Schema } from '../domain/schemas';
+import { buildAggregation, buildProjectAggregation, optionLabels, scoreSample, type AnySchemaConfig, type Schema } from '../domain/schemas';
+import { countChange, scoreChange, type ScoreChange } from '../domain/statistics';
 import { counterFromPoint, pointItemRange, pointRecords, readCounterItems, yearSk, type AggregateEntity, type PointRecord } from '../store/counters';
 import type { TableClient } from '../store/dynamodb-clients';
 import type { ContentItemItem, ContentSetItem, ProjectItem, Store } from '../store/entities';
@@ -69,12 +71,14 @@ export interface AggregateSubject {
 
 interface SetShape {
   schema: Schema;
+  config: AnySchemaConfig;
   optionCount: number;
 }
 
 function shapeOf(contentSet: Pick<ContentSetItem, 'schema' | 'schemaConfig'>): SetShape {
   const schema = contentSet.schema as Schema;
-  return { schema, optionCount: optionLabels(schema, contentSet.schemaConfig as AnySchemaConfig).length };
+  const config = contentSet.schemaConfig as AnySchemaConfig;
+  return { schema, config, optionCount: optionLabels(schema, config).length };
 }
 
 export function projectSubject(project: ProjectItem): AggregateSubject {
@@ -123,6 +127,20 @@ export function periodRequest(filter: StatsFilter | null | undefined, now: Date)
   };
 }
 
+/** The request of getStats' filter, checked: a bad reference or shift, or lifetime compared, is refused before anything is read. */
+function checkedRequest(filter: StatsFilter | null | undefined, now: Date): PeriodRequest {
+  const request = periodRequest(filter, now);
+  resolveChecked(request);
+  if (filter?.compare === 'previous' && request.period === 'lifetime') {
+    // Lifetime is the one period from the first response on: there is no lifetime before it.
+    throw badRequest('lifetime has no previous period to compare with', [
+      { path: 'args.1.compare', message: 'compare "previous" needs a period other than lifetime' },
+    ]);
+  }
+  if (filter?.compare === 'previous') resolveChecked({ ...request, shift: (request.shift ?? 0) - 1 });
+  return request;
+}
+
 const FIRST_YEAR = 0;
 const LAST_YEAR = 9999;
 /** Key of year FIRST_YEAR; lifetime reads the year items from here. */
@@ -163,10 +181,16 @@ async function readPeriod(store: TableClient, subject: AggregateSubject, request
   return { resolved, buckets: pointRecords(items, granularity) };
 }
 
+/** The counters of a period's data points, oldest first. */
+function pointCounters(subject: AggregateSubject, resolved: ResolvedPeriod, buckets: Map<string, PointRecord>): Counter[] {
+  const optionCount = subject.shape?.optionCount ?? 1;
+  return resolved.points.map((key) => counterFromPoint(buckets.get(key), optionCount));
+}
+
 /** AggregatedData of a subject from its resolved period and the bucket items read for it. */
 export function aggregatedData(subject: AggregateSubject, resolved: ResolvedPeriod, buckets: Map<string, PointRecord>): AggregatedData {
   const optionCount = subject.shape?.optionCount ?? 1;
-  const points = resolved.points.map((key) => counterFromPoint(buckets.get(key), optionCount));
+  const points = pointCounters(subject, resolved, buckets);
   const data = subject.shape ? buildAggregation(subject.shape.schema, optionCount, resolved.period, points) : buildProjectAggregation(resolved.period, points);
   const referenceDate = resolved.start.toISOString();
   let createdAt: string | undefined;
@@ -200,24 +224,52 @@ export async function subjectStats(store: TableClient, subject: AggregateSubject
   return aggregatedData(subject, resolved, buckets);
 }
 
+/** A subject's period: its AggregatedData and the counter of its whole span (what its score is computed from). */
+async function subjectPeriod(store: TableClient, subject: AggregateSubject, request: PeriodRequest): Promise<{ data: AggregatedData; total: Counter }> {
+  const { resolved, buckets } = await readPeriod(store, subject, request);
+  return { data: aggregatedData(subject, resolved, buckets), total: sumCounters(pointCounters(subject, resolved, buckets), subject.shape?.optionCount ?? 1) };
+}
+
+/**
+ * The change from `previous` to `current`: of the score, for a set's schema that has one
+ * (null when either period counted nothing), else of the count alone (projects, pulse, message).
+ */
+export function changeBetween(
+  subject: AggregateSubject,
+  current: { data: AggregatedData; total: Counter },
+  previous: { data: AggregatedData; total: Counter },
+): ScoreChange | null {
+  const shape = subject.shape;
+  const samples = shape && [scoreSample(shape.schema, shape.config, current.total), scoreSample(shape.schema, shape.config, previous.total)];
+  if (!samples?.[0] || !samples[1]) return countChange(current.data.count, previous.data.count);
+  return scoreChange(samples[0], samples[1]);
+}
+
+/** getStats: the period's stats, and with compare "previous" the period before (one shift earlier) and the change since. */
+async function statsOf(store: TableClient, subject: AggregateSubject, request: PeriodRequest, filter: StatsFilter | null | undefined) {
+  if (filter?.compare !== 'previous') return subjectStats(store, subject, request);
+  const [current, previous] = await Promise.all([
+    subjectPeriod(store, subject, request),
+    subjectPeriod(store, subject, { ...request, shift: (request.shift ?? 0) - 1 }),
+  ]);
+  return { ...current.data, previous: previous.data, change: changeBetween(subject, current, previous) };
+}
+
 /* getStats */
 
 export async function projectStats(store: Store, accountId: string, projectId: string, filter: StatsFilter | null | undefined, now: Date) {
-  const request = periodRequest(filter, now);
-  resolveChecked(request); // a bad reference or shift is refused before anything is read
-  return subjectStats(store, projectSubject(await loadProject(store, accountId, projectId)), request);
+  const request = checkedRequest(filter, now);
+  return statsOf(store, projectSubject(await loadProject(store, accountId, projectId)), request, filter);
 }
 
 export async function contentSetStats(store: Store, accountId: string, contentSetId: string, filter: StatsFilter | null | undefined, now: Date) {
-  const request = periodRequest(filter, now);
-  resolveChecked(request);
-  return subjectStats(store, contentSetSubject(await loadContentSet(store, accountId, contentSetId)), request);
+  const request = checkedRequest(filter, now);
+  return statsOf(store, contentSetSubject(await loadContentSet(store, accountId, contentSetId)), request, filter);
 }
 
 export async function contentItemStats(store: Store, accountId: string, contentId: string, filter: StatsFilter | null | undefined, now: Date) {
-  const request = periodRequest(filter, now);
-  resolveChecked(request);
+  const request = checkedRequest(filter, now);
   const item = await loadContentItem(store, accountId, contentId);
   const contentSet = await loadContentSet(store, accountId, item.contentSetId);
-  return subjectStats(store, contentItemSubject(item, contentSet), request);
+  return statsOf(store, contentItemSubject(item, contentSet), request, filter);
 }

@@ -10,6 +10,7 @@ import {
   type Operations,
   type Project,
   type ResponseWriteResult,
+  type Stats,
 } from '../../clients/typescript/src';
 
 /**
@@ -50,9 +51,12 @@ describe('client types', () => {
     expectTypeOf(client.projects.create).returns.resolves.toEqualTypeOf<Project>();
     expectTypeOf<Project['state']>().toEqualTypeOf<'active' | 'archived'>();
 
-    expectTypeOf(client.sets.getStats).returns.resolves.toEqualTypeOf<AggregatedData>();
+    expectTypeOf(client.sets.getStats).returns.resolves.toEqualTypeOf<Stats>();
+    expectTypeOf<Stats['previous']>().toEqualTypeOf<AggregatedData | undefined>();
     expectTypeOf(client.sets.getStats).parameter(0).toEqualTypeOf<string>();
-    expectTypeOf(client.sets.getStats).parameter(1).toEqualTypeOf<{ period?: StatPeriod; reference?: string; shift?: number } | null | undefined>();
+    expectTypeOf(client.sets.getStats)
+      .parameter(1)
+      .toEqualTypeOf<{ period?: StatPeriod; reference?: string; shift?: number; compare?: 'previous' } | null | undefined>();
 
     expectTypeOf(client.contents.top).returns.resolves.toEqualTypeOf<ContentItemTopEntry[]>();
     expectTypeOf<ContentItemTopEntry['stats']['data']['schema']>().toEqualTypeOf<'pulse' | 'yes-no' | 'reaction' | 'rating' | 'message' | 'tagged-message'>();

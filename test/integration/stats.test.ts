@@ -394,6 +394,82 @@ describe('rolling windows around today', () => {
   });
 });
 
+describe('compare: previous', () => {
+  // Weeks of June 2025: the current one from Monday 9, the previous from Monday 2.
+  const current = { period: 'week', reference: '2025-06-11', compare: 'previous' };
+  let compareProject: string;
+  let yesNoSet: string;
+  let ratingSet: string;
+  let pulseSet: string;
+  let ratingItem: string;
+
+  beforeAll(async () => {
+    compareProject = (await api.call('projects/create', [{ name: 'Compare' }], { key: owner.admin })).body.id;
+    [yesNoSet, ratingSet, pulseSet] = await Promise.all([
+      createSet('yes-no', undefined, compareProject),
+      createSet('rating', undefined, compareProject),
+      createSet('pulse', undefined, compareProject),
+    ]);
+    const writes: Promise<unknown>[] = [];
+    // Newcombe (1998b) example (b): 9 of 10 this week against 3 of 10 the week before.
+    for (let index = 0; index < 10; index++) {
+      writes.push(respond(yesNoSet, 'page', index < 9 ? 'y' : 'n', `2025-06-1${index % 5}T10:00:00Z`));
+      writes.push(respond(yesNoSet, 'page', index < 3 ? 'y' : 'n', `2025-06-0${2 + (index % 5)}T10:00:00Z`));
+    }
+    // Ratings 5, 5, 4, 4, 1 against 2, 2, 3, 3, 3 (SciPy's Welch interval: -0.8062 to 3.2062).
+    writes.push(...[5, 5, 4, 4, 1].map((rating, index) => respond(ratingSet, 'page', rating, `2025-06-1${index}T12:00:00Z`)));
+    writes.push(...[2, 2, 3, 3, 3].map((rating, index) => respond(ratingSet, 'page', rating, `2025-06-0${2 + index}T12:00:00Z`)));
+    writes.push(respond(pulseSet, 'page', '+', '2025-06-12T08:00:00Z'));
+    await Promise.all(writes);
+    ratingItem = await itemOf((await respond(ratingSet, 'page', 5, '2025-01-01T00:00:00Z')).responseId);
+    await api.drainStream();
+  });
+
+  it("adds the previous period, as shift -1 gives it, and the change of a share by Newcombe's interval", async () => {
+    const answer = await statsOk('sets', yesNoSet, current);
+    expect(answer.count).toBe(10);
+    const { compare: _compare, ...plain } = current;
+    expect(answer.previous).toEqual(await statsOk('sets', yesNoSet, { ...plain, shift: -1 }));
+    expect(answer.change).toEqual({
+      delta: expect.closeTo(0.6, 9),
+      low: expect.closeTo(0.1705, 4),
+      high: expect.closeTo(0.809, 4),
+      significant: true,
+      method: 'newcombe',
+    });
+    expect(answer).toEqual({ ...(await statsOk('sets', yesNoSet, plain)), previous: answer.previous, change: answer.change });
+  });
+
+  it("compares means by Welch's interval, on an item too", async () => {
+    const welch = { delta: expect.closeTo(1.2, 9), low: expect.closeTo(-0.8062, 4), high: expect.closeTo(3.2062, 4), significant: false, method: 'welch' };
+    expect((await statsOk('sets', ratingSet, current)).change).toEqual(welch);
+    expect((await statsOk('contents', ratingItem, current)).change).toEqual(welch);
+  });
+
+  it('compares only the counts of schemas without a score and of projects', async () => {
+    expect((await statsOk('sets', pulseSet, current)).change).toEqual({ delta: 1, low: null, high: null, significant: null, method: 'count' });
+    const project = await statsOk('projects', compareProject, current);
+    expect([project.count, project.previous.count]).toEqual([16, 15]);
+    expect(project.change).toEqual({ delta: 1, low: null, high: null, significant: null, method: 'count' });
+  });
+
+  it('has no change when a period counted nothing, and nothing more without compare', async () => {
+    const empty = await statsOk('sets', yesNoSet, { ...current, reference: '2025-06-18' }); // the week after
+    expect([empty.count, empty.previous.count, empty.change]).toEqual([0, 10, null]);
+    const plain = await statsOk('sets', yesNoSet, { period: 'week', reference: '2025-06-11' });
+    expect(plain).not.toHaveProperty('previous');
+    expect(plain).not.toHaveProperty('change');
+  });
+
+  it('refuses to compare lifetime, which has no previous period', async () => {
+    const answer = await stats('sets', yesNoSet, { compare: 'previous' });
+    expect([answer.status, answer.body.error]).toEqual([400, 'bad-request']);
+    expect(answer.body.data.fields.map((field: { path: string }) => field.path)).toEqual(['args.1.compare']);
+    const unknown = await stats('sets', yesNoSet, { period: 'week', compare: 'next' });
+    expect(unknown.body.data.fields.map((field: { path: string }) => field.path)).toContain('args.1.compare');
+  });
+});
+
 describe('access and validation', () => {
   let setId: string;
   let itemId: string;

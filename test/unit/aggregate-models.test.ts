@@ -73,7 +73,7 @@ describe('aggregatedData', () => {
     accountId: 'acc',
     projectId: 'proj',
     contentSetId: 'set',
-    shape: { schema: 'yes-no', optionCount: 2 },
+    shape: { schema: 'yes-no', config: {}, optionCount: 2 },
   };
   const week = resolvePeriod('week', { reference: new Date('2026-11-18T12:00:00Z'), now: new Date() });
 

@@ -753,6 +753,15 @@ export type SchemaConfig = ReactionConfig | RatingConfig | TaggedMessageConfig |
 /** A content set's feedback schema. */
 export type SchemaName = "pulse" | "yes-no" | "reaction" | "rating" | "message" | "tagged-message";
 
+/** The change since the previous period (this one minus that one) with its 95% interval: Newcombe's hybrid score interval for a share, Welch's t for a mean; for schemas without a score the change of the count, with no interval. */
+export type ScoreChange = {
+  delta: number;
+  low: number | null;
+  high: number | null;
+  significant: boolean | null;
+  method: "newcombe" | "welch" | "count";
+};
+
 /** The arguments of sets/create: { projectId, key, schema, schemaConfig?, metadata: ContentSetMetadataModel } */
 export type SetsCreateArguments = [ContentSetCreateModel];
 
@@ -777,11 +786,31 @@ export type SetsTopArguments = [(ContentSetTopQueryModel | null | undefined)?];
 /** The periods statistics are kept for. */
 export type StatPeriod = "day" | "week" | "month" | "year" | "lifetime" | "rolling7d" | "rolling28d" | "rolling12m";
 
-/** The period of getStats: its kind (default lifetime), an instant in it (default now) and a shift in whole periods. */
+/** The aggregated responses of one period; with compare "previous", also the period before and the change since (null when either period counted nothing). */
+export type Stats = {
+  id: string;
+  accountId: string;
+  projectId: string;
+  contentSetId?: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  entity: "project" | "contentSet" | "contentItem";
+  entityId: string;
+  period: "day" | "week" | "month" | "year" | "lifetime" | "rolling7d" | "rolling28d" | "rolling12m";
+  referenceDate: Timestamp;
+  data: ResponseAggregation;
+  count: number;
+  summary?: number;
+  previous?: AggregatedData;
+  change?: ScoreChange | null;
+};
+
+/** The period of getStats: its kind (default lifetime), an instant in it (default now), a shift in whole periods, and compare: "previous" for the period before and the change since. */
 export type StatsFilter = {
   period?: StatPeriod;
   reference?: string;
   shift?: number;
+  compare?: "previous";
 };
 
 /** schemaConfig of a tagged-message set, complete. */
@@ -892,7 +921,7 @@ export interface Operations {
   /** A project by id. */
   "projects/get": { args: ProjectsGetArguments; result: Project };
   /** Aggregated responses of a project over one period (default lifetime), with one data point per hour, day, month or year of the period. */
-  "projects/getStats": { args: ProjectsGetStatsArguments; result: AggregatedData };
+  "projects/getStats": { args: ProjectsGetStatsArguments; result: Stats };
   /** Projects whose name starts with the text (case-insensitive), or whose id is the text; at most 20, by name. */
   "projects/lookup": { args: ProjectsLookupArguments; result: Project[] };
   /** Changes the given fields of a project (name, description, state). */
@@ -904,7 +933,7 @@ export interface Operations {
   /** A content set by id (extension: SPEC has no sets/get). */
   "sets/get": { args: SetsGetArguments; result: ContentSet };
   /** Aggregated responses of a content set over one period (default lifetime), with one data point per hour, day, month or year of the period. */
-  "sets/getStats": { args: SetsGetStatsArguments; result: AggregatedData };
+  "sets/getStats": { args: SetsGetStatsArguments; result: Stats };
   /** Content sets whose name or key starts with the text (case-insensitive), or whose id is the text; at most 20. */
   "sets/lookup": { args: SetsLookupArguments; result: ContentSet[] };
   /** Changes the given fields of a content set (name, description, key, flags, revokeWindow, state). */
@@ -918,7 +947,7 @@ export interface Operations {
   /** A content item by id (extension: SPEC has no contents/get). */
   "contents/get": { args: ContentsGetArguments; result: ContentItem };
   /** Aggregated responses of a content item over one period (default lifetime), with one data point per hour, day, month or year of the period. */
-  "contents/getStats": { args: ContentsGetStatsArguments; result: AggregatedData };
+  "contents/getStats": { args: ContentsGetStatsArguments; result: Stats };
   /** Content items whose key or title starts with the text (case-insensitive), or whose id is the text; at most 20. */
   "contents/lookup": { args: ContentsLookupArguments; result: ContentItemLookupEntry[] };
   /** Changes the given fields of a content item (title, description, url, key, state). */
