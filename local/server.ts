@@ -3,7 +3,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { localLambdaContext } from './lambda-context';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { API_SECURITY_HEADERS, MAX_BODY_BYTES } from '../functions/api/adapter';
+import { API_SECURITY_HEADERS } from '../functions/api/adapter';
+import { bodyLimit } from '../functions/api/limits';
 import { preflightHeaders, corsHeaders } from '../functions/api/cors';
 import { ApiError } from '../functions/api/errors';
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../functions/api/client-address';
@@ -28,16 +29,20 @@ function routeTable(modules: Map<string, OperationModule>): Map<string, Operatio
   return routes;
 }
 
-class BodyTooLarge extends Error {}
+class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`body over ${limit} bytes`);
+  }
+}
 
-async function readBody(request: IncomingMessage): Promise<string> {
+async function readBody(request: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES) throw new BodyTooLarge();
+  if (declared > limit) throw new BodyTooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    if (size > limit) throw new BodyTooLarge(limit);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -197,14 +202,14 @@ export function createApiServer(options: ApiServerOptions = {}): Server {
         logger.info('request', { method: request.method, path: url.pathname, status: 429, requestId, error: error.code });
         return;
       }
-      const body = await readBody(request);
+      const body = await readBody(request, bodyLimit(route.operation));
       const event = proxyEvent(request, url, body, requestId);
       send(response, await route.handler(event, localLambdaContext(`local-${route.operation.resource}-${route.operation.name}`, requestId)), requestId);
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         sendError(
           response,
-          new ApiError('payload-too-large', `The request body must be at most ${MAX_BODY_BYTES} bytes`, { limit: MAX_BODY_BYTES }),
+          new ApiError('payload-too-large', `The request body must be at most ${error.limit} bytes`, { limit: error.limit }),
           origin,
           requestId,
         );

@@ -7,7 +7,7 @@ import { authenticate, authorize, type Caller } from './auth';
 import { callerAddress } from './client-address';
 import { corsHeaders } from './cors';
 import { ApiError, badRequest, invalidFields } from './errors';
-import { MAX_BODY_BYTES } from './limits';
+import { bodyLimit, MAX_BODY_BYTES } from './limits';
 import { logger } from '../observability/logger';
 import { queryArguments } from './query-arguments';
 import { checkJsonInput } from './json-input';
@@ -49,13 +49,10 @@ function rawArguments(event: APIGatewayProxyEvent, operation: Pick<OperationDecl
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }
 
-function checkSize(event: APIGatewayProxyEvent): void {
+function checkSize(event: APIGatewayProxyEvent, limit: number): void {
   const size = event.body ? Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : 0;
-  if (size > MAX_BODY_BYTES) {
-    throw new ApiError('payload-too-large', `The request body must be at most ${MAX_BODY_BYTES} bytes`, {
-      limit: MAX_BODY_BYTES,
-      size,
-    });
+  if (size > limit) {
+    throw new ApiError('payload-too-large', `The request body must be at most ${limit} bytes`, { limit, size });
   }
 }
 
@@ -107,6 +104,7 @@ export async function handleApiEvent<S extends TableClient>(
   const cors = { ...corsHeaders(headers.origin), ...NOT_CACHED, ...API_SECURITY_HEADERS };
   const responseHeaders: Record<string, string> = {};
   const touched: string[] = [];
+  const counts: Record<string, number> = {};
   let result: APIGatewayProxyResult;
   let errorCode: string | undefined;
   const now = dependencies.now?.() ?? new Date();
@@ -116,7 +114,7 @@ export async function handleApiEvent<S extends TableClient>(
   let args: unknown[] | undefined;
   let value: unknown;
   try {
-    checkSize(event);
+    checkSize(event, bodyLimit(operation));
     raw = rawArguments(event, operation);
     caller = await authenticate(dependencies.store, headers.authorization, now);
     authorize(caller, operation.level);
@@ -133,6 +131,7 @@ export async function handleApiEvent<S extends TableClient>(
       request,
       responseHeaders,
       touched,
+      counts,
     });
     result = answersNoContent(operation)
       ? { statusCode: 204, headers: { ...cors, ...responseHeaders }, body: '' }
@@ -154,6 +153,7 @@ export async function handleApiEvent<S extends TableClient>(
     args: args ?? argumentsForAudit(raw),
     result: errorCode === undefined ? value : undefined,
     touched,
+    counts,
     outcome: errorCode ?? 'ok',
     request,
     at: now,

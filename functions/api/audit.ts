@@ -37,6 +37,8 @@ export interface AuditedCall {
   result: unknown;
   /** What the call changed besides what it named (OperationContext `touched`). */
   touched?: readonly string[];
+  /** Numbers the handler recorded for its entry (OperationContext `counts`). */
+  counts?: Readonly<Record<string, number>>;
   /** `ok`, or the error code of the answer. */
   outcome: string;
   request: RequestInfo;
@@ -84,6 +86,7 @@ export function auditEntry(call: AuditedCall): { accountId: string; entry: Audit
       actor: who.actor,
       operation: operationPath(call.operation),
       targetIds: auditTargetIds(call.args, call.result, call.touched),
+      ...(call.counts && Object.keys(call.counts).length > 0 ? { counts: { ...call.counts } } : {}),
       ...(call.request.sourceIp ? { sourceIp: call.request.sourceIp } : {}),
       outcome: call.outcome,
       requestId: call.request.requestId,

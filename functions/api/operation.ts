@@ -37,6 +37,8 @@ export interface OperationContext<S extends TableClient = Store> {
    * revokes with the member): the call's audit entry lists them after the named ids.
    */
   touched: string[];
+  /** Numbers the call's audit entry records besides (responses/import: its rows per status). */
+  counts: Record<string, number>;
 }
 
 type ArgumentsSchema = z.ZodType<unknown[], unknown>;
@@ -83,6 +85,8 @@ export interface OperationDeclaration<
   opensWebhookSecrets?: boolean;
   /** Timeout of its Lambda function in seconds (default 10; API Gateway answers 504 after 29). */
   timeoutSeconds?: number;
+  /** Its request body limit in bytes, when not MAX_BODY_BYTES (functions/api/limits.ts). */
+  maxBodyBytes?: number;
 }
 
 /**

@@ -180,3 +180,32 @@ export type ResponseEraseModel = z.infer<typeof ResponseEraseModel>;
 /** What the widgets send to getAggregates: a content id, or the set and the page key. */
 export const AggregatesTarget = z.union([id, ContentKeyModel]);
 export const StatPeriodModel = z.enum(STAT_PERIODS).meta({ id: 'StatPeriod', description: 'The periods statistics are kept for.' });
+
+/** responses/import takes at most this many rows a call. */
+export const MAX_IMPORT_ROWS = 1000;
+export const IMPORT_ID_MAX_LENGTH = 100;
+/** The earliest createdAt an import accepts: older dates are typos, not history. */
+export const EARLIEST_IMPORT = '2000-01-01T00:00:00.000Z';
+
+/**
+ * One row of responses/import. Its shape is checked with the call (a malformed row refuses
+ * the call: the file is wrong); its value, date range and target are checked per row.
+ */
+export const ImportRowModel = z
+  .strictObject({
+    key: contentKey.optional(),
+    contentId: id.optional(),
+    value: z.unknown().refine(present, 'value is required'),
+    createdAt: isoDate,
+    userId: userId.optional(),
+    context: ResponseContext.optional(),
+    importId: z.string().min(1).max(IMPORT_ID_MAX_LENGTH),
+  })
+  .refine((row) => row.key !== undefined || row.contentId !== undefined, { message: 'key or contentId is required', path: ['key'] })
+  .meta({
+    id: 'ImportRowModel',
+    description: `One past response: on the item named by key (in the call's set) or contentId, created at \`createdAt\`; \`importId\` (1 to ${IMPORT_ID_MAX_LENGTH} characters) makes it once only per set.`,
+    anyOf: [{ required: ['key'] }, { required: ['contentId'] }],
+  });
+export type ImportRowModel = z.infer<typeof ImportRowModel>;
+export const ImportRowsModel = z.array(ImportRowModel).min(1).max(MAX_IMPORT_ROWS);

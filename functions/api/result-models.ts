@@ -387,6 +387,24 @@ export const ApiErrorModel = z
     description: 'Every failure: `error` identifies it; bad-request lists the offending arguments in data.fields as { path, message }.',
   });
 
+export const ImportResultModel = z
+  .object({
+    rows: z.array(
+      z.object({
+        index: z.number().int().min(0),
+        status: z.enum(['imported', 'duplicate', 'refused']),
+        responseId: entityId.optional(),
+        error: ApiErrorModel.optional(),
+      }),
+    ),
+  })
+  .meta({
+    id: 'ImportResult',
+    description:
+      'One entry per row, in row order: `imported` (with its responseId), `duplicate` (its importId was imported into the set before; with the responseId it has) or `refused` (with the ApiError that refused it).',
+  });
+export type ImportResultModel = z.infer<typeof ImportResultModel>;
+
 export type ProjectModel = z.infer<typeof ProjectModel>;
 export type ContentSetModel = z.infer<typeof ContentSetModel>;
 export type ContentItemModel = z.infer<typeof ContentItemModel>;
@@ -417,11 +435,12 @@ export const AuditEntryModel = z
     outcome: z.string().min(1),
     requestId: z.string().min(1),
     count: z.number().int().min(1).optional(),
+    counts: z.record(z.string(), z.number().int().min(0)).optional(),
   })
   .meta({
     id: 'AuditEntry',
     description:
-      'One call that changed (or tried to change) something: who, which operation on which ids, when, from which address, and `ok` or the error code it was answered with. Never secrets, names or values. With `count`: that many refused calls of the actor, operation and outcome in the minute from `at`, beyond the ones with entries of their own.',
+      'One call that changed (or tried to change) something: who, which operation on which ids, when, from which address, and `ok` or the error code it was answered with. Never secrets, names or values. With `count`: that many refused calls of the actor, operation and outcome in the minute from `at`, beyond the ones with entries of their own. With `counts`: what the call did in numbers (responses/import: rows `imported`, `duplicate`, `refused`).',
   });
 
 export const AuditPageModel = z

@@ -35,6 +35,8 @@ export interface AuditEntry {
   /** `ok`, or the error code the call was answered with. */
   outcome: string;
   requestId: string;
+  /** What the call did, in numbers, when its operation says (responses/import: `imported`, `duplicate`, `refused`). */
+  counts?: Record<string, number>;
   /**
    * Only on an aggregate of refused calls: how many calls of this actor and operation were
    * refused with `outcome` in the minute from `at`, beyond the ones with entries of their
@@ -113,6 +115,7 @@ export const AUDIT_CSV_COLUMNS = [
   'outcome',
   'requestId',
   'count',
+  'counts',
 ] as const;
 export type AuditCsvColumn = (typeof AUDIT_CSV_COLUMNS)[number];
 
@@ -132,5 +135,11 @@ export function auditCsvRecord(entry: AuditEntry): Record<AuditCsvColumn, string
     outcome: entry.outcome,
     requestId: entry.requestId,
     count: entry.count === undefined ? '' : String(entry.count),
+    counts:
+      entry.counts === undefined
+        ? ''
+        : Object.entries(entry.counts)
+            .map(([name, value]) => `${name}=${value}`)
+            .join(' '),
   };
 }

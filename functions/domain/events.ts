@@ -19,6 +19,8 @@ export interface ResponseImage {
   context?: Record<string, unknown>;
   profiling?: Record<string, unknown>;
   revokeExpiresAt?: string;
+  /** Set on responses written by responses/import: their creation is history, not news. */
+  importId?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -10,6 +10,11 @@ export function idOf(bytes: Uint8Array): string {
   return id.startsWith('-') ? `_${id.slice(1)}` : id;
 }
 
+/** 128 bits of a SHA-256, URL-safe: ids derived from other ids, so the same inputs always give the same id. */
+export function derivedId(...parts: string[]): string {
+  return idOf(createHash('sha256').update(parts.join('\u0000')).digest().subarray(0, 16));
+}
+
 /** 128 random bits, URL-safe (22 characters). */
 export function newId(): string {
   return idOf(randomBytes(16));

@@ -75,7 +75,7 @@ export function stateChecks(tableName: string, target: { projectId: string; cont
   ];
 }
 
-function disallowedKey(contentSetId: string, key: string): ApiError {
+export function disallowedKey(contentSetId: string, key: string): ApiError {
   return new ApiError('not-found', 'No content item has this key, and the content set does not create items automatically', { contentSetId, key });
 }
 

@@ -42,7 +42,7 @@ export function auditItem(accountId: string, entry: AuditEntry): Record<string, 
 }
 
 export function auditEntryOf(item: Record<string, unknown>): AuditEntry {
-  const { id, at, actor, operation, targetIds, sourceIp, outcome, requestId, count } = item as unknown as AuditEntry;
+  const { id, at, actor, operation, targetIds, sourceIp, outcome, requestId, count, counts } = item as unknown as AuditEntry;
   return {
     id,
     at,
@@ -53,6 +53,7 @@ export function auditEntryOf(item: Record<string, unknown>): AuditEntry {
     outcome,
     requestId,
     ...(count === undefined ? {} : { count: Number(count) }),
+    ...(counts === undefined ? {} : { counts: Object.fromEntries(Object.entries(counts).map(([name, value]) => [name, Number(value)])) }),
   };
 }
 

@@ -388,6 +388,8 @@ export const Response = new Entity({
     userSort: { type: 'string', readOnly: true },
     revokeTokenHash: { type: 'string', hidden: true },
     revokeExpiresAt: { type: 'string' },
+    /** The caller's id of an imported response (responses/import): its id is derived from it, and webhooks skip its creation. */
+    importId: { type: 'string', readOnly: true },
     /**
      * The write shard of the list indexes below (domain/response-shards.ts), derived from the
      * id. Responses written before shards have none: their list keys lack the `#<shard>`.

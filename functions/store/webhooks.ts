@@ -30,7 +30,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { deliveryLifetimeSeconds, type DeliveredEventType, type DeliveryStatus, type WebhookEventType, type WebhookFormat } from '../domain/webhooks';
-import { idOf } from '../domain/text';
 import type { TableClient } from './dynamodb-clients';
 import { budgetedRead } from './batch';
 
@@ -101,11 +100,6 @@ export const dueSortKey = (at: string, deliveryId: string) => `${at}#${deliveryI
 
 /** The due index attributes of a delivery to attempt at `at`. */
 export const dueAttributes = (deliveryId: string, at: string) => ({ duepk: dueShard(deliveryId), duesk: dueSortKey(at, deliveryId) });
-
-/** 128 bits of a SHA-256, URL-safe: ids derived from other ids, so the same inputs always give the same id. */
-export function derivedId(...parts: string[]): string {
-  return idOf(createHash('sha256').update(parts.join('\u0000')).digest().subarray(0, 16));
-}
 
 const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'duepk', 'duesk', 'expiresAt'];
 

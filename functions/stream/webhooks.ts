@@ -34,7 +34,6 @@ import type { TableClient } from '../store/dynamodb-clients';
 import {
   accountWebhooks,
   deliveryKey,
-  derivedId,
   eraseResponseDeliveries,
   pendingDelivery,
   putDeliveryPointer,
@@ -55,6 +54,7 @@ import {
   type WebhookBody,
 } from '../webhooks/payloads';
 import type { DomainEvent } from '../domain/events';
+import { derivedId } from '../domain/text';
 import { eventsOf } from './events';
 
 /** Deliveries written at once. */
@@ -68,8 +68,12 @@ export interface DeliverOptions {
   attemptBudgetMs?: number;
 }
 
+/**
+ * The events webhooks are sent: their types, but not the creation of an imported response
+ * (responses/import): a history of months would flood receivers with `response.created`.
+ */
 const isWebhookEvent = (event: DomainEvent): event is DomainEvent & { type: WebhookEventType } =>
-  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type);
+  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type) && !(event.type === 'response.created' && event.after.importId !== undefined);
 
 /** The webhooks an event goes to: enabled, subscribed to its type, and of its project if they name one. */
 export function subscribers(event: DomainEvent & { type: WebhookEventType }, webhooks: readonly WebhookRecord[]): WebhookRecord[] {

@@ -241,6 +241,22 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
         { name: '101 ids', args: [{ responseIds: Array.from({ length: 101 }, () => UNKNOWN_ID) }] },
       ],
     },
+    'responses/import': {
+      valid: [
+        [f.setId, [{ key: 'agree', value: 'y', createdAt: '2024-01-01T00:00:00Z', importId: unique() }]],
+        [f.setId, [{ contentId: UNKNOWN_ID, value: 1, createdAt: '2024-01-01T00:00:00+02:00', userId: 'u', context: { a: 1 }, importId: 'x' }]],
+      ],
+      cases: [
+        { name: 'no rows', args: [f.setId, []] },
+        { name: 'no target', args: [f.setId, [{ value: 'y', createdAt: '2024-01-01T00:00:00Z', importId: 'a' }]] },
+        { name: 'importId of 101', args: [f.setId, [{ key: 'k', value: 'y', createdAt: '2024-01-01T00:00:00Z', importId: 'x'.repeat(101) }]] },
+        { name: 'no createdAt', args: [f.setId, [{ key: 'k', value: 'y', importId: 'a' }]] },
+        {
+          name: '1,001 rows',
+          args: [f.setId, Array.from({ length: 1001 }, (_, index) => ({ key: 'k', value: 'y', createdAt: '2024-01-01T00:00:00Z', importId: `${index}` }))],
+        },
+      ],
+    },
     'keys/list': { valid: [[], [null], [{ $size: 5 }]], cases: [{ name: 'size 0', args: [{ $size: 0 }] }] },
     'audit/list': {
       valid: [[], [null], [{ $size: 5, operation: 'projects/create', targetId: f.projectId, from: '2026-01-01T00:00:00Z', to: '2126-01-01T00:00:00Z' }]],

@@ -44,7 +44,11 @@ describe('operation registry', () => {
     const anonymous = OPERATION_NAMES.filter((name) => operations[name].level === 'anonymous');
     expect(anonymous.sort()).toEqual(['responses/create', 'responses/edit', 'responses/getAggregates', 'responses/remove']);
     const admin = OPERATION_NAMES.filter((name) => operations[name].level === 'admin');
-    expect(admin.every((name) => /\/(create|save)$/.test(name) || name === 'responses/erase' || /^(keys|members|webhooks|audit)\//.test(name))).toBe(true);
+    expect(
+      admin.every(
+        (name) => /\/(create|save)$/.test(name) || name === 'responses/erase' || name === 'responses/import' || /^(keys|members|webhooks|audit)\//.test(name),
+      ),
+    ).toBe(true);
     // members/*: admin, but for members/me (every member and key) and members/accept (signed-in people).
     expect(OPERATION_NAMES.filter((name) => name.startsWith('members/') && operations[name].level !== 'admin').sort()).toEqual([
       'members/accept',
@@ -90,6 +94,7 @@ describe('operation registry', () => {
       'projects/create',
       'projects/save',
       'responses/erase',
+      'responses/import',
       'sets/create',
       'sets/save',
       'webhooks/create',

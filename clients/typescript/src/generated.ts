@@ -58,7 +58,7 @@ export type ApiKeyPage = {
   cursor?: Cursor;
 };
 
-/** One call that changed (or tried to change) something: who, which operation on which ids, when, from which address, and `ok` or the error code it was answered with. Never secrets, names or values. With `count`: that many refused calls of the actor, operation and outcome in the minute from `at`, beyond the ones with entries of their own. */
+/** One call that changed (or tried to change) something: who, which operation on which ids, when, from which address, and `ok` or the error code it was answered with. Never secrets, names or values. With `count`: that many refused calls of the actor, operation and outcome in the minute from `at`, beyond the ones with entries of their own. With `counts`: what the call did in numbers (responses/import: rows `imported`, `duplicate`, `refused`). */
 export type AuditEntry = {
   id: string;
   at: Timestamp;
@@ -69,6 +69,7 @@ export type AuditEntry = {
   outcome: string;
   requestId: string;
   count?: number;
+  counts?: Record<string, number>;
 };
 
 /** The arguments of audit/export: { actor?, operation?, targetId?, from?, to?, format: 'csv' | 'ndjson', cursor? } */
@@ -370,6 +371,27 @@ export type ExportChunk = {
   data: string;
   rows: number;
   cursor?: Cursor;
+};
+
+/** One entry per row, in row order: `imported` (with its responseId), `duplicate` (its importId was imported into the set before; with the responseId it has) or `refused` (with the ApiError that refused it). */
+export type ImportResult = {
+  rows: ({
+    index: number;
+    status: "imported" | "duplicate" | "refused";
+    responseId?: string;
+    error?: ApiErrorBody;
+  })[];
+};
+
+/** One past response: on the item named by key (in the call's set) or contentId, created at `createdAt`; `importId` (1 to 100 characters) makes it once only per set. */
+export type ImportRowModel = {
+  key?: string;
+  contentId?: string;
+  value: unknown;
+  createdAt: string;
+  userId?: string;
+  context?: ResponseContext;
+  importId: string;
 };
 
 /** A single-use invitation: `url` carries its secret (after `#`) and is shown only in this answer. */
@@ -722,6 +744,9 @@ export type ResponsesGetAggregatesArguments = [string | ContentKey, (StatPeriod 
 /** The arguments of responses/get: id: string */
 export type ResponsesGetArguments = [string];
 
+/** The arguments of responses/import: contentSetId: string, rows: { key? | contentId?, value, createdAt, userId?, context?, importId }[] */
+export type ResponsesImportArguments = [string, ImportRowModel[]];
+
 /** The arguments of responses/list: { $size?, $page? | cursor?, projectId?, contentSetId?, contentId?, userId?, state?, from?, to? } */
 export type ResponsesListArguments = [ResponseQueryModel];
 
@@ -937,6 +962,8 @@ export interface Operations {
   "responses/get": { args: ResponsesGetArguments; result: Response };
   /** Counts per option of a content item (by id, or by contentSetId + key) over a period (default lifetime), in the set's option order; zeros for a key nobody answered yet. */
   "responses/getAggregates": { args: ResponsesGetAggregatesArguments; result: number[] };
+  /** Records past responses in a content set, up to 1,000 rows (and 4 MiB) per call, each once per importId; counted at their createdAt, not sent to webhooks. */
+  "responses/import": { args: ResponsesImportArguments; result: ImportResult };
   /** Responses of a project, content set or content item, or of a person (userId) across the account, newest first; page on with the returned cursor (or 1-based $page). */
   "responses/list": { args: ResponsesListArguments; result: ResponsePage };
   /** Revokes a response (state becomes revoked) while its revocation window is open. */
@@ -1016,6 +1043,7 @@ export const OPERATIONS = {
   "responses/export": { readOnly: true, level: "viewer" },
   "responses/get": { readOnly: true, level: "viewer" },
   "responses/getAggregates": { readOnly: true, level: "anonymous" },
+  "responses/import": { readOnly: false, level: "admin" },
   "responses/list": { readOnly: true, level: "viewer" },
   "responses/remove": { readOnly: false, level: "anonymous" },
   "keys/create": { readOnly: false, level: "admin" },

@@ -1,10 +1,21 @@
 import * as z from 'zod';
 import { declareOperation } from '../operation';
-import { EraseResultModel, ExportChunkModel, NoContent, OptionCountsModel, ResponseModel, ResponsePageModel, ResponseWriteResultModel } from '../result-models';
+import {
+  EraseResultModel,
+  ExportChunkModel,
+  ImportResultModel,
+  NoContent,
+  OptionCountsModel,
+  ResponseModel,
+  ResponsePageModel,
+  ResponseWriteResultModel,
+} from '../result-models';
 import {
   AggregatesTarget,
   ERASE_BATCH,
+  ImportRowsModel,
   MAX_ERASE_IDS,
+  MAX_IMPORT_ROWS,
   POSITIONAL_CREATE_FIELDS,
   ProfilingModel,
   ResponseContext,
@@ -17,6 +28,7 @@ import {
   StatPeriodModel,
 } from '../response-models';
 import { contentKey, id } from '../models';
+import { IMPORT_MAX_BODY_BYTES } from '../limits';
 
 /**
  * Accepts the widgets' single object and SPEC's seven positional arguments. Positional
@@ -176,4 +188,18 @@ export const responsesRemove = declareOperation({
   level: 'anonymous',
   readOnly: false,
   errors: ['not-found', 'forbidden', 'conflict'],
+});
+
+export const responsesImport = declareOperation({
+  resource: 'responses',
+  name: 'import',
+  summary: `Records past responses in a content set, up to ${MAX_IMPORT_ROWS.toLocaleString('en')} rows (and ${IMPORT_MAX_BODY_BYTES / 1024 / 1024} MiB) per call, each once per importId; counted at their createdAt, not sent to webhooks.`,
+  args: z.tuple([id, ImportRowsModel]),
+  signature: 'contentSetId: string, rows: { key? | contentId?, value, createdAt, userId?, context?, importId }[]',
+  result: ImportResultModel,
+  level: 'admin',
+  readOnly: false,
+  errors: ['not-found', 'conflict'],
+  timeoutSeconds: 28,
+  maxBodyBytes: IMPORT_MAX_BODY_BYTES,
 });
