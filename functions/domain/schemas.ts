@@ -88,6 +88,11 @@ export function buildProjectAggregation(period: string, points: Counter[]): Resp
   return buildAggregation('pulse', 1, period, points);
 }
 
+/** The value the export's value, tag and message cells hold (the inverse of readableValue). */
+export function valueOfCells(schema: Schema, cells: ExportCells): unknown {
+  return behaviourOf(schema).valueOfCells(cells);
+}
+
 /** A stored value as a person reads it, in the export's value, tag and message columns. */
 export function readableValue(schema: Schema, value: unknown): ExportCells {
   return behaviourOf(schema).exportCells(value);
