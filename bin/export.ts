@@ -7,12 +7,10 @@
  * Exit codes: 0 done, 1 failed (API error, network, file), 2 wrong usage.
  */
 import { SingleBar } from 'cli-progress';
-import { createWriteStream, existsSync, readFileSync, renameSync, rmSync, type WriteStream } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Failure, requestOrExitCode, runCli, UsageError, usageErrorOf } from './cli';
-
-const DEFAULT_URL = 'http://localhost:3000/v0';
+import { callApi, DEFAULT_URL, devKey } from './http-api';
 
 const USAGE = `Usage: npm run export -- (--project <id> | --set <id> | --item <id> | --user <id>) [options]
 
@@ -103,7 +101,7 @@ function parse(argv: string[]): Settings | 'help' {
     if (values[bound] !== undefined && Number.isNaN(Date.parse(values[bound]!))) throw new UsageError(`--${bound} must be an ISO date-time`);
   }
   const url = (values.url ?? process.env.FEEDBACK_API_URL ?? DEFAULT_URL).replace(/\/+$/, '');
-  const key = values.key ?? process.env.FEEDBACK_API_KEY ?? (url === DEFAULT_URL ? devKey() : undefined);
+  const key = values.key ?? process.env.FEEDBACK_API_KEY ?? (url === DEFAULT_URL ? devKey('viewer') : undefined);
   if (!key) throw new UsageError('Give --key (or FEEDBACK_API_KEY): a viewer or admin key of the account');
   return {
     query: {
@@ -123,52 +121,6 @@ function parse(argv: string[]): Settings | 'help' {
   };
 }
 
-/** The viewer key `npm start` wrote for the local dev account. */
-function devKey(): string | undefined {
-  const file = join(resolve(process.env.DATA_DIR ?? '.data'), 'dev-keys.json');
-  if (!existsSync(file)) return undefined;
-  const keys = JSON.parse(readFileSync(file, 'utf8')) as { viewer?: string; admin?: string };
-  return keys.viewer ?? keys.admin;
-}
-
-const RETRIES = 5;
-
-/** One API call; retried on network failures, throttling (429) and 5xx answers, with backoff. */
-async function call<T>(settings: Settings, operation: string, args: unknown[]): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    let status: number;
-    let text: string;
-    try {
-      const response = await fetch(`${settings.url}/${operation}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `API-KEY ${settings.key}` },
-        body: JSON.stringify(args),
-      });
-      status = response.status;
-      text = await response.text();
-    } catch (error) {
-      if (attempt >= RETRIES)
-        throw new Failure(`Cannot reach ${settings.url}: ${(error as Error).message}${settings.url === DEFAULT_URL ? ' (is "npm start" running?)' : ''}`);
-      await new Promise((wait) => setTimeout(wait, 200 * 2 ** attempt));
-      continue;
-    }
-    if (status === 200) return JSON.parse(text) as T;
-    if ((status === 429 || status >= 500) && attempt < RETRIES) {
-      await new Promise((wait) => setTimeout(wait, 200 * 2 ** attempt));
-      continue;
-    }
-    let message = text.slice(0, 500);
-    try {
-      const body = JSON.parse(text) as { error?: string; message?: string; data?: { fields?: { path: string; message: string }[] } };
-      const fields = body.data?.fields?.map((field) => `${field.path}: ${field.message}`).join('; ');
-      message = `${body.error}: ${body.message}${fields ? ` (${fields})` : ''}`;
-    } catch {
-      // not an API error body
-    }
-    throw new Failure(`${operation} answered ${status}: ${message}`);
-  }
-}
-
 /** Active responses of one project, set or item are counted by getStats: a cheap total for the progress bar. */
 async function knownTotal(settings: Settings): Promise<number | undefined> {
   const { query } = settings;
@@ -179,7 +131,7 @@ async function knownTotal(settings: Settings): Promise<number | undefined> {
       ? ['sets/getStats', query.contentSetId]
       : ['projects/getStats', query.projectId!];
   try {
-    return (await call<{ count: number }>(settings, operation, [id])).count;
+    return (await callApi<{ count: number }>(settings, operation, [id])).count;
   } catch {
     return undefined;
   }
@@ -236,7 +188,7 @@ async function main(argv: string[]): Promise<number> {
   bar.start(total ?? 0, 0, { calls });
   try {
     do {
-      const chunk = await call<ExportChunk>(settings, 'responses/export', [{ ...settings.query, ...(cursor ? { cursor } : {}) }]);
+      const chunk = await callApi<ExportChunk>(settings, 'responses/export', [{ ...settings.query, ...(cursor ? { cursor } : {}) }]);
       calls++;
       rows += chunk.rows;
       bytes += Buffer.byteLength(chunk.data);

@@ -100,6 +100,11 @@ export function scoreSample(schema: Schema, config: AnySchemaConfig, total: Coun
   return score?.(total, config);
 }
 
+/** The value the export's value, tag and message cells hold (the inverse of readableValue). */
+export function valueOfCells(schema: Schema, cells: ExportCells): unknown {
+  return behaviourOf(schema).valueOfCells(cells);
+}
+
 /** A stored value as a person reads it, in the export's value, tag and message columns. */
 export function readableValue(schema: Schema, value: unknown): ExportCells {
   return behaviourOf(schema).exportCells(value);

@@ -48,6 +48,8 @@ export interface SchemaBehaviour<S extends Schema> {
   describe(value: unknown, config: SchemaConfig[S] | undefined): string;
   /** The value in the export's value, tag and message columns. */
   exportCells(value: unknown): ExportCells;
+  /** The value the export's cells hold, for `value` to check again: how an exported file imports back (npm run import). */
+  valueOfCells(cells: ExportCells): unknown;
 }
 
 /** The number of responses of each data point: the points of the shapes that count only (pulse, message, projects). */

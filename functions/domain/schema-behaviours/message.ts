@@ -12,4 +12,5 @@ export const message: SchemaBehaviour<'message'> = {
   aggregate: ({ period, points, count }) => ({ schema: 'message', period, values: [count], count, points: pointCounts(points) }),
   describe: (value) => `“${String(value)}”`,
   exportCells: (value) => ({ ...BLANK_CELLS, message: typeof value === 'string' ? value : JSON.stringify(value) }),
+  valueOfCells: (cells) => cells.message,
 };

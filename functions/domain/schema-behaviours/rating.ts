@@ -63,4 +63,6 @@ export const rating: SchemaBehaviour<'rating'> = {
   }),
   describe: (value, config) => (config?.max === undefined ? `★ ${String(value)}` : `★ ${String(value)} of ${config.max}`),
   exportCells: (value) => ({ ...BLANK_CELLS, value: plainText(value) }),
+  // Decimal text, which `value` reads as the number.
+  valueOfCells: (cells) => cells.value,
 };

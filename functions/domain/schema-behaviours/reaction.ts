@@ -68,4 +68,5 @@ export const reaction: SchemaBehaviour<'reaction'> = {
     return emoji ? `${emoji} ${String(value)}` : String(value);
   },
   exportCells: (value) => ({ ...BLANK_CELLS, value: plainText(value) }),
+  valueOfCells: (cells) => cells.value,
 };

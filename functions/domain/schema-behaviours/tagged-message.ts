@@ -55,4 +55,6 @@ export const taggedMessage: SchemaBehaviour<'tagged-message'> = {
     const { tag, message } = (value ?? {}) as { tag?: unknown; message?: unknown };
     return { ...BLANK_CELLS, tag: tag === undefined ? '' : String(tag), message: message === undefined || message === null ? '' : String(message) };
   },
+  // A blank message cell is no message (the export writes none as blank).
+  valueOfCells: (cells) => (cells.message === '' ? { tag: cells.tag } : { tag: cells.tag, message: cells.message }),
 };

@@ -1,0 +1,204 @@
+/**
+ * `npm run bench:import`: what responses/import costs, counted, and how fast a large history
+ * is imported and counted, timed, on an in-memory DynamoDB Local started for the run.
+ *
+ *   npm run bench:import
+ *   npm run bench:import -- --rows 20000 --write
+ *
+ * Cost (counted by the published rules, scripts/dynamo-meter.ts; the same on every machine):
+ * requests and write units per row of one call of 1,000 rows on existing items, the same
+ * with a userId (its person index), the same rows again (all duplicates: what a retry
+ * costs), and 100 rows on 100 new keys (each key's item is a transaction).
+ *
+ * Speed (timed; depends on the machine): `--rows` rows (default 100,000) on 100 pages over
+ * 365 days, imported by the operation (functions/operations/response-import.ts) in calls of
+ * 1,000 rows, 4 at a time as the CLI sends them; then counted by the real stream consumer
+ * (the local event source mapping, started after the import, so each phase is timed on its
+ * own; the cost rows above are counted with them). The set's lifetime count is checked
+ * against the rows. A history spread over a year makes the consumer's batches touch many
+ * day items each, unlike live traffic, which lands on today's. `--write` stores the figures in docs/bench-import.json.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { benchOnDynamoDbLocal, markdownTable, positiveInteger } from './bench-lib';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+process.env.POWERTOOLS_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'SILENT';
+
+const TABLE_NAME = 'bench_import';
+const IMPORT_RESULTS = 'docs/bench-import.json';
+const DAY_MS = 86_400_000;
+/** Calls in flight at once, as bin/import.ts sends them. */
+const CONCURRENT_CALLS = 4;
+
+interface CostRow {
+  name: string;
+  rows: number;
+  requests: number;
+  write: number;
+  read: number;
+  writePerRow: number;
+}
+
+interface ImportResults {
+  date: string;
+  cost: CostRow[];
+  speed: { rows: number; calls: number; importSeconds: number; countSeconds: number; counted: number };
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { rows: { type: 'string' }, write: { type: 'boolean', default: false } } });
+  const rows = positiveInteger('--rows', values.rows, 100_000);
+  return benchOnDynamoDbLocal('responses/import on the local runtime', TABLE_NAME, () => run(rows, values.write ?? false));
+}
+
+async function run(total: number, write: boolean): Promise<string[]> {
+  const { defaultStore } = await import('../functions/store/entity-store');
+  const { ensureTable } = await import('../functions/store/setup');
+  const { meterClient } = await import('./dynamo-meter');
+  const { ensureAccount } = await import('../functions/operations/api-keys');
+  const { createProject } = await import('../functions/operations/projects');
+  const { createContentSet } = await import('../functions/operations/sets');
+  const { createContentItem } = await import('../functions/operations/contents');
+  const { importResponses } = await import('../functions/operations/response-import');
+  const { contentSetStats } = await import('../functions/operations/stats');
+  const { startStreamConsumers } = await import('../local/stream-consumers');
+  const log = (text: string) => process.stderr.write(`${text}\n`);
+
+  const { store, client } = defaultStore();
+  await ensureTable(client, TABLE_NAME);
+  const meter = meterClient(client);
+  const now = new Date();
+  const account = await ensureAccount(store, 'bench-import', now);
+  const project = await createProject(store, account.id, { name: 'Bench' }, now);
+  const newSet = (key: string) => createContentSet(store, account.id, { projectId: project.id, key, schema: 'yes-no', metadata: { name: key } }, now);
+  const pages = (count: number) => Array.from({ length: count }, (_, index) => `https://docs.example/page-${index}`);
+
+  // Every row alike in size: fixed-width ids, dates and context, so units do not vary between runs.
+  const row = (index: number, prefix: string, key: string, extra: Record<string, unknown> = {}) => ({
+    key,
+    value: index % 3 === 0 ? 'no' : 'yes',
+    createdAt: new Date(Date.UTC(2025, 0, 1) + (index % 365) * DAY_MS + (index % 24) * 3_600_000).toISOString(),
+    importId: `${prefix}-${String(index).padStart(7, '0')}`,
+    context: { source: 'bench' },
+    ...extra,
+  });
+
+  const costSet = await newSet('cost');
+  for (const key of pages(10)) await createContentItem(store, account.id, { contentSetId: costSet.id, key }, now);
+  const cost: CostRow[] = [];
+  const measured = async (name: string, rows: ReturnType<typeof row>[], expected: 'imported' | 'duplicate') => {
+    const start = meter.snapshot();
+    const answer = await importResponses(store, account.id, costSet.id, rows, new Date());
+    const used = meter.since(start);
+    if (answer.rows.some((entry) => entry.status !== expected)) throw new Error(`${name}: not every row ${expected}`);
+    cost.push({
+      name,
+      rows: rows.length,
+      requests: used.requests,
+      write: used.estimated.write,
+      read: used.estimated.read,
+      writePerRow: Math.round((used.estimated.write / rows.length) * 100) / 100,
+    });
+  };
+  const onPages = pages(10);
+  const plain = Array.from({ length: 1000 }, (_, index) => row(index, 'plain', onPages[index % 10]));
+  const withUser = Array.from({ length: 1000 }, (_, index) =>
+    row(index, 'named', onPages[index % 10], { userId: `user-${String(index % 50).padStart(3, '0')}` }),
+  );
+  log('Measuring the cost of calls...');
+  await measured('1,000 rows on existing items', plain, 'imported');
+  await measured('1,000 rows on existing items, with a userId', withUser, 'imported');
+  await measured('the same 1,000 rows again (duplicates: a retry)', plain, 'duplicate');
+  await measured(
+    '100 rows on 100 new keys',
+    Array.from({ length: 100 }, (_, index) => row(index, 'new', `https://docs.example/new-${String(index).padStart(3, '0')}`)),
+    'imported',
+  );
+
+  log(`Importing ${total.toLocaleString('en')} rows...`);
+  const speedSet = await newSet('speed');
+  const onHundred = pages(100);
+  const started = performance.now();
+  const calls = Math.ceil(total / 1000);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENT_CALLS }, async () => {
+      for (let call = next++; call < calls; call = next++) {
+        const rows = Array.from({ length: Math.min(1000, total - call * 1000) }, (_, offset) => {
+          const index = call * 1000 + offset;
+          return row(index, 'speed', onHundred[index % 100]);
+        });
+        const answer = await importResponses(store, account.id, speedSet.id, rows, new Date());
+        if (answer.rows.some((entry) => entry.status !== 'imported')) throw new Error(`call ${call}: not every row imported`);
+        if (call % 10 === 9) log(`  ${((call + 1) * 1000).toLocaleString('en')} rows`);
+      }
+    }),
+  );
+  const imported = performance.now();
+  // The consumer starts after the import, from the stream's start: the count is timed on its own.
+  log('Counting...');
+  const consumers = startStreamConsumers(client, TABLE_NAME);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await consumers.drain();
+      break;
+    } catch (error) {
+      // A batch past the local handler's 30 s (a slow machine): read again, and the watermarks skip what was counted.
+      if (attempt >= 5) throw error;
+      log(`  draining again after: ${(error as Error).message}`);
+    }
+  }
+  const counted = performance.now();
+  await consumers.stop();
+  const lifetime = await contentSetStats(store, account.id, speedSet.id, { period: 'lifetime' }, new Date());
+  if (lifetime.count !== total) throw new Error(`counted ${lifetime.count} of ${total} rows`);
+
+  const speed = {
+    rows: total,
+    calls,
+    importSeconds: Math.round((imported - started) / 100) / 10,
+    countSeconds: Math.round((counted - imported) / 100) / 10,
+    counted: lifetime.count,
+  };
+  const results: ImportResults = { date: now.toISOString(), cost, speed };
+  if (write) writeFileSync(IMPORT_RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  const figure = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
+  return [
+    '## Cost per call (counted: the same on every machine)',
+    '',
+    markdownTable(
+      ['call', 'rows', 'requests', 'WRU', 'WRU per row', 'RRU'],
+      cost.map((entry) => [entry.name, String(entry.rows), String(entry.requests), figure(entry.write), figure(entry.writePerRow), figure(entry.read)]),
+      [false, true, true, true, true, true],
+    ),
+    '',
+    '## Speed (timed: depends on the machine)',
+    '',
+    markdownTable(
+      ['rows', 'calls', 'import s', 'count s', 'rows/s overall', 'lifetime count'],
+      [
+        [
+          speed.rows.toLocaleString('en'),
+          String(speed.calls),
+          String(speed.importSeconds),
+          String(speed.countSeconds),
+          String(Math.round(speed.rows / (speed.importSeconds + speed.countSeconds))),
+          speed.counted.toLocaleString('en'),
+        ],
+      ],
+      [true, true, true, true, true, true],
+    ),
+    ...(write ? ['', `Written to ${IMPORT_RESULTS}.`] : []),
+  ];
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    console.error(`bench:import failed: ${(error as Error).stack ?? (error as Error).message}`);
+    process.exitCode = 1;
+  },
+);
