@@ -1,0 +1,141 @@
+import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
+import tQuantile from '@stdlib/stats-base-dists-t-quantile';
+
+/**
+ * The scores of docs/api.md ("Scores and their uncertainty"): a period's score with its
+ * confidence interval, and the change between two periods with the interval of the
+ * difference. Pure; the quantiles come from stdlib's maintained distribution functions.
+ *
+ * - A proportion: Wilson's score interval, no continuity correction (Wilson 1927; Newcombe
+ *   1998a, method 3). Its change: Newcombe's hybrid score interval built from the two Wilson
+ *   intervals (Newcombe 1998b, method 10).
+ * - A mean: Student's t interval with the sample variance (n >= 2; n = 1 gives the whole
+ *   scale), clipped to the scale. Its change: Welch's t interval with the Welch-Satterthwaite
+ *   degrees of freedom, clipped to the largest possible difference.
+ */
+
+export interface ScoreInterval {
+  value: number;
+  low: number;
+  high: number;
+  method: 'wilson' | 't';
+}
+
+export interface ScoreChange {
+  delta: number;
+  low: number | null;
+  high: number | null;
+  significant: boolean | null;
+  method: 'newcombe' | 'welch' | 'count';
+}
+
+/** What a period's counts say about a score: a proportion (yes-no) or a mean of values (rating, sentiment). */
+export type ScoreSample =
+  | { kind: 'proportion'; successes: number; n: number }
+  | { kind: 'mean'; n: number; sum: number; sumOfSquares: number; min: number; max: number }; // min/max: the scale's range for clipping
+
+export type ProportionSample = Extract<ScoreSample, { kind: 'proportion' }>;
+export type MeanSample = Extract<ScoreSample, { kind: 'mean' }>;
+
+export const DEFAULT_CONFIDENCE = 0.95;
+
+/** The two-sided critical value of the standard normal distribution (1.959964 for 95%). */
+function normalCritical(confidence: number): number {
+  return normalQuantile(1 - (1 - confidence) / 2, 0, 1);
+}
+
+function checkConfidence(confidence: number): void {
+  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must lie strictly between 0 and 1, got ${confidence}`);
+}
+
+function clip(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+/** Wilson's score interval of successes / n (n >= 1), no continuity correction. */
+function wilson({ successes, n }: ProportionSample, z: number): ScoreInterval {
+  const p = successes / n;
+  const z2 = z * z;
+  const denominator = 1 + z2 / n;
+  const centre = (p + z2 / (2 * n)) / denominator;
+  const half = (z / denominator) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  // Clipped for float noise only: the exact bounds lie in [0, 1], and equal p at 0 of n and n of n.
+  return {
+    value: p,
+    low: successes === 0 ? 0 : clip(centre - half, 0, p),
+    high: successes === n ? 1 : clip(centre + half, p, 1),
+    method: 'wilson',
+  };
+}
+
+/** The mean and the sample variance (n >= 2; 0 for n = 1); rounding noise never makes the variance negative. */
+function moments({ n, sum, sumOfSquares }: MeanSample): { mean: number; variance: number } {
+  const mean = sum / n;
+  const variance = n < 2 ? 0 : Math.max(0, (sumOfSquares - sum * mean) / (n - 1));
+  return { mean, variance };
+}
+
+function tInterval(sample: MeanSample, confidence: number): ScoreInterval {
+  const { n, min, max } = sample;
+  const { mean, variance } = moments(sample);
+  if (n < 2) return { value: mean, low: min, high: max, method: 't' };
+  const half = tQuantile(1 - (1 - confidence) / 2, n - 1) * Math.sqrt(variance / n);
+  return { value: mean, low: clip(mean - half, min, max), high: clip(mean + half, min, max), method: 't' };
+}
+
+/** The score of a period and its interval at `confidence` (default 95%); null when nothing was counted. */
+export function scoreInterval(sample: ScoreSample, confidence = DEFAULT_CONFIDENCE): ScoreInterval | null {
+  checkConfidence(confidence);
+  if (sample.n <= 0) return null;
+  return sample.kind === 'proportion' ? wilson(sample, normalCritical(confidence)) : tInterval(sample, confidence);
+}
+
+function significance(low: number, high: number): boolean {
+  return low > 0 || high < 0;
+}
+
+/** Newcombe's hybrid score interval for p1 - p2 (1998b, method 10): each side from the nearer bounds of the two Wilson intervals. */
+function newcombe(current: ProportionSample, previous: ProportionSample, z: number): ScoreChange {
+  const one = wilson(current, z);
+  const two = wilson(previous, z);
+  const delta = one.value - two.value;
+  const low = delta - Math.sqrt((one.value - one.low) ** 2 + (two.high - two.value) ** 2);
+  const high = delta + Math.sqrt((one.high - one.value) ** 2 + (two.value - two.low) ** 2);
+  return { delta, low, high, significant: significance(low, high), method: 'newcombe' };
+}
+
+/**
+ * Welch's interval for mean1 - mean2. With fewer than two values on a side its variance is
+ * unknown, so the interval is every possible difference; with no spread on either side it is
+ * the difference itself (the t interval's own degenerate answer).
+ */
+function welch(current: MeanSample, previous: MeanSample, confidence: number): ScoreChange {
+  const one = moments(current);
+  const two = moments(previous);
+  const delta = one.mean - two.mean;
+  const range = Math.max(current.max, previous.max) - Math.min(current.min, previous.min);
+  if (current.n < 2 || previous.n < 2) return { delta, low: -range, high: range, significant: false, method: 'welch' };
+  const shareOne = one.variance / current.n;
+  const shareTwo = two.variance / previous.n;
+  const standardError = Math.sqrt(shareOne + shareTwo);
+  if (standardError === 0) return { delta, low: delta, high: delta, significant: delta !== 0, method: 'welch' };
+  const degrees = (shareOne + shareTwo) ** 2 / (shareOne ** 2 / (current.n - 1) + shareTwo ** 2 / (previous.n - 1));
+  const half = tQuantile(1 - (1 - confidence) / 2, degrees) * standardError;
+  const low = clip(delta - half, -range, range);
+  const high = clip(delta + half, -range, range);
+  return { delta, low, high, significant: significance(low, high), method: 'welch' };
+}
+
+/** The change of the score from `previous` to `current` with its interval; null when either counted nothing. */
+export function scoreChange(current: ScoreSample, previous: ScoreSample, confidence = DEFAULT_CONFIDENCE): ScoreChange | null {
+  checkConfidence(confidence);
+  if (current.n <= 0 || previous.n <= 0) return null;
+  if (current.kind === 'proportion' && previous.kind === 'proportion') return newcombe(current, previous, normalCritical(confidence));
+  if (current.kind === 'mean' && previous.kind === 'mean') return welch(current, previous, confidence);
+  throw new TypeError(`cannot compare a ${current.kind} with a ${previous.kind}`);
+}
+
+/** The change of a count alone, for schemas without a score: no interval, no significance. */
+export function countChange(current: number, previous: number): ScoreChange {
+  return { delta: current - previous, low: null, high: null, significant: null, method: 'count' };
+}
