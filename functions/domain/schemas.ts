@@ -1,5 +1,6 @@
 import { SCHEMAS, type AnySchemaConfig, type Schema, type SchemaConfig } from '../../shared/schema-options';
 import { nonNegative, sumCounters, type Counter, type ResponseAggregation } from './aggregation';
+import type { ScoreSample } from './statistics';
 import type { ExportCells, SchemaBehaviour, ValueResult } from './schema-behaviours/behaviour';
 import { message } from './schema-behaviours/message';
 import { pulse } from './schema-behaviours/pulse';
@@ -86,6 +87,17 @@ export function buildAggregation(schema: Schema, optionCount: number, period: st
  */
 export function buildProjectAggregation(period: string, points: Counter[]): ResponseAggregation {
   return buildAggregation('pulse', 1, period, points);
+}
+
+/** Whether a schema has a score (docs/api.md, "Scores"): pulse and message do not. */
+export function hasScore(schema: Schema): boolean {
+  return behaviourOf(schema).score !== null;
+}
+
+/** What a period's counter says about the set's score, or undefined for a schema without one. */
+export function scoreSample(schema: Schema, config: AnySchemaConfig, total: Counter): ScoreSample | undefined {
+  const score = behaviourOf(schema).score as ((total: Counter, config: AnySchemaConfig) => ScoreSample) | null;
+  return score?.(total, config);
 }
 
 /** A stored value as a person reads it, in the export's value, tag and message columns. */

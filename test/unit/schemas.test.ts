@@ -1,6 +1,7 @@
 import {
   DEFAULT_RATING,
   DEFAULT_TAGS,
+  hasScore,
   MAX_OPTIONS,
   MESSAGE_MAX_LENGTH,
   normalizeValue,
@@ -8,11 +9,13 @@ import {
   parseSchemaConfig,
   REACTION_PRESETS,
   SCHEMAS,
+  scoreSample,
   type AnySchemaConfig,
   type Schema,
   type SchemaConfig,
 } from '../../functions/domain/schemas';
 import { RATING_LIMIT } from '../../functions/domain/schema-behaviours/rating';
+import { addContribution, emptyCounter, type Counter } from '../../functions/domain/aggregation';
 
 /** The complete config of a schema, as stored, from what a caller would give. */
 function config<S extends Schema>(schema: S, input?: unknown): SchemaConfig[S] {
@@ -351,5 +354,52 @@ describe('normalizeValue', () => {
     const result = accepted('tagged-message', value, config('tagged-message'));
     expect(value).toEqual({ tag: 'idea', message: 'keep me' });
     expect(result.value).not.toBe(value);
+  });
+});
+
+describe('scoreSample', () => {
+  /** The counter of `values`, each counted as a response would be. */
+  function counted<S extends Schema>(schema: S, schemaConfig: SchemaConfig[S], values: unknown[]): Counter {
+    return values.reduce<Counter>((counter, value) => addContribution(counter, accepted(schema, value, schemaConfig).contribution, 1), emptyCounter(0));
+  }
+
+  it('is the share of yes for yes-no', () => {
+    const total = counted('yes-no', {}, ['y', 'y', 'n', 'yes', 'no', '+1']);
+    expect(scoreSample('yes-no', {}, total)).toEqual({ kind: 'proportion', successes: 4, n: 6 });
+  });
+
+  it("is the mean rating on the set's scale, with the sum of squares of the ratings", () => {
+    const scale = config('rating', { min: 0, max: 10, step: 2 });
+    const total = counted('rating', scale, [2, 10, 10, 4]);
+    expect(scoreSample('rating', scale, total)).toEqual({ kind: 'mean', n: 4, sum: 26, sumOfSquares: 4 + 100 + 100 + 16, min: 0, max: 10 });
+  });
+
+  it('is the mean sentiment of the options for reaction and tagged-message, on [-1, 1]', () => {
+    const reactions = config('reaction', { preset: 'facebook' }); // like 1, wow 0.5, sad -0.5
+    expect(scoreSample('reaction', reactions, counted('reaction', reactions, ['like', 'wow', 'sad', 'sad']))).toEqual({
+      kind: 'mean',
+      n: 4,
+      sum: 0.5,
+      sumOfSquares: 1 + 0.25 + 0.25 + 0.25,
+      min: -1,
+      max: 1,
+    });
+    const tags = config('tagged-message'); // idea 0.5, error -1, other 0
+    expect(
+      scoreSample('tagged-message', tags, counted('tagged-message', tags, [{ tag: 'idea' }, { tag: 'error', message: 'broken' }, { tag: 'other' }])),
+    ).toEqual({
+      kind: 'mean',
+      n: 3,
+      sum: -0.5,
+      sumOfSquares: 1.25,
+      min: -1,
+      max: 1,
+    });
+  });
+
+  it('is absent for pulse and message, which have no score', () => {
+    expect(SCHEMAS.filter((schema) => !hasScore(schema))).toEqual(['pulse', 'message']);
+    expect(scoreSample('pulse', {}, counted('pulse', {}, ['+']))).toBeUndefined();
+    expect(scoreSample('message', {}, counted('message', {}, ['hello']))).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { Schema, SchemaConfig } from '../../../shared/schema-options';
 import { type Contribution, type Counter, nonNegative, type ResponseAggregation } from '../aggregation';
+import type { ScoreSample } from '../statistics';
 import { storable } from '../stored-numbers';
 
 /** A stored response value: an option's value, a rating, a message, or a tag with its message. */
@@ -35,6 +36,12 @@ export interface SchemaBehaviour<S extends Schema> {
   config: z.ZodType<SchemaConfig[S], unknown>;
   /** Checks a response value: its stored form (one canonical spelling) and how it is counted, or why it is refused. */
   value(config: SchemaConfig[S], value: unknown): ValueResult;
+  /**
+   * What a period's counts say about its score (docs/api.md, "Scores"): a share or a mean
+   * of values from the period's counter (its per-value counts), or `null`, said explicitly,
+   * for a schema without one. Ranking by quality and the change between periods read it.
+   */
+  score: ((total: Counter, config: SchemaConfig[S]) => ScoreSample) | null;
   /** The SPEC's aggregation of one period from its counters. */
   aggregate(counters: PeriodCounters): Extract<ResponseAggregation, { schema: S }>;
   /** The value as a person reads it in a chat notification (`config` is absent when the set is gone). */
@@ -46,6 +53,25 @@ export interface SchemaBehaviour<S extends Schema> {
 /** The number of responses of each data point: the points of the shapes that count only (pulse, message, projects). */
 export function pointCounts(points: Counter[]): number[] {
   return points.map((point) => nonNegative(point.count));
+}
+
+/**
+ * The mean of the values `valueAt(option)` counted per option, on the scale [min, max]: the
+ * sum of squares comes from the per-option counts (the counter keeps no such sum). Options
+ * the counter has beyond the config (none today: options are never removed) are left out.
+ */
+export function meanOfOptions(total: Counter, optionCount: number, valueAt: (option: number) => number, min: number, max: number): ScoreSample {
+  let n = 0;
+  let sum = 0;
+  let sumOfSquares = 0;
+  for (let option = 0; option < optionCount; option++) {
+    const count = nonNegative(total.options[option] ?? 0);
+    const value = valueAt(option);
+    n += count;
+    sum += count * value;
+    sumOfSquares += count * value * value;
+  }
+  return { kind: 'mean', n, sum, sumOfSquares, min, max };
 }
 
 export const BLANK_CELLS: ExportCells = { value: '', tag: '', message: '' };

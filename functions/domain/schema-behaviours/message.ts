@@ -4,6 +4,7 @@ import { BLANK_CELLS, emptyConfig, messageProblem, pointCounts } from './behavio
 /** Free text, stored verbatim; counted, its words are not. */
 export const message: SchemaBehaviour<'message'> = {
   config: emptyConfig,
+  score: null,
   value: (_config, value) => {
     const problem = messageProblem(value);
     return problem ? { ok: false, reason: `a message ${problem}` } : { ok: true, value: value as string, contribution: { option: 0 } };

@@ -3,7 +3,7 @@ import { DEFAULT_RATING, MAX_OPTIONS } from '../../../shared/schema-options';
 import { countsOf, mean, nonNegative } from '../aggregation';
 import { isStorableNumber, STORED_NUMBER_RULE, storable } from '../stored-numbers';
 import type { SchemaBehaviour } from './behaviour';
-import { BLANK_CELLS, plainText } from './behaviour';
+import { BLANK_CELLS, meanOfOptions, plainText } from './behaviour';
 
 /**
  * How far from 0 a rating's bounds may be. The counters sum ratings, and their sums must stay
@@ -51,6 +51,8 @@ export const rating: SchemaBehaviour<'rating'> = {
     }
     return { ok: true, value: rated, contribution: { option: Math.round(steps), rating: rated } };
   },
+  // The mean rating on the set's scale.
+  score: (total, { min, max, step }) => meanOfOptions(total, Math.round((max - min) / step) + 1, (option) => min + option * step, min, max),
   aggregate: ({ optionCount, period, count, total, points }) => ({
     schema: 'rating',
     period,

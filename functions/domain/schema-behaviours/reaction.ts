@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { MAX_OPTIONS, REACTION_PRESETS, type ReactionOption } from '../../../shared/schema-options';
 import { countsOf, mean } from '../aggregation';
 import type { SchemaBehaviour } from './behaviour';
-import { BLANK_CELLS, intensity, optionValue, plainText, sentiment, uniqueValues } from './behaviour';
+import { BLANK_CELLS, intensity, meanOfOptions, optionValue, plainText, sentiment, uniqueValues } from './behaviour';
 
 /** Emoji of the reaction presets' values (shared/schema-options.ts); other values are shown by name only. */
 export const REACTION_EMOJI: Record<string, string> = {
@@ -44,6 +44,8 @@ export const reaction: SchemaBehaviour<'reaction'> = {
     }
     return { ok: true, value: options[option].value, contribution: { option, sentiment: options[option].sentiment, intensity: options[option].intensity } };
   },
+  // The mean sentiment of the reactions, in [-1, 1].
+  score: (total, { options }) => meanOfOptions(total, options.length, (option) => options[option].sentiment, -1, 1),
   aggregate: ({ optionCount, period, count, total, points }) => {
     const counts = countsOf(total, optionCount);
     return {

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { DEFAULT_TAGS, MAX_OPTIONS, TAG_ICON_MAX_LENGTH, TAG_LABEL_MAX_LENGTH, type TagOption } from '../../../shared/schema-options';
 import { countsOf, mean } from '../aggregation';
 import type { SchemaBehaviour } from './behaviour';
-import { BLANK_CELLS, messageProblem, optionValue, sentiment, uniqueValues } from './behaviour';
+import { BLANK_CELLS, meanOfOptions, messageProblem, optionValue, sentiment, uniqueValues } from './behaviour';
 
 const tagOption = z.strictObject({
   value: optionValue,
@@ -33,6 +33,8 @@ export const taggedMessage: SchemaBehaviour<'tagged-message'> = {
     const stored = typeof message === 'string' ? { tag: tags[option].value, message } : { tag: tags[option].value };
     return { ok: true, value: stored, contribution: { option, sentiment: tags[option].sentiment } };
   },
+  // The mean sentiment of the tags, in [-1, 1].
+  score: (total, { tags }) => meanOfOptions(total, tags.length, (option) => tags[option].sentiment, -1, 1),
   aggregate: ({ optionCount, period, count, total, points }) => {
     const counts = countsOf(total, optionCount);
     return {

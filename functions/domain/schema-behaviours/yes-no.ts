@@ -12,6 +12,11 @@ function yesNoOf(counter: Counter): [number, number] {
 /** Yes or no, stored as "y" / "n" whatever the spelling; the summary runs from -1 (all no) to +1 (all yes). */
 export const yesNo: SchemaBehaviour<'yes-no'> = {
   config: emptyConfig,
+  // The share of yes.
+  score: (total) => {
+    const [yes, no] = yesNoOf(total);
+    return { kind: 'proportion', successes: yes, n: yes + no };
+  },
   value: (_config, value) => {
     const normalized = typeof value === 'string' ? value.toLowerCase() : value;
     if (YES.has(normalized)) return { ok: true, value: 'y', contribution: { option: 0, sentiment: 1 } };
