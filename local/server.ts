@@ -15,7 +15,7 @@ import { docsPath, docsResponse, isDocsPath } from '../functions/reference-page/
 import { localDocsPages } from '../functions/reference-page/local';
 import { serveConsoleFile } from './console-files';
 import { loadOperationModules, type OperationModule } from './operation-modules';
-import { AnonymousWriteLimiter, type LocalRateLimitSettings } from './rate-limiter';
+import { AnonymousWriteLimiter, clientAddress, type LocalRateLimitSettings } from './rate-limiter';
 
 export const BASE_PATH = '/v0';
 
@@ -69,8 +69,12 @@ function queryParameters(search: string): [string, string][] {
 /** Headers CloudFront sets on AWS; none reaches the handlers from a local client (Node lower-cases header names). */
 const EDGE_ONLY_HEADERS = new Set([VIEWER_ADDRESS_HEADER, ORIGIN_VERIFY_HEADER]);
 
-/** The API Gateway REST proxy event for a Node request, as Lambda would receive it. */
-function proxyEvent(request: IncomingMessage, url: URL, body: string, requestId: string): APIGatewayProxyEvent {
+/**
+ * The API Gateway REST proxy event for a Node request, as Lambda would receive it. Its
+ * `sourceIp` is the client's address as the per-visitor limit reads it (the socket's, or
+ * what `TRUST_PROXY`'s proxies recorded): the audit log and `onePerVisitor` take it from there.
+ */
+function proxyEvent(request: IncomingMessage, url: URL, body: string, requestId: string, trustedProxies: number): APIGatewayProxyEvent {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     // Only the distribution on AWS may set these (functions/api/client-address.ts); here a client could.
@@ -96,7 +100,7 @@ function proxyEvent(request: IncomingMessage, url: URL, body: string, requestId:
     isBase64Encoded: false,
     requestContext: {
       requestId,
-      identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1' },
+      identity: { sourceIp: request.socket.remoteAddress ? clientAddress(request, trustedProxies) : '127.0.0.1' },
     } as APIGatewayProxyEvent['requestContext'],
   };
 }
@@ -198,7 +202,7 @@ export function createApiServer(options: ApiServerOptions = {}): Server {
         return;
       }
       const body = await readBody(request);
-      const event = proxyEvent(request, url, body, requestId);
+      const event = proxyEvent(request, url, body, requestId, options.anonymousRateLimit?.trustedProxies ?? 0);
       send(response, await route.handler(event, localLambdaContext(`local-${route.operation.resource}-${route.operation.name}`, requestId)), requestId);
     } catch (error) {
       if (error instanceof BodyTooLarge) {

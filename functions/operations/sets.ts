@@ -1,6 +1,6 @@
 import { ApiError, badRequest, invalidFields, notFound } from '../api/errors';
 import { DEFAULT_REVOKE_WINDOW_SECONDS, type ContentSetCreateModel, type ContentSetFilters, type ContentSetSaveModel } from '../api/models';
-import { parseSchemaConfig } from '../domain/schemas';
+import { onePerVisitorOf, parseSchemaConfig } from '../domain/schemas';
 import { indexedPrefix, newId } from '../domain/text';
 import { isConditionFailure } from '../store/conditions';
 import type { ContentSetItem, NewContentSet, Store } from '../store/entities';
@@ -43,6 +43,8 @@ export async function createContentSet(store: Store, accountId: string, input: C
     disallowAutoContentCreation: input.metadata.disallowAutoContentCreation ?? false,
     publicAggregates: input.metadata.publicAggregates ?? false,
     revokeWindowSeconds: input.metadata.revokeWindow ?? DEFAULT_REVOKE_WINDOW_SECONDS,
+    onePerVisitor: onePerVisitorOf({ schema: input.schema, onePerVisitor: input.metadata.onePerVisitor }),
+    publicMinCount: input.metadata.publicMinCount ?? 0,
     state: 'active',
     createdAt: timestamp,
     updatedAt: timestamp,
@@ -66,6 +68,8 @@ export async function saveContentSet(store: Store, accountId: string, contentSet
     ...(input.disallowAutoContentCreation === undefined ? {} : { disallowAutoContentCreation: input.disallowAutoContentCreation }),
     ...(input.publicAggregates === undefined ? {} : { publicAggregates: input.publicAggregates }),
     ...(input.revokeWindow === undefined ? {} : { revokeWindowSeconds: input.revokeWindow }),
+    ...(input.onePerVisitor === undefined ? {} : { onePerVisitor: input.onePerVisitor }),
+    ...(input.publicMinCount === undefined ? {} : { publicMinCount: input.publicMinCount }),
     ...(input.state === undefined ? {} : { state: input.state }),
     updatedAt: now.toISOString(),
   };

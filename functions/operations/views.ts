@@ -1,4 +1,4 @@
-import type { Schema } from '../domain/schemas';
+import { onePerVisitorOf, type Schema } from '../domain/schemas';
 import type { ContentItemItem, ContentSetItem, ProjectItem } from '../store/entities';
 
 /** API shapes of SPEC part 2, built from stored items (internal fields never leave here). */
@@ -31,6 +31,8 @@ export function contentSetView(contentSet: ContentSetItem) {
       disallowAutoContentCreation: contentSet.disallowAutoContentCreation,
       publicAggregates: contentSet.publicAggregates,
       revokeWindow: contentSet.revokeWindowSeconds,
+      onePerVisitor: onePerVisitorOf(contentSet),
+      publicMinCount: contentSet.publicMinCount ?? 0,
     },
   };
 }

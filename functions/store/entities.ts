@@ -266,6 +266,9 @@ export const ContentSet = new Entity({
     disallowAutoContentCreation: { type: 'boolean', required: true },
     publicAggregates: { type: 'boolean', required: true },
     revokeWindowSeconds: { type: 'number', required: true },
+    // Absent on sets saved before these settings: their defaults apply (domain/schemas.ts onePerVisitorOf).
+    onePerVisitor: { type: 'boolean' },
+    publicMinCount: { type: 'number' },
     state: { type: CONTENT_STATES, required: true },
     ...timestamps,
   },

@@ -209,6 +209,8 @@ export type ContentSet = {
     disallowAutoContentCreation: boolean;
     publicAggregates: boolean;
     revokeWindow: number;
+    onePerVisitor: boolean;
+    publicMinCount: number;
   };
 };
 
@@ -241,6 +243,8 @@ export type ContentSetMetadataModel = {
   disallowAutoContentCreation?: boolean;
   publicAggregates?: boolean;
   revokeWindow?: number;
+  onePerVisitor?: boolean;
+  publicMinCount?: number;
 };
 
 /** The fields of a content set to change. */
@@ -251,6 +255,8 @@ export type ContentSetSaveModel = {
   disallowAutoContentCreation?: boolean;
   publicAggregates?: boolean;
   revokeWindow?: number;
+  onePerVisitor?: boolean;
+  publicMinCount?: number;
   state?: "active" | "inactive" | "archived";
 };
 
@@ -271,6 +277,8 @@ export type ContentSetTopEntry = {
     disallowAutoContentCreation: boolean;
     publicAggregates: boolean;
     revokeWindow: number;
+    onePerVisitor: boolean;
+    publicMinCount: number;
   };
   stats: AggregatedData;
 };

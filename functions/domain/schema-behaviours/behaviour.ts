@@ -41,6 +41,11 @@ export interface SchemaBehaviour<S extends Schema> {
   describe(value: unknown, config: SchemaConfig[S] | undefined): string;
   /** The value in the export's value, tag and message columns. */
   exportCells(value: unknown): ExportCells;
+  /**
+   * `onePerVisitor` of a set that does not say (docs/api.md, "One vote per visitor"): on
+   * where a response is a vote, off where a visitor may well write several messages.
+   */
+  onePerVisitorByDefault: boolean;
 }
 
 /** The number of responses of each data point: the points of the shapes that count only (pulse, message, projects). */

@@ -11,4 +11,5 @@ export const message: SchemaBehaviour<'message'> = {
   aggregate: ({ period, points, count }) => ({ schema: 'message', period, values: [count], count, points: pointCounts(points) }),
   describe: (value) => `“${String(value)}”`,
   exportCells: (value) => ({ ...BLANK_CELLS, message: typeof value === 'string' ? value : JSON.stringify(value) }),
+  onePerVisitorByDefault: false,
 };

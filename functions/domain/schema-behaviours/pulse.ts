@@ -8,4 +8,5 @@ export const pulse: SchemaBehaviour<'pulse'> = {
   aggregate: ({ period, points, count }) => ({ schema: 'pulse', period, values: [count], count, points: pointCounts(points) }),
   describe: () => '+1',
   exportCells: (value) => ({ ...BLANK_CELLS, value: plainText(value) }),
+  onePerVisitorByDefault: true,
 };

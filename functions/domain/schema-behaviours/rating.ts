@@ -61,4 +61,5 @@ export const rating: SchemaBehaviour<'rating'> = {
   }),
   describe: (value, config) => (config?.max === undefined ? `★ ${String(value)}` : `★ ${String(value)} of ${config.max}`),
   exportCells: (value) => ({ ...BLANK_CELLS, value: plainText(value) }),
+  onePerVisitorByDefault: true,
 };

@@ -66,4 +66,5 @@ export const reaction: SchemaBehaviour<'reaction'> = {
     return emoji ? `${emoji} ${String(value)}` : String(value);
   },
   exportCells: (value) => ({ ...BLANK_CELLS, value: plainText(value) }),
+  onePerVisitorByDefault: true,
 };

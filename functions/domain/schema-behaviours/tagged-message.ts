@@ -53,4 +53,5 @@ export const taggedMessage: SchemaBehaviour<'tagged-message'> = {
     const { tag, message } = (value ?? {}) as { tag?: unknown; message?: unknown };
     return { ...BLANK_CELLS, tag: tag === undefined ? '' : String(tag), message: message === undefined || message === null ? '' : String(message) };
   },
+  onePerVisitorByDefault: false,
 };
