@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { API_SECURITY_HEADERS, MAX_BODY_BYTES } from '../functions/api/adapter';
 import { preflightHeaders, corsHeaders } from '../functions/api/cors';
 import { ApiError } from '../functions/api/errors';
-import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../functions/api/client-address';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER, VISITOR_KEY_HEADER } from '../functions/api/client-address';
 import { logger } from '../functions/observability/logger';
 import { anonymousWriteOperations } from '../functions/api/rate-limits';
 import { operationRoutes } from '../functions/api/routes';
@@ -67,7 +67,7 @@ function queryParameters(search: string): [string, string][] {
 }
 
 /** Headers CloudFront sets on AWS; none reaches the handlers from a local client (Node lower-cases header names). */
-const EDGE_ONLY_HEADERS = new Set([VIEWER_ADDRESS_HEADER, ORIGIN_VERIFY_HEADER]);
+const EDGE_ONLY_HEADERS = new Set([VIEWER_ADDRESS_HEADER, ORIGIN_VERIFY_HEADER, VISITOR_KEY_HEADER]);
 
 /**
  * The API Gateway REST proxy event for a Node request, as Lambda would receive it. Its

@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import { idOf } from './text';
 
 export interface Visitor {
-  /** The per-visitor key of the address (api/visitor-key.ts: an IPv6 address by its /64). */
+  /** The visitor key of the address (api/client-address.ts `callerVisitorKey`: through the distribution, an IPv6 address by its /64). */
   addressKey: string;
   userAgent: string;
 }

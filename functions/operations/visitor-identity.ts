@@ -4,7 +4,7 @@
  * item share for the UTC day (domain/visitor-hash.ts), under the day's salt
  * (store/visitor-salts.ts), which each function instance reads once per day and keeps.
  */
-import { visitorKey } from '../api/visitor-key';
+import { callerVisitorKey } from '../api/client-address';
 import { saltDay, visitorResponseId } from '../domain/visitor-hash';
 import type { TableClient } from '../store/dynamodb-clients';
 import { daySalt } from '../store/visitor-salts';
@@ -39,7 +39,8 @@ export async function visitorResponseIdOf(
   target: { contentSetId: string; contentItemId: string },
   now: Date,
 ): Promise<string | undefined> {
-  if (!request.sourceIp) return undefined;
+  const addressKey = callerVisitorKey(request.headers, request.sourceIp);
+  if (!addressKey) return undefined;
   const salt = await saltOfDay(table, saltDay(now));
-  return visitorResponseId(salt, { addressKey: visitorKey(request.sourceIp), userAgent: request.headers['user-agent'] ?? '' }, target);
+  return visitorResponseId(salt, { addressKey, userAgent: request.headers['user-agent'] ?? '' }, target);
 }
