@@ -29,7 +29,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { HSTS_MAX_AGE_SECONDS } from '../console/serving';
-import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../functions/api/client-address';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER, VISITOR_KEY_HEADER } from '../functions/api/client-address';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_MAX_AGE_SECONDS } from '../functions/api/cors';
 import type { OperationDeclaration } from '../functions/api/operation';
 import { anonymousWriteOperations, type AnonymousRateLimit } from '../functions/api/rate-limits';
@@ -40,13 +40,8 @@ import { acknowledgeNag } from './nag';
 // replacing whatever a client sends under this name. ORIGIN_VERIFY_HEADER: added by CloudFront to
 // every request it sends to the API; the web ACL refuses requests without it. Declared where the
 // API reads them (functions/api/client-address.ts).
-export { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER };
-/**
- * Set by the edge function on every request to the per-visitor key the rate-based rule counts:
- * the IPv4 address, or the /64 of an IPv6 address (functions/api/visitor-key.ts); whatever a
- * client sends under this name is replaced.
- */
-export const VISITOR_KEY_HEADER = 'x-feedback-visitor-key';
+// VISITOR_KEY_HEADER: set by the edge function to the visitor's key (functions/api/visitor-key.ts).
+export { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER, VISITOR_KEY_HEADER };
 /** The path prefix of the API on the distribution: the API Gateway stage. */
 export const API_PATH_PATTERN = '/v0/*';
 

@@ -7,7 +7,7 @@ import { API_SECURITY_HEADERS } from '../functions/api/adapter';
 import { bodyLimit } from '../functions/api/limits';
 import { preflightHeaders, corsHeaders } from '../functions/api/cors';
 import { ApiError } from '../functions/api/errors';
-import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../functions/api/client-address';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER, VISITOR_KEY_HEADER } from '../functions/api/client-address';
 import { logger } from '../functions/observability/logger';
 import { anonymousWriteOperations } from '../functions/api/rate-limits';
 import { operationRoutes } from '../functions/api/routes';
@@ -16,7 +16,7 @@ import { docsPath, docsResponse, isDocsPath } from '../functions/reference-page/
 import { localDocsPages } from '../functions/reference-page/local';
 import { serveConsoleFile } from './console-files';
 import { loadOperationModules, type OperationModule } from './operation-modules';
-import { AnonymousWriteLimiter, type LocalRateLimitSettings } from './rate-limiter';
+import { AnonymousWriteLimiter, clientAddress, type LocalRateLimitSettings } from './rate-limiter';
 
 export const BASE_PATH = '/v0';
 
@@ -72,10 +72,14 @@ function queryParameters(search: string): [string, string][] {
 }
 
 /** Headers CloudFront sets on AWS; none reaches the handlers from a local client (Node lower-cases header names). */
-const EDGE_ONLY_HEADERS = new Set([VIEWER_ADDRESS_HEADER, ORIGIN_VERIFY_HEADER]);
+const EDGE_ONLY_HEADERS = new Set([VIEWER_ADDRESS_HEADER, ORIGIN_VERIFY_HEADER, VISITOR_KEY_HEADER]);
 
-/** The API Gateway REST proxy event for a Node request, as Lambda would receive it. */
-function proxyEvent(request: IncomingMessage, url: URL, body: string, requestId: string): APIGatewayProxyEvent {
+/**
+ * The API Gateway REST proxy event for a Node request, as Lambda would receive it. Its
+ * `sourceIp` is the client's address as the per-visitor limit reads it (the socket's, or
+ * what `TRUST_PROXY`'s proxies recorded): the audit log and `onePerVisitor` take it from there.
+ */
+function proxyEvent(request: IncomingMessage, url: URL, body: string, requestId: string, trustedProxies: number): APIGatewayProxyEvent {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     // Only the distribution on AWS may set these (functions/api/client-address.ts); here a client could.
@@ -101,7 +105,7 @@ function proxyEvent(request: IncomingMessage, url: URL, body: string, requestId:
     isBase64Encoded: false,
     requestContext: {
       requestId,
-      identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1' },
+      identity: { sourceIp: request.socket.remoteAddress ? clientAddress(request, trustedProxies) : '127.0.0.1' },
     } as APIGatewayProxyEvent['requestContext'],
   };
 }
@@ -203,7 +207,7 @@ export function createApiServer(options: ApiServerOptions = {}): Server {
         return;
       }
       const body = await readBody(request, bodyLimit(route.operation));
-      const event = proxyEvent(request, url, body, requestId);
+      const event = proxyEvent(request, url, body, requestId, options.anonymousRateLimit?.trustedProxies ?? 0);
       send(response, await route.handler(event, localLambdaContext(`local-${route.operation.resource}-${route.operation.name}`, requestId)), requestId);
     } catch (error) {
       if (error instanceof BodyTooLarge) {

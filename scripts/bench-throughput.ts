@@ -5,7 +5,7 @@
  * baseline, not with the local HTTP server, the bench's results and its metered client.
  * The HTTP loop calls the bench's local server, in the parent process.
  *
- * Seven loops per round, each calling with CONCURRENCY in flight for LOOP_MS, in an order
+ * Eight loops per round, each calling with CONCURRENCY in flight for LOOP_MS, in an order
  * rotated every round (so that none always follows another); every round is reported and
  * the ratios are of sums over the rounds (a loaded 2-CPU machine moves one round by 20 %).
  * A loop lasts one staleness period (TARGET_MAX_AGE_MS): the handler then reads its
@@ -32,6 +32,8 @@ export interface ThroughputRound {
   ours: number;
   /** The same Lambda handler invoked with API Gateway events, in this process: our code without an HTTP server in front. */
   handler: number;
+  /** The same handler on a set with onePerVisitor: one visitor on 50 pages, so every call replaces that visitor's vote (one UpdateItem). */
+  handlerOnePerVisitor: number;
   /** Raw PutItem of a project-shaped item (one index). */
   raw: number;
   /** Raw PutItem of the very item responses/create writes (three index entries, its condition): the same DynamoDB work as ours. */
@@ -55,6 +57,8 @@ export interface ThroughputRequest {
   baseUrl: string;
   /** A set of the bench's, with publicAggregates off: the loops answer on 50 of its pages. */
   contentSetId: string;
+  /** The same with onePerVisitor on. */
+  onePerVisitorSetId: string;
 }
 
 /** Runs the comparison in a child process (this file) and answers its rounds. */
@@ -129,10 +133,11 @@ async function measure(request: ThroughputRequest): Promise<ThroughputRound[]> {
   const raw = rawBaseline(client, request.tableName);
   await raw.prepare();
   const send = apiClient(request.baseUrl, { admin: '', viewer: '' });
-  const args = (i: number) => [{ contentSetId: request.contentSetId, key: `https://example.com/t/${i % 50}`, value: 'heart' }];
-  const handler = async (i: number) => {
+  const args = (i: number, contentSetId = request.contentSetId) => [{ contentSetId, key: `https://example.com/t/${i % 50}`, value: 'heart' }];
+  // apiEvent names one address and user agent: with onePerVisitor, one visitor.
+  const handler = async (i: number, contentSetId = request.contentSetId) => {
     const answer = await createHandler(
-      apiEvent('/v0/responses/create', 'POST', args(i)) as unknown as APIGatewayProxyEvent,
+      apiEvent('/v0/responses/create', 'POST', args(i, contentSetId)) as unknown as APIGatewayProxyEvent,
       localLambdaContext('bench-create'),
     );
     if (answer.statusCode !== 200) throw new Error(`the create handler answered ${answer.statusCode}: ${answer.body}`);
@@ -145,6 +150,9 @@ async function measure(request: ThroughputRequest): Promise<ThroughputRound[]> {
     ours: async (i) => checkAnswer('responses/create', await send('responses/create', { args: args(i), caller: 'anonymous' })),
     handler: async (i) => {
       await handler(i);
+    },
+    handlerOnePerVisitor: async (i) => {
+      await handler(i, request.onePerVisitorSetId);
     },
     raw: (i) => raw.put(1_000_000 * (round + 2) + i),
     rawResponse: (i) => rawResponsePut(1_000_000 * (round + 2) + i),

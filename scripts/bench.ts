@@ -66,8 +66,12 @@ async function project(context: BenchContext, name: string): Promise<string> {
   return (await context.api<{ id: string }>('projects/create', [{ name, description: 'Benchmark data' }], 'admin')).id;
 }
 
-async function contentSet(context: BenchContext, projectId: string, key: string, schema = 'yes-no'): Promise<string> {
-  const created = await context.api<{ id: string }>('sets/create', [{ projectId, key, schema, metadata: { name: `Bench ${key}` } }], 'admin');
+/**
+ * A set of the bench's. Every anonymous call comes from one visitor (one address and user
+ * agent), so the sets record each response (onePerVisitor off) unless a case asks for it on.
+ */
+async function contentSet(context: BenchContext, projectId: string, key: string, schema = 'yes-no', onePerVisitor = false): Promise<string> {
+  const created = await context.api<{ id: string }>('sets/create', [{ projectId, key, schema, metadata: { name: `Bench ${key}`, onePerVisitor } }], 'admin');
   return created.id;
 }
 
@@ -150,6 +154,21 @@ const CASES: BenchCase<any>[] = [
     },
     call: (contentSetId) => ({
       args: [{ contentSetId, key: 'https://example.com/hot', value: 'rocket', revokable: true }],
+      caller: 'anonymous',
+    }),
+  }),
+  benchCase({
+    // The same with onePerVisitor: each call is the visitor's second vote of the day, which replaces the first (one UpdateItem).
+    name: 'responses/create (existing item, onePerVisitor)',
+    operation: 'responses/create',
+    baseline: 'put',
+    prepare: async (context) => {
+      const contentSetId = await contentSet(context, await project(context, 'Responses one per visitor'), 'one-per-visitor', 'reaction', true);
+      await context.api('responses/create', [{ contentSetId, key: 'https://example.com/voted', value: 'heart' }], 'anonymous');
+      return contentSetId;
+    },
+    call: (contentSetId, i) => ({
+      args: [{ contentSetId, key: 'https://example.com/voted', value: i % 2 === 0 ? 'rocket' : 'heart', revokable: true }],
       caller: 'anonymous',
     }),
   }),
@@ -306,12 +325,17 @@ async function main(): Promise<number> {
   const { createDynamoClient } = await import('../functions/store/dynamodb-clients');
   const { defaultStore } = await import('../functions/store/entity-store');
   const { clearTargetCache } = await import('../functions/operations/target-cache');
+  const { forgetVisitorSalt } = await import('../functions/operations/visitor-identity');
   const { startStreamConsumers } = await import('../local/stream-consumers');
   const { meterClient } = await import('./dynamo-meter');
   const settings = {
     iterations: positiveInteger('iterations', values.iterations, 200),
     warmup: positiveInteger('warmup', values.warmup, 50),
-    coldStart: clearTargetCache,
+    // A new container remembers no target and no visitor salt.
+    coldStart: () => {
+      clearTargetCache();
+      forgetVisitorSalt();
+    },
   };
 
   const started = performance.now();
@@ -411,9 +435,17 @@ async function main(): Promise<number> {
     // Last of the table's measurements: its loops write some 100,000 items, which the stream
     // consumer's measurement would first have to count and the item sizes would include.
     process.stderr.write(`Measuring throughput at concurrency ${CONCURRENCY}, in a process of its own...\n`);
-    const pages = await contentSet(context, await project(context, 'Throughput'), 'throughput', 'reaction');
+    const throughputProject = await project(context, 'Throughput');
+    const pages = await contentSet(context, throughputProject, 'throughput', 'reaction');
+    const votedPages = await contentSet(context, throughputProject, 'throughput-votes', 'reaction', true);
     rounds.push(
-      ...(await throughputInChildProcess({ endpoint: runtime.dynamoEndpoint, tableName: TABLE_NAME, baseUrl: runtime.baseUrl, contentSetId: pages })),
+      ...(await throughputInChildProcess({
+        endpoint: runtime.dynamoEndpoint,
+        tableName: TABLE_NAME,
+        baseUrl: runtime.baseUrl,
+        contentSetId: pages,
+        onePerVisitorSetId: votedPages,
+      })),
     );
 
     process.stderr.write('Bundling the hot path and timing cold starts...\n');
@@ -454,6 +486,8 @@ async function main(): Promise<number> {
       handlerRatioToHotClientPut: rounds.length ? sum('handler') / sum('rawResponseHotClient') : undefined,
       ratioToResponsePut: rounds.length ? sum('ours') / sum('rawResponse') : undefined,
       ratioToRawTransaction: rounds.length ? sum('ours') / sum('rawTransaction') : undefined,
+      /** The handler on a set with onePerVisitor (every call replacing the visitor's vote) against the same handler without. */
+      onePerVisitorRatio: rounds.length ? sum('handlerOnePerVisitor') / sum('handler') : undefined,
     },
     writePath: { shapes: writeShapes },
     consumer: consumer && {

@@ -18,10 +18,28 @@ import { isIP } from 'node:net';
 export const VIEWER_ADDRESS_HEADER = 'x-feedback-viewer-address';
 /** Added by the distribution to every request it sends to the API (lib/edge.ts). */
 export const ORIGIN_VERIFY_HEADER = 'x-feedback-origin-verify';
+/**
+ * Set by the edge function on every request to the per-visitor key the rate-based rule counts:
+ * the IPv4 address, or the /64 of an IPv6 address (functions/api/visitor-key.ts); whatever a
+ * client sends under this name is replaced.
+ */
+export const VISITOR_KEY_HEADER = 'x-feedback-visitor-key';
 
 /** The viewer's address when the request came through the distribution, else the connection's. */
 export function callerAddress(headers: Record<string, string | undefined>, connectionAddress: string | undefined): string | undefined {
   const viewer = headers[VIEWER_ADDRESS_HEADER]?.trim();
   if (headers[ORIGIN_VERIFY_HEADER] !== undefined && viewer && isIP(viewer) !== 0) return viewer;
   return connectionAddress;
+}
+
+/**
+ * Whom `onePerVisitor` recognises (docs/api.md, "One vote per visitor"): through the
+ * distribution, the visitor key its edge function computed (an IPv6 viewer by the /64);
+ * else the caller's address as given (the local server's socket or TRUST_PROXY address).
+ * Not visitor-key.ts itself: its address parser would weigh 13 KB in the widgets' bundle.
+ */
+export function callerVisitorKey(headers: Record<string, string | undefined>, sourceIp: string | undefined): string | undefined {
+  const key = headers[VISITOR_KEY_HEADER]?.trim();
+  if (headers[ORIGIN_VERIFY_HEADER] !== undefined && key) return key;
+  return sourceIp;
 }

@@ -34,6 +34,9 @@ export const setName = z.string().trim().min(1).max(100);
 export const title = z.string().max(1024);
 export const url = z.string().max(2048);
 export const revokeWindow = z.number().int().min(0).max(MAX_REVOKE_WINDOW_SECONDS);
+/** Past a thousand, a threshold hides counts nobody could single anyone out of. */
+export const MAX_PUBLIC_MIN_COUNT = 1000;
+export const publicMinCount = z.number().int().min(0).max(MAX_PUBLIC_MIN_COUNT);
 
 /**
  * A set's alert settings as given: any of the fields, the others keep their value (or their
@@ -88,6 +91,8 @@ export const ContentSetMetadataModel = z
     publicAggregates: z.boolean().optional(),
     revokeWindow: revokeWindow.optional(),
     alerts: AlertSettingsInputModel.optional(),
+    onePerVisitor: z.boolean().optional(),
+    publicMinCount: publicMinCount.optional(),
   })
   .meta({ id: 'ContentSetMetadataModel', description: "A new content set's name, description and flags." });
 export const ContentSetCreateModel = z
@@ -108,6 +113,8 @@ export const ContentSetSaveModel = z
     publicAggregates: z.boolean().optional(),
     revokeWindow: revokeWindow.optional(),
     alerts: AlertSettingsInputModel.optional(),
+    onePerVisitor: z.boolean().optional(),
+    publicMinCount: publicMinCount.optional(),
     state: z.enum(CONTENT_STATES).optional(),
   })
   .meta({ id: 'ContentSetSaveModel', description: 'The fields of a content set to change.' });

@@ -82,6 +82,10 @@ export const ContentSetModel = z
       /** Seconds; 0 = responses are never revocable. */
       revokeWindow: z.number().int().min(0),
       alerts: AlertSettingsModel,
+      /** Anonymous responses: one per visitor, item and UTC day (the schema's default unless saved). */
+      onePerVisitor: z.boolean(),
+      /** Public counts below this many responses in the period answer zeros; 0 = always the counts. */
+      publicMinCount: z.number().int().min(0),
     }),
   })
   .meta({ id: 'ContentSet', description: 'A content set: content items sharing one feedback schema.' });

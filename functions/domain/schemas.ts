@@ -48,6 +48,11 @@ function behaviourOf<S extends Schema>(schema: S): SchemaBehaviour<S> {
   return SCHEMA_BEHAVIOURS[schema];
 }
 
+/** A set's `onePerVisitor` as it applies: as saved, else its schema's default (sets saved before the setting have none). */
+export function onePerVisitorOf(set: { schema: Schema; onePerVisitor?: boolean }): boolean {
+  return set.onePerVisitor ?? behaviourOf(set.schema).onePerVisitorByDefault;
+}
+
 export function isSchema(name: unknown): name is Schema {
   return typeof name === 'string' && Object.hasOwn(SCHEMA_BEHAVIOURS, name);
 }

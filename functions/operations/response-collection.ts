@@ -21,12 +21,14 @@ import { ApiError } from '../api/errors';
 import type { ResponseCreateModel } from '../api/response-models';
 import { deriveProfiling, type Profiling } from '../domain/profiling';
 import { newId } from '../domain/text';
-import { putPlainItem, type TableClient } from '../store/dynamodb-clients';
-import { createResponse as createResponseWrite, type NewResponse, userIndexAttributes } from '../store/items';
+import { onePerVisitorOf } from '../domain/schemas';
+import { putPlainItem, type TableClient, updatePlainItem } from '../store/dynamodb-clients';
+import { createResponse as createResponseWrite, type NewResponse, userIndexAttributes, visitorResponseUpdate } from '../store/items';
 import { conflictPause } from '../store/transactions';
 import { autoMetadata, insertContentItem, newContentItem } from './contents';
 import { issueRevokeToken, resolveTarget, stateChecks, validValue } from './response-targets';
 import { rememberItem, rememberKey } from './target-cache';
+import { visitorResponseIdOf } from './visitor-identity';
 
 export interface ResponseWriteResult {
   responseId: string;
@@ -46,7 +48,7 @@ export async function createResponse(
   table: TableClient,
   caller: Caller,
   input: ResponseCreateModel,
-  request: { headers: Record<string, string | undefined> },
+  request: { headers: Record<string, string | undefined>; sourceIp?: string },
   now: Date,
 ): Promise<ResponseWriteResult> {
   const clock = now.getTime();
@@ -84,14 +86,27 @@ export async function createResponse(
     });
     const written = (response: NewResponse) => ({ responseId: response.id, feelbackId: response.id, ...(revokable ? { revokable } : {}) });
 
+    // One vote per visitor: an anonymous response of a set with onePerVisitor takes the id the
+    // visitor's responses on the item share today, and replaces the earlier one (docs/api.md).
+    const oncePerVisitor = caller.level === 'anonymous' && onePerVisitorOf(set);
+    const visitorId = (contentItemId: string) =>
+      oncePerVisitor ? visitorResponseIdOf(table, request, { contentSetId: set.id, contentItemId }, now) : Promise.resolve(undefined);
+
     if (target.item) {
+      const visitorResponse = await visitorId(target.item.id);
+      if (visitorResponse) {
+        const response = record(target.item.id, visitorResponse);
+        await updatePlainItem(table, visitorResponseUpdate(table.tableName, response));
+        return written(response);
+      }
       // A new id: the condition (attribute_not_exists) never fails but on a collision of 128 random bits.
       const response = record(target.item.id);
       await putPlainItem(table, createResponseWrite(table.tableName, response).Put!);
       return written(response);
     }
     const item = newContentItem(set, input.key!, autoMetadata(input.key!), now);
-    const response = record(item.id);
+    // A new item has no earlier response: the visitor's id is written as any new one.
+    const response = record(item.id, (await visitorId(item.id)) ?? newId());
     const outcome = await insertContentItem(table, item, [
       createResponseWrite(table.tableName, response),
       ...stateChecks(table.tableName, { projectId: set.projectId, contentSetId: set.id, itemId: null }),

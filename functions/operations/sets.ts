@@ -1,7 +1,7 @@
 import { ApiError, badRequest, invalidFields, notFound } from '../api/errors';
 import { DEFAULT_REVOKE_WINDOW_SECONDS, type ContentSetCreateModel, type ContentSetFilters, type ContentSetSaveModel } from '../api/models';
 import { alertSettingsProblem, type AlertSettingsInput } from '../domain/alerts';
-import { parseSchemaConfig, type Schema } from '../domain/schemas';
+import { onePerVisitorOf, parseSchemaConfig, type Schema } from '../domain/schemas';
 import { indexedPrefix, newId } from '../domain/text';
 import { isConditionFailure } from '../store/conditions';
 import type { ContentSetItem, NewContentSet, Store } from '../store/entities';
@@ -52,6 +52,8 @@ export async function createContentSet(store: Store, accountId: string, input: C
     publicAggregates: input.metadata.publicAggregates ?? false,
     revokeWindowSeconds: input.metadata.revokeWindow ?? DEFAULT_REVOKE_WINDOW_SECONDS,
     ...(input.metadata.alerts === undefined ? {} : { alerts: input.metadata.alerts }),
+    onePerVisitor: onePerVisitorOf({ schema: input.schema, onePerVisitor: input.metadata.onePerVisitor }),
+    publicMinCount: input.metadata.publicMinCount ?? 0,
     state: 'active',
     createdAt: timestamp,
     updatedAt: timestamp,
@@ -78,6 +80,8 @@ export async function saveContentSet(store: Store, accountId: string, contentSet
     ...(input.revokeWindow === undefined ? {} : { revokeWindowSeconds: input.revokeWindow }),
     // The fields given replace the stored ones; the others stay (or keep their defaults).
     ...(input.alerts === undefined ? {} : { alerts: { ...(current.alerts as AlertSettingsInput | undefined), ...input.alerts } }),
+    ...(input.onePerVisitor === undefined ? {} : { onePerVisitor: input.onePerVisitor }),
+    ...(input.publicMinCount === undefined ? {} : { publicMinCount: input.publicMinCount }),
     ...(input.state === undefined ? {} : { state: input.state }),
     updatedAt: now.toISOString(),
   };

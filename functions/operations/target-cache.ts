@@ -61,7 +61,17 @@ class Recent<Value> {
 /** What a write needs of a set: ids, schema, settings and state. */
 export type SetFacts = Pick<
   ContentSetItem,
-  'id' | 'accountId' | 'projectId' | 'schema' | 'schemaConfig' | 'state' | 'revokeWindowSeconds' | 'disallowAutoContentCreation' | 'publicAggregates'
+  | 'id'
+  | 'accountId'
+  | 'projectId'
+  | 'schema'
+  | 'schemaConfig'
+  | 'state'
+  | 'revokeWindowSeconds'
+  | 'disallowAutoContentCreation'
+  | 'publicAggregates'
+  | 'onePerVisitor'
+  | 'publicMinCount'
 >;
 /** What a write needs of an item: ids, key and state. */
 export type ItemFacts = Pick<ContentItemItem, 'id' | 'accountId' | 'projectId' | 'contentSetId' | 'key' | 'state'>;
@@ -86,8 +96,36 @@ export function rememberProject(project: ProjectFacts, now: number): void {
 export const freshProject = (projectId: string, now: number) => projects.fresh(projectId, now);
 
 export function rememberSet(set: ContentSetItem, now: number): void {
-  const { id, accountId, projectId, schema, schemaConfig, state, revokeWindowSeconds, disallowAutoContentCreation, publicAggregates } = set;
-  sets.set(id, { id, accountId, projectId, schema, schemaConfig, state, revokeWindowSeconds, disallowAutoContentCreation, publicAggregates }, now);
+  const {
+    id,
+    accountId,
+    projectId,
+    schema,
+    schemaConfig,
+    state,
+    revokeWindowSeconds,
+    disallowAutoContentCreation,
+    publicAggregates,
+    onePerVisitor,
+    publicMinCount,
+  } = set;
+  sets.set(
+    id,
+    {
+      id,
+      accountId,
+      projectId,
+      schema,
+      schemaConfig,
+      state,
+      revokeWindowSeconds,
+      disallowAutoContentCreation,
+      publicAggregates,
+      onePerVisitor,
+      publicMinCount,
+    },
+    now,
+  );
 }
 
 export const freshSet = (contentSetId: string, now: number) => sets.fresh(contentSetId, now);

@@ -1,5 +1,5 @@
 import { alertSettingsOf, type AlertSettingsInput } from '../domain/alerts';
-import type { AnySchemaConfig, Schema } from '../domain/schemas';
+import { type AnySchemaConfig, onePerVisitorOf, type Schema } from '../domain/schemas';
 import type { ContentItemItem, ContentSetItem, ProjectItem } from '../store/entities';
 
 /** API shapes of SPEC part 2, built from stored items (internal fields never leave here). */
@@ -33,6 +33,8 @@ export function contentSetView(contentSet: ContentSetItem) {
       publicAggregates: contentSet.publicAggregates,
       revokeWindow: contentSet.revokeWindowSeconds,
       alerts: alertSettingsOf(contentSet.schema as Schema, contentSet.schemaConfig as AnySchemaConfig, contentSet.alerts as AlertSettingsInput | undefined),
+      onePerVisitor: onePerVisitorOf(contentSet),
+      publicMinCount: contentSet.publicMinCount ?? 0,
     },
   };
 }

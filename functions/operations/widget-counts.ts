@@ -28,7 +28,17 @@ import { contentItemSubject, subjectStats, type PeriodRequest } from './stats';
 
 const EVENTUALLY = { consistent: false };
 
-type AggregatesSet = Pick<ContentSetItem, 'id' | 'accountId' | 'projectId' | 'schema' | 'schemaConfig' | 'publicAggregates'>;
+type AggregatesSet = Pick<ContentSetItem, 'id' | 'accountId' | 'projectId' | 'schema' | 'schemaConfig' | 'publicAggregates' | 'publicMinCount'>;
+
+/**
+ * The counts a caller may see: anonymous callers get zeros while the period holds fewer
+ * responses than the set's `publicMinCount`, so a page with one answer does not show what
+ * that one person answered (docs/api.md); keyed callers see the counts.
+ */
+function visibleValues(caller: Caller, contentSet: AggregatesSet, data: { values: number[]; count: number }): number[] {
+  const threshold = contentSet.publicMinCount ?? 0;
+  return caller.level === 'anonymous' && data.count < threshold ? data.values.map(() => 0) : data.values;
+}
 
 /**
  * Who may read a set's aggregates: keyed callers of its account always; anonymous callers
@@ -76,14 +86,15 @@ export async function widgetCounts(
     if (!item || (caller.level !== 'anonymous' && caller.accountId !== item.accountId)) throw notFound('Content item', target);
     const setData = contentSetOf(item.contentSetId === named ? namedSetRaw : await getRawItem(store, keys.contentSet(item.contentSetId), EVENTUALLY));
     const contentSet = checkAggregatesAccess(caller, setData, 'Content item', target);
-    const { values } = (await subjectStats(store, contentItemSubject(item, contentSet), request)).data;
-    return { values, publicAggregates: contentSet.publicAggregates };
+    const stats = await subjectStats(store, contentItemSubject(item, contentSet), request);
+    return { values: visibleValues(caller, contentSet, { values: stats.data.values, count: stats.count }), publicAggregates: contentSet.publicAggregates };
   }
   const { contentSetId, key } = target;
   // One BatchGetItem: the set, the exact key, and the alias of a widget's decoded key.
   const { setRaw, contentItemId: itemId } = await resolveContentKey(store, contentSetId, key, EVENTUALLY);
   const contentSet = checkAggregatesAccess(caller, contentSetOf(setRaw), 'Content set', contentSetId);
   const subject = contentItemSubject({ id: itemId ?? '' }, contentSet);
-  const values = itemId ? (await subjectStats(store, subject, request)).data.values : new Array<number>(subject.shape!.optionCount).fill(0);
-  return { values, publicAggregates: contentSet.publicAggregates };
+  if (!itemId) return { values: new Array<number>(subject.shape!.optionCount).fill(0), publicAggregates: contentSet.publicAggregates };
+  const stats = await subjectStats(store, subject, request);
+  return { values: visibleValues(caller, contentSet, { values: stats.data.values, count: stats.count }), publicAggregates: contentSet.publicAggregates };
 }

@@ -1,5 +1,5 @@
-import { DynamoDBClient, type DynamoDBClientConfig, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, type PutCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient, type DynamoDBClientConfig, PutItemCommand, UpdateItemCommand, type UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, type PutCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { marshall, type marshallOptions } from '@aws-sdk/util-dynamodb';
 import { DEFAULT_TABLE_NAME } from './table';
 
@@ -88,4 +88,15 @@ export function defaultTableClient() {
  */
 export async function putPlainItem(table: TableClient, put: PutCommandInput): Promise<void> {
   await table.rawClient.send(new PutItemCommand({ ...put, Item: marshall(put.Item, MARSHALL_OPTIONS) }));
+}
+
+/** An UpdateItem of plain values, marshalled and sent the same way: a visitor's response (store/items.ts `visitorResponseUpdate`). */
+export async function updatePlainItem(table: TableClient, update: UpdateCommandInput): Promise<void> {
+  await table.rawClient.send(
+    new UpdateItemCommand({
+      ...update,
+      Key: marshall(update.Key, MARSHALL_OPTIONS),
+      ExpressionAttributeValues: update.ExpressionAttributeValues && marshall(update.ExpressionAttributeValues, MARSHALL_OPTIONS),
+    } as UpdateItemCommandInput),
+  );
 }

@@ -268,6 +268,9 @@ export const ContentSet = new Entity({
     revokeWindowSeconds: { type: 'number', required: true },
     /** The alert settings given (`enabled`, `minResponses`, `minDrop`); absent fields take their defaults (domain/alerts.ts). */
     alerts: { type: 'any' },
+    // Absent on sets saved before these settings: their defaults apply (domain/schemas.ts onePerVisitorOf).
+    onePerVisitor: { type: 'boolean' },
+    publicMinCount: { type: 'number' },
     state: { type: CONTENT_STATES, required: true },
     ...timestamps,
   },

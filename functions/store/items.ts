@@ -13,7 +13,7 @@
  *
  * Nothing here imports ElectroDB (tests check the bundles).
  */
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { TransactWriteCommandInput, UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { responseShard } from '../domain/response-shards';
 import type { ContentItemItem, ContentSetItem, NewContentItem, ResponseItem } from './entities';
 
@@ -143,6 +143,45 @@ export function contentKeyItem(record: ContentKeyRecord): RawItem {
 }
 
 export const createResponse = (tableName: string, response: NewResponse) => createPut(tableName, responseItem(response));
+
+/** Attributes a visitor's replaced response keeps from its first version: its creation, and so its place in every list. */
+const KEPT_ON_REPLACEMENT = new Set(['createdAt', 'gsi1sk', 'gsi2sk', 'gsi3sk', 'userSort', 'gsi4sk']);
+/** A response's optional attributes: a replacement that has none of one removes the first version's. */
+const OPTIONAL_RESPONSE_ATTRIBUTES = ['context', 'profiling', 'revokeTokenHash', 'revokeExpiresAt', 'userId', 'userKey', 'userSort', 'gsi4pk', 'gsi4sk'];
+
+/**
+ * A visitor's response under its deterministic id (domain/visitor-hash.ts), as one UpdateItem:
+ * it creates the response, or replaces the visitor's earlier one of the day on the same
+ * key, which the stream shows as an edit (its counts move from the old value to the new).
+ * The first version's creation time and list sort keys stay, so no index key changes and
+ * the replacement costs the writes of a new response, not a delete and a put per index.
+ */
+export function visitorResponseUpdate(tableName: string, response: NewResponse): UpdateCommandInput {
+  const item = responseItem(response);
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const assignments: string[] = [];
+  let index = 0;
+  for (const [attribute, value] of Object.entries(item)) {
+    if (attribute === 'pk' || attribute === 'sk') continue;
+    const name = `#a${index}`;
+    const placeholder = `:a${index++}`;
+    names[name] = attribute;
+    values[placeholder] = value;
+    assignments.push(KEPT_ON_REPLACEMENT.has(attribute) ? `${name} = if_not_exists(${name}, ${placeholder})` : `${name} = ${placeholder}`);
+  }
+  const removed = OPTIONAL_RESPONSE_ATTRIBUTES.filter((attribute) => !(attribute in item)).map((attribute, position) => {
+    names[`#r${position}`] = attribute;
+    return `#r${position}`;
+  });
+  return {
+    TableName: tableName,
+    Key: keys.response(response.id),
+    UpdateExpression: `SET ${assignments.join(', ')}${removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
 export const createContentItem = (tableName: string, item: NewContentItem) => createPut(tableName, contentItemItem(item));
 export const createContentKey = (tableName: string, record: ContentKeyRecord) => createPut(tableName, contentKeyItem(record));
 

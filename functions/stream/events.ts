@@ -46,8 +46,10 @@ function kindOf(record: DynamoDBRecord): keyof typeof RECORD_KEY_PREFIXES | unde
 
 /**
  * The domain events of one stream record: none for items that are not responses or content
- * items (counters, markers, keys), one otherwise. Responses are never re-activated, so an
- * active-to-revoked change is a revocation and any other change an update.
+ * items (counters, markers, keys), one otherwise. An active-to-revoked change is a
+ * revocation and any other change an update: among them a visitor's second response of the
+ * day replacing the first (`onePerVisitor`), also one that the visitor had revoked, whose
+ * count then comes back with the new value (stream/counting.ts counts active images only).
  */
 export function eventsOf(record: DynamoDBRecord): DomainEvent[] {
   const kind = kindOf(record);

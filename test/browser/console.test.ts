@@ -496,7 +496,7 @@ describeInBrowser('console in Chromium', () => {
     await viewer.context.close();
   });
 
-  test('settings: an admin changes name, description, public counts, automatic items, revoke window and state', async () => {
+  test('settings: an admin changes name, description, public counts, the count to hide below, one vote per visitor, automatic items, revoke window and state', async () => {
     const { context, page } = await pages.newPage();
     await signIn(page, account.admin, `/sets/${ids.pulse}/settings`);
     await page.getByRole('heading', { level: 1, name: 'Love button' }).waitFor();
@@ -504,6 +504,10 @@ describeInBrowser('console in Chromium', () => {
     await page.getByLabel('Name', { exact: true }).fill('Love it');
     await page.getByLabel('Description').fill('The heart under each post');
     await page.getByLabel(/Public counts/).check();
+    // A pulse set counts one vote per visitor by default.
+    expect(await page.getByLabel(/One vote per visitor/).isChecked()).toBe(true);
+    await page.getByLabel(/One vote per visitor/).uncheck();
+    await page.getByLabel('Hide public counts below (responses)').fill('3');
     await page.getByLabel(/Create content items automatically/).uncheck();
     await page.getByLabel('Revoke window (minutes)').fill('10');
     await page.getByLabel('State').selectOption('inactive');
@@ -512,7 +516,14 @@ describeInBrowser('console in Chromium', () => {
     const saved = await call('sets/get', [ids.pulse]);
     expect([saved.name, saved.metadata, saved.state]).toEqual([
       'Love it',
-      { description: 'The heart under each post', publicAggregates: true, disallowAutoContentCreation: true, revokeWindow: 600 },
+      {
+        description: 'The heart under each post',
+        publicAggregates: true,
+        disallowAutoContentCreation: true,
+        revokeWindow: 600,
+        onePerVisitor: false,
+        publicMinCount: 3,
+      },
       'inactive',
     ]);
     await context.close();

@@ -180,7 +180,7 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
         { name: 'blank set name', args: [{ projectId: f.projectId, key: unique(), schema: 'pulse', metadata: { name: ' ' } }], exception: 'trimmedNames' },
       ],
     },
-    'sets/save': { valid: [[f.setId, { name: 'Pulse', publicAggregates: true, revokeWindow: 60, state: 'active' }]] },
+    'sets/save': { valid: [[f.setId, { name: 'Pulse', publicAggregates: true, revokeWindow: 60, onePerVisitor: false, publicMinCount: 5, state: 'active' }]] },
     'sets/exists': {
       valid: [[{ projectId: f.projectId, key: f.setKey }]],
       cases: [

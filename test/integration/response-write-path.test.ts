@@ -17,6 +17,7 @@ import { newId } from '../../functions/domain/text';
 import { createResponse } from '../../functions/operations/response-collection';
 import { editResponse } from '../../functions/operations/response-revocation';
 import { clearTargetCache, TARGET_MAX_AGE_MS } from '../../functions/operations/target-cache';
+import { forgetVisitorSalt } from '../../functions/operations/visitor-identity';
 import { defaultStore } from '../../functions/store/entity-store';
 import { ensureTable } from '../../functions/store/setup';
 import { meterClient, type DynamoMeter } from '../../scripts/dynamo-meter';
@@ -56,9 +57,15 @@ async function ok(path: string, args: unknown[], key?: string) {
 }
 
 const unique = () => Math.random().toString(36).slice(2, 8);
+/** A reaction set; without onePerVisitor (every call here comes from one visitor), unless `metadata` says otherwise. */
 const newSet = async (metadata: Record<string, unknown> = {}, project = projectId) =>
-  (await ok('sets/create', [{ projectId: project, key: `s-${unique()}`, schema: 'reaction', metadata: { name: 'Set', ...metadata } }], owner.admin))
-    .id as string;
+  (
+    await ok(
+      'sets/create',
+      [{ projectId: project, key: `s-${unique()}`, schema: 'reaction', metadata: { name: 'Set', onePerVisitor: false, ...metadata } }],
+      owner.admin,
+    )
+  ).id as string;
 
 beforeAll(async () => {
   const { client, rawClient, settings } = defaultStore();
@@ -155,6 +162,24 @@ describe('round trips of responses/create, counted exactly', () => {
       const written = await createResponse(store, ANONYMOUS, input, { headers: {} }, later);
       expect(written.revokable).toBeDefined();
       expect(meter.since(before).commands).toEqual(expected);
+    }
+  });
+
+  test("onePerVisitor: 1 warm (the UpdateItem that creates or replaces the visitor's response), at most 5 WRU; the day's salt read once per instance", async () => {
+    const contentSetId = await newSet({ onePerVisitor: true });
+    await ok('responses/create', [{ contentSetId, key: 'voted', value: 'heart' }]);
+    forgetVisitorSalt();
+    const firstOfInstance = await counted('responses/create', [{ contentSetId, key: 'voted', value: 'rocket' }]);
+    expect([firstOfInstance.answer.status, firstOfInstance.commands]).toEqual([200, { GetItemCommand: 1, UpdateItemCommand: 1 }]);
+    for (const [value, revokable] of [
+      ['heart', undefined],
+      ['eyes', true],
+    ] as const) {
+      const before = meter.snapshot();
+      const warm = await call('responses/create', [{ contentSetId, key: 'voted', value, revokable }]);
+      const spent = meter.since(before);
+      expect([warm.status, warm.body.responseId, spent.commands]).toEqual([200, firstOfInstance.answer.body.responseId, { UpdateItemCommand: 1 }]);
+      expect(spent.estimated.write).toBeLessThanOrEqual(5);
     }
   });
 

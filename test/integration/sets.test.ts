@@ -68,15 +68,22 @@ describe('sets/create', () => {
       state: 'active',
       schema: 'yes-no',
       schemaConfig: {},
-      metadata: { description: 'Was this helpful?', disallowAutoContentCreation: true, publicAggregates: true, revokeWindow: 3600 },
+      metadata: {
+        description: 'Was this helpful?',
+        disallowAutoContentCreation: true,
+        publicAggregates: true,
+        revokeWindow: 3600,
+        onePerVisitor: true,
+        publicMinCount: 0,
+      },
     });
     const read = await api.call('sets/get', [body.id], { key: owner.viewer });
     expect([read.status, read.body]).toEqual([200, body]);
   });
 
-  it('defaults the metadata flags to false', async () => {
+  it("defaults the metadata flags to false, onePerVisitor to its schema's default (on for yes-no), publicMinCount to 0", async () => {
     const body = await createSet('flags');
-    expect(body.metadata).toEqual({ disallowAutoContentCreation: false, publicAggregates: false, revokeWindow: 3600 });
+    expect(body.metadata).toEqual({ disallowAutoContentCreation: false, publicAggregates: false, revokeWindow: 3600, onePerVisitor: true, publicMinCount: 0 });
   });
 
   it.each([
@@ -352,7 +359,7 @@ describe('sets/save', () => {
     expect(flags.body).toEqual({
       ...created,
       name: 'After',
-      metadata: { description: 'new', disallowAutoContentCreation: false, publicAggregates: true, revokeWindow: 3600 },
+      metadata: { description: 'new', disallowAutoContentCreation: false, publicAggregates: true, revokeWindow: 3600, onePerVisitor: true, publicMinCount: 0 },
       updatedAt: expect.stringMatching(ISO),
     });
     expect(flags.body.updatedAt > renamed.body.updatedAt).toBe(true);

@@ -25,8 +25,13 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
+/**
+ * Every client here sends from one address and user agent: the sets record each response
+ * (onePerVisitor off), so that sends stand for several visitors; one visitor's vote is
+ * test/integration/visitor-votes.test.ts's.
+ */
 async function createSet(schema: string, publicAggregates: boolean, schemaConfig?: unknown) {
-  return createContentSet(api, owner.admin, projectId, schema, { schemaConfig, metadata: { publicAggregates } });
+  return createContentSet(api, owner.admin, projectId, schema, { schemaConfig, metadata: { publicAggregates, onePerVisitor: false } });
 }
 
 /** Answers of other visitors: with store 'none' the client keeps no token, so each send is a new response. */

@@ -9,6 +9,7 @@ import { defaultStore } from '../../functions/store/entity-store';
 import { ensureTable } from '../../functions/store/setup';
 import { runRanker } from '../../functions/jobs/ranker';
 import { checkResult, watchResults } from './result-check';
+import { anonymousVisitor } from './visitors';
 
 export interface ApiAnswer<T = any> {
   status: number;
@@ -61,7 +62,7 @@ export async function startTestApi(options: { consoleDir?: string } = {}): Promi
     baseUrl,
     async call(path, args, options = {}) {
       const method = options.method ?? 'POST';
-      const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...anonymousVisitor(options), ...options.headers };
       if (options.key) headers.authorization = `API-KEY ${options.key}`;
       const url = method === 'GET' && args !== undefined ? `${baseUrl}/${path}?$p=${encodeURIComponent(JSON.stringify(args))}` : `${baseUrl}/${path}`;
       const body = method === 'GET' ? undefined : (options.rawBody ?? (args === undefined ? undefined : JSON.stringify(args)));

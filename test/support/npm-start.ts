@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { freePort } from '../../local/dynamodb-local';
+import { anonymousVisitor } from './visitors';
 
 const REPO = resolve(__dirname, '../..');
 
@@ -51,7 +52,7 @@ export async function startNpmStart(dataDir: string, env: Record<string, string>
 export async function callApi(server: NpmStart, path: string, args: unknown[], key: string | undefined = server.adminKey) {
   const response = await fetch(`${server.baseUrl}/${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(key ? { authorization: `API-KEY ${key}` } : {}) },
+    headers: { 'content-type': 'application/json', ...anonymousVisitor({ key }), ...(key ? { authorization: `API-KEY ${key}` } : {}) },
     body: JSON.stringify(args),
   });
   const text = await response.text();

@@ -24,7 +24,7 @@ function contentSet(schema: ContentSet['schema'], schemaConfig: unknown, publicA
     state: 'active',
     createdAt: '2026-11-25T00:00:00.000Z',
     updatedAt: '2026-11-25T00:00:00.000Z',
-    metadata: { disallowAutoContentCreation: false, publicAggregates, revokeWindow: 3600 },
+    metadata: { disallowAutoContentCreation: false, publicAggregates, revokeWindow: 3600, onePerVisitor: true, publicMinCount: 0 },
   } as ContentSet;
 }
 

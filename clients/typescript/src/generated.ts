@@ -286,6 +286,8 @@ export type ContentSet = {
     publicAggregates: boolean;
     revokeWindow: number;
     alerts: AlertSettings;
+    onePerVisitor: boolean;
+    publicMinCount: number;
   };
 };
 
@@ -319,6 +321,8 @@ export type ContentSetMetadataModel = {
   publicAggregates?: boolean;
   revokeWindow?: number;
   alerts?: AlertSettingsInput;
+  onePerVisitor?: boolean;
+  publicMinCount?: number;
 };
 
 /** The fields of a content set to change. */
@@ -330,6 +334,8 @@ export type ContentSetSaveModel = {
   publicAggregates?: boolean;
   revokeWindow?: number;
   alerts?: AlertSettingsInput;
+  onePerVisitor?: boolean;
+  publicMinCount?: number;
   state?: "active" | "inactive" | "archived";
 };
 
@@ -351,6 +357,8 @@ export type ContentSetTopEntry = {
     publicAggregates: boolean;
     revokeWindow: number;
     alerts: AlertSettings;
+    onePerVisitor: boolean;
+    publicMinCount: number;
   };
   stats: AggregatedData;
 };

@@ -8,6 +8,8 @@ import { useContentSet, useSaveSet } from '../data/sets';
 import { useSession } from '../session';
 
 const MAX_REVOKE_MINUTES = 30 * 24 * 60;
+/** The API's bound of publicMinCount (functions/api/models.ts MAX_PUBLIC_MIN_COUNT). */
+const MAX_PUBLIC_MIN_COUNT = 1000;
 
 function SettingsForm(props: { set: ContentSet }) {
   const { set } = props;
@@ -16,22 +18,37 @@ function SettingsForm(props: { set: ContentSet }) {
   const [publicAggregates, setPublicAggregates] = useState(set.metadata.publicAggregates);
   const [autoCreate, setAutoCreate] = useState(!set.metadata.disallowAutoContentCreation);
   const [revokeMinutes, setRevokeMinutes] = useState(String(Math.round(set.metadata.revokeWindow / 60)));
+  const [onePerVisitor, setOnePerVisitor] = useState(set.metadata.onePerVisitor);
+  const [publicMinCount, setPublicMinCount] = useState(String(set.metadata.publicMinCount));
   const [state, setState] = useState<ContentSet['state']>(set.state);
   const [saved, setSaved] = useState(false);
-  const ids = { name: useId(), description: useId(), revoke: useId(), state: useId(), revokeHint: useId() };
+  const ids = {
+    name: useId(),
+    description: useId(),
+    revoke: useId(),
+    state: useId(),
+    revokeHint: useId(),
+    onePerVisitorHint: useId(),
+    minCount: useId(),
+    minCountHint: useId(),
+  };
   const save = useSaveSet(set.id, { onSuccess: () => setSaved(true) });
   const minutes = Number(revokeMinutes);
   const validRevoke = revokeMinutes.trim() !== '' && Number.isFinite(minutes) && minutes >= 0 && minutes <= MAX_REVOKE_MINUTES;
+  const minCount = Number(publicMinCount);
+  const validMinCount = publicMinCount.trim() !== '' && Number.isInteger(minCount) && minCount >= 0 && minCount <= MAX_PUBLIC_MIN_COUNT;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSaved(false);
-    if (validRevoke)
+    if (validRevoke && validMinCount)
       save.mutate({
         name: name.trim(),
         description: description.trim(),
         publicAggregates,
         disallowAutoContentCreation: !autoCreate,
         revokeWindow: Math.round(Number(revokeMinutes) * 60),
+        onePerVisitor,
+        publicMinCount: minCount,
         state,
       });
   };
@@ -47,6 +64,30 @@ function SettingsForm(props: { set: ContentSet }) {
           Public counts: widgets may show how many answered each option (<code>showCount</code>) without a key
         </span>
       </label>
+      <label htmlFor={ids.minCount}>Hide public counts below (responses)</label>
+      <input
+        id={ids.minCount}
+        type="number"
+        min={0}
+        max={MAX_PUBLIC_MIN_COUNT}
+        step={1}
+        value={publicMinCount}
+        onChange={(event) => setPublicMinCount(event.target.value)}
+        aria-describedby={ids.minCountHint}
+        aria-invalid={validMinCount ? undefined : true}
+      />
+      <p id={ids.minCountHint} className="hint">
+        Widgets show zeros while a page has fewer responses than this in the period, so a count of one cannot reveal what one person answered; 0 shows every
+        count. Signed-in views always see the counts.
+      </p>
+      <label className="checkbox">
+        <input type="checkbox" checked={onePerVisitor} onChange={(event) => setOnePerVisitor(event.target.checked)} aria-describedby={ids.onePerVisitorHint} />
+        <span>One vote per visitor: a visitor’s second response on a page the same day replaces the first</span>
+      </label>
+      <p id={ids.onePerVisitorHint} className="hint">
+        Visitors are recognised by a hash of address and browser under a key that changes every day; neither is stored. Server calls with an API key always
+        record every response.
+      </p>
       <label className="checkbox">
         <input type="checkbox" checked={autoCreate} onChange={(event) => setAutoCreate(event.target.checked)} />
         <span>Create content items automatically on a page’s first response</span>
@@ -76,6 +117,11 @@ function SettingsForm(props: { set: ContentSet }) {
       {!validRevoke && (
         <p className="error" role="alert">
           The revoke window must be between 0 and {MAX_REVOKE_MINUTES} minutes.
+        </p>
+      )}
+      {!validMinCount && (
+        <p className="error" role="alert">
+          The count to hide below must be a whole number between 0 and {MAX_PUBLIC_MIN_COUNT}.
         </p>
       )}
       <div className="form-actions">

@@ -50,6 +50,11 @@ export interface SchemaBehaviour<S extends Schema> {
   exportCells(value: unknown): ExportCells;
   /** The value the export's cells hold, for `value` to check again: how an exported file imports back (npm run import). */
   valueOfCells(cells: ExportCells): unknown;
+  /**
+   * `onePerVisitor` of a set that does not say (docs/api.md, "One vote per visitor"): on
+   * where a response is a vote, off where a visitor may well write several messages.
+   */
+  onePerVisitorByDefault: boolean;
 }
 
 /** The number of responses of each data point: the points of the shapes that count only (pulse, message, projects). */

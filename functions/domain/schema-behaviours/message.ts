@@ -13,4 +13,5 @@ export const message: SchemaBehaviour<'message'> = {
   describe: (value) => `“${String(value)}”`,
   exportCells: (value) => ({ ...BLANK_CELLS, message: typeof value === 'string' ? value : JSON.stringify(value) }),
   valueOfCells: (cells) => cells.message,
+  onePerVisitorByDefault: false,
 };

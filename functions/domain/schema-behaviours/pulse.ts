@@ -10,4 +10,5 @@ export const pulse: SchemaBehaviour<'pulse'> = {
   describe: () => '+1',
   exportCells: (value) => ({ ...BLANK_CELLS, value: plainText(value) }),
   valueOfCells: (cells) => cells.value,
+  onePerVisitorByDefault: true,
 };

@@ -65,4 +65,5 @@ export const rating: SchemaBehaviour<'rating'> = {
   exportCells: (value) => ({ ...BLANK_CELLS, value: plainText(value) }),
   // Decimal text, which `value` reads as the number.
   valueOfCells: (cells) => cells.value,
+  onePerVisitorByDefault: true,
 };

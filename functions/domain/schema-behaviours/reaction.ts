@@ -69,4 +69,5 @@ export const reaction: SchemaBehaviour<'reaction'> = {
   },
   exportCells: (value) => ({ ...BLANK_CELLS, value: plainText(value) }),
   valueOfCells: (cells) => cells.value,
+  onePerVisitorByDefault: true,
 };

@@ -57,4 +57,5 @@ export const taggedMessage: SchemaBehaviour<'tagged-message'> = {
   },
   // A blank message cell is no message (the export writes none as blank).
   valueOfCells: (cells) => (cells.message === '' ? { tag: cells.tag } : { tag: cells.tag, message: cells.message }),
+  onePerVisitorByDefault: false,
 };

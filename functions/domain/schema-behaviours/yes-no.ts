@@ -39,4 +39,5 @@ export const yesNo: SchemaBehaviour<'yes-no'> = {
   describe: (value) => (value === 'y' ? 'Yes' : value === 'n' ? 'No' : String(value)),
   exportCells: (value) => ({ ...BLANK_CELLS, value: value === 'y' ? 'yes' : value === 'n' ? 'no' : String(value) }),
   valueOfCells: (cells) => cells.value,
+  onePerVisitorByDefault: true,
 };
