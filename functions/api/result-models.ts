@@ -377,10 +377,6 @@ export const AggregatedDataModel = z
 
 const score = z.number();
 
-export const ScoreIntervalModel = z
-  .object({ value: score, low: score, high: score, method: z.enum(['wilson', 't']) })
-  .meta({ id: 'ScoreInterval', description: "A period's score with its 95% interval: Wilson's for a share, Student's t for a mean (docs/api.md, Scores)." });
-
 export const ScoreChangeModel = z
   .object({
     delta: z.number(),
