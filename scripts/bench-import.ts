@@ -116,6 +116,7 @@ async function run(total: number, write: boolean): Promise<string[]> {
     'imported',
   );
 
+  for (const entry of cost) log(`  ${entry.name}: ${entry.requests} requests, ${entry.write} WRU (${entry.writePerRow} per row), ${entry.read} RRU`);
   log(`Importing ${total.toLocaleString('en')} rows...`);
   const speedSet = await newSet('speed');
   const onHundred = pages(100);
@@ -145,7 +146,7 @@ async function run(total: number, write: boolean): Promise<string[]> {
       break;
     } catch (error) {
       // A batch past the local handler's 30 s (a slow machine): read again, and the watermarks skip what was counted.
-      if (attempt >= 5) throw error;
+      if (attempt >= 30) throw error;
       log(`  draining again after: ${(error as Error).message}`);
     }
   }

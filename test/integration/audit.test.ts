@@ -119,7 +119,7 @@ async function listAll(a: Account, query: Record<string, unknown> = {}): Promise
 /** What one successful call of an audited operation needs, and what its entry must (and must not) say. */
 interface Scenario {
   /** Runs the call (after any setup it needs, which may write entries of other operations); `actor` when it is not the admin key. */
-  run(a: Account): Promise<{ targetIds: string[]; secrets: string[]; actor?: AuditEntry['actor'] }>;
+  run(a: Account): Promise<{ targetIds: string[]; secrets: string[]; actor?: AuditEntry['actor']; counts?: AuditEntry['counts'] }>;
 }
 
 /** A person invited by the admin key; the invitation's token and the person's bearer token are secrets to the log. */
@@ -214,6 +214,20 @@ const scenarios: Partial<Record<OperationName, Scenario>> = {
       const { responseId, token, text } = await response(a);
       await ok(a, 'responses/erase', [{ responseIds: [responseId] }]);
       return { targetIds: [responseId], secrets: [token, text] };
+    },
+  },
+  'responses/import': {
+    async run(a) {
+      const projectId = await project(a);
+      const setId = await createContentSet(api, a.admin, projectId, 'message');
+      const [text, key, importId] = [unique('an imported message'), unique('imported page'), unique('import')];
+      const rows = [
+        { key, value: text, createdAt: '2024-01-01T00:00:00Z', importId },
+        { key, value: text, createdAt: '2024-01-01T00:00:00Z', importId },
+        { key, value: '', createdAt: '2024-01-01T00:00:00Z', importId: unique('refused') },
+      ];
+      await ok(a, 'responses/import', [setId, rows]);
+      return { targetIds: [setId], secrets: [text, key, importId], counts: { imported: 1, duplicate: 1, refused: 1 } };
     },
   },
   'keys/create': {
@@ -325,7 +339,7 @@ describe('every audited operation of the registry', () => {
     if (!scenario) throw new Error(`${name} is audited: add its scenario to test/integration/audit.test.ts`);
     const a = await account();
     const before = new Date().toISOString();
-    const { targetIds, secrets, actor } = await scenario.run(a);
+    const { targetIds, secrets, actor, counts } = await scenario.run(a);
 
     const entries = await listAll(a, { operation: name });
     expect(entries).toHaveLength(1);
@@ -339,6 +353,7 @@ describe('every audited operation of the registry', () => {
       sourceIp: '127.0.0.1',
       outcome: 'ok',
       requestId: expect.any(String),
+      ...(counts ? { counts } : {}),
     });
     expect(entry.at >= before).toBe(true);
 
@@ -575,7 +590,7 @@ describe('audit/export', () => {
     expect(csv).toMatchObject({ format: 'csv', rows: 3 });
     expect(csv).not.toHaveProperty('cursor');
     const lines = csv.data.split('\r\n');
-    expect(lines[0]).toBe('id,at,actorType,keyId,label,memberId,email,operation,targetIds,sourceIp,outcome,requestId,count');
+    expect(lines[0]).toBe('id,at,actorType,keyId,label,memberId,email,operation,targetIds,sourceIp,outcome,requestId,count,counts');
     expect(lines[1]).toBe(
       [
         listed[0].id,
@@ -590,6 +605,7 @@ describe('audit/export', () => {
         '127.0.0.1',
         'ok',
         listed[0].requestId,
+        '',
         '',
       ].join(','),
     );
