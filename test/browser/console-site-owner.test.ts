@@ -103,8 +103,24 @@ describeInBrowser('console in Chromium: what a site owner trips over', () => {
     for (let index = 0; index < 2; index++) await write(ids.yesNo, 'https://owner.example.com/guide', 'y', index + 6);
     for (let index = 0; index < 3; index++) await write(ids.pulse, 'https://owner.example.com/', '+', index + 8);
     await write(ids.calm, 'https://owner.example.com/', 'Nice', 11);
+    // A project of its own (the counts above stay as they are) whose pages changed: over the
+    // 7 days before the last 7, "Getting started" had 18 yes of 20 and "Install" 8 of 10; over
+    // the last 7, 5 of 20 and 8 of 10.
+    ids.docs = (await call('projects/create', [{ name: 'Docs' }])).id;
+    ids.docsHelpful = (await call('sets/create', [{ projectId: ids.docs, key: 'helpful', schema: 'yes-no', metadata: { name: 'Docs helpful' } }])).id;
+    const daysAgo = (days: number, index: number) => new Date(Date.now() - days * 86_400_000 - (index % 20) * 60_000);
+    const history: [key: string, yes: number, total: number, days: number][] = [
+      ['https://docs.example.com/start', 18, 20, 10],
+      ['https://docs.example.com/start', 5, 20, 2],
+      ['https://docs.example.com/install', 8, 10, 10],
+      ['https://docs.example.com/install', 8, 10, 2],
+    ];
+    for (const [key, yes, total, days] of history)
+      for (let index = 0; index < total; index++)
+        await createResponse(store, ANONYMOUS, { contentSetId: ids.docsHelpful, key, value: index < yes ? 'y' : 'n' }, { headers: {} }, daysAgo(days, index));
     await api.drainStream();
     ids.item = (await call('contents/lookup', ['https://owner.example.com/guide', { contentSetId: ids.yesNo }]))[0].id;
+    ids.start = (await call('contents/lookup', ['https://docs.example.com/start', { contentSetId: ids.docsHelpful }]))[0].id;
     ids.webhook = (await call('webhooks/create', [{ url: 'http://127.0.0.1:9/feedback', enabled: false }])).id;
     browser = await launchBrowser();
   });
@@ -297,6 +313,39 @@ describeInBrowser('console in Chromium: what a site owner trips over', () => {
     expect(byName.Calm).toBeLessThan(byName.Hearts);
     await page.locator('.chart-canvas canvas').first().waitFor();
     await checkPage(page, 'sparklines-one-scale');
+    await context.close();
+  });
+
+  test('set and item pages say this period against the previous one in words: outside the noise or within it', async () => {
+    const { context, page } = await pages.newPage();
+    await signIn(page, `/sets/${ids.docsHelpful}?period=rolling7d`);
+    const change = page.getByTestId('change');
+    // 13 of 30 against 26 of 30: 43 points down, and Newcombe's interval excludes no change.
+    const set = await call('sets/getStats', [ids.docsHelpful, { period: 'rolling7d', compare: 'previous' }]);
+    expect([set.count, set.previous.count, set.change.significant]).toEqual([30, 30, true]);
+    const sentence = await change.innerText();
+    expect(sentence).toMatch(
+      /^This period vs the previous one \((.+)\): the share of yes is down 43 points, outside the noise\. The change lies between −\d+ points and −\d+ points \(95%\)\. 30 responses now, 30 then\.$/,
+    );
+    await checkPage(page, 'set-change-outside-noise');
+    // The period it names is the one "Previous period" shows.
+    await page.getByRole('button', { name: 'Previous period' }).click();
+    await page.waitForURL(/ref=/);
+    expect(sentence).toContain(`(${await page.getByTestId('period-label').innerText()})`);
+
+    // "Getting started" alone: 5 of 20 against 18 of 20, also outside the noise; "Install", 8 of 10 both times, unchanged.
+    await page.goto(`${base}/items/${ids.start}?period=rolling7d`);
+    await expect(change.locator('strong').innerText()).resolves.toBe('the share of yes is down 65 points, outside the noise');
+    const install = (await call('contents/lookup', ['https://docs.example.com/install', { contentSetId: ids.docsHelpful }]))[0].id;
+    await page.goto(`${base}/items/${install}?period=rolling7d`);
+    await expect(change.locator('strong').innerText()).resolves.toBe('the share of yes is unchanged, within the noise');
+    // The last 28 days against the 28 before them: nothing then, so nothing to compare.
+    await page.goto(`${base}/items/${install}?period=rolling28d`);
+    await expect(change.innerText()).resolves.toMatch(/: nothing to compare, since the period before has no responses\.$/);
+    // Lifetime has no period before: nothing is said.
+    await page.goto(`${base}/items/${install}?period=lifetime`);
+    await page.getByTestId('summary').waitFor();
+    expect(await change.count()).toBe(0);
     await context.close();
   });
 
