@@ -15,6 +15,7 @@ import { MANAGED_RULE_MODES, PublicEdge, type ManagedRuleMode } from './edge';
 import { API_STAGE_NAME, FeedbackApi, type ApiThrottling } from './feedback-api';
 import { FeedbackTable } from './feedback-table';
 import { STREAM_CONSUMERS } from '../functions/stream/consumers';
+import { AlertsJob } from './alerts-job';
 import { RankerJob } from './ranker-job';
 import { CognitoSignIn, type ConsoleSignInConfig, SIGN_IN_SCOPES } from './sign-in';
 import { StreamConsumer } from './stream-consumer';
@@ -94,6 +95,7 @@ export class FeedbackStack extends Stack {
   /** One per entry of functions/stream/consumers.ts, by name. */
   readonly streamConsumers: ReadonlyMap<string, StreamConsumer>;
   readonly rankerJob: RankerJob;
+  readonly alertsJob: AlertsJob;
   readonly webhookDelivery: WebhookDelivery;
   readonly alarmTopic: Topic;
   /** The console's bucket and its behaviour on the edge's distribution, unless left out. */
@@ -196,6 +198,14 @@ export class FeedbackStack extends Stack {
       ]),
     );
     this.rankerJob = new RankerJob(this, 'Rankings', { table: this.table.table, logRetention, serviceName: SERVICE_NAME, alarmAction });
+    this.alertsJob = new AlertsJob(this, 'Alerts', {
+      table: this.table.table,
+      logRetention,
+      serviceName: SERVICE_NAME,
+      alarmAction,
+      // Alerts link the entity's page in the console, on the distribution.
+      consoleUrl: consoleOption === false ? undefined : Lazy.string({ produce: () => `https://${this.edge.distribution.distributionDomainName}` }),
+    });
 
     const webhooksConsumer = this.streamConsumers.get('webhooks')!.consumer;
     this.webhookDelivery = new WebhookDelivery(this, 'Webhooks', {

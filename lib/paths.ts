@@ -11,6 +11,12 @@ export function repoPath(relativePath: string): string {
 /** Entry of the ranker, run every minute: the top lists (exports `handler`). */
 export const RANKER_ENTRY = 'functions/jobs/ranker-handler.ts';
 
+/** Entry of the alerts job, run every hour (exports `handler`). */
+export const ALERTS_ENTRY = 'functions/jobs/alerts-handler.ts';
+
+/** Entry of the weekly digest job, run on Monday at 08:00 UTC (exports `handler`). */
+export const DIGEST_ENTRY = 'functions/jobs/digest-handler.ts';
+
 /** Entry of the function serving /openapi.json and the /docs reference page (exports `handler`). */
 export const DOCS_ENTRY = 'functions/reference-page/handler.ts';
 

@@ -44,6 +44,13 @@ export const TABLE_ACTIONS = {
    */
   ranker: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'],
   /**
+   * The alerts and digest jobs (functions/jobs/alerts.ts, digest.ts): GetItem of checkpoints,
+   * sets, items and projects, BatchGetItem of sets and items, Query of change records, the
+   * watch list, counters, alerts and webhooks, BatchWriteItem of the watch list, PutItem of
+   * checkpoints, and the Puts of an alert's or a weekly digest's transaction.
+   */
+  alerts: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:BatchWriteItem'],
+  /**
    * The webhooks consumer (functions/stream/webhooks.ts): Query of the account's webhooks,
    * BatchGetItem of projects, sets and items, PutItem of deliveries and their pointers; its
    * first attempts update deliveries and webhooks (outcome, failing clock, disabling); on an

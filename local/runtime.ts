@@ -13,6 +13,7 @@ import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { ensurePrivateDir, keyFromFile } from './private-dir';
 import { rateLimitSettingsFromEnv, type LocalRateLimitSettings } from './rate-limiter';
 import { BASE_PATH, createApiServer, linkInvitationsTo } from './server';
+import { LocalAlerts, LocalDigests } from './alerts-schedule';
 import { LocalRanker } from './ranker-schedule';
 import { startStreamConsumers, type LocalStreamConsumers } from './stream-consumers';
 import { useSecretsKey } from '../functions/webhooks/secrets';
@@ -54,6 +55,8 @@ export interface LocalRuntime {
   consoleUrl?: string;
   streamConsumers?: LocalStreamConsumers;
   ranker?: LocalRanker;
+  alerts?: LocalAlerts;
+  digests?: LocalDigests;
   webhookSweeper?: LocalWebhookSweeper;
   dynamoEndpoint: string;
   keys: Record<KeyLevel, string>;
@@ -152,6 +155,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const streamConsumers = options.consumeStream === false ? undefined : startStreamConsumers(client, settings.tableName, options.dataDir);
     const ranker = options.consumeStream === false ? undefined : new LocalRanker({ store, clock: options.clock });
     ranker?.start();
+    const alerts = options.consumeStream === false ? undefined : new LocalAlerts({ store, clock: options.clock });
+    alerts?.start();
+    const digests = options.consumeStream === false ? undefined : new LocalDigests({ store, clock: options.clock });
+    digests?.start();
     const webhookSweeper = options.consumeStream === false ? undefined : new LocalWebhookSweeper({ store });
     webhookSweeper?.start();
     const server = createApiServer({ consoleDir: options.consoleDir, anonymousRateLimit: options.anonymousRateLimit ?? rateLimitSettingsFromEnv() });
@@ -177,6 +184,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       consoleUrl,
       streamConsumers,
       ranker,
+      alerts,
+      digests,
       webhookSweeper,
       dynamoEndpoint,
       keys,
@@ -188,6 +197,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           server.closeIdleConnections();
         });
         await ranker?.stop();
+        await alerts?.stop();
+        await digests?.stop();
         await webhookSweeper?.stop();
         await streamConsumers?.stop();
         await dynamo?.stop();

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { CONTENT_STATES, PROJECT_STATES } from '../domain/states';
 import { SCHEMAS } from '../domain/schemas';
+import { storable } from '../domain/stored-numbers';
 
 /**
  * Argument models of SPEC part 2, as zod schemas. Objects are strict: an unknown field
@@ -33,6 +34,18 @@ export const setName = z.string().trim().min(1).max(100);
 export const title = z.string().max(1024);
 export const url = z.string().max(2048);
 export const revokeWindow = z.number().int().min(0).max(MAX_REVOKE_WINDOW_SECONDS);
+
+/**
+ * A set's alert settings as given: any of the fields, the others keep their value (or their
+ * default: docs/api.md "Alerts"). `minDrop` is in the score's own unit (a share, a rating, a sentiment).
+ */
+export const AlertSettingsInputModel = z
+  .strictObject({
+    enabled: z.boolean().optional(),
+    minResponses: z.number().int().min(1).max(1_000_000).optional(),
+    minDrop: storable(z.number().positive().max(2_000_000)).optional(),
+  })
+  .meta({ id: 'AlertSettingsInput', description: "A content set's alert settings to change: on or off, the fewest responses per window, the smallest drop." });
 
 export const projectStateFilter = z.enum(['all', ...PROJECT_STATES]);
 export const contentStateFilter = z.enum(['all', ...CONTENT_STATES]);
@@ -74,6 +87,7 @@ export const ContentSetMetadataModel = z
     disallowAutoContentCreation: z.boolean().optional(),
     publicAggregates: z.boolean().optional(),
     revokeWindow: revokeWindow.optional(),
+    alerts: AlertSettingsInputModel.optional(),
   })
   .meta({ id: 'ContentSetMetadataModel', description: "A new content set's name, description and flags." });
 export const ContentSetCreateModel = z
@@ -93,6 +107,7 @@ export const ContentSetSaveModel = z
     disallowAutoContentCreation: z.boolean().optional(),
     publicAggregates: z.boolean().optional(),
     revokeWindow: revokeWindow.optional(),
+    alerts: AlertSettingsInputModel.optional(),
     state: z.enum(CONTENT_STATES).optional(),
   })
   .meta({ id: 'ContentSetSaveModel', description: 'The fields of a content set to change.' });

@@ -89,6 +89,7 @@ const RESOURCE_DESCRIPTIONS: Record<Resource, string> = {
   responses: `Responses, their revocation and their counts (also at /${RESOURCE_ALIASES.responses}/<operation> for the published widgets).`,
   webhooks: 'Webhooks: endpoints that receive signed events of the account, their secrets and delivery log (admin).',
   audit: "The account's audit log: every call by a key that changed or tried to change something (admin).",
+  alerts: 'Alerts: items and sets whose last 7 days are significantly worse than the 28 days before them (viewer).',
 };
 
 const pascal = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -4,7 +4,7 @@ import type { Store } from '../store/entities';
 import type { Caller, OperationLevel } from './auth';
 import type { ErrorCode } from './errors';
 
-export const RESOURCES = ['projects', 'sets', 'contents', 'responses', 'keys', 'members', 'webhooks', 'audit'] as const;
+export const RESOURCES = ['projects', 'sets', 'contents', 'responses', 'keys', 'members', 'webhooks', 'audit', 'alerts'] as const;
 export type Resource = (typeof RESOURCES)[number];
 
 /** Path aliases kept for the published widgets, which call responses "feelbacks". */

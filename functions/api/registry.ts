@@ -1,3 +1,4 @@
+import * as alerts from './declarations/alerts';
 import * as audit from './declarations/audit';
 import * as contents from './declarations/contents';
 import * as keys from './declarations/keys';
@@ -18,7 +19,7 @@ import { operationPath, RESOURCES, type OperationDeclaration, type Resource } fr
  * its handler module `functions/handlers/<resource>/<name>.ts` (found by that name:
  * handlerModule; test/unit/registry.test.ts checks that every declaration has exactly one).
  */
-const declarationModules = { projects, sets, contents, responses, keys, members, webhooks, audit } satisfies Record<
+const declarationModules = { projects, sets, contents, responses, keys, members, webhooks, audit, alerts } satisfies Record<
   Resource,
   Record<string, OperationDeclaration>
 >;

@@ -54,6 +54,15 @@ export const SchemaConfigModel = z
   .union([ReactionConfigModel, RatingConfigModel, TaggedMessageConfigModel, EmptyConfigModel])
   .meta({ id: 'SchemaConfig', description: "A content set's complete schemaConfig; its shape follows the set's schema." });
 
+export const AlertSettingsModel = z
+  .object({
+    enabled: z.boolean(),
+    minResponses: z.number().int().min(1),
+    /** Absent for schemas without a score (pulse, message). */
+    minDrop: z.number().positive().optional(),
+  })
+  .meta({ id: 'AlertSettings', description: 'A content set\'s alert settings, defaults filled in (docs/api.md, "Alerts").' });
+
 export const ContentSetModel = z
   .object({
     id: entityId,
@@ -72,6 +81,7 @@ export const ContentSetModel = z
       publicAggregates: z.boolean(),
       /** Seconds; 0 = responses are never revocable. */
       revokeWindow: z.number().int().min(0),
+      alerts: AlertSettingsModel,
     }),
   })
   .meta({ id: 'ContentSet', description: 'A content set: content items sharing one feedback schema.' });

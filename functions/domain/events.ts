@@ -4,6 +4,10 @@
  * engine's payloads read them without knowing about records.
  */
 import type { Contribution } from './aggregation';
+import type { AlertEntity, ScoreMeasure, WindowScore } from './alerts';
+import type { ProjectDigest } from './digest';
+import type { Schema } from '../../shared/schema-options';
+import type { ScoreChange } from './statistics';
 
 /** A response as stored (the attributes events carry; the revoke token hash is never read). */
 export interface ResponseImage {
@@ -37,6 +41,35 @@ export interface ContentItemImage {
   updatedAt: string;
 }
 
+/** An alert as stored (store/alerts.ts) and listed by `alerts/list`: an entity's last 7 days significantly worse than the 28 before. */
+export interface AlertImage {
+  id: string;
+  accountId: string;
+  projectId: string;
+  contentSetId: string;
+  entity: AlertEntity;
+  entityId: string;
+  /** The item's title or key, or the set's name, when the alert was raised. */
+  name: string;
+  schema: Schema;
+  measure: ScoreMeasure;
+  /** The entity's page in the console, when the service knows the console's URL. */
+  url?: string;
+  current: WindowScore;
+  previous: WindowScore;
+  change: ScoreChange;
+  createdAt: string;
+}
+
+/** A weekly digest as stored when it is sent (store/alerts.ts): what the `digest.weekly` event carries. */
+export interface DigestImage {
+  id: string;
+  accountId: string;
+  projectId: string;
+  digest: ProjectDigest;
+  createdAt: string;
+}
+
 interface EventBase {
   /** The stream record's id: stable across redeliveries of the record. */
   eventId: string;
@@ -52,4 +85,8 @@ export type DomainEvent =
   /** The item is gone (erasure). */
   | (EventBase & { type: 'response.deleted'; before: ResponseImage })
   | (EventBase & { type: 'content.created'; after: ContentItemImage })
-  | (EventBase & { type: 'content.updated'; before: ContentItemImage; after: ContentItemImage });
+  | (EventBase & { type: 'content.updated'; before: ContentItemImage; after: ContentItemImage })
+  /** An alert was raised (its record inserted by the alerts job). */
+  | (EventBase & { type: 'stats.alert'; after: AlertImage })
+  /** A weekly digest was made (its record inserted by the digest job or `npm run digest`). */
+  | (EventBase & { type: 'digest.weekly'; after: DigestImage });

@@ -11,6 +11,8 @@
  *   markdown escaped and `allowed_mentions: { parse: [] }` keeps "@everyone" in a message
  *   from pinging anyone.
  */
+import { alertWords, formatScore, type ScoreMeasure, type WindowScore } from './alerts';
+import type { DigestPage, ProjectDigest } from './digest';
 import { describeValue } from './schemas';
 import type { DeliveredEventType } from './webhooks';
 
@@ -24,11 +26,17 @@ export interface ChatEvent {
   type: DeliveredEventType;
   data: {
     response?: { id: string; value?: unknown };
-    previous?: { value: unknown };
+    /** response.updated: the value before; stats.alert: the 28 days before the alert's 7. */
+    previous?: { value?: unknown } & Partial<WindowScore>;
     contentItem?: { id: string; key?: string; metadata?: { title?: string; url?: string } };
     contentSet?: { id: string; name?: string; schema?: string };
     project?: { id: string; name?: string };
-  };
+    /** stats.alert: the entity's name, the score's measure, the two windows, its console page. */
+    name?: string;
+    measure?: ScoreMeasure;
+    current?: WindowScore;
+    url?: string;
+  } & Partial<Pick<ProjectDigest, 'projectName' | 'week' | 'responses' | 'schemas' | 'alerts'>>;
 }
 
 /** A piece of the line: our own words, or text that came from users (escaped, and shortened first when the line is too long). */
@@ -80,9 +88,53 @@ export function chatSegments(event: ChatEvent, config?: unknown): Segment[] {
         item,
         ...(data.contentItem?.metadata?.url ? [words(' ('), user(cut(data.contentItem.metadata.url, LABEL_LIMIT)), words(')')] : []),
       ];
+    case 'stats.alert':
+      return [
+        user(cut(data.name ?? 'A page', LABEL_LIMIT), true),
+        words(
+          `: ${data.measure && data.current && data.previous?.score ? alertWords(data.measure, data.current, data.previous as WindowScore) : 'its score fell'}`,
+        ),
+        ...(data.url ? [words(' '), user(data.url)] : []),
+      ];
+    case 'digest.weekly':
+      return digestSegments(data);
     case 'webhook.test':
       return [words('Test event from the feedback service: this endpoint receives its notifications.')];
   }
+}
+
+/** The digest as lines (a line break is our own word): the counts, the worst and best pages, the changes, the alerts. */
+function digestSegments(data: ChatEvent['data']): Segment[] {
+  const responses = data.responses;
+  const trend =
+    responses?.change.percentage == null ? '' : ` (${responses.change.difference >= 0 ? '+' : ''}${responses.change.percentage}% on the week before)`;
+  const segments: Segment[] = [
+    words(`Week ${data.week?.from} to ${data.week?.to} in `),
+    user(data.projectName ?? 'the project', true),
+    words(`: ${responses?.count ?? 0} responses${trend}.`),
+  ];
+  const pages = (measure: ScoreMeasure, entries: DigestPage[]) =>
+    entries.flatMap((entry, index) => [
+      ...(index > 0 ? [words(', ')] : []),
+      user(cut(entry.name, LABEL_LIMIT)),
+      words(` ${formatScore(measure, entry.score.value)} (${entry.count})`),
+    ]);
+  for (const part of data.schemas ?? []) {
+    if (part.worst.length > 0) segments.push(words(`\nNeeds attention (${part.schema}): `), ...pages(part.measure, part.worst), words('.'));
+    if (part.best.length > 0) segments.push(words(`\nDoing well (${part.schema}): `), ...pages(part.measure, part.best), words('.'));
+    for (const entry of part.changes) {
+      segments.push(
+        words('\n'),
+        user(cut(entry.name, LABEL_LIMIT)),
+        words(
+          `: ${entry.change.delta < 0 ? 'down' : 'up'} from ${formatScore(part.measure, entry.previous.score.value)} to ${formatScore(part.measure, entry.score.value)}, outside the noise.`,
+        ),
+      );
+    }
+  }
+  const alerts = data.alerts?.length ?? 0;
+  segments.push(words(alerts === 0 ? '\nNo alerts this week.' : `\n${alerts} alert${alerts === 1 ? '' : 's'} this week.`));
+  return segments;
 }
 
 interface Platform {

@@ -4,7 +4,15 @@
  */
 
 /** Event types an endpoint can subscribe to (the default is all of them). */
-export const WEBHOOK_EVENT_TYPES = ['response.created', 'response.updated', 'response.revoked', 'response.deleted', 'content.created'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'response.created',
+  'response.updated',
+  'response.revoked',
+  'response.deleted',
+  'content.created',
+  'stats.alert',
+  'digest.weekly',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Sent by `webhooks/test` only; endpoints do not subscribe to it. */

@@ -1,6 +1,7 @@
 import { ApiError, badRequest, invalidFields, notFound } from '../api/errors';
 import { DEFAULT_REVOKE_WINDOW_SECONDS, type ContentSetCreateModel, type ContentSetFilters, type ContentSetSaveModel } from '../api/models';
-import { parseSchemaConfig } from '../domain/schemas';
+import { alertSettingsProblem, type AlertSettingsInput } from '../domain/alerts';
+import { parseSchemaConfig, type Schema } from '../domain/schemas';
 import { indexedPrefix, newId } from '../domain/text';
 import { isConditionFailure } from '../store/conditions';
 import type { ContentSetItem, NewContentSet, Store } from '../store/entities';
@@ -18,6 +19,12 @@ export async function getContentSet(store: Store, accountId: string, contentSetI
   return contentSetView(await loadContentSet(store, accountId, contentSetId));
 }
 
+/** Alerts need a score: a set of a schema without one may not turn them on or give a minDrop. */
+function checkAlertSettings(schema: Schema, alerts: AlertSettingsInput | undefined, path: string): void {
+  const problem = alerts === undefined ? undefined : alertSettingsProblem(schema, alerts);
+  if (problem) throw badRequest(`Invalid alert settings: ${problem}`, [{ path, message: problem }]);
+}
+
 function setKeyTaken(projectId: string, key: string): ApiError {
   return new ApiError('conflict', `A content set with key "${key}" already exists in this project`, { projectId, key });
 }
@@ -28,6 +35,7 @@ export async function createContentSet(store: Store, accountId: string, input: C
   if (!config.success) {
     throw badRequest(`Invalid schemaConfig for schema ${input.schema}`, invalidFields(config.error.issues, 'args.0.schemaConfig'));
   }
+  checkAlertSettings(input.schema, input.metadata.alerts, 'args.0.metadata.alerts');
   const timestamp = now.toISOString();
   const contentSet = {
     id: newId(),
@@ -43,6 +51,7 @@ export async function createContentSet(store: Store, accountId: string, input: C
     disallowAutoContentCreation: input.metadata.disallowAutoContentCreation ?? false,
     publicAggregates: input.metadata.publicAggregates ?? false,
     revokeWindowSeconds: input.metadata.revokeWindow ?? DEFAULT_REVOKE_WINDOW_SECONDS,
+    ...(input.metadata.alerts === undefined ? {} : { alerts: input.metadata.alerts }),
     state: 'active',
     createdAt: timestamp,
     updatedAt: timestamp,
@@ -59,6 +68,7 @@ export async function createContentSet(store: Store, accountId: string, input: C
 
 export async function saveContentSet(store: Store, accountId: string, contentSetId: string, input: ContentSetSaveModel, now: Date) {
   const current = await loadContentSet(store, accountId, contentSetId);
+  if (input.alerts !== undefined) checkAlertSettings(current.schema as Schema, input.alerts, 'args.1.alerts');
   const changes = {
     ...(input.name === undefined ? {} : { name: input.name, nameLower: indexedPrefix(input.name) }),
     ...(input.description === undefined ? {} : { description: input.description }),
@@ -66,6 +76,8 @@ export async function saveContentSet(store: Store, accountId: string, contentSet
     ...(input.disallowAutoContentCreation === undefined ? {} : { disallowAutoContentCreation: input.disallowAutoContentCreation }),
     ...(input.publicAggregates === undefined ? {} : { publicAggregates: input.publicAggregates }),
     ...(input.revokeWindow === undefined ? {} : { revokeWindowSeconds: input.revokeWindow }),
+    // The fields given replace the stored ones; the others stay (or keep their defaults).
+    ...(input.alerts === undefined ? {} : { alerts: { ...(current.alerts as AlertSettingsInput | undefined), ...input.alerts } }),
     ...(input.state === undefined ? {} : { state: input.state }),
     updatedAt: now.toISOString(),
   };

@@ -1,4 +1,5 @@
-import type { Schema } from '../domain/schemas';
+import { alertSettingsOf, type AlertSettingsInput } from '../domain/alerts';
+import type { AnySchemaConfig, Schema } from '../domain/schemas';
 import type { ContentItemItem, ContentSetItem, ProjectItem } from '../store/entities';
 
 /** API shapes of SPEC part 2, built from stored items (internal fields never leave here). */
@@ -31,6 +32,7 @@ export function contentSetView(contentSet: ContentSetItem) {
       disallowAutoContentCreation: contentSet.disallowAutoContentCreation,
       publicAggregates: contentSet.publicAggregates,
       revokeWindow: contentSet.revokeWindowSeconds,
+      alerts: alertSettingsOf(contentSet.schema as Schema, contentSet.schemaConfig as AnySchemaConfig, contentSet.alerts as AlertSettingsInput | undefined),
     },
   };
 }

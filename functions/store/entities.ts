@@ -266,6 +266,8 @@ export const ContentSet = new Entity({
     disallowAutoContentCreation: { type: 'boolean', required: true },
     publicAggregates: { type: 'boolean', required: true },
     revokeWindowSeconds: { type: 'number', required: true },
+    /** The alert settings given (`enabled`, `minResponses`, `minDrop`); absent fields take their defaults (domain/alerts.ts). */
+    alerts: { type: 'any' },
     state: { type: CONTENT_STATES, required: true },
     ...timestamps,
   },

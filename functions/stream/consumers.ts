@@ -62,11 +62,16 @@ export const STREAM_CONSUMERS = [
   },
   {
     name: 'webhooks',
-    description: 'DynamoDB Streams consumer: queues webhook deliveries of response and content events and makes their first attempts',
+    description: 'DynamoDB Streams consumer: queues webhook deliveries of response, content, alert and digest events and makes their first attempts',
     entry: 'functions/stream/webhooks-handler.ts',
-    keyPrefixes: [RECORD_KEY_PREFIXES.response, RECORD_KEY_PREFIXES.contentItem],
+    keyPrefixes: [RECORD_KEY_PREFIXES.response, RECORD_KEY_PREFIXES.contentItem, RECORD_KEY_PREFIXES.alert, RECORD_KEY_PREFIXES.digest],
     // Of content items only creations are events (content.created); their edits are not delivered.
-    eventNames: { [RECORD_KEY_PREFIXES.contentItem]: ['INSERT'] },
+    // Alerts and digests are written once (their TTL removes them): their insertion is the event.
+    eventNames: {
+      [RECORD_KEY_PREFIXES.contentItem]: ['INSERT'],
+      [RECORD_KEY_PREFIXES.alert]: ['INSERT'],
+      [RECORD_KEY_PREFIXES.digest]: ['INSERT'],
+    },
     access: 'webhooks',
   },
 ] as const satisfies readonly StreamConsumerDeclaration[];

@@ -9,20 +9,37 @@
  */
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
-import type { ContentItemImage, DomainEvent, ResponseImage } from '../domain/events';
+import type { AlertImage, ContentItemImage, DigestImage, DomainEvent, ResponseImage } from '../domain/events';
 
-/** Partition key prefixes of the items events are made of (store/entities.ts key templates). */
-export const RECORD_KEY_PREFIXES = { response: 'response#', contentItem: 'content#' } as const;
-const SORT_KEYS = { response: 'response', contentItem: 'content' } as const;
+/**
+ * Partition key prefixes of the items events are made of (store/entities.ts key templates;
+ * alerts and digests: store/alerts.ts, one partition per account, any sort key).
+ */
+export const RECORD_KEY_PREFIXES = { response: 'response#', contentItem: 'content#', alert: 'alerts#', digest: 'digests#' } as const;
+const SORT_KEYS: Record<keyof typeof RECORD_KEY_PREFIXES, string | undefined> = {
+  response: 'response',
+  contentItem: 'content',
+  alert: undefined,
+  digest: undefined,
+};
 
 function image<T>(attributes: Record<string, LambdaAttributeValue> | undefined): T | undefined {
   return attributes ? (unmarshall(attributes as never) as T) : undefined;
 }
 
+const KEY_ATTRIBUTES = ['pk', 'sk', 'expiresAt'];
+
+/** An alert's or digest's image without its keys. */
+function recordOf<T>(attributes: Record<string, LambdaAttributeValue>): T {
+  const item = unmarshall(attributes as never);
+  for (const name of KEY_ATTRIBUTES) delete item[name];
+  return item as T;
+}
+
 function kindOf(record: DynamoDBRecord): keyof typeof RECORD_KEY_PREFIXES | undefined {
   const keys = record.dynamodb?.Keys;
   for (const kind of Object.keys(RECORD_KEY_PREFIXES) as (keyof typeof RECORD_KEY_PREFIXES)[]) {
-    if (keys?.pk?.S?.startsWith(RECORD_KEY_PREFIXES[kind]) && keys.sk?.S === SORT_KEYS[kind]) return kind;
+    if (keys?.pk?.S?.startsWith(RECORD_KEY_PREFIXES[kind]) && (SORT_KEYS[kind] === undefined || keys.sk?.S === SORT_KEYS[kind])) return kind;
   }
   return undefined;
 }
@@ -47,6 +64,13 @@ export function eventsOf(record: DynamoDBRecord): DomainEvent[] {
     if (after) return [{ ...base, type: 'response.created', after }];
     if (before) return [{ ...base, type: 'response.deleted', before }];
     return [];
+  }
+  if (kind === 'alert' || kind === 'digest') {
+    // Only their insertion is an event: they are written once and expire by TTL.
+    if (record.dynamodb?.OldImage || !record.dynamodb?.NewImage) return [];
+    return kind === 'alert'
+      ? [{ ...base, type: 'stats.alert', after: recordOf<AlertImage>(record.dynamodb.NewImage) }]
+      : [{ ...base, type: 'digest.weekly', after: recordOf<DigestImage>(record.dynamodb.NewImage) }];
   }
   const before = image<ContentItemImage>(record.dynamodb?.OldImage);
   const after = image<ContentItemImage>(record.dynamodb?.NewImage);

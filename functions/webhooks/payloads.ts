@@ -137,6 +137,12 @@ export function eventBody(event: DomainEvent, subjects: Subjects, now: Date): We
         },
       };
     }
+    case 'stats.alert': {
+      const { id: _id, accountId: _accountId, createdAt, ...alert } = event.after;
+      return { type: event.type, timestamp: createdAt, data: { alertId: event.after.id, ...alert } };
+    }
+    case 'digest.weekly':
+      return { type: event.type, timestamp: event.after.createdAt, data: { digestId: event.after.id, ...event.after.digest } };
     default:
       return undefined;
   }

@@ -76,6 +76,7 @@ describe('every operation through the client', () => {
       'projects/create': async () => project,
       'projects/save': () => admin.projects.save(project.id, { description: 'saved' }),
       'projects/getStats': () => viewer.projects.getStats(project.id, { period: 'week' }),
+      'projects/digest': () => viewer.projects.digest(project.id),
       'sets/get': () => viewer.sets.get(set.id),
       'sets/lookup': () => viewer.sets.lookup('', { projectId: project.id, schema: 'reaction' }),
       'sets/create': async () => set,
@@ -120,6 +121,7 @@ describe('every operation through the client', () => {
       // Last: the calls above need the webhook.
       'webhooks/remove': () => admin.webhooks.remove(hook.id),
       // After the changes above, which each wrote an audit entry.
+      'alerts/list': () => viewer.alerts.list({ projectId: project.id }),
       'audit/list': () => admin.audit.list({ operation: 'webhooks/remove', $size: 5 }),
       'audit/export': () => admin.audit.export({ targetId: hook.id, format: 'ndjson' }),
     };

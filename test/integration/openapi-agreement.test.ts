@@ -242,6 +242,17 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
       ],
     },
     'keys/list': { valid: [[], [null], [{ $size: 5 }]], cases: [{ name: 'size 0', args: [{ $size: 0 }] }] },
+    'alerts/list': {
+      valid: [[], [null], [{ projectId: f.projectId, $size: 5 }]],
+      cases: [
+        { name: 'size 0', args: [{ $size: 0 }] },
+        { name: 'a forged cursor', args: [{ cursor: 'forged' }], exception: 'sealedCursor' },
+      ],
+    },
+    'projects/digest': {
+      valid: [[f.projectId], [f.projectId, { reference: '2026-03-04T10:00:00+02:00' }], [UNKNOWN_ID, null]],
+      cases: [{ name: 'a date for reference', args: [f.projectId, { reference: '2026-03-04' }] }],
+    },
     'audit/list': {
       valid: [[], [null], [{ $size: 5, operation: 'projects/create', targetId: f.projectId, from: '2026-01-01T00:00:00Z', to: '2126-01-01T00:00:00Z' }]],
       cases: [

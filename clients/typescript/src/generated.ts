@@ -34,6 +34,81 @@ export type AggregatedData = {
   summary?: number;
 };
 
+/** An entity's last 7 days (`current`) significantly worse than the 28 days before them (`previous`); `url` its page in the console. */
+export type Alert = {
+  id: string;
+  accountId: string;
+  projectId: string;
+  contentSetId: string;
+  entity: "contentSet" | "contentItem";
+  entityId: string;
+  name: string;
+  schema: "pulse" | "yes-no" | "reaction" | "rating" | "message" | "tagged-message";
+  measure: "share" | "rating" | "sentiment";
+  url?: string;
+  current: {
+    score: {
+      value: number;
+      low: number;
+      high: number;
+      method: "wilson" | "t";
+    };
+    count: number;
+    from: string;
+    to: string;
+  };
+  previous: {
+    score: {
+      value: number;
+      low: number;
+      high: number;
+      method: "wilson" | "t";
+    };
+    count: number;
+    from: string;
+    to: string;
+  };
+  change: {
+    delta: number;
+    low: number | null;
+    high: number | null;
+    significant: boolean | null;
+    method: "newcombe" | "welch" | "count";
+  };
+  createdAt: string;
+};
+
+/** Which alerts to list: the account's, or a project's or a content set's. */
+export type AlertListModel = {
+  projectId?: string;
+  contentSetId?: string;
+  $size?: number;
+  cursor?: string;
+};
+
+/** One page of alerts/list, newest first; `cursor` while more remain. */
+export type AlertPage = {
+  items: Alert[];
+  cursor?: string;
+};
+
+/** A content set's alert settings, defaults filled in (docs/api.md, "Alerts"). */
+export type AlertSettings = {
+  enabled: boolean;
+  minResponses: number;
+  minDrop?: number;
+};
+
+/** A content set's alert settings to change: on or off, the fewest responses per window, the smallest drop. */
+export type AlertSettingsInput = {
+  enabled?: boolean;
+  minResponses?: number;
+  minDrop?: number;
+};
+
+/** The arguments of alerts/list: query?: { projectId?, contentSetId?, $size?, cursor? } */
+export type AlertsListArguments = [(AlertListModel | null | undefined)?];
+
 /** Every failure: `error` identifies it; bad-request lists the offending arguments in data.fields as { path, message }. */
 export type ApiErrorBody = {
   error: "bad-request" | "unauthorized" | "forbidden" | "not-found" | "method-not-allowed" | "conflict" | "payload-too-large" | "too-many-requests" | "internal-error" | "not-implemented" | "unavailable";
@@ -209,6 +284,7 @@ export type ContentSet = {
     disallowAutoContentCreation: boolean;
     publicAggregates: boolean;
     revokeWindow: number;
+    alerts: AlertSettings;
   };
 };
 
@@ -241,6 +317,7 @@ export type ContentSetMetadataModel = {
   disallowAutoContentCreation?: boolean;
   publicAggregates?: boolean;
   revokeWindow?: number;
+  alerts?: AlertSettingsInput;
 };
 
 /** The fields of a content set to change. */
@@ -251,6 +328,7 @@ export type ContentSetSaveModel = {
   disallowAutoContentCreation?: boolean;
   publicAggregates?: boolean;
   revokeWindow?: number;
+  alerts?: AlertSettingsInput;
   state?: "active" | "inactive" | "archived";
 };
 
@@ -271,6 +349,7 @@ export type ContentSetTopEntry = {
     disallowAutoContentCreation: boolean;
     publicAggregates: boolean;
     revokeWindow: number;
+    alerts: AlertSettings;
   };
   stats: AggregatedData;
 };
@@ -324,7 +403,7 @@ export type CreatedWebhook = {
   accountId: string;
   projectId?: string;
   url: string;
-  events: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created")[];
+  events: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created" | "stats.alert" | "digest.weekly")[];
   format: "standard" | "slack" | "discord";
   description?: string;
   enabled: boolean;
@@ -342,7 +421,7 @@ export type Delivery = {
   id: string;
   webhookId: string;
   eventId: string;
-  eventType: "response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created" | "webhook.test";
+  eventType: "response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created" | "stats.alert" | "digest.weekly" | "webhook.test";
   status: "pending" | "succeeded" | "failed";
   attempts: number;
   lastStatusCode?: number;
@@ -356,6 +435,11 @@ export type Delivery = {
 export type DeliveryPage = {
   items: Delivery[];
   cursor?: Cursor;
+};
+
+/** The digest of the last complete week (Monday to Sunday, UTC) that ended before `reference` (default now). */
+export type DigestQueryModel = {
+  reference?: string;
 };
 
 /** Responses deleted by this call; `more` when a person has responses left for another call. */
@@ -515,6 +599,85 @@ export type ProjectCreateModel = {
   description?: string;
 };
 
+/** A project's week: its responses against the week before, per scored schema the best and worst pages and the largest significant changes, and the week's alerts. */
+export type ProjectDigest = {
+  projectId: string;
+  projectName: string;
+  week: {
+    from: string;
+    to: string;
+  };
+  previousWeek: {
+    from: string;
+    to: string;
+  };
+  responses: {
+    count: number;
+    previous: number;
+    change: {
+      difference: number;
+      percentage: number | null;
+    };
+  };
+  schemas: ({
+    schema: "pulse" | "yes-no" | "reaction" | "rating" | "message" | "tagged-message";
+    measure: "share" | "rating" | "sentiment";
+    best: ({
+      contentItemId: string;
+      contentSetId: string;
+      name: string;
+      count: number;
+      score: {
+        value: number;
+        low: number;
+        high: number;
+        method: "wilson" | "t";
+      };
+    })[];
+    worst: ({
+      contentItemId: string;
+      contentSetId: string;
+      name: string;
+      count: number;
+      score: {
+        value: number;
+        low: number;
+        high: number;
+        method: "wilson" | "t";
+      };
+    })[];
+    changes: ({
+      contentItemId: string;
+      contentSetId: string;
+      name: string;
+      count: number;
+      score: {
+        value: number;
+        low: number;
+        high: number;
+        method: "wilson" | "t";
+      };
+      previous: {
+        count: number;
+        score: {
+          value: number;
+          low: number;
+          high: number;
+          method: "wilson" | "t";
+        };
+      };
+      change: {
+        delta: number;
+        low: number | null;
+        high: number | null;
+        significant: boolean | null;
+        method: "newcombe" | "welch" | "count";
+      };
+    })[];
+  })[];
+  alerts: Alert[];
+};
+
 /** Filters of projects/lookup. */
 export type ProjectFilters = {
   state?: "all" | "active" | "archived";
@@ -529,6 +692,9 @@ export type ProjectSaveModel = {
 
 /** The arguments of projects/create: { name, description? } */
 export type ProjectsCreateArguments = [ProjectCreateModel];
+
+/** The arguments of projects/digest: id: string, query?: { reference? } */
+export type ProjectsDigestArguments = [string, (DigestQueryModel | null | undefined)?];
 
 /** The arguments of projects/get: id: string */
 export type ProjectsGetArguments = [string];
@@ -835,7 +1001,7 @@ export type Webhook = {
   accountId: string;
   projectId?: string;
   url: string;
-  events: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created")[];
+  events: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created" | "stats.alert" | "digest.weekly")[];
   format: "standard" | "slack" | "discord";
   description?: string;
   enabled: boolean;
@@ -853,7 +1019,7 @@ export type WebhookPage = {
 /** The arguments of webhooks/create: { url, events?, projectId?, format?, description?, enabled? } */
 export type WebhooksCreateArguments = [{
   url: string;
-  events?: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created")[];
+  events?: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created" | "stats.alert" | "digest.weekly")[];
   projectId?: string;
   format?: "standard" | "slack" | "discord";
   description?: string;
@@ -895,7 +1061,7 @@ export type WebhooksRotateSecretArguments = [string];
 /** The arguments of webhooks/save: id: string, { url?, events?, projectId?, format?, description?, enabled? } */
 export type WebhooksSaveArguments = [string, {
   url?: string;
-  events?: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created")[];
+  events?: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created" | "stats.alert" | "digest.weekly")[];
   projectId?: string | null;
   format?: "standard" | "slack" | "discord";
   description?: string | null;
@@ -918,6 +1084,8 @@ export type WebhookTestResult = {
 export interface Operations {
   /** Creates an active project. */
   "projects/create": { args: ProjectsCreateArguments; result: Project };
+  /** A project's last complete week (Monday to Sunday, UTC, before `reference`, default now): its responses against the week before, per scored schema the five best and worst pages and the largest significant changes, and the week's alerts. */
+  "projects/digest": { args: ProjectsDigestArguments; result: ProjectDigest };
   /** A project by id. */
   "projects/get": { args: ProjectsGetArguments; result: Project };
   /** Aggregated responses of a project over one period (default lifetime), with one data point per hour, day, month or year of the period. */
@@ -1014,6 +1182,8 @@ export interface Operations {
   "audit/export": { args: AuditExportArguments; result: ExportChunk };
   /** The account's audit log, newest first, optionally by actor, operation, target id and time; page on with the returned cursor. */
   "audit/list": { args: AuditListArguments; result: AuditPage };
+  /** The account's alerts (or a project's or a content set's), newest first; page on with the returned cursor. */
+  "alerts/list": { args: AlertsListArguments; result: AlertPage };
 }
 
 export type OperationName = keyof Operations;
@@ -1021,6 +1191,7 @@ export type OperationName = keyof Operations;
 /** Which operations only read (the client may send them as GET) and the permission level each needs. */
 export const OPERATIONS = {
   "projects/create": { readOnly: false, level: "admin" },
+  "projects/digest": { readOnly: true, level: "viewer" },
   "projects/get": { readOnly: true, level: "viewer" },
   "projects/getStats": { readOnly: true, level: "viewer" },
   "projects/lookup": { readOnly: true, level: "viewer" },
@@ -1069,4 +1240,5 @@ export const OPERATIONS = {
   "webhooks/test": { readOnly: false, level: "admin" },
   "audit/export": { readOnly: true, level: "admin" },
   "audit/list": { readOnly: true, level: "admin" },
+  "alerts/list": { readOnly: true, level: "viewer" },
 } as const satisfies Record<OperationName, { readOnly: boolean; level: "anonymous" | "viewer" | "admin" | "person" }>;

@@ -29,6 +29,8 @@ const EVENT_LABELS: Record<WebhookEventType, string> = {
   'response.revoked': 'A response is taken back',
   'response.deleted': 'A response is erased',
   'content.created': 'A content item is created',
+  'stats.alert': 'A page or set gets significantly worse (alert)',
+  'digest.weekly': 'The weekly digest is ready',
 };
 const EVENT_TYPES = Object.keys(EVENT_LABELS) as WebhookEventType[];
 

@@ -1,6 +1,9 @@
+import * as z from 'zod';
+import { DigestQueryModel, ProjectDigestModel } from '../alert-models';
 import { entityDeclarations } from '../entity-declarations';
+import { declareOperation } from '../operation';
 import { ProjectModel } from '../result-models';
-import { ProjectCreateModel, ProjectFilters, ProjectSaveModel } from '../models';
+import { id, ProjectCreateModel, ProjectFilters, ProjectSaveModel } from '../models';
 
 const project = entityDeclarations('projects', 'project', ProjectModel);
 
@@ -27,4 +30,18 @@ export const projectsSave = project.save({
   changes: ProjectSaveModel,
   signature: 'id: string, { name?, description?, state? }',
   errors: ['not-found'],
+});
+
+export const projectsDigest = declareOperation({
+  resource: 'projects',
+  name: 'digest',
+  summary:
+    "A project's last complete week (Monday to Sunday, UTC, before `reference`, default now): its responses against the week before, per scored schema the five best and worst pages and the largest significant changes, and the week's alerts.",
+  args: z.tuple([id, DigestQueryModel.nullish()]),
+  signature: 'id: string, query?: { reference? }',
+  result: ProjectDigestModel,
+  level: 'viewer',
+  readOnly: true,
+  errors: ['not-found'],
+  timeoutSeconds: 28,
 });

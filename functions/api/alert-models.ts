@@ -1,0 +1,98 @@
+import * as z from 'zod';
+import { ALERT_ENTITIES } from '../domain/alerts';
+import { SCHEMAS } from '../domain/schemas';
+import { DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE } from './models';
+import { cursor, isoDate } from './response-models';
+
+/* Arguments */
+
+export const AlertListModel = z
+  .strictObject({
+    projectId: id.optional(),
+    contentSetId: id.optional(),
+    $size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+    cursor: cursor.optional(),
+  })
+  .meta({ id: 'AlertListModel', description: "Which alerts to list: the account's, or a project's or a content set's." });
+export type AlertListModel = z.infer<typeof AlertListModel>;
+
+export const DigestQueryModel = z
+  .strictObject({ reference: isoDate.optional() })
+  .meta({ id: 'DigestQueryModel', description: 'The digest of the last complete week (Monday to Sunday, UTC) that ended before `reference` (default now).' });
+export type DigestQueryModel = z.infer<typeof DigestQueryModel>;
+
+/* Results */
+
+const timestamp = z.iso.datetime();
+const dayKey = z.iso.date();
+const count = z.number().int().min(0);
+const measure = z.enum(['share', 'rating', 'sentiment']);
+
+/** A score and its 95% interval (docs/api.md "Scores and their uncertainty"). */
+const scoreInterval = z.object({ value: z.number(), low: z.number(), high: z.number(), method: z.enum(['wilson', 't']) });
+/** A score's change and the 95% interval of the difference. */
+const scoreChange = z.object({
+  delta: z.number(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  significant: z.boolean().nullable(),
+  method: z.enum(['newcombe', 'welch', 'count']),
+});
+const windowScore = z.object({ score: scoreInterval, count, from: dayKey, to: dayKey });
+
+export const AlertModel = z
+  .object({
+    id: z.string(),
+    accountId: z.string(),
+    projectId: z.string(),
+    contentSetId: z.string(),
+    entity: z.enum(ALERT_ENTITIES),
+    entityId: z.string(),
+    name: z.string(),
+    schema: z.enum(SCHEMAS),
+    measure,
+    url: z.string().optional(),
+    current: windowScore,
+    previous: windowScore,
+    change: scoreChange,
+    createdAt: timestamp,
+  })
+  .meta({
+    id: 'Alert',
+    description: "An entity's last 7 days (`current`) significantly worse than the 28 days before them (`previous`); `url` its page in the console.",
+  });
+
+export const AlertPageModel = z
+  .object({ items: z.array(AlertModel), cursor: z.string().min(1).optional() })
+  .meta({ id: 'AlertPage', description: 'One page of alerts/list, newest first; `cursor` while more remain.' });
+
+const week = z.object({ from: dayKey, to: dayKey });
+const digestPage = z.object({ contentItemId: z.string(), contentSetId: z.string(), name: z.string(), count, score: scoreInterval });
+
+export const ProjectDigestModel = z
+  .object({
+    projectId: z.string(),
+    projectName: z.string(),
+    week,
+    previousWeek: week,
+    responses: z.object({
+      count,
+      previous: count,
+      change: z.object({ difference: z.number().int(), percentage: z.number().nullable() }),
+    }),
+    schemas: z.array(
+      z.object({
+        schema: z.enum(SCHEMAS),
+        measure,
+        best: z.array(digestPage),
+        worst: z.array(digestPage),
+        changes: z.array(digestPage.extend({ previous: z.object({ count, score: scoreInterval }), change: scoreChange })),
+      }),
+    ),
+    alerts: z.array(AlertModel),
+  })
+  .meta({
+    id: 'ProjectDigest',
+    description:
+      "A project's week: its responses against the week before, per scored schema the best and worst pages and the largest significant changes, and the week's alerts.",
+  });

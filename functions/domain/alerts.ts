@@ -1,0 +1,175 @@
+/**
+ * Alerts, the pure part (docs/api.md "Alerts"): a set's alert settings and their defaults,
+ * the two windows an evaluation compares (the last 7 days, `rolling7d` ending today, and
+ * the 28 days before them), whether a drop between them is an alert, and the plain words
+ * of an alert. No I/O; the clock is an argument.
+ */
+import { addBuckets, bucketKey, resolvePeriod } from '../../shared/periods';
+import type { AnySchemaConfig, Schema, SchemaConfig } from '../../shared/schema-options';
+import { hasScore } from './schemas';
+import { scoreChange, scoreInterval, type ScoreChange, type ScoreInterval, type ScoreSample } from './statistics';
+
+/** A set's alert settings as `sets/get` shows them: defaults filled in. `minDrop` is absent for schemas without a score. */
+export interface AlertSettings {
+  enabled: boolean;
+  /** The fewest responses each window needs before a drop can alert. */
+  minResponses: number;
+  /** The smallest drop of the score (previous minus current, in the score's own unit) that alerts. */
+  minDrop?: number;
+}
+
+/** What a caller may give (`sets/create` metadata, `sets/save`): any of the fields; the rest keep their value or default. */
+export type AlertSettingsInput = Partial<AlertSettings>;
+
+export const DEFAULT_MIN_RESPONSES = 20;
+/** The default smallest drop of a share (yes-no) or a mean sentiment (reaction, tagged-message). */
+export const DEFAULT_MIN_DROP = 0.1;
+/** The default smallest drop of a mean rating on a 1-5 scale; other scales scale it by their range. */
+export const DEFAULT_RATING_MIN_DROP = 0.5;
+/** An entity alerts at most once in this many days, however often it is evaluated. */
+export const ALERT_QUIET_DAYS = 7;
+/** The windows: the last CURRENT_DAYS days (today included) against the PREVIOUS_DAYS days before them. */
+export const CURRENT_DAYS = 7;
+export const PREVIOUS_DAYS = 28;
+/** Alert records are kept this long (DynamoDB TTL), like the audit log. */
+export const ALERT_RETENTION_DAYS = 400;
+
+/** The measure a schema's score is, in words and formats: a share, a rating, or a sentiment; undefined for schemas without a score. */
+export type ScoreMeasure = 'share' | 'rating' | 'sentiment';
+
+export function scoreMeasureOf(schema: Schema): ScoreMeasure | undefined {
+  if (!hasScore(schema)) return undefined;
+  return schema === 'yes-no' ? 'share' : schema === 'rating' ? 'rating' : 'sentiment';
+}
+
+/** The default smallest drop of a schema's score: 0.10 of a share or a sentiment, 0.5 of a 1-5 rating, scaled by the rating's range. */
+export function defaultMinDrop(schema: Schema, config: AnySchemaConfig): number | undefined {
+  const measure = scoreMeasureOf(schema);
+  if (measure === undefined) return undefined;
+  if (measure !== 'rating') return DEFAULT_MIN_DROP;
+  const { min, max } = config as SchemaConfig['rating'];
+  return (DEFAULT_RATING_MIN_DROP * (max - min)) / 4;
+}
+
+/** A set's settings with the defaults filled in: on for sets with a score, off (and no `minDrop`) for the others. */
+export function alertSettingsOf(schema: Schema, config: AnySchemaConfig, stored: AlertSettingsInput | undefined): AlertSettings {
+  const minDrop = defaultMinDrop(schema, config);
+  if (minDrop === undefined) return { enabled: false, minResponses: stored?.minResponses ?? DEFAULT_MIN_RESPONSES };
+  return {
+    enabled: stored?.enabled ?? true,
+    minResponses: stored?.minResponses ?? DEFAULT_MIN_RESPONSES,
+    minDrop: stored?.minDrop ?? minDrop,
+  };
+}
+
+/** Why settings cannot be stored for a schema (alerts on a set without a score), or undefined. */
+export function alertSettingsProblem(schema: Schema, input: AlertSettingsInput): string | undefined {
+  if (scoreMeasureOf(schema) !== undefined) return undefined;
+  if (input.enabled === true) return `sets of schema ${schema} have no score, so they cannot alert`;
+  if (input.minDrop !== undefined) return `sets of schema ${schema} have no score, so they have no minDrop`;
+  return undefined;
+}
+
+/** A window of whole UTC days, `from` and `to` inclusive day keys (YYYY-MM-DD). */
+export interface DayWindow {
+  from: string;
+  to: string;
+}
+
+/** The windows an evaluation at `now` compares: `rolling7d` ending today, and the 28 days before it. */
+export function alertWindows(now: Date): { current: DayWindow; previous: DayWindow } {
+  const current = resolvePeriod('rolling7d', { now });
+  if (current.points.length !== CURRENT_DAYS) throw new Error(`rolling7d has ${current.points.length} days`);
+  return {
+    current: { from: current.points[0], to: current.points.at(-1)! },
+    previous: { from: bucketKey('day', addBuckets('day', current.start, -PREVIOUS_DAYS)), to: bucketKey('day', addBuckets('day', current.start, -1)) },
+  };
+}
+
+/** The day keys of a window, oldest first. */
+export function daysOf(window: DayWindow): string[] {
+  const days: string[] = [];
+  for (let day = new Date(`${window.from}T00:00:00Z`); bucketKey('day', day) <= window.to; day = addBuckets('day', day, 1)) days.push(bucketKey('day', day));
+  return days;
+}
+
+/** A window's score as an alert carries it. */
+export interface WindowScore {
+  score: ScoreInterval;
+  count: number;
+  from: string;
+  to: string;
+}
+
+export interface DropAssessment {
+  current: WindowScore;
+  previous: WindowScore;
+  change: ScoreChange;
+  /** Significantly worse by at least `minDrop`, with `minResponses` in each window. */
+  alerts: boolean;
+}
+
+/**
+ * Compares the two windows of an entity: undefined when either has fewer than
+ * `minResponses` (nothing to say), otherwise the scores, the change, and whether it alerts:
+ * the change's interval lies below 0 (significant, a drop) and the drop's point estimate is
+ * at least `minDrop`. Every score here is better when higher.
+ */
+export function assessDrop(
+  samples: { current: ScoreSample; previous: ScoreSample },
+  windows: { current: DayWindow; previous: DayWindow },
+  settings: AlertSettings,
+): DropAssessment | undefined {
+  const minResponses = Math.max(1, settings.minResponses);
+  if (samples.current.n < minResponses || samples.previous.n < minResponses) return undefined;
+  const current = scoreInterval(samples.current);
+  const previous = scoreInterval(samples.previous);
+  const change = scoreChange(samples.current, samples.previous);
+  if (!current || !previous || !change) return undefined;
+  const alerts =
+    change.significant === true && change.high !== null && change.high < 0 && -change.delta >= (settings.minDrop ?? Number.POSITIVE_INFINITY) - 1e-12;
+  return {
+    current: { score: current, count: samples.current.n, ...windows.current },
+    previous: { score: previous, count: samples.previous.n, ...windows.previous },
+    change,
+    alerts,
+  };
+}
+
+/** Whether an entity that last alerted at `lastAlertAt` may alert again at `now`. */
+export function quietPeriodOver(lastAlertAt: string | undefined, now: Date): boolean {
+  return lastAlertAt === undefined || now.getTime() - Date.parse(lastAlertAt) >= ALERT_QUIET_DAYS * 24 * 3600 * 1000;
+}
+
+/** The entities an alert is about, and their pages in the console (console/src/app.tsx routes). */
+export const ALERT_ENTITIES = ['contentSet', 'contentItem'] as const;
+export type AlertEntity = (typeof ALERT_ENTITIES)[number];
+
+export function consolePageUrl(consoleBase: string, entity: AlertEntity, id: string): string {
+  return `${consoleBase}/${entity === 'contentSet' ? 'sets' : 'items'}/${encodeURIComponent(id)}`;
+}
+
+/** The word of a measure in a sentence ("helpful fell from 82% ..."). */
+const MEASURE_WORDS: Record<ScoreMeasure, string> = { share: 'helpful', rating: 'rating', sentiment: 'sentiment' };
+
+/** A score as a person reads it: a share in whole percent, a rating to one decimal, a sentiment signed to two. */
+export function formatScore(measure: ScoreMeasure, value: number): string {
+  switch (measure) {
+    case 'share':
+      return `${Math.round(value * 100)}%`;
+    case 'rating':
+      return value.toFixed(1);
+    case 'sentiment':
+      return `${value > 0 ? '+' : ''}${value.toFixed(2)}`;
+  }
+}
+
+function formatInterval(measure: ScoreMeasure, score: ScoreInterval): string {
+  const bound = (value: number) => (measure === 'share' ? String(Math.round(value * 100)) : formatScore(measure, value));
+  return `${formatScore(measure, score.value)} (${bound(score.low)}-${measure === 'share' ? `${bound(score.high)}%` : bound(score.high)})`;
+}
+
+/** "helpful fell from 82% (78-86%) to 61% (52-69%) over the last 7 days, 95 responses": the alert without its entity's name. */
+export function alertWords(measure: ScoreMeasure, current: WindowScore, previous: WindowScore): string {
+  return `${MEASURE_WORDS[measure]} fell from ${formatInterval(measure, previous.score)} to ${formatInterval(measure, current.score)} over the last ${CURRENT_DAYS} days, ${current.count} responses`;
+}
