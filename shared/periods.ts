@@ -24,14 +24,14 @@ export const COUNTED_GRANULARITIES = ['hour', 'day', 'week', 'month', 'year'] as
 export type PeriodRule =
   | { kind: 'calendar'; unit: Granularity; pointGranularity: Granularity; ranked: boolean }
   | { kind: 'rolling'; unit: Exclude<Granularity, 'hour'>; length: number; pointGranularity: Granularity; ranked: true }
-  | { kind: 'lifetime'; pointGranularity: 'year'; ranked: false };
+  | { kind: 'lifetime'; pointGranularity: 'year'; ranked: true };
 
 export const PERIODS = {
-  day: { kind: 'calendar', unit: 'day', pointGranularity: 'hour', ranked: false },
+  day: { kind: 'calendar', unit: 'day', pointGranularity: 'hour', ranked: true },
   week: { kind: 'calendar', unit: 'week', pointGranularity: 'day', ranked: true },
   month: { kind: 'calendar', unit: 'month', pointGranularity: 'day', ranked: true },
   year: { kind: 'calendar', unit: 'year', pointGranularity: 'month', ranked: true },
-  lifetime: { kind: 'lifetime', pointGranularity: 'year', ranked: false },
+  lifetime: { kind: 'lifetime', pointGranularity: 'year', ranked: true },
   rolling7d: { kind: 'rolling', unit: 'day', length: 7, pointGranularity: 'day', ranked: true },
   rolling28d: { kind: 'rolling', unit: 'day', length: 28, pointGranularity: 'day', ranked: true },
   rolling12m: { kind: 'rolling', unit: 'month', length: 12, pointGranularity: 'month', ranked: true },

@@ -12,7 +12,7 @@
  * it. A rolling window slides every day without any change: the ranker recomputes every
  * member of a list whose rolling buckets are stale (`needsFullRecount`).
  */
-import { bucketKey, PERIODS, TOP_PERIODS, type TopPeriod } from '../../shared/periods';
+import { bucketKey, PERIODS, TOP_PERIODS, type PeriodRule, type TopPeriod } from '../../shared/periods';
 
 /** One count per ranked period, in TOP_PERIODS order. */
 export type PeriodCounts = number[];
@@ -30,26 +30,33 @@ export interface TopList {
  * count falls (a removal, a window sliding) leaves room for the next without a full recount. */
 export const TOP_LIST_DEPTH = 120;
 
+/** The bucket lifetime counts carry: one that never passes (counts only grow, or fall by removals). */
+export const LIFETIME_BUCKET = 'lifetime';
+
 /** The bucket each ranked period has at `now`: the calendar bucket, or the day (month) a rolling window ends with. */
 export function currentBuckets(now: Date): string[] {
   return TOP_PERIODS.map((period) => {
-    const rule = PERIODS[period];
-    return `${rule.unit}#${bucketKey(rule.unit, now)}`;
+    const rule: PeriodRule = PERIODS[period];
+    return rule.kind === 'lifetime' ? LIFETIME_BUCKET : `${rule.unit}#${bucketKey(rule.unit, now)}`;
   });
 }
 
-const isRolling = (period: TopPeriod) => PERIODS[period].kind === 'rolling';
+/**
+ * Rolling windows and lifetime carry their counts from one bucket to the next (recounted
+ * when stale); a calendar period starts again from 0.
+ */
+export const carriesOver = (period: TopPeriod) => PERIODS[period].kind !== 'calendar';
 
-/** Whether a rolling window of the list ended on an earlier day (month) than `now`'s, so its counts are stale. */
+/** Whether a rolling window of the list ended on an earlier day (month) than `now`'s, or its lifetime counts are of an older layout, so its counts are stale. */
 export function needsFullRecount(list: TopList | undefined, now: Date): boolean {
   if (!list || (list.items.size === 0 && list.set.every((count) => count === 0))) return false;
   const current = currentBuckets(now);
-  return TOP_PERIODS.some((period, index) => isRolling(period) && list.buckets[index] !== current[index]);
+  return TOP_PERIODS.some((period, index) => carriesOver(period) && list.buckets[index] !== current[index]);
 }
 
 /** The counts of `counts` as of `now`: a period whose calendar bucket has passed counts 0. */
 function countsAt(counts: PeriodCounts, buckets: string[], current: string[]): PeriodCounts {
-  return TOP_PERIODS.map((period, index) => (!isRolling(period) && buckets[index] !== current[index] ? 0 : (counts[index] ?? 0)));
+  return TOP_PERIODS.map((period, index) => (!carriesOver(period) && buckets[index] !== current[index] ? 0 : (counts[index] ?? 0)));
 }
 
 const byCountThenId = (a: [string, number], b: [string, number]) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);

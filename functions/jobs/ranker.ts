@@ -22,11 +22,12 @@
  * size in KB, in WRU); the change records are Queried once. Nothing here grows with the number of responses; the daily recount
  * grows with the number of lists and their members (at most TOP_LIST_DEPTH per period).
  */
-import { resolvePeriod, TOP_PERIODS } from '../../shared/periods';
+import { resolvePeriod, TOP_PERIODS, type ResolvedPeriod } from '../../shared/periods';
 import { mergeTopList, needsFullRecount, sameTopList, type PeriodCounts } from '../domain/ranking';
 import { logger } from '../observability/logger';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { daySk, pointItemRange, pointRecords, readCounterItems, yearSk, type AggregateEntity } from '../store/counters';
+import { nonNegative, sumCounters, type Counter } from '../domain/aggregation';
+import { counterFromPoint, daySk, pointItemRange, pointRecords, readCounterItems, yearSk, type AggregateEntity } from '../store/counters';
 import type { TableClient } from '../store/dynamodb-clients';
 import { allTopListKeys, readRankingChanges, readTopList, writeTopList, type ListScope } from '../store/top-lists';
 import { inParallel } from './parallel';
@@ -50,31 +51,44 @@ export interface RankerResult {
   dailyRecount: boolean;
 }
 
-/** The ranked periods as of `now`, resolved once per run. */
-function rankedPeriods(now: Date) {
-  const resolved = TOP_PERIODS.map((period) => resolvePeriod(period, { now }));
-  for (const period of resolved) {
-    // periodCounts reads day and year items: a ranked period of other points would need more.
-    if (period.pointGranularity !== 'day' && period.pointGranularity !== 'month')
-      throw new Error(`ranked period ${period.period} has ${period.pointGranularity} points`);
+function counterKeys(period: ResolvedPeriod): { granularity: 'day' | 'month'; keys: string[] | 'all' } {
+  switch (period.pointGranularity) {
+    case 'hour':
+      // The day's hours are parts of one day item, whose total is the day's.
+      return { granularity: 'day', keys: [period.start.toISOString().slice(0, 10)] };
+    case 'day':
+    case 'month':
+      return { granularity: period.pointGranularity, keys: period.points };
+    case 'year':
+      return { granularity: 'month', keys: 'all' };
+    case 'week':
+      throw new Error(`ranked period ${period.period} has week points`);
   }
-  const keys = (granularity: 'day' | 'month') =>
-    resolved
-      .filter((period) => period.pointGranularity === granularity)
-      .flatMap((period) => period.points)
-      .sort();
-  return { resolved, days: keys('day'), months: keys('month') };
 }
 
 /**
- * The counts of an entity in every ranked period at `now`: one strongly consistent Query
- * from the first day item of the longest day-point window (a month or 28 days) to the last
- * year item of the longest month-point one (rolling12m: this year and last). Day items
- * (`d#`) sort before year items (`y#`), so the range holds both, and the entity's older
- * year items besides (one per year): a read costs per 4 KB, so one Query of a few more
- * items costs less than two.
+ * The counter keys each ranked period sums as of `now`, resolved once per run: day keys
+ * (`day` itself, the calendar periods and windows of day points), month keys (those of
+ * month points), or every month of every year item read (lifetime).
  */
-async function periodCounts(store: TableClient, entity: AggregateEntity, entityId: string, periods: ReturnType<typeof rankedPeriods>): Promise<PeriodCounts> {
+function rankedPeriods(now: Date) {
+  const sums = TOP_PERIODS.map((period) => counterKeys(resolvePeriod(period, { now })));
+  const keys = (granularity: 'day' | 'month') =>
+    sums
+      .filter((sum) => sum.granularity === granularity && sum.keys !== 'all')
+      .flatMap((sum) => sum.keys as string[])
+      .sort();
+  return { sums, days: keys('day'), months: keys('month') };
+}
+
+/**
+ * The counters of an entity in every ranked period at `now`: one strongly consistent Query
+ * from the first day item of the longest day-point window (a month or 28 days) to the last
+ * year item (this year). Day items (`d#`) sort before year items (`y#`), so the range holds
+ * both, and every year item of the entity (one per year, from y#0000), which lifetime
+ * sums: a read costs per 4 KB, so one Query of a few more items costs less than two.
+ */
+async function periodCounters(store: TableClient, entity: AggregateEntity, entityId: string, periods: ReturnType<typeof rankedPeriods>): Promise<Counter[]> {
   const range = {
     from: pointItemRange('day', periods.days[0], periods.days.at(-1)!).from,
     to: pointItemRange('month', periods.months[0], periods.months.at(-1)!).to,
@@ -90,9 +104,17 @@ async function periodCounts(store: TableClient, entity: AggregateEntity, entityI
       'month',
     ),
   };
-  return periods.resolved.map((period) =>
-    period.points.reduce((sum, key) => sum + Number(points[period.pointGranularity as 'day' | 'month'].get(key)?.count ?? 0), 0),
-  );
+  return periods.sums.map(({ granularity, keys }) => {
+    const records = keys === 'all' ? [...points[granularity].values()] : keys.map((key) => points[granularity].get(key));
+    return sumCounters(
+      records.map((record) => counterFromPoint(record, 0)),
+      0,
+    );
+  });
+}
+
+async function periodCounts(store: TableClient, entity: AggregateEntity, entityId: string, periods: ReturnType<typeof rankedPeriods>): Promise<PeriodCounts> {
+  return (await periodCounters(store, entity, entityId, periods)).map((counter) => nonNegative(counter.count));
 }
 
 /** Recounts a set's list: the set, the `changed` items, and every member when a window slid. Returns whether it wrote. */

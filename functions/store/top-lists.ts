@@ -21,8 +21,8 @@
  */
 import { createHash } from 'node:crypto';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { PERIODS, TOP_PERIODS } from '../../shared/periods';
-import { sameTopList, type TopList } from '../domain/ranking';
+import { TOP_PERIODS } from '../../shared/periods';
+import { carriesOver, sameTopList, type TopList } from '../domain/ranking';
 import type { TableClient } from './dynamodb-clients';
 
 export const CHANGE_SHARDS = 8;
@@ -76,7 +76,19 @@ function fullId(contentSetId: string, stored: string): string {
   return stored.startsWith('~') ? contentSetId + stored.slice(1) : stored;
 }
 
-const isRolling = (index: number) => PERIODS[TOP_PERIODS[index]].kind === 'rolling';
+const carriesOverAt = (index: number) => carriesOver(TOP_PERIODS[index]);
+
+/**
+ * The ranked periods of lists written before day and lifetime were ranked, in their order.
+ * Such a part is read in today's layout: day and lifetime with no count and a stale bucket,
+ * so the ranker recounts every member of the list at its next run and writes it anew.
+ */
+const EARLIER_LAYOUT = ['week', 'month', 'year', 'rolling7d', 'rolling28d', 'rolling12m'];
+
+function inLayout<T>(values: T[], missing: T): T[] {
+  if (values.length !== EARLIER_LAYOUT.length || TOP_PERIODS.length === EARLIER_LAYOUT.length) return values;
+  return TOP_PERIODS.map((period) => (EARLIER_LAYOUT.includes(period) ? values[EARLIER_LAYOUT.indexOf(period)] : missing));
+}
 
 /**
  * The part written last: the highest write count (`writes`, one more than the list's at
@@ -97,24 +109,24 @@ function latestPart(parts: Record<string, unknown>[]): Record<string, unknown> |
 function combineParts(scope: ListScope, parts: Record<string, unknown>[]): StoredTopList {
   const prefix = listPrefix(scope).prefix;
   const latest = latestPart(parts);
-  const buckets = ((latest?.buckets ?? []) as string[]).map(String);
+  const buckets = inLayout(((latest?.buckets ?? []) as string[]).map(String), '');
   const items = new Map<string, number[]>();
   const versions = new Map<string, number>();
   for (const part of parts) {
     const name = String(part.sk).slice(prefix.length);
     versions.set(name, Number(part.version ?? 0));
-    const partBuckets = ((part.buckets ?? []) as string[]).map(String);
+    const partBuckets = inLayout(((part.buckets ?? []) as string[]).map(String), '');
     partBuckets.forEach((bucket, index) => {
-      if (isRolling(index) && bucket !== buckets[index]) buckets[index] = '';
+      if (carriesOverAt(index) && bucket !== buckets[index]) buckets[index] = '';
     });
     for (const [id, counts] of Object.entries((part.items ?? {}) as Record<string, string>)) {
       items.set(
         fullId(scope.contentSetId, id),
-        counts.split('.').map((count, index) => (!isRolling(index) && partBuckets[index] !== buckets[index] ? 0 : Number(count))),
+        inLayout(counts.split('.'), '0').map((count, index) => (!carriesOverAt(index) && partBuckets[index] !== buckets[index] ? 0 : Number(count))),
       );
     }
   }
-  return { scope, list: { buckets, set: ((latest?.set ?? []) as number[]).map(Number), items }, versions, writes: Number(latest?.writes ?? 0) };
+  return { scope, list: { buckets, set: inLayout(((latest?.set ?? []) as number[]).map(Number), 0), items }, versions, writes: Number(latest?.writes ?? 0) };
 }
 
 function scopeOf(pk: string, sk: string): ListScope {
@@ -166,7 +178,7 @@ function partsOf(scope: ListScope, list: TopList): Map<string, Record<string, un
   for (const [id, counts] of [...list.items].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
     const name = itemPart(id);
     const part = parts.get(name) ?? { buckets: list.buckets, items: {} };
-    // One string per item, `<week>.<month>.<year>.<7d>.<28d>.<12m>`: a list of numbers weighs twice as much.
+    // One string per item, its counts in TOP_PERIODS order (`<day>.<week>.<month>.<year>.<lifetime>.<7d>.<28d>.<12m>`): a list of numbers weighs twice as much.
     (part.items as Record<string, string>)[shortId(scope.contentSetId, id)] = counts.join('.');
     parts.set(name, part);
   }

@@ -1,8 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { currentBuckets } from '../../functions/domain/ranking';
+import { currentBuckets, needsFullRecount } from '../../functions/domain/ranking';
 import { defaultStore } from '../../functions/store/entity-store';
 import { ensureTable } from '../../functions/store/setup';
 import { readTopList, writeTopList } from '../../functions/store/top-lists';
+import { TOP_PERIODS } from '../../shared/periods';
 
 /**
  * The stored form of a top list on DynamoDB Local: parts of its items, each written part
@@ -13,6 +14,10 @@ const { store, client, settings } = defaultStore();
 const scope = { accountId: `acct-${Math.random().toString(36).slice(2)}`, projectId: 'prj', contentSetId: 'set' };
 const now = new Date('2026-11-25T12:00:00Z');
 const buckets = currentBuckets(now);
+
+/** `count` in every ranked period, as a list holds it and as a part stores it. */
+const counts = (count: number) => TOP_PERIODS.map(() => count);
+const counted = (count: number) => counts(count).join('.');
 
 beforeAll(() => ensureTable(client, settings.tableName));
 
@@ -28,31 +33,56 @@ async function putPart(name: string, part: Record<string, unknown>) {
 describe('top list parts', () => {
   it('take the set counts of the part with the highest write count, whatever the clocks said', async () => {
     // The second write ran on a clock behind the first's: its part is the older by time.
-    await putPart('items#1', { buckets, items: { a: '1.1.1.1.1.1' }, set: [1, 1, 1, 1, 1, 1], writes: 1, version: 1, updatedAt: '2026-11-25T12:01:00.000Z' });
-    await putPart('items#2', { buckets, items: { b: '2.2.2.2.2.2' }, set: [3, 3, 3, 3, 3, 3], writes: 2, version: 1, updatedAt: '2026-11-25T12:00:30.000Z' });
+    await putPart('items#1', { buckets, items: { a: counted(1) }, set: counts(1), writes: 1, version: 1, updatedAt: '2026-11-25T12:01:00.000Z' });
+    await putPart('items#2', { buckets, items: { b: counted(2) }, set: counts(3), writes: 2, version: 1, updatedAt: '2026-11-25T12:00:30.000Z' });
     const stored = await readTopList(store, scope, { consistent: true });
-    expect(stored!.list.set).toEqual([3, 3, 3, 3, 3, 3]);
+    expect(stored!.list.set).toEqual(counts(3));
     expect(stored!.writes).toBe(2);
-    expect(Object.fromEntries(stored!.list.items)).toEqual({ a: [1, 1, 1, 1, 1, 1], b: [2, 2, 2, 2, 2, 2] });
+    expect(Object.fromEntries(stored!.list.items)).toEqual({ a: counts(1), b: counts(2) });
   });
 
   it('write the changed parts only, one more write count, and the set counts in each', async () => {
     const stored = (await readTopList(store, scope, { consistent: true }))!;
-    const list = { buckets, set: [4, 4, 4, 4, 4, 4], items: new Map([...stored.list.items, ['b', [3, 3, 3, 3, 3, 3]]]) };
+    const list = { buckets, set: counts(4), items: new Map([...stored.list.items, ['b', counts(3)]]) };
     expect(await writeTopList(store, scope, list, stored, now)).toBe(true);
     const after = (await readTopList(store, scope, { consistent: true }))!;
     expect(after.writes).toBe(3);
-    expect(after.list.set).toEqual([4, 4, 4, 4, 4, 4]);
+    expect(after.list.set).toEqual(counts(4));
     // `a`'s part did not change and was not written again.
     expect(after.versions.get('items#1')).toBe(1);
   });
 
   it('carry a change of the set counts alone in one part, when no item changed', async () => {
     const stored = (await readTopList(store, scope, { consistent: true }))!;
-    expect(await writeTopList(store, scope, { ...stored.list, set: [5, 5, 5, 5, 5, 5] }, stored, now)).toBe(true);
+    expect(await writeTopList(store, scope, { ...stored.list, set: counts(5) }, stored, now)).toBe(true);
     const after = (await readTopList(store, scope, { consistent: true }))!;
-    expect(after.list.set).toEqual([5, 5, 5, 5, 5, 5]);
+    expect(after.list.set).toEqual(counts(5));
     const written = [...after.versions].filter(([name, version]) => version !== stored.versions.get(name));
     expect(written).toHaveLength(1);
+  });
+
+  it("read a list of the layout before day and lifetime were ranked into today's, stale where it knows nothing", async () => {
+    const earlier = { ...scope, contentSetId: 'earlier' };
+    const earlierBuckets = ['week#2026-11-23', 'month#2026-11', 'year#2026', 'day#2026-11-25', 'day#2026-11-25', 'month#2026-11'];
+    await store.documentClient.send(
+      new PutCommand({
+        TableName: settings.tableName,
+        Item: {
+          pk: `toplist#${scope.accountId}`,
+          sk: `prj#earlier#items#0`,
+          buckets: earlierBuckets,
+          items: { a: '1.2.3.4.5.6' },
+          set: [6, 5, 4, 3, 2, 1],
+          writes: 1,
+          version: 1,
+        },
+      }),
+    );
+    const stored = (await readTopList(store, earlier, { consistent: true }))!;
+    const byPeriod = (values: unknown[]) => Object.fromEntries(TOP_PERIODS.map((period, index) => [period, values[index]]));
+    expect(byPeriod(stored.list.items.get('a')!)).toEqual({ day: 0, week: 1, month: 2, year: 3, lifetime: 0, rolling7d: 4, rolling28d: 5, rolling12m: 6 });
+    expect(byPeriod(stored.list.set)).toEqual({ day: 0, week: 6, month: 5, year: 4, lifetime: 0, rolling7d: 3, rolling28d: 2, rolling12m: 1 });
+    expect(byPeriod(stored.list.buckets)).toMatchObject({ day: '', lifetime: '', week: 'week#2026-11-23' });
+    expect(needsFullRecount(stored.list, now)).toBe(true);
   });
 });

@@ -152,15 +152,23 @@ describe('contents/top', () => {
     expect(await top('contents', { projectId: p2, contentSetId: sets.s1 })).toEqual([]);
   });
 
-  it.each(['week', 'month', 'year', 'rolling28d', 'rolling12m'] as const)('ranks the current %s', async (period) => {
-    const includesOld = period === 'rolling12m' || (period !== 'rolling28d' && sameBucket(period));
+  it.each(['day', 'week', 'month', 'year', 'lifetime', 'rolling28d', 'rolling12m'] as const)('ranks the current %s', async (period) => {
+    const includesOld =
+      period === 'rolling12m' || period === 'lifetime' || ((period === 'week' || period === 'month' || period === 'year') && sameBucket(period));
     // Five entries: below e, c ties with the twelve items of the previous test.
     const expected = includesOld ? ['i', 'f', 'a', 'd', 'b'] : ['f', 'a', 'd', 'b', 'e'];
     const entries = await top('contents', { period, $size: 5 });
     expect(itemKeys(idsOf(entries))).toEqual(expected);
     for (const entry of entries) expect(entry.stats.period).toBe(period);
-    if (period === 'week' || period === 'month' || period === 'year') {
-      const start = period === 'week' ? bucketKey('week', now) : period === 'month' ? `${bucketKey('month', now)}-01` : `${bucketKey('year', now)}-01-01`;
+    if (period === 'day' || period === 'week' || period === 'month' || period === 'year') {
+      const start =
+        period === 'day'
+          ? bucketKey('day', now)
+          : period === 'week'
+            ? bucketKey('week', now)
+            : period === 'month'
+              ? `${bucketKey('month', now)}-01`
+              : `${bucketKey('year', now)}-01-01`;
       expect(entries[0].stats.referenceDate).toBe(`${start}T00:00:00.000Z`);
       expect(entries[0].stats.id).toBe(`contentItem:${entries[0].id}:${period}:${start}`);
     }
@@ -196,8 +204,14 @@ describe('sets/top', () => {
     expect(yearly.map((entry) => entry.stats.count)).toEqual([28, 9, 7]);
   });
 
+  it('ranks lifetime and the current day too', async () => {
+    expect(idsOf(await top('sets', { period: 'lifetime' }))).toEqual([sets.s2, sets.s1, sets.s3]);
+    expect((await top('sets', { period: 'lifetime' })).map((entry) => entry.stats.count)).toEqual([28, 9, 7]);
+    expect((await top('sets', { period: 'day' })).map((entry) => entry.stats.count)).toEqual([18, 9, 7]);
+  });
+
   it('refuses a contentSetId and unknown periods', async () => {
-    for (const query of [{ contentSetId: sets.s1 }, { period: 'day' }, { period: 'lifetime' }, { size: 3 }]) {
+    for (const query of [{ contentSetId: sets.s1 }, { period: 'decade' }, { size: 3 }]) {
       const answer = await api.call('sets/top', [query], { key: owner.viewer });
       expect([answer.status, answer.body.error]).toEqual([400, 'bad-request']);
     }

@@ -13,6 +13,8 @@ import {
 
 const week = TOP_PERIODS.indexOf('week');
 const rolling7d = TOP_PERIODS.indexOf('rolling7d');
+const day = TOP_PERIODS.indexOf('day');
+const lifetime = TOP_PERIODS.indexOf('lifetime');
 const monday = new Date('2026-11-23T10:00:00Z');
 const tuesday = new Date('2026-11-24T10:00:00Z');
 const nextMonday = new Date('2026-11-30T10:00:00Z');
@@ -21,8 +23,10 @@ const nextMonday = new Date('2026-11-30T10:00:00Z');
 const all = (value: number): PeriodCounts => TOP_PERIODS.map(() => value);
 
 describe('currentBuckets', () => {
-  it('names the calendar bucket of calendar periods and the last day (month) of rolling windows', () => {
+  it("names the calendar bucket of calendar periods, the last day (month) of rolling windows, and lifetime's one bucket", () => {
     expect(Object.fromEntries(TOP_PERIODS.map((period, index) => [period, currentBuckets(tuesday)[index]]))).toEqual({
+      day: 'day#2026-11-24',
+      lifetime: 'lifetime',
       week: 'week#2026-11-23',
       month: 'month#2026-11',
       year: 'year#2026',
@@ -70,6 +74,15 @@ describe('mergeTopList', () => {
     expect(nextWeek.items.get('a')![rolling7d]).toBe(2);
     expect(nextWeek.buckets).toEqual(currentBuckets(nextMonday));
   });
+
+  it('ranks the current UTC day from 0 each day, and lifetime across every bucket', () => {
+    const list = mergeTopList(undefined, { set: all(3), items: new Map([['a', all(3)]]) }, monday);
+    const nextDay = mergeTopList(list, { set: all(3), items: new Map() }, tuesday);
+    expect(nextDay.items.get('a')![day]).toBe(0);
+    expect(nextDay.items.get('a')![lifetime]).toBe(3);
+    expect(rankItems([{ contentSetId: 's', list }], 'day', tuesday, 10)).toEqual([]);
+    expect(rankItems([{ contentSetId: 's', list }], 'lifetime', nextMonday, 10)).toEqual([{ id: 'a', count: 3, contentSetId: 's' }]);
+  });
 });
 
 describe('needsFullRecount', () => {
@@ -79,6 +92,11 @@ describe('needsFullRecount', () => {
     expect(needsFullRecount(list, tuesday)).toBe(true);
     expect(needsFullRecount(undefined, tuesday)).toBe(false);
     expect(needsFullRecount(mergeTopList(undefined, { set: all(0), items: new Map() }, monday), tuesday)).toBe(false);
+  });
+
+  it('is true when the lifetime counts are stale (a list of the layout before lifetime was ranked)', () => {
+    const list = mergeTopList(undefined, { set: all(1), items: new Map([['a', all(1)]]) }, monday);
+    expect(needsFullRecount({ ...list, buckets: list.buckets.map((bucket, index) => (index === lifetime ? '' : bucket)) }, monday)).toBe(true);
   });
 });
 

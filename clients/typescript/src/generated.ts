@@ -993,7 +993,7 @@ export type TaggedMessageConfig = {
 export type Timestamp = string;
 
 /** The periods rankings are kept for. */
-export type TopPeriod = "week" | "month" | "year" | "rolling7d" | "rolling28d" | "rolling12m";
+export type TopPeriod = "day" | "week" | "month" | "year" | "lifetime" | "rolling7d" | "rolling28d" | "rolling12m";
 
 /** An endpoint receiving events of the account (or of one project); never carries its secret. */
 export type Webhook = {

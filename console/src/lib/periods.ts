@@ -151,13 +151,15 @@ export function resolvedOf(stats: Pick<AggregatedData, 'period' | 'referenceDate
   return resolvePeriod(stats.period, { reference, now });
 }
 
-/** A period `top` ranks (the current one only): not a day, not lifetime. */
+/** A period `top` ranks (the current one only): every period today. */
 export function isRanked(period: StatPeriod): period is TopPeriod {
   return PERIODS[period].ranked;
 }
 
 /** What the current period of a ranked kind is called in a sentence: "this week", "the last 28 days". */
 const CURRENT_PERIOD_NAMES = {
+  day: 'today (UTC)',
+  lifetime: 'all time',
   week: 'this week',
   month: 'this month',
   year: 'this year',
