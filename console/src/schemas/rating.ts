@@ -42,6 +42,7 @@ export const rating: SchemaView<'rating'> = {
     format: (value) => `${formatDecimal(Math.round(value * 10) / 10)} ★`,
     amount: (delta) => `${formatDecimal(Math.round(Math.abs(delta) * 100) / 100)} ${Math.abs(delta) === 1 ? 'star' : 'stars'}`,
     range: (config) => [config?.min ?? 1, config?.max ?? 5],
+    dropInput: { unit: 'stars', perScore: 1, step: 0.1 },
   },
   snippet: ({ set, options, count }) => {
     const literal = valuesLiteral(

@@ -74,6 +74,8 @@ export interface ScoreView<S extends Schema> {
   amount(delta: number): string;
   /** The range every value lies in, for the interval bars. */
   range(config: SchemaConfig[S] | undefined): [low: number, high: number];
+  /** How a drop is typed in the alert settings: its unit, its value per unit of the score, the input's step. */
+  dropInput: { unit: string; perScore: number; step: number };
 }
 
 export interface SchemaView<S extends Schema> {
@@ -123,6 +125,7 @@ export const SENTIMENT_SCORE: ScoreView<'reaction' | 'tagged-message'> = {
   format: (value) => formatScore(value),
   amount: (delta) => Math.abs(delta).toFixed(2),
   range: () => [-1, 1],
+  dropInput: { unit: 'on the scale from −1 to +1', perScore: 1, step: 0.01 },
 };
 
 export function intensityWord(intensity: number): string {

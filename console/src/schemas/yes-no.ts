@@ -32,6 +32,7 @@ export const yesNo: SchemaView<'yes-no'> = {
     // A change of a share is in percentage points: 0.82 to 0.70 is "12 points".
     amount: (delta) => pointsOf(Math.abs(delta) * 100),
     range: () => [0, 1],
+    dropInput: { unit: 'percentage points', perScore: 100, step: 1 },
   },
   snippet: ({ set, options, count }) => ({
     reactImports: ['FeelbackYesNo', 'PRESET_YESNO_LIKE_DISLIKE'],
