@@ -81,8 +81,9 @@ describe('the ranker', () => {
     // Both wrote (one after starting over on the other's version), or one found nothing left to write.
     expect(outcomes.filter((outcome) => outcome.written).length).toBeGreaterThanOrEqual(1);
     const list = await readTopList(store, scope, { consistent: true });
-    expect(list!.list.items.get(items.c)![3]).toBe(4);
-    expect(list!.list.items.get(items.d)![3]).toBe(1);
+    const SEVEN_DAYS = TOP_PERIODS.indexOf('rolling7d');
+    expect(list!.list.items.get(items.c)![SEVEN_DAYS]).toBe(4);
+    expect(list!.list.items.get(items.d)![SEVEN_DAYS]).toBe(1);
   });
 
   it("rewrites one part of the list for a response on one item, the set's counts with it", async () => {

@@ -3,17 +3,17 @@ import { Link } from 'wouter';
 import { type TopScope, useTopItems } from '../data/contents';
 import { useContentSets } from '../data/sets';
 import { formatCount, formatPercent } from '../lib/format';
-import { containsNow, currentPeriodName, isRanked, periodChoiceLabel, periodLabel, resolveView, type StatPeriod } from '../lib/periods';
+import { containsNow, currentPeriodName, periodChoiceLabel, periodLabel, resolveView, type StatPeriod } from '../lib/periods';
 import { ErrorMessage, Loading } from './states';
 
 /**
- * The content items with the most responses in the period shown. `top` ranks only the
- * current week, month, year or rolling window, so for a day, lifetime or a past period the
- * list is not shown (never this week's ranking under last week's statistics): a sentence
- * says why, with a way back to the current period where one exists.
+ * The content items with the most responses in the period shown. `top` ranks every period,
+ * but only the current one, so for a past period the list is not shown (never this week's
+ * ranking under last week's statistics): a sentence says why, with a way back to the
+ * current period.
  */
 export function TopItems(props: { scope: TopScope; period: StatPeriod; reference: string | undefined; onShowCurrent: () => void; empty?: ReactNode }) {
-  const ranked = isRanked(props.period) && containsNow(props.period, props.reference) ? props.period : undefined;
+  const ranked = containsNow(props.period, props.reference) ? props.period : undefined;
   const top = useTopItems(props.scope, ranked);
   // In a project, items of several sets can share a key: each names its set.
   const setIds = 'projectId' in props.scope ? [...new Set((top.data ?? []).map((entry) => entry.contentSetId))] : [];
@@ -22,20 +22,10 @@ export function TopItems(props: { scope: TopScope; period: StatPeriod; reference
   if (!ranked) {
     return (
       <p className="note" data-testid="top-items-note">
-        {isRanked(props.period) ? (
-          <>
-            Rankings exist for the current {periodChoiceLabel(props.period).toLowerCase()} only, not for{' '}
-            {periodLabel(resolveView(props.period, props.reference))}.{' '}
-            <button type="button" className="link-button" onClick={props.onShowCurrent}>
-              Show {currentPeriodName(props.period)}
-            </button>
-          </>
-        ) : (
-          <>
-            Rankings cover a week, a month, a year or a rolling window, not {props.period === 'day' ? 'a single day' : 'the lifetime'}: choose one of those to
-            see the top items.
-          </>
-        )}
+        Rankings exist for the current {periodChoiceLabel(props.period).toLowerCase()} only, not for {periodLabel(resolveView(props.period, props.reference))}.{' '}
+        <button type="button" className="link-button" onClick={props.onShowCurrent}>
+          Show {currentPeriodName(props.period)}
+        </button>
       </p>
     );
   }

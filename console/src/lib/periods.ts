@@ -151,15 +151,10 @@ export function resolvedOf(stats: Pick<AggregatedData, 'period' | 'referenceDate
   return resolvePeriod(stats.period, { reference, now });
 }
 
-/** A period `top` ranks (the current one only): every period today. */
-export function isRanked(period: StatPeriod): period is TopPeriod {
-  return PERIODS[period].ranked;
-}
-
 /** What the current period of a ranked kind is called in a sentence: "this week", "the last 28 days". */
 const CURRENT_PERIOD_NAMES = {
-  day: 'today (UTC)',
-  lifetime: 'all time',
+  day: 'today',
+  lifetime: 'the lifetime',
   week: 'this week',
   month: 'this month',
   year: 'this year',
