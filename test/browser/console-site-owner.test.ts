@@ -257,6 +257,8 @@ describeInBrowser('console in Chromium: what a site owner trips over', () => {
       `/sets/${ids.yesNo}/embed`,
       `/sets/${ids.yesNo}/settings`,
       `/items/${ids.item}`,
+      `/projects/${ids.docs}`,
+      '/alerts',
       '/respondents',
       '/respondents/ann%40example.com',
       '/webhooks',
