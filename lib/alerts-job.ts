@@ -62,13 +62,13 @@ export class AlertsJob extends Construct {
     });
 
     for (const [name, job, what] of [
-      ['AlertsErrorsAlarm', this.alerts, 'The alerts job failed twice in a row: alerts are not being raised.'],
+      ['AlertsErrorsAlarm', this.alerts, 'The alerts job failed in the last two hours: alerts are not being raised.'],
       ['DigestErrorsAlarm', this.digest, "The weekly digest job failed: this week's digests may not have been sent."],
     ] as const) {
       const alarm = new Alarm(this, name, {
         alarmDescription: what,
         metric: job.function.metricErrors({ period: Duration.hours(2), statistic: Stats.SUM }),
-        threshold: name === 'AlertsErrorsAlarm' ? 2 : 1,
+        threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
         treatMissingData: TreatMissingData.NOT_BREACHING,

@@ -24,6 +24,7 @@ const WebhookPage = lazy(() => import('./pages/webhook'));
 const KeysPage = lazy(() => import('./pages/keys'));
 const AuditPage = lazy(() => import('./pages/audit'));
 const MembersPage = lazy(() => import('./pages/members'));
+const AlertsPage = lazy(() => import('./pages/alerts'));
 
 function NavLink(props: { href: string; children: ReactNode }) {
   const [location] = useLocation();
@@ -49,6 +50,7 @@ function Shell(props: { children: ReactNode }) {
         </Link>
         <nav aria-label="Main" className="main-nav">
           <NavLink href="/projects">Projects</NavLink>
+          <NavLink href="/alerts">Alerts</NavLink>
           <NavLink href="/respondents">Respondent data</NavLink>
           {session.isAdmin && <NavLink href="/webhooks">Webhooks</NavLink>}
           {session.isAdmin && <NavLink href="/members">Members</NavLink>}
@@ -125,6 +127,7 @@ function Routes() {
         <Route path="/sets/:setId/embed">{(params) => <EmbedPage setId={params.setId} />}</Route>
         <Route path="/sets/:setId/settings">{(params) => <SetSettingsPage setId={params.setId} />}</Route>
         <Route path="/items/:itemId">{(params) => <ContentItemPage itemId={params.itemId} />}</Route>
+        <Route path="/alerts" component={AlertsPage} />
         <Route path="/respondents" component={RespondentsPage} />
         <Route path="/respondents/:userId">{(params) => <RespondentPage userId={params.userId} />}</Route>
         {/* The pages' earlier address: bookmarks keep working. */}

@@ -9,6 +9,7 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import { ANONYMOUS } from '../../functions/api/auth';
 import { operations } from '../../functions/api/registry';
+import { runAlerts } from '../../functions/jobs/alerts';
 import { createResponse } from '../../functions/operations/response-collection';
 import { defaultStore } from '../../functions/store/entity-store';
 import type { ConsoleBuild } from '../../console/build';
@@ -34,6 +35,15 @@ describeInBrowser('console in Chromium: what a site owner trips over', () => {
 
   const pages = pageOpener(() => browser);
   const signIn = (page: Page, path: string) => signInAt(page, `${base}${path}`, account.admin);
+
+  /** One run of the alerts job over what beforeAll wrote (the local schedule may have run it already: an entity alerts once a week). */
+  async function raiseAlerts(): Promise<void> {
+    await runAlerts(defaultStore().store, new Date());
+    await until(
+      async () => (await call('alerts/list', [{ projectId: ids.docs }])).items.some((alert: { entityId: string }) => alert.entityId === ids.start),
+      'the alert of "Getting started"',
+    );
+  }
 
   async function until(check: () => Promise<boolean>, what: string, timeout = 15_000): Promise<void> {
     const deadline = Date.now() + timeout;
@@ -103,8 +113,43 @@ describeInBrowser('console in Chromium: what a site owner trips over', () => {
     for (let index = 0; index < 2; index++) await write(ids.yesNo, 'https://owner.example.com/guide', 'y', index + 6);
     for (let index = 0; index < 3; index++) await write(ids.pulse, 'https://owner.example.com/', '+', index + 8);
     await write(ids.calm, 'https://owner.example.com/', 'Nice', 11);
+    // A project of its own (the counts above stay as they are) whose pages changed: over the
+    // 7 days before the last 7, "Getting started" had 18 yes of 20 and "Install" 8 of 10; over
+    // the last 7, 5 of 20 and 8 of 10.
+    ids.docs = (await call('projects/create', [{ name: 'Docs' }])).id;
+    ids.docsHelpful = (await call('sets/create', [{ projectId: ids.docs, key: 'helpful', schema: 'yes-no', metadata: { name: 'Docs helpful' } }])).id;
+    const daysAgo = (days: number, index: number) => new Date(Date.now() - days * 86_400_000 - (index % 20) * 60_000);
+    const history: [key: string, yes: number, total: number, days: number][] = [
+      ['https://docs.example.com/start', 18, 20, 10],
+      ['https://docs.example.com/start', 5, 20, 2],
+      ['https://docs.example.com/install', 8, 10, 10],
+      ['https://docs.example.com/install', 8, 10, 2],
+    ];
+    for (const [key, yes, total, days] of history)
+      for (let index = 0; index < total; index++)
+        await createResponse(store, ANONYMOUS, { contentSetId: ids.docsHelpful, key, value: index < yes ? 'y' : 'n' }, { headers: {} }, daysAgo(days, index));
+    // And a rating set whose FAQ fell from 4.5 stars (the week before last) to 1.5 (last week,
+    // Monday to Sunday: the digest's week).
+    ids.docsRating = (await call('sets/create', [{ projectId: ids.docs, key: 'rating', schema: 'rating', metadata: { name: 'Docs rating' } }])).id;
+    const thisMonday = new Date();
+    thisMonday.setUTCHours(12, 0, 0, 0);
+    thisMonday.setUTCDate(thisMonday.getUTCDate() - ((thisMonday.getUTCDay() + 6) % 7));
+    for (let index = 0; index < 20; index++) {
+      for (const [weeksAgo, value] of [
+        [2, index % 2 === 0 ? 5 : 4],
+        [1, index % 2 === 0 ? 1 : 2],
+      ])
+        await createResponse(
+          store,
+          ANONYMOUS,
+          { contentSetId: ids.docsRating, key: 'https://docs.example.com/faq', value },
+          { headers: {} },
+          new Date(thisMonday.getTime() - weeksAgo * 7 * 86_400_000 + 2 * 86_400_000 + index * 60_000),
+        );
+    }
     await api.drainStream();
     ids.item = (await call('contents/lookup', ['https://owner.example.com/guide', { contentSetId: ids.yesNo }]))[0].id;
+    ids.start = (await call('contents/lookup', ['https://docs.example.com/start', { contentSetId: ids.docsHelpful }]))[0].id;
     ids.webhook = (await call('webhooks/create', [{ url: 'http://127.0.0.1:9/feedback', enabled: false }])).id;
     browser = await launchBrowser();
   });
@@ -212,6 +257,8 @@ describeInBrowser('console in Chromium: what a site owner trips over', () => {
       `/sets/${ids.yesNo}/embed`,
       `/sets/${ids.yesNo}/settings`,
       `/items/${ids.item}`,
+      `/projects/${ids.docs}`,
+      '/alerts',
       '/respondents',
       '/respondents/ann%40example.com',
       '/webhooks',
@@ -294,6 +341,125 @@ describeInBrowser('console in Chromium: what a site owner trips over', () => {
     expect(byName.Calm).toBeLessThan(byName.Hearts);
     await page.locator('.chart-canvas canvas').first().waitFor();
     await checkPage(page, 'sparklines-one-scale');
+    await context.close();
+  });
+
+  test('set and item pages say this period against the previous one in words: outside the noise or within it', async () => {
+    const { context, page } = await pages.newPage();
+    await signIn(page, `/sets/${ids.docsHelpful}?period=rolling7d`);
+    const change = page.getByTestId('change');
+    // 13 of 30 against 26 of 30: 43 points down, and Newcombe's interval excludes no change.
+    const set = await call('sets/getStats', [ids.docsHelpful, { period: 'rolling7d', compare: 'previous' }]);
+    expect([set.count, set.previous.count, set.change.significant]).toEqual([30, 30, true]);
+    const sentence = await change.innerText();
+    expect(sentence).toMatch(
+      /^This period vs the previous one \((.+)\): the share of yes is down 43 points, outside the noise\. The change lies between −\d+ points and −\d+ points \(95%\)\. 30 responses now, 30 then\.$/,
+    );
+    await checkPage(page, 'set-change-outside-noise');
+    // The period it names is the one "Previous period" shows.
+    await page.getByRole('button', { name: 'Previous period' }).click();
+    await page.waitForURL(/ref=/);
+    expect(sentence).toContain(`(${await page.getByTestId('period-label').innerText()})`);
+
+    // "Getting started" alone: 5 of 20 against 18 of 20, also outside the noise; "Install", 8 of 10 both times, unchanged.
+    await page.goto(`${base}/items/${ids.start}?period=rolling7d`);
+    await expect(change.locator('strong').innerText()).resolves.toBe('the share of yes is down 65 points, outside the noise');
+    const install = (await call('contents/lookup', ['https://docs.example.com/install', { contentSetId: ids.docsHelpful }]))[0].id;
+    await page.goto(`${base}/items/${install}?period=rolling7d`);
+    await expect(change.locator('strong').innerText()).resolves.toBe('the share of yes is unchanged, within the noise');
+    // The last 28 days against the 28 before them: nothing then, so nothing to compare.
+    await page.goto(`${base}/items/${install}?period=rolling28d`);
+    await expect(change.innerText()).resolves.toMatch(/: nothing to compare, since the period before has no responses\.$/);
+    // Lifetime has no period before: nothing is said.
+    await page.goto(`${base}/items/${install}?period=lifetime`);
+    await page.getByTestId('summary').waitFor();
+    expect(await change.count()).toBe(0);
+    await context.close();
+  });
+
+  test("the project page: what needs attention, last week's worst pages with their intervals drawn, the largest drops, the alerts", async () => {
+    await raiseAlerts();
+    const { context, page } = await pages.newPage();
+    await signIn(page, `/projects/${ids.docs}`);
+    const section = page.getByRole('region', { name: 'Needs attention' });
+    // Last week's worst pages with their intervals, from the digest: the FAQ at 1.5 stars.
+    const digest = await call('projects/digest', [ids.docs]);
+    const [faqWorst] = digest.schemas.find((entry: { schema: string }) => entry.schema === 'rating').worst;
+    const stars = (value: number) => `${Math.round(value * 10) / 10} ★`;
+    const worstFaq = section.getByTestId('worst-rating').locator('li[data-item="https://docs.example.com/faq"]');
+    await expect(worstFaq.evaluate((item) => item.textContent)).resolves.toBe(
+      `https://docs.example.com/faq in Docs rating${stars(1.5)} (${stars(faqWorst.score.low)}–${stars(faqWorst.score.high)})20 responses`,
+    );
+    // The interval is drawn where it lies on the set's 1-5 scale.
+    const track = (await worstFaq.locator('.interval-track').boundingBox())!;
+    const range = (await worstFaq.locator('.interval-range').boundingBox())!;
+    const at = (score: number) => track.x + ((score - 1) / 4) * track.width;
+    expect(Math.abs(range.x - at(faqWorst.score.low))).toBeLessThan(2);
+    expect(Math.abs(range.x + range.width - at(faqWorst.score.high))).toBeLessThan(2);
+    // Last week's drops beyond the noise: the FAQ, 4.5 to 1.5 stars.
+    const faq = section.getByTestId('drops').locator('li[data-item="https://docs.example.com/faq"]');
+    await expect(faq.innerText()).resolves.toMatch(/the average rating down 3 stars, outside the noise: 4\.5 ★ → 1\.5 ★\s+20 responses$/);
+    // The latest alerts: the job's, for "Getting started" (5 of 20 against 18 of 20) and its set.
+    const alerts = section.getByRole('region', { name: 'Recent alerts' });
+    const startAlert = alerts.locator(`li[data-alert="${ids.start}"]`);
+    await startAlert.waitFor();
+    await expect(startAlert.innerText()).resolves.toMatch(
+      /^https:\/\/docs\.example\.com\/start\s+The share of yes fell from 90% \(\d+%–\d+%\) to 25% \(\d+%–\d+%\) over the last 7 days, 20 responses\.\s+\d+ \w{3} \d{4}, \d{2}:\d{2}$/,
+    );
+    await expect(alerts.locator(`li[data-alert="${ids.docsHelpful}"]`).innerText()).resolves.toMatch(
+      /^Docs helpful\s+\(the whole set\)\s+The share of yes fell from 87% /,
+    );
+    await checkPage(page, 'project-needs-attention');
+    // A person follows an alert by keyboard to its page.
+    await startAlert.getByRole('link', { name: 'https://docs.example.com/start' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${base}/items/${ids.start}`);
+    await context.close();
+
+    const phone = await pages.newPage({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
+    await signIn(phone.page, `/projects/${ids.docs}`);
+    await phone.page.getByTestId('drops').waitFor();
+    await checkPage(phone.page, 'narrow-needs-attention');
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBe(360);
+    await phone.context.close();
+  });
+
+  test("the Alerts page lists the account's alerts, newest first; a set's settings turn its alerts off and set the drop in points", async () => {
+    await raiseAlerts();
+    const { context, page } = await pages.newPage();
+    await signIn(page, '/projects');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Alerts' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Alerts' }).waitFor();
+    const listed = (await call('alerts/list', [{}])).items as { entityId: string; name: string }[];
+    const shown = page.locator('.alert-list li');
+    await until(async () => (await shown.count()) === listed.length, 'every alert');
+    expect(await shown.evaluateAll((items) => items.map((item) => item.getAttribute('data-alert')))).toEqual(listed.map((alert) => alert.entityId));
+    expect(listed.map((alert) => alert.entityId)).toEqual(expect.arrayContaining([ids.start, ids.docsHelpful]));
+    await checkPage(page, 'alerts');
+
+    // The set's settings: alerts on by default, 20 responses, a drop of 10 points; saved as a share.
+    await page.goto(`${base}/sets/${ids.docsHelpful}/settings`);
+    const group = page.getByRole('group', { name: 'Alerts' });
+    const enabled = group.getByLabel('Alert when feedback turns worse');
+    await expect(enabled.isChecked()).resolves.toBe(true);
+    await expect(group.getByLabel('Fewest responses in each window').inputValue()).resolves.toBe('20');
+    const drop = group.getByLabel('Smallest drop that matters (percentage points)');
+    await expect(drop.inputValue()).resolves.toBe('10');
+    await checkPage(page, 'set-settings-alerts');
+    await enabled.uncheck();
+    await drop.fill('0');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('The smallest drop must be a number above 0.').waitFor();
+    await drop.fill('15');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').getByText('Saved.').waitFor();
+    expect((await call('sets/get', [ids.docsHelpful])).metadata.alerts).toEqual({ enabled: false, minResponses: 20, minDrop: 0.15 });
+    await page.reload();
+    await expect(group.getByLabel('Smallest drop that matters (percentage points)').inputValue()).resolves.toBe('15');
+    await expect(group.getByLabel('Alert when feedback turns worse').isChecked()).resolves.toBe(false);
+    // A rating set's drop is in stars.
+    await page.goto(`${base}/sets/${ids.docsRating}/settings`);
+    await expect(group.getByLabel('Smallest drop that matters (stars)').inputValue()).resolves.toBe('0.5');
     await context.close();
   });
 

@@ -219,8 +219,8 @@ describe('API routes', () => {
     for (const [, permission] of permissions) {
       expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
     }
-    // The only other invokers: the every-minute schedules of the ranker and of the webhook sweeper.
-    expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 3);
+    // The only other invokers: the schedules of the ranker, the webhook sweeper, the alerts and the digest.
+    expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 5);
   });
 });
 
@@ -259,11 +259,11 @@ describe('stage', () => {
 // ---------------------------------------------------------------- functions
 
 describe('functions', () => {
-  test('one per operation plus the docs function, the two stream consumers, the ranker and the webhook sweeper, and no other but the console deployment provider', () => {
-    expect(serviceFunctions()).toHaveLength(operationList.length + 5);
+  test('one per operation plus the docs function, the two stream consumers, the ranker, the alerts and digest jobs and the webhook sweeper, and no other but the console deployment provider', () => {
+    expect(serviceFunctions()).toHaveLength(operationList.length + 7);
     // The console's two BucketDeployments share aws-cdk-lib's one singleton provider.
     template.resourceCountIs('Custom::CDKBucketDeployment', 2);
-    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 6);
+    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 8);
   });
 
   test('all are Node 22 on arm64 with source maps, a log group with retention and the common environment', () => {
@@ -600,9 +600,32 @@ describe('stream consumer', () => {
     expect(actions.sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
   });
 
-  test('alarms on DLQ messages, iterator age > 60 s, consumer, ranker and sweeper errors notify the SNS topic', () => {
-    // Per consumer (counting, webhooks): DLQ, iterator age, errors; ranker errors; sweeper errors; failed deliveries.
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 9);
+  test('the alerts job runs hourly and the digest on Monday 08:00 UTC; the alerts link the console; their table actions', () => {
+    const alertsId = logicalId(stack.alertsJob.alerts.function);
+    const digestId = logicalId(stack.alertsJob.digest.function);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 hour)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [alertsId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
+    });
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'cron(0 8 ? * MON *)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [digestId, 'Arn'] } })],
+    });
+    expect(resources[alertsId].Properties.Environment.Variables.CONSOLE_URL).toBeDefined();
+    for (const id of [alertsId, digestId]) {
+      const roleId = refId(resources[id].Properties.Role);
+      const actions = ofType('AWS::IAM::Policy')
+        .filter(([, policy]) => (policy.Properties.Roles ?? []).some((role: unknown) => refId(role) === roleId))
+        .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement)
+        .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat())
+        .filter((action: string) => action.startsWith('dynamodb:'));
+      expect(actions.sort()).toEqual([...TABLE_ACTIONS.alerts].sort());
+    }
+  });
+
+  test('alarms on DLQ messages, iterator age > 60 s, consumer, ranker, sweeper, alerts and digest errors notify the SNS topic', () => {
+    // Per consumer (counting, webhooks): DLQ, iterator age, errors; ranker errors; sweeper errors; failed deliveries; alerts and digest errors.
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 11);
     const topicId = ofType('AWS::SNS::Topic')[0][0];
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
     const byMetric = Object.fromEntries(alarms.map((alarm) => [alarm.MetricName, alarm]));
@@ -618,7 +641,7 @@ describe('stream consumer', () => {
       ComparisonOperator: 'GreaterThanThreshold',
     });
     const errorAlarms = alarms.filter((alarm) => alarm.MetricName === 'Errors');
-    expect(errorAlarms).toHaveLength(4);
+    expect(errorAlarms).toHaveLength(6);
     // The ranker runs every minute and the next run retries: it alarms on 5 failures in 5 minutes.
     for (const alarm of errorAlarms) expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', Threshold: alarm.Period === 300 && alarm.Threshold === 5 ? 5 : 1 });
     expect(errorAlarms.filter((alarm) => alarm.Threshold === 5)).toHaveLength(1);
@@ -835,6 +858,8 @@ describe('webhooks', () => {
     expect(mapping.Properties.FilterCriteria.Filters.map((filter: Json) => JSON.parse(filter.Pattern))).toEqual([
       { dynamodb: { Keys: { pk: { S: [{ prefix: 'response#' }] } } } },
       { dynamodb: { Keys: { pk: { S: [{ prefix: 'content#' }] } } }, eventName: ['INSERT'] },
+      { dynamodb: { Keys: { pk: { S: [{ prefix: 'alerts#' }] } } }, eventName: ['INSERT'] },
+      { dynamodb: { Keys: { pk: { S: [{ prefix: 'digests#' }] } } }, eventName: ['INSERT'] },
     ]);
     const statements = roleStatements(functionRoleId(consumerId));
     expect(dynamoActions(statements).sort()).toEqual(

@@ -73,6 +73,7 @@ describe('sets/create', () => {
         disallowAutoContentCreation: true,
         publicAggregates: true,
         revokeWindow: 3600,
+        alerts: { enabled: true, minResponses: 20, minDrop: 0.1 },
         onePerVisitor: true,
         publicMinCount: 0,
       },
@@ -83,7 +84,31 @@ describe('sets/create', () => {
 
   it("defaults the metadata flags to false, onePerVisitor to its schema's default (on for yes-no), publicMinCount to 0", async () => {
     const body = await createSet('flags');
-    expect(body.metadata).toEqual({ disallowAutoContentCreation: false, publicAggregates: false, revokeWindow: 3600, onePerVisitor: true, publicMinCount: 0 });
+    // A pulse has no score: no alerts, and no minDrop.
+    expect(body.metadata).toEqual({
+      disallowAutoContentCreation: false,
+      publicAggregates: false,
+      revokeWindow: 3600,
+      alerts: { enabled: false, minResponses: 20 },
+      onePerVisitor: true,
+      publicMinCount: 0,
+    });
+  });
+
+  it('takes alert settings; a minDrop scaled by the rating range by default; none on a set without a score', async () => {
+    const rating = await createSet('alerts-rating', {
+      schema: 'rating',
+      schemaConfig: { min: 0, max: 10 },
+      metadata: { name: 'R', alerts: { minResponses: 50 } },
+    });
+    expect(rating.metadata.alerts).toEqual({ enabled: true, minResponses: 50, minDrop: 1.25 });
+    const saved = await api.call('sets/save', [rating.id, { alerts: { enabled: false } }], { key: owner.admin });
+    expect(saved.body.metadata.alerts).toEqual({ enabled: false, minResponses: 50, minDrop: 1.25 });
+    const refused = await api.call('sets/create', [setInput('alerts-pulse', { metadata: { name: 'P', alerts: { enabled: true } } })], { key: owner.admin });
+    expect([refused.status, refused.body.error, refused.body.data.fields[0].path]).toEqual([400, 'bad-request', 'args.0.metadata.alerts']);
+    const pulse = await createSet('alerts-pulse-2');
+    const noDrop = await api.call('sets/save', [pulse.id, { alerts: { minDrop: 0.2 } }], { key: owner.admin });
+    expect([noDrop.status, noDrop.body.data.fields[0].path]).toEqual([400, 'args.1.alerts']);
   });
 
   it.each([
@@ -359,7 +384,7 @@ describe('sets/save', () => {
     expect(flags.body).toEqual({
       ...created,
       name: 'After',
-      metadata: { description: 'new', disallowAutoContentCreation: false, publicAggregates: true, revokeWindow: 3600, onePerVisitor: true, publicMinCount: 0 },
+      metadata: { ...created.metadata, description: 'new', disallowAutoContentCreation: false, publicAggregates: true },
       updatedAt: expect.stringMatching(ISO),
     });
     expect(flags.body.updatedAt > renamed.body.updatedAt).toBe(true);

@@ -60,6 +60,7 @@ describe('operation registry', () => {
 
   it('the lists that page by cursor say so (their functions may read the cursor secret)', () => {
     expect(OPERATION_NAMES.filter((name) => operations[name].pagesByCursor).sort()).toEqual([
+      'alerts/list',
       'audit/export',
       'audit/list',
       'keys/list',

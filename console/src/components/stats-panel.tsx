@@ -3,10 +3,11 @@
  * chart of the period's points (with its data as a table beside it), and for sets and
  * items the distribution per option.
  */
-import type { AggregatedData, ResponseAggregation } from '@feedback-service/client';
-import { formatCount, formatPercent, percentOf } from '../lib/format';
+import type { AggregatedData, ResponseAggregation, Stats } from '@feedback-service/client';
+import { formatCount, formatPercent, percentOf, plural } from '../lib/format';
+import { periodLabel, resolvedOf } from '../lib/periods';
 import { pointCounts } from '../data/stats';
-import { chartOf, hasOptions, optionColors, setOptions, summaryText, type SetLike, type Table } from '../schemas';
+import { changeWords, chartOf, hasOptions, optionColors, scoreView, setOptions, summaryText, type SetLike, type Table } from '../schemas';
 import { ChartWithReadout } from './chart';
 import type { ChartSpec } from './chart-spec';
 import { ErrorMessage, Loading } from './states';
@@ -130,9 +131,47 @@ export function Distribution(props: { data: ResponseAggregation; set: SetLike })
   );
 }
 
+/**
+ * This period against the one before, in words: "This period vs the previous one (3 – 30 Oct
+ * 2026): the share of yes is down 12 points, outside the noise." The noise is the change's 95%
+ * interval, said after it, with how many responses each period had.
+ */
+export function PeriodChange(props: { stats: Stats; set?: SetLike }) {
+  const { previous, change } = props.stats;
+  if (!previous || change === undefined) return null;
+  const before = `This period vs the previous one (${periodLabel(resolvedOf(previous))})`;
+  const counts = `${plural(props.stats.count, 'response')} now, ${formatCount(previous.count)} then.`;
+  if (change === null) {
+    return (
+      <p className="period-change" data-testid="change">
+        {before}: nothing to compare, since {previous.count === 0 ? 'the period before' : 'this period'} has no responses.
+      </p>
+    );
+  }
+  const score = props.set ? scoreView(props.set.schema) : null;
+  const scored = score !== null && change.method !== 'count';
+  const direction = change.delta > 0 ? 'up' : change.delta < 0 ? 'down' : 'same';
+  const signed = (value: number) => `${value < 0 ? '−' : value > 0 ? '+' : ''}${score?.amount(value)}`;
+  return (
+    <p className={`period-change change-${direction}${change.significant ? ' change-significant' : ''}`} data-testid="change">
+      {before}:{' '}
+      <strong>
+        {scored ? `${score.name} is ` : ''}
+        {changeWords(change, props.set?.schema)}
+      </strong>
+      .{' '}
+      <span className="muted">
+        {scored && change.low !== null && change.high !== null ? `The change lies between ${signed(change.low)} and ${signed(change.high)} (95%). ` : ''}
+        {counts}
+      </span>
+    </p>
+  );
+}
+
 /** Summary, chart and distribution of one period. */
 export function StatsPanel(props: {
-  stats: AggregatedData | undefined;
+  /** With `previous` and `change` (getStats' compare), the comparison is said beside the summary. */
+  stats: Stats | undefined;
   error: unknown;
   /** Asks for the statistics again after an error. */
   retry: () => void;
@@ -147,6 +186,7 @@ export function StatsPanel(props: {
       <p className="summary" data-testid="summary">
         {summaryText(stats.data, props.set)}
       </p>
+      <PeriodChange stats={stats} set={props.set} />
       <div className="stats-grid">
         <PeriodChart stats={stats} set={props.set} title={props.title} />
         {props.set && <Distribution data={stats.data} set={props.set} />}

@@ -16,11 +16,19 @@ export const projectKeys = {
   list: (lookup: ProjectLookup) => [...projectKeys.lists(), lookup] as const,
   details: () => [...projectKeys.all, 'detail'] as const,
   detail: (id: string | undefined) => [...projectKeys.details(), id] as const,
+  /** A project's digest of its last complete week. */
+  digest: (id: string) => [...projectKeys.all, 'digest', id] as const,
 };
 
 export function useProject(id: string | undefined) {
   const { client } = useSession();
   return useQuery({ queryKey: projectKeys.detail(id), queryFn: () => client.projects.get(id!), enabled: Boolean(id) });
+}
+
+/** A project's last complete week (projects/digest): its best, worst and most changed pages per scored schema, and its alerts. */
+export function useProjectDigest(id: string) {
+  const { client } = useSession();
+  return useQuery({ queryKey: projectKeys.digest(id), queryFn: () => client.projects.digest(id) });
 }
 
 /** Projects by name or id (the first 20 by name), active ones or all. */

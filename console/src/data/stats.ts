@@ -14,9 +14,9 @@ export interface Subject {
 
 export const statsKeys = {
   all: ['stats'] as const,
-  /** One subject's statistics over one period, ending now or at a reference date. */
-  of: (subject: Subject, period: StatPeriod, reference: string | undefined) =>
-    [...statsKeys.all, subject.kind, subject.id, period, reference ?? 'now'] as const,
+  /** One subject's statistics over one period, ending now or at a reference date; with `compared`, also the period before and the change. */
+  of: (subject: Subject, period: StatPeriod, reference: string | undefined, compared = false) =>
+    [...statsKeys.all, subject.kind, subject.id, period, reference ?? 'now', ...(compared ? (['compared'] as const) : [])] as const,
 };
 
 function statsCall(client: ReturnType<typeof useSession>['client'], subject: Subject) {
@@ -30,12 +30,19 @@ function statsCall(client: ReturnType<typeof useSession>['client'], subject: Sub
   }
 }
 
-export function useStats(subject: Subject, period: StatPeriod, reference?: string, options: { enabled?: boolean } = {}) {
+/**
+ * A subject's statistics over one period. With `compare`, the answer also holds the period
+ * before and the change since (`previous`, `change`), except for lifetime, which has no
+ * period before.
+ */
+export function useStats(subject: Subject, period: StatPeriod, reference?: string, options: { enabled?: boolean; compare?: boolean } = {}) {
   const { client } = useSession();
   prefetchChart();
+  const compared = (options.compare ?? false) && period !== 'lifetime';
   return useQuery({
-    queryKey: statsKeys.of(subject, period, reference),
-    queryFn: () => statsCall(client, subject)(subject.id, { period, ...(reference ? { reference } : {}) }),
+    queryKey: statsKeys.of(subject, period, reference, compared),
+    queryFn: () =>
+      statsCall(client, subject)(subject.id, { period, ...(reference ? { reference } : {}), ...(compared ? { compare: 'previous' as const } : {}) }),
     enabled: options.enabled ?? true,
   });
 }

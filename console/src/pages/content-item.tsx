@@ -25,7 +25,7 @@ export function ContentItemPage(props: { itemId: string }) {
   const project = useProject(item.data?.projectId);
   const [view, setView] = usePeriodView();
   const subject = { kind: 'item' as const, id: props.itemId };
-  const stats = useStats(subject, view.period, view.reference);
+  const stats = useStats(subject, view.period, view.reference, { compare: true });
   const crumbs = [{ label: 'Projects', href: '/projects' }];
   if (item.error || !item.data) return <QueryPageState title="Content item" crumbs={crumbs} what="content item" query={item} />;
   const data = item.data;

@@ -17,7 +17,7 @@ export function ContentSetPage(props: { setId: string }) {
   const project = useProject(set.data?.projectId);
   const [view, setView] = usePeriodView();
   const subject = { kind: 'set' as const, id: props.setId };
-  const stats = useStats(subject, view.period, view.reference);
+  const stats = useStats(subject, view.period, view.reference, { compare: true });
   // Only asked when the period shown is empty: is the set empty altogether?
   const lifetime = useStats(subject, 'lifetime', undefined, { enabled: stats.data?.count === 0 });
   if (set.error || !set.data) return <QueryPageState title="Content set" crumbs={[{ label: 'Projects', href: '/projects' }]} what="content set" query={set} />;

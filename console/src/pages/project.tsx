@@ -9,6 +9,7 @@ import { PeriodSelector, usePeriodView } from '../components/period-selector';
 import { SevenDays, SparklineScale } from '../components/sparkline';
 import { StatsPanel } from '../components/stats-panel';
 import { Empty, ErrorMessage, Loading, NoFeedback } from '../components/states';
+import { NeedsAttention } from '../components/needs-attention';
 import { TopItems } from '../components/top-items';
 import { schemaName } from '../schemas';
 import { periodChoiceLabel } from '../lib/periods';
@@ -172,6 +173,8 @@ export function ProjectPage(props: { projectId: string }) {
   const [archiving, setArchiving] = useState(false);
   const [creatingSet, setCreatingSet] = useState(false);
   const archive = useSaveProject(props.projectId, { onSuccess: () => setArchiving(false) });
+  // The same first 20 sets the table lists (one request for both): which scored schemas the project has.
+  const sets = useProjectSets(props.projectId);
   const crumbs = [{ label: 'Projects', href: '/projects' }];
   if (project.error || !project.data) return <QueryPageState title="Project" crumbs={crumbs} what="project" query={project} />;
   const data = project.data;
@@ -217,6 +220,15 @@ export function ProjectPage(props: { projectId: string }) {
           retry={() => void stats.refetch()}
           title={`Responses to ${data.name}, ${periodChoiceLabel(view.period).toLowerCase()}`}
         />
+      </Section>
+      <Section title="Needs attention">
+        {sets.error ? (
+          <ErrorMessage error={sets.error} retry={() => void sets.refetch()} />
+        ) : sets.data ? (
+          <NeedsAttention projectId={data.id} sets={sets.data} />
+        ) : (
+          <Loading what="what needs attention" />
+        )}
       </Section>
       <Section title="Content sets">
         <SetsTable projectId={data.id} isAdmin={isAdmin} onCreate={() => setCreatingSet(true)} />

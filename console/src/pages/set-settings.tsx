@@ -6,10 +6,18 @@ import { ChangeError } from '../components/states';
 import { useProject } from '../data/projects';
 import { useContentSet, useSaveSet } from '../data/sets';
 import { useSession } from '../session';
+import { scoreView } from '../schemas';
 
 const MAX_REVOKE_MINUTES = 30 * 24 * 60;
 /** The API's bound of publicMinCount (functions/api/models.ts MAX_PUBLIC_MIN_COUNT). */
 const MAX_PUBLIC_MIN_COUNT = 1000;
+/** The API's bound of an alert's fewest responses (docs/api.md, "Alerts"). */
+const MAX_MIN_RESPONSES = 1_000_000;
+
+/** A value to the precision of an input's step, without the float's tail (0.1 * 100 is 10.000000000000002). */
+function roundTo(value: number, step: number): number {
+  return Number((Math.round(value / step) * step).toFixed(6));
+}
 
 function SettingsForm(props: { set: ContentSet }) {
   const { set } = props;
@@ -21,6 +29,14 @@ function SettingsForm(props: { set: ContentSet }) {
   const [onePerVisitor, setOnePerVisitor] = useState(set.metadata.onePerVisitor);
   const [publicMinCount, setPublicMinCount] = useState(String(set.metadata.publicMinCount));
   const [state, setState] = useState<ContentSet['state']>(set.state);
+  const alerts = set.metadata.alerts;
+  const score = scoreView(set.schema);
+  const [alertsEnabled, setAlertsEnabled] = useState(alerts.enabled);
+  const [minResponses, setMinResponses] = useState(String(alerts.minResponses));
+  // The drop is typed in the score's own unit as people read it (points of a share, stars).
+  const [minDrop, setMinDrop] = useState(
+    alerts.minDrop !== undefined && score ? String(roundTo(alerts.minDrop * score.dropInput.perScore, score.dropInput.step)) : '',
+  );
   const [saved, setSaved] = useState(false);
   const ids = {
     name: useId(),
@@ -31,17 +47,26 @@ function SettingsForm(props: { set: ContentSet }) {
     onePerVisitorHint: useId(),
     minCount: useId(),
     minCountHint: useId(),
+    minResponses: useId(),
+    minDrop: useId(),
+    alertsHint: useId(),
   };
   const save = useSaveSet(set.id, { onSuccess: () => setSaved(true) });
   const minutes = Number(revokeMinutes);
   const validRevoke = revokeMinutes.trim() !== '' && Number.isFinite(minutes) && minutes >= 0 && minutes <= MAX_REVOKE_MINUTES;
   const minCount = Number(publicMinCount);
   const validMinCount = publicMinCount.trim() !== '' && Number.isInteger(minCount) && minCount >= 0 && minCount <= MAX_PUBLIC_MIN_COUNT;
+  const responses = Number(minResponses);
+  const validResponses = !score || (Number.isInteger(responses) && responses >= 1 && responses <= MAX_MIN_RESPONSES);
+  const drop = Number(minDrop);
+  const validDrop = !score || (minDrop.trim() !== '' && Number.isFinite(drop) && drop > 0);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSaved(false);
-    if (validRevoke && validMinCount)
+    if (validRevoke && validMinCount && validResponses && validDrop)
       save.mutate({
+        // A set without a score takes no alert settings (the API refuses them).
+        ...(score ? { alerts: { enabled: alertsEnabled, minResponses: responses, minDrop: drop / score.dropInput.perScore } } : {}),
         name: name.trim(),
         description: description.trim(),
         publicAggregates,
@@ -107,6 +132,44 @@ function SettingsForm(props: { set: ContentSet }) {
       <p id={ids.revokeHint} className="hint">
         How long a visitor can change or take back an answer; 0 turns it off (at most 30 days).
       </p>
+      <fieldset className="settings-group">
+        <legend>Alerts</legend>
+        {score ? (
+          <>
+            <p id={ids.alertsHint} className="hint">
+              An alert goes out when a page’s (or the whole set’s) last 7 days are worse than the 28 days before, beyond the noise and by at least this drop. It
+              shows on the Alerts page and goes to the webhooks that ask for <code>stats.alert</code>.
+            </p>
+            <label className="checkbox">
+              <input type="checkbox" checked={alertsEnabled} onChange={(event) => setAlertsEnabled(event.target.checked)} aria-describedby={ids.alertsHint} />
+              <span>Alert when feedback turns worse</span>
+            </label>
+            <label htmlFor={ids.minResponses}>Fewest responses in each window</label>
+            <input
+              id={ids.minResponses}
+              type="number"
+              min={1}
+              max={MAX_MIN_RESPONSES}
+              step={1}
+              value={minResponses}
+              onChange={(event) => setMinResponses(event.target.value)}
+              aria-invalid={validResponses ? undefined : true}
+            />
+            <label htmlFor={ids.minDrop}>Smallest drop that matters ({score.dropInput.unit})</label>
+            <input
+              id={ids.minDrop}
+              type="number"
+              min={0}
+              step={score.dropInput.step}
+              value={minDrop}
+              onChange={(event) => setMinDrop(event.target.value)}
+              aria-invalid={validDrop ? undefined : true}
+            />
+          </>
+        ) : (
+          <p className="hint">Answers of this schema have no score that can turn worse, so its pages never alert.</p>
+        )}
+      </fieldset>
       <label htmlFor={ids.state}>State</label>
       <select id={ids.state} value={state} onChange={(event) => setState(event.target.value as ContentSet['state'])}>
         <option value="active">Active: takes responses</option>
@@ -122,6 +185,16 @@ function SettingsForm(props: { set: ContentSet }) {
       {!validMinCount && (
         <p className="error" role="alert">
           The count to hide below must be a whole number between 0 and {MAX_PUBLIC_MIN_COUNT}.
+        </p>
+      )}
+      {!validResponses && (
+        <p className="error" role="alert">
+          The fewest responses must be a whole number from 1 to {MAX_MIN_RESPONSES.toLocaleString('en')}.
+        </p>
+      )}
+      {!validDrop && (
+        <p className="error" role="alert">
+          The smallest drop must be a number above 0.
         </p>
       )}
       <div className="form-actions">

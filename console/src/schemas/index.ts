@@ -1,4 +1,5 @@
-import type { ContentSet, ResponseAggregation, ResponseValue } from '@feedback-service/client';
+import type { ContentSet, ResponseAggregation, ResponseValue, ScoreChange } from '@feedback-service/client';
+import { plural } from '../lib/format';
 import type { Schema } from '../../../shared/schema-options';
 import type { ChartSpec } from '../components/chart-spec';
 import { pointLabel, pointTitle, type Granularity } from '../lib/periods';
@@ -7,7 +8,7 @@ import { pulse } from './pulse';
 import { rating } from './rating';
 import { reaction } from './reaction';
 import { taggedMessage } from './tagged-message';
-import type { AggregationOf, OptionDisplay, SchemaView, SnippetParts, Table } from './view';
+import type { AggregationOf, OptionDisplay, SchemaView, ScoreView, SnippetParts, Table } from './view';
 import { yesNo } from './yes-no';
 
 export { indentFollowingLines, optionText, sentimentWord, type OptionDisplay, type SnippetParts, type Table } from './view';
@@ -64,6 +65,33 @@ export function optionIndex(set: SetLike, value: ResponseValue): number {
 /** Colours of the options, in order. */
 export function optionColors(schema: Schema, count: number): string[] {
   return SCHEMA_VIEWS[schema].colors(count);
+}
+
+/** How a schema's score reads, or null for a schema without one. */
+export function scoreView(schema: Schema): ScoreView<Schema> | null {
+  return SCHEMA_VIEWS[schema].score as ScoreView<Schema> | null;
+}
+
+/** A value of a set's score in words: "82%", "4.2 ★", "+0.35". */
+export function formatScoreOf(set: SetLike, value: number): string {
+  return scoreView(set.schema)?.format(value, set.schemaConfig as never) ?? String(value);
+}
+
+/**
+ * A change since the previous period in plain words: "down 12 points, outside the noise",
+ * "up 0.3 stars, within the noise", "8 fewer responses". The noise is the change's 95%
+ * interval (docs/api.md, "Scores"): outside it when the interval excludes no change.
+ */
+export function changeWords(change: ScoreChange, schema: Schema | undefined): string {
+  const score = schema ? scoreView(schema) : null;
+  if (change.method === 'count' || !score) {
+    const fewer = change.delta < 0;
+    if (change.delta === 0) return 'as many responses as the period before';
+    return `${plural(Math.abs(change.delta), fewer ? 'fewer response' : 'more response', fewer ? 'fewer responses' : 'more responses')}`;
+  }
+  const amount = score.amount(change.delta);
+  const direction = change.delta > 0 ? `up ${amount}` : change.delta < 0 ? `down ${amount}` : 'unchanged';
+  return `${direction}, ${change.significant ? 'outside the noise' : 'within the noise'}`;
 }
 
 /** The summary of a period in plain words (`set` is absent for a project, whose aggregation has the pulse shape). */

@@ -12,6 +12,7 @@ export const message: SchemaView<'message'> = {
   summary: (data) => `${plural(data.count, 'message')}.`,
   chart: (input) => countChart('Messages', input),
   pointTotals: (data) => data.points,
+  score: null,
   snippet: ({ set }) => ({
     reactImports: ['FeelbackMessage'],
     reactElement: jsxElement('FeelbackMessage', [`contentSetId="${set.id}"`, 'layout="inline"', 'title="Send us your feedback"', 'withEmail="optional"']),

@@ -12,6 +12,7 @@ export const pulse: SchemaView<'pulse'> = {
   summary: (data) => `${plural(data.count, 'response')}.`,
   chart: (input) => countChart('Responses', input),
   pointTotals: (data) => data.points,
+  score: null,
   snippet: ({ set, count }) => ({
     reactImports: ['FeelbackPulse', 'PRESET_PULSE_HEART'],
     reactElement: jsxElement('FeelbackPulse', [`contentSetId="${set.id}"`, 'preset={PRESET_PULSE_HEART}', ...count]),

@@ -37,6 +37,13 @@ export const rating: SchemaView<'rating'> = {
     },
   }),
   pointTotals: (data) => data.points.map(([count]) => count),
+  score: {
+    name: 'the average rating',
+    format: (value) => `${formatDecimal(Math.round(value * 10) / 10)} ★`,
+    amount: (delta) => `${formatDecimal(Math.round(Math.abs(delta) * 100) / 100)} ${Math.abs(delta) === 1 ? 'star' : 'stars'}`,
+    range: (config) => [config?.min ?? 1, config?.max ?? 5],
+    dropInput: { unit: 'stars', perScore: 1, step: 0.1 },
+  },
   snippet: ({ set, options, count }) => {
     const literal = valuesLiteral(
       options.map((option) => ({ value: option.value, title: `${option.value} out of ${options.at(-1)!.value}`, text: `${option.value} ★` })),

@@ -7,6 +7,7 @@ import {
   mostChosen,
   paletteColors,
   type SchemaView,
+  SENTIMENT_SCORE,
   sentimentWord,
   stackedChart,
   sumOf,
@@ -80,6 +81,7 @@ export const reaction: SchemaView<'reaction'> = {
       input,
     ),
   pointTotals: (data) => data.points.map(([counts]) => sumOf(counts)),
+  score: SENTIMENT_SCORE,
   snippet: ({ set, config, options, count }) => {
     const preset = reactionPreset(config);
     const htmlBody = `<div class="feelback-container feelback-reaction" data-feelback-set="${set.id}">\n${buttonsHtml(options)}\n</div>`;

@@ -8,6 +8,7 @@ import {
   optionText,
   paletteColors,
   type SchemaView,
+  SENTIMENT_SCORE,
   sentimentWord,
   stackedChart,
   sumOf,
@@ -53,6 +54,7 @@ export const taggedMessage: SchemaView<'tagged-message'> = {
       input,
     ),
   pointTotals: (data) => data.points.map(([counts]) => sumOf(counts)),
+  score: SENTIMENT_SCORE,
   snippet: ({ set, options }) => {
     const preset = tagPreset(options);
     const attributes = (library: 'react' | 'astro') => [

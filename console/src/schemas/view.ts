@@ -8,7 +8,7 @@
 import type { ContentSet, ResponseAggregation, ResponseValue } from '@feedback-service/client';
 import type { Schema, SchemaConfig } from '../../../shared/schema-options';
 import type { ChartSpec } from '../components/chart-spec';
-import { formatCount, formatPercent } from '../lib/format';
+import { formatCount, formatPercent, formatScore } from '../lib/format';
 
 /** How one option of a set is shown. */
 export interface OptionDisplay {
@@ -61,6 +61,23 @@ export interface SnippetInput<S extends Schema> {
   count: string[];
 }
 
+/**
+ * How a schema's score reads (the server computes it: docs/api.md, "Scores"): a share of yes,
+ * a mean rating, a mean sentiment.
+ */
+export interface ScoreView<S extends Schema> {
+  /** What the score measures, as the subject of a sentence: "the share of yes", "the average rating". */
+  name: string;
+  /** A value of the score: "82%", "4.2 ★", "+0.35". */
+  format(value: number, config: SchemaConfig[S] | undefined): string;
+  /** The size of a change, without its sign: "12 points", "0.4 stars", "0.15". */
+  amount(delta: number): string;
+  /** The range every value lies in, for the interval bars. */
+  range(config: SchemaConfig[S] | undefined): [low: number, high: number];
+  /** How a drop is typed in the alert settings: its unit, its value per unit of the score, the input's step. */
+  dropInput: { unit: string; perScore: number; step: number };
+}
+
 export interface SchemaView<S extends Schema> {
   /** The schema's name in the console. */
   name: string;
@@ -82,6 +99,8 @@ export interface SchemaView<S extends Schema> {
   chart(input: ChartInput<S>): { spec: ChartSpec; table: Table };
   /** Responses per data point (every aggregation carries its points). */
   pointTotals(data: AggregationOf<S>): number[];
+  /** The schema's score, or null for a schema without one (its changes are counts). */
+  score: ScoreView<S> | null;
   /** The schema's part of the React, Astro and plain HTML snippets. */
   snippet(input: SnippetInput<S>): SnippetParts;
 }
@@ -99,6 +118,15 @@ export function sentimentWord(score: number): string {
   if (score > -0.5) return 'somewhat negative';
   return 'negative';
 }
+
+/** The score of reactions and tags: a mean sentiment in [-1, 1]. */
+export const SENTIMENT_SCORE: ScoreView<'reaction' | 'tagged-message'> = {
+  name: 'the sentiment',
+  format: (value) => formatScore(value),
+  amount: (delta) => Math.abs(delta).toFixed(2),
+  range: () => [-1, 1],
+  dropInput: { unit: 'on the scale from −1 to +1', perScore: 1, step: 0.01 },
+};
 
 export function intensityWord(intensity: number): string {
   if (intensity >= 0.7) return 'strong';

@@ -1,5 +1,9 @@
-import { formatCount, formatPercent, formatScore } from '../lib/format';
+import { formatCount, formatPercent, formatScore, plural } from '../lib/format';
 import { buttonsHtml, jsxElement, type SchemaView, sentimentWord, stackedChart } from './view';
+
+function pointsOf(points: number): string {
+  return points < 1 && points > 0 ? 'less than 1 point' : plural(Math.round(points), 'point');
+}
 
 export const yesNo: SchemaView<'yes-no'> = {
   name: 'Yes / no',
@@ -22,6 +26,14 @@ export const yesNo: SchemaView<'yes-no'> = {
       input,
     ),
   pointTotals: (data) => data.points.map(([yes, no]) => yes + no),
+  score: {
+    name: 'the share of yes',
+    format: (value) => `${Math.round(value * 100)}%`,
+    // A change of a share is in percentage points: 0.82 to 0.70 is "12 points".
+    amount: (delta) => pointsOf(Math.abs(delta) * 100),
+    range: () => [0, 1],
+    dropInput: { unit: 'percentage points', perScore: 100, step: 1 },
+  },
   snippet: ({ set, options, count }) => ({
     reactImports: ['FeelbackYesNo', 'PRESET_YESNO_LIKE_DISLIKE'],
     reactElement: jsxElement('FeelbackYesNo', [

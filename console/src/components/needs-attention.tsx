@@ -1,0 +1,155 @@
+/**
+ * A project's "Needs attention", from its digest of last week (Monday to Sunday): per schema
+ * with a score, the worst pages with their 95% intervals drawn as bars (a page with 2 answers
+ * is not ranked with one of 200: the interval says how sure the score is) and the largest
+ * drops beyond the noise; and the latest alerts.
+ */
+import { Link } from 'wouter';
+import type { ContentSet, ProjectDigest, SchemaName } from '@feedback-service/client';
+import { useAlerts } from '../data/alerts';
+import { loadedItems } from '../data/paging';
+import { useProjectDigest } from '../data/projects';
+import { formatCount, formatDate, plural } from '../lib/format';
+import { changeWords, schemaName, scoreView } from '../schemas';
+import { AlertItem } from './alert-item';
+import { IntervalBar } from './interval-bar';
+import { ErrorMessage, Loading } from './states';
+
+type Digest = ProjectDigest;
+
+/** A score with its interval, drawn and in words ("25% (11–47%)"), on its set's scale. */
+function ScoreWithInterval(props: { score: { value: number; low: number; high: number }; set: ContentSet | undefined; schema: SchemaName }) {
+  const view = scoreView(props.schema);
+  if (!view) return null;
+  const config = props.set?.schemaConfig as never;
+  const format = (value: number) => view.format(value, config);
+  return (
+    <IntervalBar
+      value={props.score.value}
+      low={props.score.low}
+      high={props.score.high}
+      range={view.range(config)}
+      text={`${format(props.score.value)} (${format(props.score.low)}–${format(props.score.high)})`}
+    />
+  );
+}
+
+/** Per scored schema, the week's worst pages (the digest ranks them by the top of their interval). */
+function WorstPages(props: { digest: Digest; sets: Map<string, ContentSet> }) {
+  const schemas = props.digest.schemas.filter((entry) => entry.worst.length > 0);
+  if (schemas.length === 0) return <p className="muted">No page had enough responses last week to be ranked.</p>;
+  return schemas.map((entry) => (
+    <div key={entry.schema}>
+      {schemas.length > 1 && <h4 className="attention-schema">{schemaName(entry.schema)}</h4>}
+      <ol className="attention-list" data-testid={`worst-${entry.schema}`}>
+        {entry.worst.map((page) => (
+          <li key={page.contentItemId} data-item={page.name}>
+            <span className="attention-name">
+              <Link href={`/items/${page.contentItemId}`}>{page.name}</Link>
+              {props.sets.has(page.contentSetId) && <span className="muted"> in {props.sets.get(page.contentSetId)?.name}</span>}
+            </span>
+            <ScoreWithInterval score={page.score} set={props.sets.get(page.contentSetId)} schema={entry.schema} />
+            <span className="attention-count muted">{plural(page.count, 'response')}</span>
+          </li>
+        ))}
+      </ol>
+    </div>
+  ));
+}
+
+/** The week's significant drops against the week before, largest first (as a share of their scale). */
+function LargestDrops(props: { digest: Digest; sets: Map<string, ContentSet> }) {
+  // Drops of different scores compare as shares of their scale (3 stars of 1-5 is 75%).
+  const relative = (drop: { change: { delta: number }; schema: SchemaName; contentSetId: string }) => {
+    const [low, high] = scoreView(drop.schema)?.range(props.sets.get(drop.contentSetId)?.schemaConfig as never) ?? [0, 1];
+    return drop.change.delta / (high - low || 1);
+  };
+  const drops = props.digest.schemas
+    .flatMap((entry) => entry.changes.map((change) => ({ ...change, schema: entry.schema })))
+    .filter((entry) => entry.change.significant && entry.change.delta < 0)
+    .sort((a, b) => relative(a) - relative(b))
+    .slice(0, 5);
+  if (drops.length === 0) return <p className="muted">No page fell beyond the noise against the week before.</p>;
+  return (
+    <>
+      <ol className="attention-list" data-testid="drops">
+        {drops.map((drop) => {
+          const view = scoreView(drop.schema);
+          const config = props.sets.get(drop.contentSetId)?.schemaConfig as never;
+          const format = (value: number) => view?.format(value, config) ?? formatCount(value);
+          return (
+            <li key={drop.contentItemId} data-item={drop.name}>
+              <span className="attention-name">
+                <Link href={`/items/${drop.contentItemId}`}>{drop.name}</Link>
+              </span>
+              <span>
+                {view?.name ?? 'the score'} {changeWords(drop.change, drop.schema)}: {format(drop.previous.score.value)} → {format(drop.score.value)}
+              </span>
+              <span className="attention-count muted">{plural(drop.count, 'response')}</span>
+            </li>
+          );
+        })}
+      </ol>
+    </>
+  );
+}
+
+function RecentAlerts(props: { projectId: string }) {
+  const alerts = useAlerts({ projectId: props.projectId }, 5);
+  if (alerts.error) return <ErrorMessage error={alerts.error} retry={() => void alerts.refetch()} />;
+  if (!alerts.data) return <Loading what="alerts" />;
+  const items = loadedItems(alerts.data).slice(0, 5);
+  return (
+    <>
+      {items.length === 0 ? (
+        <p className="muted">No alerts for this project.</p>
+      ) : (
+        <ol className="alert-list">
+          {items.map((alert) => (
+            <AlertItem key={alert.id} alert={alert} />
+          ))}
+        </ol>
+      )}
+      <p>
+        <Link href="/alerts">All alerts</Link>
+      </p>
+    </>
+  );
+}
+
+/** The digest's week in words: "16 Nov 2026 – 22 Nov 2026". */
+function weekOf(digest: Digest): string {
+  return `${formatDate(digest.week.from)} – ${formatDate(digest.week.to)}`;
+}
+
+export function NeedsAttention(props: { projectId: string; sets: ContentSet[] }) {
+  const sets = new Map(props.sets.map((set) => [set.id, set]));
+  const digest = useProjectDigest(props.projectId);
+  const waiting = digest.error ? <ErrorMessage error={digest.error} retry={() => void digest.refetch()} /> : <Loading what="last week" />;
+  return (
+    <div className="needs-attention">
+      <section aria-labelledby="attention-worst">
+        <h3 id="attention-worst">Worst pages last week</h3>
+        {digest.data ? (
+          <>
+            <p className="muted" data-testid="attention-week">
+              The week of {weekOf(digest.data)}. Ranked by the top of each page’s 95% interval (the bar; the mark is its score), so a page with few answers is
+              not ranked on luck.
+            </p>
+            <WorstPages digest={digest.data} sets={sets} />
+          </>
+        ) : (
+          waiting
+        )}
+      </section>
+      <section aria-labelledby="attention-drops">
+        <h3 id="attention-drops">Largest drops</h3>
+        {digest.data ? <LargestDrops digest={digest.data} sets={sets} /> : waiting}
+      </section>
+      <section aria-labelledby="attention-alerts">
+        <h3 id="attention-alerts">Recent alerts</h3>
+        <RecentAlerts projectId={props.projectId} />
+      </section>
+    </div>
+  );
+}
