@@ -1,14 +1,15 @@
 /**
  * Browser tests: Debian's Chromium (`apt-get install chromium`; CHROMIUM_PATH overrides)
- * driven by playwright-core, against the local server serving a fresh console build.
+ * driven by playwright-core, against the local server serving the run's console build.
  * Without a Chromium the browser suites are skipped with a one-line notice; CI installs it.
  */
 import { execSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildConsole, type ConsoleBuild } from '../../console/build';
 import { REPO_ROOT } from '../../lib/paths';
+import { sharedInRun } from './run-shared';
 
 export const SCREENSHOT_DIR = join(REPO_ROOT, '.tmp/screenshots');
 
@@ -41,9 +42,20 @@ export function describeInBrowser(name: string, body: () => void): void {
 
 let buildCount = 0;
 
-/** A console build of this test file's own (files run in parallel). */
+/**
+ * A console build of this test file's own (files run in parallel, and each removes its
+ * own when done): a copy of the run's one build (run-shared.ts), which the first browser
+ * file makes, rather than an esbuild run per file.
+ */
 export async function buildTestConsole(): Promise<ConsoleBuild> {
-  return buildConsole({ outdir: join(REPO_ROOT, `.tmp/console-test-${process.pid}-${buildCount++}`) });
+  const shared = await sharedInRun('console-build', async (partial) => {
+    const made = await buildConsole({ outdir: join(partial, 'files') });
+    writeFileSync(join(partial, 'build.json'), JSON.stringify({ ...made, outdir: undefined }));
+  });
+  const outdir = join(REPO_ROOT, `.tmp/console-test-${process.pid}-${buildCount++}`);
+  rmSync(outdir, { recursive: true, force: true });
+  cpSync(join(shared, 'files'), outdir, { recursive: true });
+  return { ...(JSON.parse(readFileSync(join(shared, 'build.json'), 'utf8')) as Omit<ConsoleBuild, 'outdir'>), outdir };
 }
 
 export async function launchBrowser(): Promise<Browser> {
