@@ -16,6 +16,7 @@ import { AUDIT_RETENTION_SECONDS, type AuditEntry } from '../../functions/domain
 import { operation as projectsCreate } from '../../functions/handlers/projects/create';
 import { ensureAccount, issueApiKey } from '../../functions/operations/api-keys';
 import { exportAuditEntries } from '../../functions/operations/audit-log';
+import { acceptInvitation, createInvitation } from '../../functions/operations/members';
 import { auditPartition } from '../../functions/store/audit';
 import { defaultStore } from '../../functions/store/entity-store';
 import { TABLE_KEYS } from '../../functions/store/table';
@@ -280,11 +281,32 @@ const scenarios: Partial<Record<OperationName, Scenario>> = {
   },
   'members/accept': {
     async run(a) {
-      const { email, bearer, token } = await invitation(a);
+      const { email, bearer, token, invitationId } = await invitation(a);
       const accepted = await api.call('members/accept', [token], { headers: { authorization: `Bearer ${bearer}` } });
       expect(accepted.status).toBe(200);
       const memberId = accepted.body.person.memberId as string;
-      return { targetIds: [], secrets: [bearer, token], actor: { type: 'person', memberId, email, name: 'Ada Person' } };
+      return { targetIds: [invitationId, memberId], secrets: [bearer, token], actor: { type: 'person', memberId, email, name: 'Ada Person' } };
+    },
+  },
+  'members/renameAccount': {
+    async run(a) {
+      // An owner renames: a person the operator made one (as the key CLI's add-owner does).
+      const subject = unique('owner');
+      const person = { issuer: idp.issuer, subject, email: `${subject}@localhost`, emailVerified: true, name: 'Olive Owner' };
+      const now = new Date();
+      const link = await createInvitation(
+        store,
+        { accountId: a.accountId, email: person.email, role: 'owner', inviter: { type: 'operator', name: 'test' } },
+        'http://localhost',
+        now,
+      );
+      const joined = await acceptInvitation(store, { kind: 'newcomer', level: 'anonymous', person }, link.url.split('#')[1], now);
+      const name = unique('Team name');
+      const bearer = await idp.token(subject, { claims: { email: person.email, email_verified: true, name: person.name } });
+      const renamed = await api.call('members/renameAccount', [name], { headers: { authorization: `Bearer ${bearer}` } });
+      expect(renamed.body).toEqual({ id: a.accountId, name });
+      const memberId = joined.person!.memberId;
+      return { targetIds: [a.accountId], secrets: [name, bearer], actor: { type: 'person', memberId, email: person.email, name: person.name } };
     },
   },
   'members/setRole': {
