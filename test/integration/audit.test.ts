@@ -534,7 +534,7 @@ describe('who, from where, and not a flood', () => {
 });
 
 describe('audit/list', () => {
-  it('pages newest first, and filters by actor, operation, target id and time', async () => {
+  it('pages newest first, and filters by actor, operation, target id, outcome and time', async () => {
     const a = await account();
     const second = await issueApiKey(store, { accountId: a.accountId, level: 'admin' }, new Date());
     const ids: string[] = [];
@@ -566,6 +566,12 @@ describe('audit/list', () => {
     expect((await listAll(a, { from: middle })).map((entry) => entry.operation)).toEqual(['projects/save']);
     expect((await listAll(a, { to: times[2] })).map((entry) => entry.targetIds[0])).toEqual([ids[1], ids[0]]);
     expect((await listAll(a, { from: times[1], to: times[3] })).map((entry) => entry.targetIds[0])).toEqual([ids[2], ids[1]]);
+    // By outcome: what succeeded, or what was refused with any error.
+    expectError(await api.call('projects/create', [{ name: 'Refused' }], { key: a.viewer }), 403, 'forbidden');
+    expectError(await api.call('projects/save', [UNKNOWN_ID, {}], { key: a.admin }), 404, 'not-found');
+    expect((await listAll(a, { outcome: 'refused' })).map((entry) => entry.outcome)).toEqual(['not-found', 'forbidden']);
+    expect((await listAll(a, { outcome: 'ok' })).length).toBe(6);
+    expect((await listAll(a, { outcome: 'refused', operation: 'projects/save' })).map((entry) => entry.outcome)).toEqual(['not-found']);
 
     // Another account sees none of it; viewers may not read the log.
     const other = await account();

@@ -85,6 +85,7 @@ export type AuditExportModel = {
   actor?: string;
   operation?: string;
   targetId?: string;
+  outcome?: "ok" | "refused";
   from?: string;
   to?: string;
   cursor?: string;
@@ -94,11 +95,12 @@ export type AuditExportModel = {
 /** The arguments of audit/list: query?: { $size?, cursor?, actor?, operation?, targetId?, from?, to? } */
 export type AuditListArguments = [(AuditListModel | null | undefined)?];
 
-/** Which audit entries to list: by actor (key id or membership id), operation, target id, and `from` (inclusive) / `to` (exclusive) times. */
+/** Which audit entries to list: by actor (key id or membership id), operation, target id, outcome (`ok` or `refused`), and `from` (inclusive) / `to` (exclusive) times. */
 export type AuditListModel = {
   actor?: string;
   operation?: string;
   targetId?: string;
+  outcome?: "ok" | "refused";
   from?: string;
   to?: string;
   cursor?: string;
