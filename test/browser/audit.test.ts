@@ -120,7 +120,7 @@ describeInBrowser('console in Chromium: the audit log', () => {
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csvText = readFileSync((await csv.path())!, 'utf8')
       .trim()
-      .split('\n');
+      .split(/\r?\n/);
     expect(csvText[0]).toBe('id,at,actorType,keyId,label,memberId,email,operation,targetIds,sourceIp,outcome,requestId,count');
     expect(csvText).toHaveLength(2);
     expect(csvText[1]).toContain('forbidden');

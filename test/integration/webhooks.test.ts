@@ -535,8 +535,8 @@ describe('events', () => {
     const preview = await respond(yesNoSet, previewKey, 'yes', true);
     await api.call('responses/remove', [{ responseId: preview.responseId, revokeToken: preview.revokable!.token }]);
     await ok('responses/erase', [{ responseIds: [preview.responseId] }]);
-    // The same page's address on another set's item is no preview of that set: announced.
-    const elsewhere = `http://localhost:3000/sets/${otherYesNoSet}/embed`;
+    // The same address answered on another set is no preview of that set: announced.
+    const elsewhere = previewKey;
     await respond(otherYesNoSet, elsewhere, 'no');
     await api.drainStream();
     await hooked.waitFor(2);
