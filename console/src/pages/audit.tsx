@@ -21,7 +21,7 @@ import { type AuditQuery, useAuditEntries } from '../data/audit';
 import { useContentItems } from '../data/contents';
 import { useInvitations, useMembers } from '../data/members';
 import { loadedItems } from '../data/paging';
-import { useProjectLookup } from '../data/projects';
+import { useProjects } from '../data/projects';
 import { useContentSets } from '../data/sets';
 import { useWebhooks } from '../data/webhooks';
 import { type TargetKind, targetKinds } from '../lib/audit-targets';
@@ -81,19 +81,20 @@ interface NamedTarget {
   href?: string;
 }
 
-/** Names for the ids of the entries shown: from the account's members, keys, webhooks and projects, and the sets and items the entries name. */
+/** Names for the ids of the entries shown: from the account's members, invitations, keys and webhooks, and the projects, sets and items the entries name (one read each, cached). */
 function useTargetNames(entries: AuditEntry[]) {
   const members = useMembers();
   const invitations = useInvitations();
   const keys = useApiKeys();
   const webhooks = useWebhooks();
-  const projects = useProjectLookup({ text: '', archived: true });
   const { me } = useSession();
   const ofKind = (kind: TargetKind) => [
     ...new Set(
       entries.flatMap((entry) => targetKinds(entry.operation, entry.targetIds).flatMap((found, index) => (found === kind ? [entry.targetIds[index]] : []))),
     ),
   ];
+  const projectIds = ofKind('project');
+  const projects = useProjects(projectIds);
   const setIds = ofKind('set');
   const itemIds = ofKind('item');
   const sets = useContentSets(setIds);
@@ -103,7 +104,9 @@ function useTargetNames(entries: AuditEntry[]) {
   for (const invitation of invitations.data?.items ?? []) names.set(invitation.id, { label: `invitation of ${invitation.email}`, href: '/members' });
   for (const key of loadedItems(keys.data)) names.set(key.id, { label: key.label ?? 'unlabelled key', href: '/keys' });
   for (const webhook of loadedItems(webhooks.data)) names.set(webhook.id, { label: hostOf(webhook.url), href: `/webhooks/${webhook.id}` });
-  for (const project of projects.data ?? []) names.set(project.id, { label: project.name, href: `/projects/${project.id}` });
+  projects.forEach((result, index) => {
+    if (result.data) names.set(projectIds[index], { label: result.data.name, href: `/projects/${projectIds[index]}` });
+  });
   sets.forEach((result, index) => {
     if (result.data) names.set(setIds[index], { label: result.data.name, href: `/sets/${setIds[index]}` });
   });
