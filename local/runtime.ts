@@ -20,6 +20,8 @@ import { useSecretsKey } from '../functions/webhooks/secrets';
 import { LocalWebhookSweeper } from './webhook-sweeper';
 
 export const DEV_ACCOUNT = 'local-dev';
+/** What the console calls the dev account (an owner may rename it). */
+export const DEV_ACCOUNT_DISPLAY_NAME = 'Local development';
 /** The local provider's login name of the dev account's owner. */
 export const DEV_OWNER_LOGIN = 'admin';
 
@@ -114,7 +116,7 @@ export async function adoptLocalProviderPeople(accountId: string, issuer: string
 async function ensureDevKeys(wanted: Partial<Record<KeyLevel, string>>, dataDir: string | undefined): Promise<Record<KeyLevel, string>> {
   const { store } = defaultStore();
   const now = new Date();
-  const account = await ensureAccount(store, DEV_ACCOUNT, now);
+  const account = await ensureAccount(store, DEV_ACCOUNT, now, DEV_ACCOUNT_DISPLAY_NAME);
   const keyFile = dataDir ? join(dataDir, 'dev-keys.json') : undefined;
   const saved: Partial<Record<KeyLevel, string>> = keyFile && existsSync(keyFile) ? JSON.parse(readFileSync(keyFile, 'utf8')) : {};
   const keys = {} as Record<KeyLevel, string>;
@@ -176,7 +178,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       oidc = await startLocalOidcProvider({ port: options.oidcPort, consoleOrigins: origins, dataDir: options.dataDir });
       process.env.OIDC_ISSUER = oidc.issuer;
       process.env.OIDC_CLIENT_ID = oidc.clientId;
-      const account = await ensureAccount(defaultStore().store, DEV_ACCOUNT, new Date());
+      const account = await ensureAccount(defaultStore().store, DEV_ACCOUNT, new Date(), DEV_ACCOUNT_DISPLAY_NAME);
       await adoptLocalProviderPeople(account.id, oidc.issuer, options.dataDir);
     }
     return {

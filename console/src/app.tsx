@@ -61,9 +61,12 @@ function Shell(props: { children: ReactNode }) {
           <span className="session-name" data-testid="session-name">
             {session.displayName}
           </span>
-          <span className="level-badge" title={session.credential === 'key' ? 'The level of the key you signed in with' : 'Your role in this account'}>
-            {session.roleLabel}
-          </span>
+          {/* A person who is no member has no role to show (the invitation page says what they are invited as). */}
+          {!session.notAMember && (
+            <span className="level-badge" title={session.credential === 'key' ? 'The level of the key you signed in with' : 'Your role in this account'}>
+              {session.roleLabel}
+            </span>
+          )}
           <button type="button" onClick={() => session.signOut()}>
             Sign out
           </button>
@@ -82,8 +85,12 @@ function NotAMember() {
   return (
     <main id="main" className="sign-in">
       <div className="sign-in-card">
-        <h1>No account yet</h1>
-        <p>You are signed in, but you are not a member of an account. Ask an admin of your account for an invitation link, and open it here.</p>
+        <h1>You are not a member of an account</h1>
+        <p>You signed in, but no account of this service has you as a member yet, so there is nothing to show you.</p>
+        <p>
+          To get in, ask an owner of the account you work with for an invitation (admins may invite viewers). They send you a link: open it in this browser and
+          you join the account.
+        </p>
         <button type="button" onClick={() => session.signOut()}>
           Sign out
         </button>

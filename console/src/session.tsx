@@ -238,7 +238,7 @@ function SignedIn(props: { client: FeedbackClient; credential: Credential['kind'
     if (!me.data && !notAMember) return undefined;
     const data = me.data;
     const level: KeyLevel = data?.level ?? 'viewer';
-    const displayName = data?.person ? (data.person.name ?? data.person.email ?? 'Signed in') : data?.key ? (data.key.label ?? 'API key') : 'Not a member';
+    const displayName = data?.person ? (data.person.name ?? data.person.email ?? 'Signed in') : data?.key ? (data.key.label ?? 'API key') : 'Signed in';
     return {
       client: props.client,
       credential: props.credential,

@@ -4,7 +4,7 @@ import { cursor, EXPORT_FORMATS, isoDate } from './response-models';
 
 export const DEFAULT_AUDIT_PAGE_SIZE = 50;
 
-/** Which entries audit/list and audit/export read: the actor's key id, the operation, a target id, a time range. */
+/** Which entries audit/list and audit/export read: the actor's key id, the operation, a target id, the outcome, a time range. */
 const auditSelection = {
   actor: id.optional(),
   operation: z
@@ -13,6 +13,8 @@ const auditSelection = {
     .max(64)
     .optional(),
   targetId: id.optional(),
+  /** `ok`: the calls that succeeded; `refused`: those answered with an error (any code). */
+  outcome: z.enum(['ok', 'refused']).optional(),
   from: isoDate.optional(),
   to: isoDate.optional(),
   cursor: cursor.optional(),
@@ -20,7 +22,8 @@ const auditSelection = {
 
 export const AuditListModel = z.strictObject({ ...auditSelection, $size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_AUDIT_PAGE_SIZE) }).meta({
   id: 'AuditListModel',
-  description: 'Which audit entries to list: by actor (key id or membership id), operation, target id, and `from` (inclusive) / `to` (exclusive) times.',
+  description:
+    'Which audit entries to list: by actor (key id or membership id), operation, target id, outcome (`ok` or `refused`), and `from` (inclusive) / `to` (exclusive) times.',
 });
 export type AuditListModel = z.infer<typeof AuditListModel>;
 

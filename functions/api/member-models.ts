@@ -11,8 +11,24 @@ export const RoleModel = z.enum(ROLES).meta({
   description: "A member's role: viewer (reads), admin (reads and writes, invites viewers), owner (an admin who also manages admins and owners).",
 });
 
+/** At most 64 characters before the `@` (RFC 5321's limit on a mailbox's local part). */
+export const MAX_EMAIL_LOCAL_PART_LENGTH = 64;
+
+/**
+ * An address a provider can issue, as the console's email field takes it: the WHATWG rule
+ * of `<input type="email">` (zod's `html5Email`), which allows a domain without a dot (npm
+ * start's provider names its people `<login>@localhost`), with RFC 5321's limit on the part
+ * before the `@` in the same pattern, so the OpenAPI document says all of it. Not `format:
+ * email`: JSON Schema's email format (RFC 5321 with a dotted domain in common validators)
+ * would refuse such addresses in generated clients.
+ */
+export const invitedEmail = z
+  .string()
+  .max(MAX_EMAIL_LENGTH)
+  .regex(new RegExp(`^(?=[^@]{1,${MAX_EMAIL_LOCAL_PART_LENGTH}}@)${z.regexes.html5Email.source.slice(1)}`), { message: 'Invalid email address' });
+
 export const MemberInviteModel = z.strictObject({
-  email: z.email().max(MAX_EMAIL_LENGTH),
+  email: invitedEmail,
   role: RoleModel,
 });
 export type MemberInviteModel = z.infer<typeof MemberInviteModel>;
@@ -28,6 +44,9 @@ export const InvitationListQueryModel = z.strictObject({
   cursor: cursor.optional(),
 });
 export type InvitationListQueryModel = z.infer<typeof InvitationListQueryModel>;
+
+/** An account's name as its people see it (members/renameAccount). */
+export const AccountNameModel = z.string().trim().min(1).max(100);
 
 export const memberId = id;
 export const invitationId = id;

@@ -233,9 +233,19 @@ export const PendingInvitationPageModel = z
   .object({ items: z.array(PendingInvitationModel), cursor: pageCursor.optional() })
   .meta({ id: 'PendingInvitationPage', description: 'One page of members/invitations, newest first.' });
 
+export const AccountModel = z
+  .object({ id: entityId, name: z.string() })
+  .meta({ id: 'Account', description: 'An account as its people see it: its id and the name an owner gave it.' });
+
+export const InvitedToModel = z
+  .object({ accountName: z.string(), role, expiresAt: timestamp })
+  .meta({ id: 'InvitedTo', description: 'What an invitation link invites to: the account, the role, and until when the link works.' });
+
 export const MeModel = z
   .object({
     accountId: entityId,
+    /** The account's name as an owner set it (members/renameAccount). */
+    accountName: z.string(),
     level: keyLevel,
     role: role.optional(),
     person: z.object({ memberId: entityId, email: z.string().optional(), name: z.string().optional() }).optional(),

@@ -26,6 +26,20 @@ export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/**
+ * Whether a content item's key is the address of the console's embed page of its own set
+ * (`<console>/sets/<set id>/embed`): the key the live preview's widget answers on. Webhooks
+ * announce nothing on such an item (a test click must not post to a team's chat). Matched by
+ * the path and the set's own id, not the console's origin, which the consumers are not told.
+ */
+export function isPreviewKey(key: string, contentSetId: string): boolean {
+  try {
+    return new URL(key).pathname.endsWith(`/sets/${contentSetId}/embed`);
+  } catch {
+    return false;
+  }
+}
+
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 /** One attempt: connection, request and answer together. */

@@ -12,12 +12,12 @@ import { writeTransaction } from '../store/transactions';
 import { type Cascade, cascadeOf, KEYS_MADE_MEANWHILE, makerView, revocation, TRANSACTION_ITEMS, writeAhead } from './access-cascade';
 import { cursorPage } from './paging';
 
-/** The account with this name, created on first use (key CLI and `npm start`). */
-export async function ensureAccount(store: Store, name: string, now: Date): Promise<AccountItem> {
+/** The account with this name, created on first use (key CLI and `npm start`), then with `displayName` when given. */
+export async function ensureAccount(store: Store, name: string, now: Date, displayName?: string): Promise<AccountItem> {
   const { data } = await store.entities.Account.query.byName({ name }).go();
   if (data.length > 0) return data[0];
   const timestamp = now.toISOString();
-  const created = await store.entities.Account.create({ id: newId(), name, createdAt: timestamp, updatedAt: timestamp }).go();
+  const created = await store.entities.Account.create({ id: newId(), name, displayName, createdAt: timestamp, updatedAt: timestamp }).go();
   return created.data;
 }
 

@@ -30,8 +30,8 @@ function auditSource(store: TableClient, accountId: string, filter: AuditFilter)
 }
 
 function filterOf(selection: Selection): AuditFilter {
-  const { actor, operation, targetId, from, to } = selection;
-  return { actor, operation, targetId, from, to };
+  const { actor, operation, targetId, outcome, from, to } = selection;
+  return { actor, operation, targetId, outcome, from, to };
 }
 
 function scopeOf(accountId: string, operation: string, selection: Selection, extra: Record<string, unknown> = {}): CursorScope {

@@ -17,7 +17,7 @@ import type { RequestInfo } from '../api/operation';
 import { fallingKeys, invitedByText, keyMayGrant, makerOfInvitation, roleMayGrant } from '../domain/access-cascade';
 import type { AuditActor } from '../domain/audit';
 import { newId } from '../domain/text';
-import { Invitation as InvitationEntity, type InvitationItem, Member as MemberEntity, type MemberItem, type Store } from '../store/entities';
+import { type AccountItem, Invitation as InvitationEntity, type InvitationItem, Member as MemberEntity, type MemberItem, type Store } from '../store/entities';
 import { keys as itemKeys, type TransactItem } from '../store/items';
 import { conflictPause, isConflict, writeTransaction } from '../store/transactions';
 import { accountKeys, cascadeOf, KEYS_MADE_MEANWHILE, keyMaker, makerView, TRANSACTION_ITEMS, writeAhead } from './access-cascade';
@@ -190,12 +190,46 @@ export async function withdrawInvitation(store: Store, caller: AccountCaller, in
   if (!deleted) throw notFound('Invitation', invitationId);
 }
 
+const GONE = 'Unknown, used, expired or withdrawn invitation';
+
+/** What people see an account called: the name an owner gave it, else the name it was created with. */
+export const accountDisplayName = (account: Pick<AccountItem, 'name' | 'displayName'>) => account.displayName ?? account.name;
+
+async function accountName(store: Store, accountId: string): Promise<string> {
+  const { data } = await store.entities.Account.get({ id: accountId }).go();
+  if (!data) throw new ApiError('unauthorized', 'The account no longer exists');
+  return accountDisplayName(data);
+}
+
+/** members/renameAccount: an owner names the account as its people see it. */
+export async function renameAccount(store: Store, caller: AccountCaller, name: string, now: Date) {
+  requireOwner(caller, 'rename the account');
+  const { accountId } = caller;
+  const { data } = await store.entities.Account.patch({ id: accountId }).set({ displayName: name, updatedAt: now.toISOString() }).go({ response: 'all_new' });
+  return { id: accountId, name: accountDisplayName(data as AccountItem) };
+}
+
+/**
+ * What an invitation link invites to, for whoever holds the link (members/invitedTo, no
+ * sign-in): the account's name, the role and the expiry; never who else is invited.
+ */
+export async function describeInvitation(store: Store, token: string, now: Date) {
+  const { data: invitation } = await store.entities.Invitation.get({ tokenHash: hashSecret(token) }).go();
+  if (!invitation || invitation.expiresAt <= Math.floor(now.getTime() / 1000)) throw new ApiError('not-found', GONE);
+  return {
+    accountName: await accountName(store, invitation.accountId),
+    role: invitation.role,
+    expiresAt: new Date(invitation.expiresAt * 1000).toISOString(),
+  };
+}
+
 /** What members/me answers, and members/accept once the person is in. */
 export async function describeCaller(store: Store, caller: Caller) {
   if (caller.kind === 'person') {
     const { email, name } = memberIdentity(caller.person, caller.member);
     return {
       accountId: caller.accountId,
+      accountName: await accountName(store, caller.accountId),
       level: caller.level,
       role: caller.role,
       person: { memberId: caller.memberId, ...(email === undefined ? {} : { email }), ...(name === undefined ? {} : { name }) },
@@ -204,7 +238,12 @@ export async function describeCaller(store: Store, caller: Caller) {
   if (caller.kind === 'key') {
     const { data } = await store.entities.ApiKey.query.byId({ id: caller.keyId }).go();
     const label = data[0]?.label;
-    return { accountId: caller.accountId, level: caller.level, key: { id: caller.keyId, ...(label === undefined ? {} : { label }) } };
+    return {
+      accountId: caller.accountId,
+      accountName: await accountName(store, caller.accountId),
+      level: caller.level,
+      key: { id: caller.keyId, ...(label === undefined ? {} : { label }) },
+    };
   }
   throw new ApiError('unauthorized', 'Not a member of an account');
 }
@@ -221,8 +260,6 @@ function ownersChange(store: Store, accountId: string, delta: 1 | -1): TransactI
       }
     : { Update: Account.patch({ id: accountId }).add({ owners: 1 }).params() };
 }
-
-const GONE = 'Unknown, used, expired or withdrawn invitation';
 
 /**
  * The ConditionCheck that the invitation's maker still holds a role that may grant its
@@ -282,7 +319,8 @@ async function voided(store: Store, invitation: InvitationItem): Promise<never> 
  * the person must be a member of no account, and whoever made the invitation must still
  * hold a role (or a live key) that may grant it.
  */
-export async function acceptInvitation(store: Store, caller: Caller, token: string, now: Date) {
+/** `touched` gets the invitation's id and the new membership's (the call's audit entry names them). */
+export async function acceptInvitation(store: Store, caller: Caller, token: string, now: Date, touched: string[] = []) {
   if (caller.kind === 'person') {
     throw new ApiError('conflict', 'You are already a member of an account; a person is a member of one account at most', { accountId: caller.accountId });
   }
@@ -329,6 +367,7 @@ export async function acceptInvitation(store: Store, caller: Caller, token: stri
     if (isConflict(outcome.reasons)) throw new ApiError('conflict', 'The invitation is being accepted by another request');
     throw new ApiError('not-found', 'The inviting account no longer exists');
   }
+  touched.push(invitation.id, member.id);
   return describeCaller(store, personCaller(person, member));
 }
 

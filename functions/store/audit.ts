@@ -15,7 +15,7 @@
  *
  * The sort key is the entry's time (ISO 8601, UTC, fixed width: it sorts as it reads)
  * and its random id, so entries of the same millisecond stay distinct and a cursor names
- * one exactly. A time range is a key condition on it; actor, operation and target id are
+ * one exactly. A time range is a key condition on it; actor, operation, target id and outcome are
  * filters on the read, bounded by budgetedRead like the other filtered lists. Each item
  * carries `expiresAt` (the table's TTL attribute, store/table.ts) 400 days after `at`. The
  * `audit#` prefix is neither stream consumer's (`response#`, `content#`): writing an entry
@@ -115,6 +115,8 @@ export interface AuditFilter {
   actor?: string;
   operation?: string;
   targetId?: string;
+  /** `ok`, or `refused`: any error code. */
+  outcome?: 'ok' | 'refused';
   /** Inclusive lower bound of `at`. */
   from?: string;
   /** Exclusive upper bound of `at`. */
@@ -160,6 +162,11 @@ function filterExpression(filter: AuditFilter) {
     conditions.push('contains(#targetIds, :target)');
     names['#targetIds'] = 'targetIds';
     values[':target'] = filter.targetId;
+  }
+  if (filter.outcome !== undefined) {
+    conditions.push(filter.outcome === 'ok' ? '#outcome = :ok' : '#outcome <> :ok');
+    names['#outcome'] = 'outcome';
+    values[':ok'] = 'ok';
   }
   return conditions.length === 0 ? undefined : { expression: conditions.join(' AND '), names, values };
 }

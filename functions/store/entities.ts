@@ -119,6 +119,8 @@ export const Account = new Entity({
   attributes: {
     id: { type: 'string', required: true, readOnly: true },
     name: { type: 'string', required: true, readOnly: true },
+    /** What people see the account called (members/renameAccount); absent: its `name`. */
+    displayName: { type: 'string' },
     /** How many members are owners; kept by operations/members.ts in the transactions that change roles (absent: none). */
     owners: { type: 'number' },
     ...timestamps,

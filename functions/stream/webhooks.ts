@@ -23,11 +23,14 @@
  * depends on queueing only: what could not be attempted in time is handed back to the
  * sweeper, and attempts' failures are retried by the sweeper on the schedule. A response
  * write never waits for, nor fails because of, a webhook: this runs on the stream.
+ *
+ * The console's live preview answers on the item keyed by its embed page's address; its
+ * events are queued for no webhook (`isPreviewEvent`), so a test click posts nowhere.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { logger } from '../observability/logger';
-import { DELIVERY_RETENTION_SECONDS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../domain/webhooks';
+import { DELIVERY_RETENTION_SECONDS, isPreviewKey, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../domain/webhooks';
 import { getRawItemsChunked } from '../store/batch';
 import { conditionHolds } from '../store/conditions';
 import type { TableClient } from '../store/dynamodb-clients';
@@ -81,10 +84,30 @@ export function subscribers(event: DomainEvent & { type: WebhookEventType }, web
   return webhooks.filter((webhook) => webhook.enabled && webhook.events.includes(event.type) && (!webhook.projectId || webhook.projectId === projectId));
 }
 
+/** The content item an event is on (its key when the event carries it), with its set. */
+function eventItem(event: DomainEvent): { contentItemId: string; contentSetId: string; key?: string } | undefined {
+  if (event.type === 'content.created') return { contentItemId: event.after.id, contentSetId: event.after.contentSetId, key: event.after.key };
+  if (event.type === 'content.updated' || event.type === 'stats.alert' || event.type === 'digest.weekly') return undefined;
+  const response = event.type === 'response.deleted' ? event.before : event.after;
+  return { contentItemId: response.contentItemId, contentSetId: response.contentSetId };
+}
+
+/** An event of the console's live preview (domain/webhooks.ts `isPreviewKey`): announced to no webhook. */
+function isPreviewEvent(event: DomainEvent, subjects: Subjects): boolean {
+  const item = eventItem(event);
+  const key = item && (item.key ?? subjects.contentItems.get(item.contentItemId)?.key);
+  return item !== undefined && key !== undefined && isPreviewKey(key, item.contentSetId);
+}
+
 async function loadSubjects(store: TableClient, events: DomainEvent[]): Promise<Subjects> {
   const subjects: Subjects = { projects: new Map(), contentSets: new Map(), contentItems: new Map() };
   const keys = new Map<string, { pk: string; sk: string }>();
   for (const event of events) {
+    // An erased response's item too: whether it was the preview's.
+    if (event.type === 'response.deleted') {
+      const itemId = event.before.contentItemId;
+      keys.set(`content#${itemId}`, { pk: `content#${itemId}`, sk: 'content' });
+    }
     const ids = subjectIds(event);
     if (!ids) continue;
     keys.set(`project#${ids.projectId}`, { pk: `project#${ids.projectId}`, sk: 'project' });
@@ -183,10 +206,12 @@ export async function deliverStreamRecords(store: TableClient, records: DynamoDB
       store,
       matched.map(({ event }) => event),
     );
-    plans = matched.flatMap(({ event, to }) => {
-      const body = eventBody(event, subjects, now)!;
-      return to.map((webhook) => planDelivery(event, body, webhook, subjects, now));
-    });
+    plans = matched
+      .filter(({ event }) => !isPreviewEvent(event, subjects))
+      .flatMap(({ event, to }) => {
+        const body = eventBody(event, subjects, now)!;
+        return to.map((webhook) => planDelivery(event, body, webhook, subjects, now));
+      });
   } catch (error) {
     logger.error('reading webhooks for stream records failed', { error: error as Error, records: records.length });
     return { batchItemFailures: [{ itemIdentifier: events[0].sequenceNumber }] };

@@ -1,11 +1,15 @@
 /**
  * The console's audit log in headless Chromium against the local server: a change made in
- * the console (a new API key) shows as the newest entry, with its key id as target and the
- * signed-in key as actor; the filters narrow the list; "Load more" reads on by cursor; viewers
- * get no link to it.
+ * the console (a new API key) shows as the newest entry, one line, its target and actor by
+ * their labels (ids on hover); the filters (person or key, operation, outcome, days) narrow
+ * the list; "Load more" reads on by cursor; the exports write what the filters select;
+ * viewers get no link to it.
  */
 import type { Browser, Page } from 'playwright-core';
 import type { ConsoleBuild } from '../../console/build';
+import { readFileSync } from 'node:fs';
+import { issueApiKey } from '../../functions/operations/api-keys';
+import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, signInAt, tearDownConsoleSuite } from '../support/browser';
 import { until } from '../support/webhook-receiver';
@@ -20,18 +24,30 @@ describeInBrowser('console in Chromium: the audit log', () => {
   let base: string;
 
   const pages = pageOpener(() => browser);
-  const signIn = (page: Page, path: string, key = account.admin) => signInAt(page, `${base}${path}`, key);
+  /** The admin key labelled "console admin", which signs in to the console. */
+  let adminKey: string;
+  const signIn = (page: Page, path: string, key = adminKey) => signInAt(page, `${base}${path}`, key);
 
   beforeAll(async () => {
     build = await buildTestConsole();
     api = await startTestApi({ consoleDir: build.outdir });
     base = api.baseUrl.replace(/\/v0$/, '');
     account = await createAccount('console-audit');
+    // Labelled keys: the log names who by the key's label.
+    const { store } = defaultStore();
+    const labelled = async (label: string) => (await issueApiKey(store, { accountId: account.accountId, level: 'admin', label }, new Date())).key;
+    adminKey = await labelled('console admin');
+    const second = await labelled('second admin');
     // 51 earlier changes: more than the page's 50, so "Load more" has something to read.
+    const projectIds: string[] = [];
     for (let index = 0; index < 51; index++) {
-      const answer = await api.call('projects/create', [{ name: `Audited ${index}` }], { key: account.admin });
+      const answer = await api.call('projects/create', [{ name: `Audited ${index}` }], { key: adminKey });
       expect(answer.status).toBe(200);
+      projectIds.push(answer.body.id);
     }
+    // One change by the second key, and one refused call (a viewer may not create).
+    expect((await api.call('projects/save', [projectIds[0], { description: 'by the second key' }], { key: second })).status).toBe(200);
+    expect((await api.call('projects/create', [{ name: 'Refused' }], { key: account.viewer })).status).toBe(403);
     browser = await launchBrowser();
   });
 
@@ -54,30 +70,74 @@ describeInBrowser('console in Chromium: the audit log', () => {
     await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
     const rows = page.locator('tr[data-entry]');
     await rows.first().waitFor();
-    const newest = await rows.first().innerText();
-    expect(newest).toContain('keys/create');
-    expect(newest).toContain(keyId);
-    expect(newest).toContain('127.0.0.1');
-    expect(newest).toContain('ok');
-    // Ids only: neither the new key nor its label is in the log.
+    // Who and what by name: the key signed in with by its label, the new key by its label, linked; the ids on hover.
+    const newest = rows.first();
+    await newest.getByRole('link', { name: 'audited key' }).waitFor();
+    expect(await newest.innerText()).toContain('keys/create');
+    expect(await newest.innerText()).toContain('console admin (key)');
+    expect(await newest.innerText()).toContain('127.0.0.1');
+    expect(await newest.innerText()).toContain('ok');
+    expect(await newest.getByRole('link', { name: 'audited key' }).getAttribute('title')).toBe(`key ${keyId}`);
+    // A compact date, the whole date and time on hover.
+    const when = newest.locator('time');
+    expect(await when.innerText()).toMatch(/^\d{1,2} [A-Z][a-z]{2}, \d{2}:\d{2}$/);
+    expect(await when.getAttribute('title')).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/);
+    // The projects made through the API are named by their names, linked to them.
+    await page.getByRole('link', { name: 'Audited 50' }).first().waitFor();
+    // Never the key itself.
     expect(await page.locator('table').innerText()).not.toContain(key);
-    expect(await page.locator('table').innerText()).not.toContain('audited key');
     expect(await rows.count()).toBe(50);
+    // One line per entry at 1280 px, every column in view: no row taller than a line, nothing scrolls sideways.
+    const heights = await rows.evaluateAll((all) => all.map((row) => row.getBoundingClientRect().height));
+    expect(Math.max(...heights)).toBeLessThan(48);
+    expect(await page.locator('.list-table-box').evaluate((box) => box.scrollWidth <= box.clientWidth + 1)).toBe(true);
+    // The date filters are empty, and say so: no sample date that reads like a filter already set.
+    for (const label of ['From', 'To']) {
+      expect(await page.getByLabel(label).inputValue()).toBe('');
+      expect(await page.getByLabel(label).getAttribute('placeholder')).toBe('any day');
+    }
     await checkPage(page, 'audit');
 
     await page.getByRole('button', { name: 'Load more' }).click();
-    await until(async () => (await rows.count()) === 52, 15_000, '52 rows');
+    await until(async () => (await rows.count()) === 54, 15_000, '54 rows');
 
-    await page.getByLabel('Operation').fill('keys/create');
+    // The operation from a list.
+    await page.getByLabel('Operation').selectOption('keys/create');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await until(async () => (await rows.count()) === 1, 15_000, 'one keys/create row');
-    await page.getByLabel('Operation').fill('');
-    await page.getByLabel('Target id').fill(keyId);
+    // A person or key from the account's members and keys: the other admin key made none of these.
+    await page.getByLabel('Operation').selectOption('');
+    await page.getByLabel('Person or key').selectOption({ label: 'second admin' });
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    await until(async () => (await rows.count()) === 1 && (await rows.first().innerText()).includes('keys/create'), 15_000, 'the entry of the key');
+    await until(async () => (await rows.count()) === 1 && (await rows.first().innerText()).includes('projects/save'), 15_000, "the second key's one entry");
+    // The outcome: refused calls only.
+    await page.getByLabel('Person or key').selectOption('');
+    await page.getByLabel('Outcome').selectOption('refused');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await until(async () => (await rows.count()) === 1 && (await rows.first().innerText()).includes('forbidden'), 15_000, 'the refused call');
+
+    // Export what the filters select, as CSV and as NDJSON.
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csvText = readFileSync((await csv.path())!, 'utf8')
+      .trim()
+      .split(/\r?\n/);
+    expect(csvText[0]).toBe('id,at,actorType,keyId,label,memberId,email,operation,targetIds,sourceIp,outcome,requestId,count');
+    expect(csvText).toHaveLength(2);
+    expect(csvText[1]).toContain('forbidden');
+    await page.getByLabel('Outcome').selectOption('');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    // The unfiltered list again, as loaded before (both pages, from the cache).
+    await until(async () => (await rows.count()) === 54, 15_000, 'every entry again');
+    const [ndjson] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export NDJSON' }).click()]);
+    const lines = readFileSync((await ndjson.path())!, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(54);
+    expect(lines.map((line) => line.operation).slice(0, 3)).toEqual(['keys/create', 'projects/create', 'projects/save']);
+
     const tomorrow = new Date(Date.now() + 2 * 24 * 3600 * 1000);
-    const day = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}`;
-    await page.getByLabel('From').fill(day);
+    await page.getByLabel('From').fill(tomorrow.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }));
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('No entries match these filters.').waitFor();
     await context.close();

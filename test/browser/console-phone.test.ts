@@ -1,7 +1,8 @@
 /**
  * The console's tables on a phone (360 px) and on a desktop, in headless Chromium against the
  * local server, with data made through the API: on every page with a table (projects, a
- * project's content sets, API keys, webhooks, a webhook's deliveries, the audit log) nothing
+ * project's content sets, API keys, webhooks, a webhook's deliveries, members and their
+ * pending invitations, the audit log) nothing
  * inside a table scrolls sideways, every cell and every button of a table is inside the
  * screen, and the project's 7-day counts and sparklines show; at desktop width the same
  * tables keep their column headers. Screenshots go to .tmp/screenshots/ (phone-*, desktop-*).
@@ -12,6 +13,8 @@ import type { ConsoleBuild } from '../../console/build';
 import { createAccount, startTestApi, type AccountKeys, type TestApi, succeeded } from '../support/api';
 import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, signInAt } from '../support/browser';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
+import { acceptInvitation, createInvitation } from '../../functions/operations/members';
+import { defaultStore } from '../../functions/store/entity-store';
 
 jest.setTimeout(180_000);
 // The receiver is on 127.0.0.1 over plain HTTP, which the service refuses otherwise (functions/webhooks/targets.ts).
@@ -42,7 +45,7 @@ async function tableFit(page: Page): Promise<TableFit> {
         // Boxes of 1 px are the visually hidden caption and headers, read by screen readers only.
         if (element.clientWidth > 1 && element.scrollWidth > element.clientWidth + 1) scrollingSideways.push(describe(element));
       }
-      for (const element of table.querySelectorAll('tbody th, tbody td, button, a, canvas, [data-testid="seven-day-count"]')) {
+      for (const element of table.querySelectorAll('tbody th, tbody td, button, a, select, canvas, [data-testid="seven-day-count"]')) {
         const rect = element.getBoundingClientRect();
         if (rect.width === 0 && rect.height === 0) continue;
         if (rect.left < -0.5 || rect.right > window.innerWidth + 0.5)
@@ -80,6 +83,7 @@ describeInBrowser('console in Chromium: tables on a phone and on a desktop', () 
     { name: 'keys', path: '/keys', row: 'tr:has-text("Deploy pipeline of the marketing site")' },
     { name: 'webhooks', path: '/webhooks', row: 'tr:has-text("Team inbox for every response")' },
     { name: 'webhook', path: `/webhooks/${ids.webhook}`, row: '[data-testid="deliveries"] tbody tr:has-text("succeeded")' },
+    { name: 'members', path: '/members', row: 'tr[data-member]:has-text("Margaret Hamilton")' },
     { name: 'audit', path: '/audit', row: 'tr[data-entry]' },
   ];
 
@@ -99,6 +103,15 @@ describeInBrowser('console in Chromium: tables on a phone and on a desktop', () 
     await call('keys/create', [{ level: 'viewer', label: 'Deploy pipeline of the marketing site' }]);
     ids.webhook = (await call('webhooks/create', [{ url: receiver.url, description: 'Team inbox for every response', projectId: ids.project }])).id;
     await call('webhooks/test', [ids.webhook]);
+    // A member with a long name and address, and a pending invitation: the Members page's two tables.
+    const { store } = defaultStore();
+    const now = new Date();
+    const inviter = { type: 'operator' as const, name: 'test' };
+    const email = 'margaret.hamilton@apollo-guidance.example.com';
+    const invitation = await createInvitation(store, { accountId: account.accountId, email, role: 'admin', inviter }, base, now);
+    const person = { issuer: 'https://issuer.example', subject: 'margaret', email, emailVerified: true, name: 'Margaret Hamilton' };
+    await acceptInvitation(store, { kind: 'newcomer', level: 'anonymous', person }, invitation.url.split('#')[1], now);
+    await call('members/invite', [{ email: 'grace.hopper@navy-computing.example.com', role: 'viewer' }]);
     await api.drainStream();
     browser = await launchBrowser();
   });
@@ -148,6 +161,18 @@ describeInBrowser('console in Chromium: tables on a phone and on a desktop', () 
     await setRow.locator('[role="img"]').waitFor();
     await expect(setRow.getByTestId('seven-day-count').innerText()).resolves.toBe('3');
     expect(await setRow.locator('[role="img"]').isVisible()).toBe(true);
+    // A member is a card with their role and Remove in view.
+    await page.goto(`${base}/members`);
+    const member = page.locator('tr[data-member]', { hasText: 'Margaret Hamilton' });
+    for (const control of [
+      member.getByRole('combobox', { name: 'Role of Margaret Hamilton' }),
+      member.getByRole('button', { name: 'Remove Margaret Hamilton' }),
+    ]) {
+      await control.scrollIntoViewIfNeeded();
+      const { x, width } = (await control.boundingBox())!;
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(x + width).toBeLessThanOrEqual(360);
+    }
     await context.close();
   });
 

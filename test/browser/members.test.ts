@@ -109,10 +109,26 @@ describeInBrowser('console in Chromium: what members make', () => {
     await checkPage(page, 'members-remove-revokes-keys');
     for (const key of bob.keys) expect((await api.call('projects/lookup', [''], { key })).status).toBe(200);
     await page.getByRole('button', { name: 'Remove member' }).click();
-    await until(async () => (await page.getByRole('cell', { name: 'bob', exact: true }).count()) === 0, 15_000, 'bob gone from the members');
+    await until(async () => (await page.getByRole('rowheader', { name: 'bob', exact: true }).count()) === 0, 15_000, 'bob gone from the members');
     for (const key of bob.keys) expect((await api.call('projects/lookup', [''], { key })).status).toBe(401);
     // His invitation went with him.
     await until(async () => (await row(bob.invitationId).count()) === 0, 15_000, "bob's invitation gone");
     await page.getByText('No pending invitations.').waitFor();
+  });
+
+  test('a person who is no member sees a page that says so and how to get in, with no role, and signs out', async () => {
+    const { page } = await pages.newPage({ colorScheme: 'dark' });
+    await page.goto(`${base}/projects`);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => url.origin === provider.issuer);
+    await page.getByLabel('Login name').fill('zoe');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.origin === base);
+    await page.getByRole('heading', { level: 1, name: 'You are not a member of an account' }).waitFor();
+    expect(await page.locator('main').innerText()).toContain('ask an owner of the account you work with for an invitation');
+    expect(await page.locator('.level-badge').count()).toBe(0);
+    await checkPage(page, 'not-a-member');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.origin === provider.issuer);
   });
 });

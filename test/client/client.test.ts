@@ -5,6 +5,7 @@ import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../
 import { resultMismatch, operationAt } from '../support/result-check';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { startTestIssuer, type TestIssuer } from '../support/oidc-issuer';
+import { ensureDevOwner } from '../../local/runtime';
 
 // The webhooks calls post to a receiver on this machine over http, as under `npm start`.
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
@@ -67,6 +68,11 @@ describe('every operation through the client', () => {
     const hook = await admin.webhooks.create({ url: receiver.url, events: ['content.created'], projectId: project.id, description: 'via the client' });
     let tested: { deliveryId: string } | undefined;
     const invitation = await admin.members.invite({ email: 'grace@example.com', role: 'viewer' });
+    // An address of npm start's provider, whose domain has no dot; its link is only looked at.
+    const unopened = await admin.members.invite({ email: 'linus@localhost', role: 'viewer' });
+    // Only an owner renames the account: a person, never a key.
+    await ensureDevOwner(owner.accountId, idp.issuer, 'ada');
+    const ownerPerson = createClient({ baseUrl: api.baseUrl, token: () => idp.token('ada') });
     let joined: { person?: { memberId: string } } | undefined;
 
     // The compiler requires one entry per operation of the registry.
@@ -106,6 +112,8 @@ describe('every operation through the client', () => {
       'members/me': () => admin.members.me(),
       'members/invite': async () => invitation,
       'members/accept': async () => (joined = await person.members.accept(invitation.url.split('#')[1])),
+      'members/invitedTo': () => anonymous.members.invitedTo(unopened.url.split('#')[1]),
+      'members/renameAccount': () => ownerPerson.members.renameAccount('  Client docs team '),
       'members/list': () => admin.members.list({ $size: 5 }),
       'members/invitations': () => admin.members.invitations({ $size: 5 }),
       'members/withdraw': async () => admin.members.withdraw((await admin.members.invite({ email: 'withdrawn@example.com', role: 'viewer' })).invitationId),
@@ -160,9 +168,13 @@ describe('every operation through the client', () => {
     // The webhook's create, save, rotateSecret, test and remove (redeliver names the delivery).
     expect(results['audit/export']).toMatchObject({ format: 'ndjson', rows: 5 });
     expect(results['members/me']).toMatchObject({ accountId: owner.accountId, level: 'admin', key: { id: expect.any(String) } });
+    expect(results['members/invitedTo']).toEqual({ accountName: expect.stringMatching(/^client-/), role: 'viewer', expiresAt: unopened.expiresAt });
+    expect(results['members/renameAccount']).toEqual({ id: owner.accountId, name: 'Client docs team' });
     expect(results['members/invite']).toMatchObject({ url: expect.stringMatching(/^http:\/\/localhost:3000\/invitations#fbi_/), role: 'viewer' });
     expect(results['members/accept']).toMatchObject({ accountId: owner.accountId, role: 'viewer', person: { email: 'grace@example.com' } });
-    expect(results['members/list']).toEqual({ items: [expect.objectContaining({ role: 'viewer', email: 'grace@example.com' })] });
+    expect(results['members/list']).toEqual({
+      items: [expect.objectContaining({ role: 'owner', subject: 'ada' }), expect.objectContaining({ role: 'viewer', email: 'grace@example.com' })],
+    });
     expect(results['members/remove']).toBeUndefined();
   });
 

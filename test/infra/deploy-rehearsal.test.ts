@@ -256,6 +256,16 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
     // CONSOLE_URL, the distribution's domain in the template (its stand-in here), never the request's Origin.
     keep: (body) => expect(body.url).toMatch(/^https:\/\/console\.rehearsal\.example\/invitations#/),
   },
+  'members/invitedTo': {
+    auth: 'anonymous',
+    args: () => ['fbi_rehearsal'],
+    refusal: { status: 404, error: 'not-found', why: 'no invitation has that token' },
+  },
+  'members/renameAccount': {
+    auth: 'admin',
+    args: () => ['Rehearsal team'],
+    refusal: { status: 403, error: 'forbidden', why: 'only an owner, a signed-in person, renames the account' },
+  },
   'members/invitations': { auth: 'admin', args: () => [{ $size: 10 }], keep: (body) => expect(Array.isArray(body.items)).toBe(true) },
   'members/withdraw': {
     auth: 'admin',

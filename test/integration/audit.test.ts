@@ -16,6 +16,7 @@ import { AUDIT_RETENTION_SECONDS, type AuditEntry } from '../../functions/domain
 import { operation as projectsCreate } from '../../functions/handlers/projects/create';
 import { ensureAccount, issueApiKey } from '../../functions/operations/api-keys';
 import { exportAuditEntries } from '../../functions/operations/audit-log';
+import { acceptInvitation, createInvitation } from '../../functions/operations/members';
 import { auditPartition } from '../../functions/store/audit';
 import { defaultStore } from '../../functions/store/entity-store';
 import { TABLE_KEYS } from '../../functions/store/table';
@@ -294,11 +295,32 @@ const scenarios: Partial<Record<OperationName, Scenario>> = {
   },
   'members/accept': {
     async run(a) {
-      const { email, bearer, token } = await invitation(a);
+      const { email, bearer, token, invitationId } = await invitation(a);
       const accepted = await api.call('members/accept', [token], { headers: { authorization: `Bearer ${bearer}` } });
       expect(accepted.status).toBe(200);
       const memberId = accepted.body.person.memberId as string;
-      return { targetIds: [], secrets: [bearer, token], actor: { type: 'person', memberId, email, name: 'Ada Person' } };
+      return { targetIds: [invitationId, memberId], secrets: [bearer, token], actor: { type: 'person', memberId, email, name: 'Ada Person' } };
+    },
+  },
+  'members/renameAccount': {
+    async run(a) {
+      // An owner renames: a person the operator made one (as the key CLI's add-owner does).
+      const subject = unique('owner');
+      const person = { issuer: idp.issuer, subject, email: `${subject}@localhost`, emailVerified: true, name: 'Olive Owner' };
+      const now = new Date();
+      const link = await createInvitation(
+        store,
+        { accountId: a.accountId, email: person.email, role: 'owner', inviter: { type: 'operator', name: 'test' } },
+        'http://localhost',
+        now,
+      );
+      const joined = await acceptInvitation(store, { kind: 'newcomer', level: 'anonymous', person }, link.url.split('#')[1], now);
+      const name = unique('Team name');
+      const bearer = await idp.token(subject, { claims: { email: person.email, email_verified: true, name: person.name } });
+      const renamed = await api.call('members/renameAccount', [name], { headers: { authorization: `Bearer ${bearer}` } });
+      expect(renamed.body).toEqual({ id: a.accountId, name });
+      const memberId = joined.person!.memberId;
+      return { targetIds: [a.accountId], secrets: [name, bearer], actor: { type: 'person', memberId, email: person.email, name: person.name } };
     },
   },
   'members/setRole': {
@@ -527,7 +549,7 @@ describe('who, from where, and not a flood', () => {
 });
 
 describe('audit/list', () => {
-  it('pages newest first, and filters by actor, operation, target id and time', async () => {
+  it('pages newest first, and filters by actor, operation, target id, outcome and time', async () => {
     const a = await account();
     const second = await issueApiKey(store, { accountId: a.accountId, level: 'admin' }, new Date());
     const ids: string[] = [];
@@ -559,6 +581,12 @@ describe('audit/list', () => {
     expect((await listAll(a, { from: middle })).map((entry) => entry.operation)).toEqual(['projects/save']);
     expect((await listAll(a, { to: times[2] })).map((entry) => entry.targetIds[0])).toEqual([ids[1], ids[0]]);
     expect((await listAll(a, { from: times[1], to: times[3] })).map((entry) => entry.targetIds[0])).toEqual([ids[2], ids[1]]);
+    // By outcome: what succeeded, or what was refused with any error.
+    expectError(await api.call('projects/create', [{ name: 'Refused' }], { key: a.viewer }), 403, 'forbidden');
+    expectError(await api.call('projects/save', [UNKNOWN_ID, {}], { key: a.admin }), 404, 'not-found');
+    expect((await listAll(a, { outcome: 'refused' })).map((entry) => entry.outcome)).toEqual(['not-found', 'forbidden']);
+    expect((await listAll(a, { outcome: 'ok' })).length).toBe(6);
+    expect((await listAll(a, { outcome: 'refused', operation: 'projects/save' })).map((entry) => entry.outcome)).toEqual(['not-found']);
 
     // Another account sees none of it; viewers may not read the log.
     const other = await account();

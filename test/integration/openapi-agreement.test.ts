@@ -293,9 +293,15 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
     'keys/revoke': { valid: [[UNKNOWN_ID]], cases: [{ name: 'a number', args: [42] }] },
     'members/list': { valid: [[], [null], [{ $size: 5 }]], cases: [{ name: 'size 0', args: [{ $size: 0 }] }] },
     'members/invite': {
-      valid: [[{ email: 'agree@example.com', role: 'viewer' }], [{ email: 'agree@example.com', role: 'owner' }]],
+      valid: [
+        [{ email: 'agree@example.com', role: 'viewer' }],
+        [{ email: 'agree@example.com', role: 'owner' }],
+        [{ email: 'agree@localhost', role: 'viewer' }],
+      ],
       cases: [
         { name: 'not an email', args: [{ email: 'agree', role: 'viewer' }] },
+        { name: 'a label starting with a hyphen', args: [{ email: 'agree@-localhost', role: 'viewer' }] },
+        { name: 'a local part of 65 characters', args: [{ email: `${'a'.repeat(65)}@example.com`, role: 'viewer' }] },
         { name: 'no such role', args: [{ email: 'agree@example.com', role: 'superuser' }] },
       ],
     },
@@ -317,6 +323,17 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
     'members/me': { valid: [[]] },
     'members/invitations': { valid: [[], [null], [{ $size: 5 }]], cases: [{ name: 'size 0', args: [{ $size: 0 }] }] },
     'members/withdraw': { valid: [[UNKNOWN_ID]], cases: [{ name: 'a number', args: [42] }] },
+    'members/invitedTo': {
+      valid: [['fbi_unknown']],
+      cases: [{ name: 'not base64url', args: ['fbi unknown'] }],
+    },
+    'members/renameAccount': {
+      valid: [['Docs team']],
+      cases: [
+        { name: 'empty', args: [''] },
+        { name: 'too long', args: ['x'.repeat(101)] },
+      ],
+    },
     'webhooks/create': {
       valid: [
         [{ url: WEBHOOK_URL, events: ['response.created', 'content.created'], projectId: f.projectId, format: 'slack', description: 'd', enabled: false }],

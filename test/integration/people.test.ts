@@ -75,6 +75,7 @@ describe('Bearer tokens', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       accountId: keys.accountId,
+      accountName: expect.stringMatching(/^people-/),
       level: 'admin',
       role: 'owner',
       person: { memberId: expect.any(String), email: `${subject}@example.com`, name: `Person ${subject}` },
@@ -338,9 +339,39 @@ describe('members and invitations', () => {
     const { body } = await api.call('keys/create', [{ level: 'viewer', label: 'dash' }], { key: account.admin });
     expect((await api.call('members/me', [], { key: body.key })).body).toEqual({
       accountId: account.accountId,
+      accountName: expect.stringMatching(/^members-/),
       level: 'viewer',
       key: { id: body.id, label: 'dash' },
     });
+  });
+
+  it('invites any address the provider can issue, a domain without a dot included; the link says what it invites to, signed out', async () => {
+    const account = await createAccount('named');
+    const owner = await ownerOf(account.accountId, someone('owner'));
+    const origin = { origin: CONSOLE };
+    expectError(await api.call('members/invite', [{ email: 'bob@-localhost', role: 'viewer' }], { key: account.admin, headers: origin }), 400, 'bad-request');
+    const invited = await api.call('members/invite', [{ email: 'bob@localhost', role: 'viewer' }], { key: account.admin, headers: origin });
+    expect(invited.status).toBe(200);
+    expect(invited.body.email).toBe('bob@localhost');
+    const token = invited.body.url.split('#')[1];
+    // Anyone holding the link (no sign-in) learns the account's name, the role and the expiry.
+    const seen = await api.call('members/invitedTo', [token]);
+    expect(seen.body).toEqual({ accountName: expect.stringMatching(/^named-/), role: 'viewer', expiresAt: invited.body.expiresAt });
+    expectError(await api.call('members/invitedTo', ['fbi_unknown']), 404, 'not-found');
+
+    // The owner names the account; keys and admins may not. members/me, invitedTo and accept say the name.
+    expectError(await api.call('members/renameAccount', ['By a key'], { key: account.admin }), 403, 'forbidden');
+    const admin = await join(owner, 'admin', 'admin');
+    expectError(await api.call('members/renameAccount', ['By an admin'], bearer(admin.token)), 403, 'forbidden');
+    expectError(await api.call('members/renameAccount', ['   '], bearer(owner)), 400, 'bad-request');
+    expect((await api.call('members/renameAccount', [' Docs team '], bearer(owner))).body).toEqual({ id: account.accountId, name: 'Docs team' });
+    expect((await api.call('members/me', [], bearer(admin.token))).body.accountName).toBe('Docs team');
+    expect((await api.call('members/invitedTo', [token])).body.accountName).toBe('Docs team');
+    const bob = await idp.token(someone('bob'), { claims: { email: 'bob@localhost', email_verified: true } });
+    const accepted = await api.call('members/accept', [token], bearer(bob));
+    expect(accepted.body).toMatchObject({ accountId: account.accountId, accountName: 'Docs team', person: { email: 'bob@localhost' } });
+    // Used up: the link no longer describes anything.
+    expectError(await api.call('members/invitedTo', [token]), 404, 'not-found');
   });
 
   it("invitation links point at CONSOLE_URL, never at the request's Origin; without it invite fails naming it", async () => {

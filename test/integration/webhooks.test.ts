@@ -525,6 +525,29 @@ describe('events', () => {
     expect(others[3].requests.map((request) => JSON.parse(request.body).type)).toEqual(['content.created']);
     for (const hook of [controlHook, disabled, otherProject, contentOnly]) await ok('webhooks/remove', [hook.id]);
   });
+
+  it("the console's live preview (its embed page's item) is announced to no webhook: created, revoked, erased", async () => {
+    const hooked = await receiver();
+    const hook = await createWebhook({ url: hooked.url });
+    const otherYesNoSet = await createContentSet(api, owner.admin, projectId, 'yes-no');
+    await api.drainStream();
+    const previewKey = `http://localhost:3000/sets/${yesNoSet}/embed`;
+    const preview = await respond(yesNoSet, previewKey, 'yes', true);
+    await api.call('responses/remove', [{ responseId: preview.responseId, revokeToken: preview.revokable!.token }]);
+    await ok('responses/erase', [{ responseIds: [preview.responseId] }]);
+    // The same address answered on another set is no preview of that set: announced.
+    const elsewhere = previewKey;
+    await respond(otherYesNoSet, elsewhere, 'no');
+    await api.drainStream();
+    await hooked.waitFor(2);
+    await new Promise((wait) => setTimeout(wait, 800));
+    const announced = hooked.requests.map((request) => JSON.parse(request.body) as { type: string; data: { contentItem?: { key: string } } });
+    expect(announced.map((body) => [body.type, body.data.contentItem?.key]).sort()).toEqual([
+      ['content.created', elsewhere],
+      ['response.created', elsewhere],
+    ]);
+    await ok('webhooks/remove', [hook.id]);
+  });
 });
 
 describe('delivery', () => {

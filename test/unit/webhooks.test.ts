@@ -11,6 +11,7 @@ import {
   DEFAULT_RETRY_SCHEDULE_SECONDS,
   deliveryLifetimeSeconds,
   failedTooLong,
+  isPreviewKey,
   nextAttemptAt,
   parseRetryAfter,
   retrySchedule,
@@ -22,6 +23,18 @@ import { responseDeliveriesPartition } from '../../functions/store/webhooks';
 import { generateSigningSecret, openSecret, sealSecret, useSecretsKey } from '../../functions/webhooks/secrets';
 import { deliveryHeaders, describeAnswer, sendAttempt, signatureHeader } from '../../functions/webhooks/sender';
 import { guardedLookup, isPublicAddress, urlProblem } from '../../functions/webhooks/targets';
+
+describe("the console's live preview", () => {
+  it('is the item keyed by the embed page of its own set, under any origin and base path', () => {
+    const setId = 'AbCdEfGhIjKlMnOpQrStUv';
+    expect(isPreviewKey(`http://localhost:3000/sets/${setId}/embed`, setId)).toBe(true);
+    expect(isPreviewKey(`https://feedback.example.com/console/sets/${setId}/embed?x=1`, setId)).toBe(true);
+    expect(isPreviewKey(`https://feedback.example.com/sets/${setId}/embed`, 'ZZZZZZZZZZZZZZZZZZZZZZ')).toBe(false);
+    expect(isPreviewKey(`https://docs.example.com/sets/${setId}/embed/more`, setId)).toBe(false);
+    expect(isPreviewKey(`/sets/${setId}/embed`, setId)).toBe(false);
+    expect(isPreviewKey('https://docs.example.com/intro', setId)).toBe(false);
+  });
+});
 
 describe('retry schedule', () => {
   it("is Standard Webhooks' by default, or WEBHOOK_RETRY_SCHEDULE", () => {

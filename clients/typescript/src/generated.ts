@@ -2,6 +2,12 @@
 // (functions/api/openapi.ts). Do not edit: change the registry and generate again.
 /* eslint-disable */
 
+/** An account as its people see it: its id and the name an owner gave it. */
+export type Account = {
+  id: string;
+  name: string;
+};
+
 /** Who made a call, a key or an invitation: an API key (its public id and label), a member signed in as a person (membership id, and the email and name they joined with, or a verified email), or the operator with direct access to the table (`name`: the key CLI). */
 export type Actor = {
   type: "key";
@@ -155,6 +161,7 @@ export type AuditExportModel = {
   actor?: string;
   operation?: string;
   targetId?: string;
+  outcome?: "ok" | "refused";
   from?: string;
   to?: string;
   cursor?: string;
@@ -164,11 +171,12 @@ export type AuditExportModel = {
 /** The arguments of audit/list: query?: { $size?, cursor?, actor?, operation?, targetId?, from?, to? } */
 export type AuditListArguments = [(AuditListModel | null | undefined)?];
 
-/** Which audit entries to list: by actor (key id or membership id), operation, target id, and `from` (inclusive) / `to` (exclusive) times. */
+/** Which audit entries to list: by actor (key id or membership id), operation, target id, outcome (`ok` or `refused`), and `from` (inclusive) / `to` (exclusive) times. */
 export type AuditListModel = {
   actor?: string;
   operation?: string;
   targetId?: string;
+  outcome?: "ok" | "refused";
   from?: string;
   to?: string;
   cursor?: string;
@@ -495,6 +503,13 @@ export type Invitation = {
   expiresAt: Timestamp;
 };
 
+/** What an invitation link invites to: the account, the role, and until when the link works. */
+export type InvitedTo = {
+  accountName: string;
+  role: "viewer" | "admin" | "owner";
+  expiresAt: Timestamp;
+};
+
 /** The arguments of keys/create: { level: 'viewer' | 'admin', label? } */
 export type KeysCreateArguments = [{
   level: "viewer" | "admin";
@@ -513,6 +528,7 @@ export type KeysRevokeArguments = [string];
 /** Who the caller is: the account and level, and either the member (role, person) or the API key. */
 export type Me = {
   accountId: string;
+  accountName: string;
   level: "viewer" | "admin";
   role?: "viewer" | "admin" | "owner";
   person?: {
@@ -560,6 +576,9 @@ export type MembersInviteArguments = [{
   role: Role;
 }];
 
+/** The arguments of members/invitedTo: token: string */
+export type MembersInvitedToArguments = [string];
+
 /** The arguments of members/list: query?: { $size?, cursor? } */
 export type MembersListArguments = [({
   $size?: number;
@@ -571,6 +590,9 @@ export type MembersMeArguments = [];
 
 /** The arguments of members/remove: id: string */
 export type MembersRemoveArguments = [string];
+
+/** The arguments of members/renameAccount: name: string */
+export type MembersRenameAccountArguments = [string];
 
 /** The arguments of members/setRole: id: string, role: 'viewer' | 'admin' | 'owner' */
 export type MembersSetRoleArguments = [string, Role];
@@ -1185,12 +1207,16 @@ export interface Operations {
   "members/invitations": { args: MembersInvitationsArguments; result: PendingInvitationPage };
   /** Invites a person by email with a role; answers a single-use link valid 7 days, shown only here. Only an owner may invite an admin or an owner. */
   "members/invite": { args: MembersInviteArguments; result: Invitation };
+  /** What an invitation link invites to, for whoever holds it, signed in or not: the account's name, the role and when the link expires (the console's invitation page). Never who else is invited. */
+  "members/invitedTo": { args: MembersInvitedToArguments; result: InvitedTo };
   /** The account's members, oldest first; page on with the returned cursor. */
   "members/list": { args: MembersListArguments; result: MemberPage };
   /** Who the caller is: the account, the level, and the member's role and person or the API key's id and label. */
   "members/me": { args: MembersMeArguments; result: Me };
   /** Removes a member, from the person's next request on, revoking the keys they created and their pending invitations. Removing an admin or owner needs an owner; the last owner cannot be removed. */
   "members/remove": { args: MembersRemoveArguments; result: void };
+  /** Names the account as its people see it (members/me, invitation pages); owners only. The name the account was created with (the key CLI's) stays its name there. */
+  "members/renameAccount": { args: MembersRenameAccountArguments; result: Account };
   /** Changes a member's role. Changes to or from admin or owner need an owner; the last owner cannot be demoted. A demotion revokes the member's keys above their new level and the invitations they may no longer grant. */
   "members/setRole": { args: MembersSetRoleArguments; result: Member };
   /** Withdraws a pending invitation by its id: its link no longer works. Withdrawing an owner invitation needs an owner. */
@@ -1260,9 +1286,11 @@ export const OPERATIONS = {
   "members/accept": { readOnly: false, level: "person" },
   "members/invitations": { readOnly: true, level: "admin" },
   "members/invite": { readOnly: false, level: "admin" },
+  "members/invitedTo": { readOnly: true, level: "anonymous" },
   "members/list": { readOnly: true, level: "admin" },
   "members/me": { readOnly: true, level: "viewer" },
   "members/remove": { readOnly: false, level: "admin" },
+  "members/renameAccount": { readOnly: false, level: "admin" },
   "members/setRole": { readOnly: false, level: "admin" },
   "members/withdraw": { readOnly: false, level: "admin" },
   "webhooks/create": { readOnly: false, level: "admin" },

@@ -5,6 +5,7 @@ import { formatDay, parseDay } from '../lib/format';
  * A date filter written as the console writes dates ("24 Nov 2026"), rather than the
  * browser's date picker, whose format follows the browser's locale (mm/dd/yyyy in en-US)
  * and would read differently from every date shown beside it. `value` is `YYYY-MM-DD` or ''.
+ * Empty, it says "any day": a sample date there would read like a filter already set.
  */
 export function DateField(props: { id: string; label: string; value: string; onChange: (day: string) => void }) {
   const [text, setText] = useState(props.value ? formatDay(props.value) : '');
@@ -34,7 +35,7 @@ export function DateField(props: { id: string; label: string; value: string; onC
         type="text"
         inputMode="text"
         autoComplete="off"
-        placeholder="24 Nov 2026"
+        placeholder="any day"
         size={11}
         value={text}
         aria-invalid={invalid || undefined}

@@ -122,8 +122,10 @@ function Profiling(props: { response: FeedbackResponse }) {
   );
 }
 
-function ExportButtons(props: { scope: ResponseScope; filters: Filters; clientFiltered: boolean }) {
+/** `listFailed`: the list these filters select did not load; exporting it would fail the same way, so the buttons wait for it. */
+function ExportButtons(props: { scope: ResponseScope; filters: Filters; clientFiltered: boolean; listFailed: boolean }) {
   const { client } = useSession();
+  const noteId = useId();
   const [progress, setProgress] = useState<(ExportProgress & { format: ExportChunk['format'] }) | undefined>();
   const [error, setError] = useState<unknown>();
   const [done, setDone] = useState<string | undefined>();
@@ -148,12 +150,27 @@ function ExportButtons(props: { scope: ResponseScope; filters: Filters; clientFi
   };
   return (
     <div className="export">
-      <button type="button" onClick={() => void start('csv')} disabled={progress !== undefined}>
+      <button
+        type="button"
+        onClick={() => void start('csv')}
+        disabled={progress !== undefined || props.listFailed}
+        aria-describedby={props.listFailed ? noteId : undefined}
+      >
         Export CSV
       </button>
-      <button type="button" onClick={() => void start('ndjson')} disabled={progress !== undefined}>
+      <button
+        type="button"
+        onClick={() => void start('ndjson')}
+        disabled={progress !== undefined || props.listFailed}
+        aria-describedby={props.listFailed ? noteId : undefined}
+      >
         Export NDJSON
       </button>
+      {props.listFailed && (
+        <span id={noteId} className="muted" data-testid="export-unavailable">
+          Export waits until the list loads.
+        </span>
+      )}
       {progress && (
         <span className="export-progress" role="status">
           <progress aria-label="Export progress" /> Exporting {progress.format.toUpperCase()}: {formatCount(progress.rows)} rows so far…{' '}
@@ -249,7 +266,7 @@ export function ResponsesList(props: { scope: ResponseScope; set?: ContentSet; e
   return (
     <div className="responses">
       <Filters filters={filters} onChange={setFilters} set={props.set} />
-      <ExportButtons scope={props.scope} filters={filters} clientFiltered={clientFiltered} />
+      <ExportButtons scope={props.scope} filters={filters} clientFiltered={clientFiltered} listFailed={Boolean(responses.error)} />
       {responses.error ? (
         <OperationError error={responses.error} feature="This list" retry={() => void responses.refetch()} />
       ) : !responses.data ? (

@@ -1,5 +1,5 @@
 /** Projects: their query keys, reads and writes. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ProjectCreateModel, ProjectSaveModel, Project } from '@feedback-service/client';
 import { useSession } from '../session';
 import type { Then } from './paging';
@@ -29,6 +29,12 @@ export function useProject(id: string | undefined) {
 export function useProjectDigest(id: string) {
   const { client } = useSession();
   return useQuery({ queryKey: projectKeys.digest(id), queryFn: () => client.projects.digest(id) });
+}
+
+/** Several projects by id (one read each, cached like `useProject`), for labels and links. */
+export function useProjects(ids: string[]) {
+  const { client } = useSession();
+  return useQueries({ queries: ids.map((id) => ({ queryKey: projectKeys.detail(id), queryFn: () => client.projects.get(id) })) });
 }
 
 /** Projects by name or id (the first 20 by name), active ones or all. */

@@ -1,4 +1,4 @@
-/** Downloads through responses/export: pages through its cursor, then saves one file. */
+/** Downloads through responses/export and audit/export: pages through the cursor, then saves one file. */
 import type { ExportChunk, FeedbackClient, ResponseExportModel } from '@feedback-service/client';
 
 export interface ExportProgress {
@@ -6,10 +6,9 @@ export interface ExportProgress {
   chunks: number;
 }
 
-export async function exportAll(
-  client: FeedbackClient,
-  query: Omit<ResponseExportModel, 'format' | 'cursor'>,
-  format: ExportChunk['format'],
+/** Reads an export's chunks through their cursor until the last; undefined when cancelled meanwhile. */
+export async function readChunks(
+  read: (cursor: string | undefined) => Promise<ExportChunk>,
   onProgress: (progress: ExportProgress) => void,
   signal: { cancelled: boolean },
 ): Promise<{ parts: string[]; rows: number } | undefined> {
@@ -17,7 +16,7 @@ export async function exportAll(
   let rows = 0;
   let cursor: string | undefined;
   do {
-    const chunk = await client.responses.export({ ...query, format, ...(cursor ? { cursor } : {}) });
+    const chunk = await read(cursor);
     if (signal.cancelled) return undefined;
     parts.push(chunk.data);
     rows += chunk.rows;
@@ -25,6 +24,16 @@ export async function exportAll(
     onProgress({ rows, chunks: parts.length });
   } while (cursor);
   return { parts, rows };
+}
+
+export function exportAll(
+  client: FeedbackClient,
+  query: Omit<ResponseExportModel, 'format' | 'cursor'>,
+  format: ExportChunk['format'],
+  onProgress: (progress: ExportProgress) => void,
+  signal: { cancelled: boolean },
+): Promise<{ parts: string[]; rows: number } | undefined> {
+  return readChunks((cursor) => client.responses.export({ ...query, format, ...(cursor ? { cursor } : {}) }), onProgress, signal);
 }
 
 export function saveFile(parts: string[], fileName: string, type: string): void {

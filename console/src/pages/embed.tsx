@@ -129,11 +129,10 @@ export default function EmbedPage(props: { setId: string }) {
         <Snippet set={data} />
       </Section>
       <Section title="Live preview">
-        <p className="muted">
-          The real <code>@feelback/react</code> widget against this server, on the content item of this page’s address (<code>{previewKey}</code>, the widget’s
-          default key). A click records a real response and the preview takes it back at once with the widget’s revoke token, so the statistics, rankings and
-          exports of this set and its project do not change; then it erases it, so it stays in no list or export either (webhooks still receive its events).
-          Erasing needs an admin: viewers see no preview.
+        <p className="muted" data-testid="preview-explanation">
+          Try the real widget here, on this page’s own address (<code>{previewKey}</code>). Your click is recorded like any visitor’s, then taken back and
+          deleted at once: it changes no count, ranking, list or export, and no webhook hears of it, so nothing reaches your team’s chat. The preview is for
+          admins, since only they may delete responses.
         </p>
         {untakable ? (
           <p className="note" data-testid="preview-off">

@@ -48,7 +48,7 @@ export function InvitationPage() {
     return (
       <Page title="You joined the account">
         <p>
-          You are a member of the account <strong data-testid="joined-account">{joined.accountId}</strong> as <strong>{joined.role}</strong>.
+          You are a member of <strong data-testid="joined-account">{joined.accountName}</strong> as <strong>{joined.role}</strong>.
         </p>
         <p>
           <Link href="/projects">Go to the projects</Link>

@@ -1,5 +1,6 @@
 /**
- * The account's members (admins): who they are, their roles, invitations by email with a
+ * The account's members (admins): the account's name (owners rename it), who they are,
+ * their roles (a card per member on a phone), invitations by email with a
  * role (the link to send is shown once, to copy), the pending invitations (who made each;
  * withdraw), role changes and removal, whose dialog says how many keys the removal also
  * revokes. The API says who may do what (only owners hand out or take away admin and
@@ -12,8 +13,8 @@ import { ConfirmDialog, Dialog, FormActions } from '../components/dialog';
 import { type Column, ListTable } from '../components/list-table';
 import { Page } from '../components/page';
 import { SecretOnce } from '../components/secret-once';
-import { ChangeError, ErrorMessage, fieldErrors, Loading } from '../components/states';
-import { useInvitations, useInviteMember, useMembers, useRemoveMember, useSetMemberRole, useWithdrawInvitation } from '../data/members';
+import { ChangeError, ErrorMessage, errorMessage, fieldErrors, Loading } from '../components/states';
+import { useInvitations, useInviteMember, useMembers, useRemoveMember, useRenameAccount, useSetMemberRole, useWithdrawInvitation } from '../data/members';
 import { formatDateTime } from '../lib/format';
 import { useSession } from '../session';
 
@@ -190,6 +191,53 @@ function revokesKeysNote(member: Member | undefined): string | undefined {
   return `This also revokes ${keys} API key${keys === 1 ? '' : 's'} they created.`;
 }
 
+/** The account's name as its people see it; an owner may change it. */
+function AccountName() {
+  const { me } = useSession();
+  const [draft, setDraft] = useState<string | undefined>();
+  const rename = useRenameAccount();
+  const inputId = useId();
+  const errorId = useId();
+  const name = me?.accountName ?? '';
+  if (me?.role !== 'owner') {
+    return (
+      <p>
+        Account: <strong data-testid="account-name">{name}</strong> <span className="muted">(its owners may rename it)</span>
+      </p>
+    );
+  }
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (draft === undefined) return;
+    rename.mutate(draft.trim(), { onSuccess: () => setDraft(undefined) });
+  };
+  return (
+    <form className="inline-form" onSubmit={submit}>
+      <label htmlFor={inputId}>Account name</label>
+      <input
+        id={inputId}
+        value={draft ?? name}
+        maxLength={100}
+        required
+        onChange={(event) => {
+          setDraft(event.target.value);
+          rename.reset();
+        }}
+        aria-invalid={rename.error ? true : undefined}
+        aria-describedby={rename.error ? errorId : undefined}
+      />
+      <button type="submit" disabled={draft === undefined || !draft.trim() || draft.trim() === name || rename.isPending}>
+        Rename
+      </button>
+      {rename.error && (
+        <p id={errorId} className="error field-error" role="alert">
+          {errorMessage(rename.error)}
+        </p>
+      )}
+    </form>
+  );
+}
+
 export default function MembersPage() {
   const { me } = useSession();
   const [inviting, setInviting] = useState(false);
@@ -197,6 +245,24 @@ export default function MembersPage() {
   const members = useMembers();
   const setRole = useSetMemberRole();
   const remove = useRemoveMember(() => setRemoving(undefined));
+  const nameOf = (member: Member) => member.name ?? member.email ?? member.subject;
+  const columns: Column<Member>[] = [
+    { header: 'Name', cell: (member) => `${member.name ?? member.subject}${me?.person?.memberId === member.id ? ' (you)' : ''}` },
+    { header: 'Email', cell: (member) => member.email ?? '—' },
+    {
+      header: 'Role',
+      cell: (member) => <RoleSelect member={member} disabled={setRole.isPending} onChange={(role) => setRole.mutate({ id: member.id, role })} />,
+    },
+    {
+      header: 'Actions',
+      hiddenHeader: true,
+      cell: (member) => (
+        <button type="button" className="danger small" onClick={() => setRemoving(member)}>
+          Remove<span className="visually-hidden"> {nameOf(member)}</span>
+        </button>
+      ),
+    },
+  ];
   return (
     <Page
       title="Members"
@@ -207,48 +273,21 @@ export default function MembersPage() {
         </button>
       }
     >
+      <AccountName />
       <ChangeError error={setRole.error} />
       {members.isPending ? (
         <Loading what="members" />
       ) : members.error ? (
         <ErrorMessage error={members.error} retry={() => void members.refetch()} />
-      ) : members.data.items.length === 0 ? (
-        <p>No members yet: invite someone.</p>
       ) : (
-        <table className="list-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.data.items.map((member) => {
-              const self = me?.person?.memberId === member.id;
-              return (
-                <tr key={member.id}>
-                  <td>
-                    {member.name ?? member.subject}
-                    {self && ' (you)'}
-                  </td>
-                  <td>{member.email ?? '—'}</td>
-                  <td>
-                    <RoleSelect member={member} disabled={setRole.isPending} onChange={(role) => setRole.mutate({ id: member.id, role })} />
-                  </td>
-                  <td>
-                    <button type="button" className="danger small" onClick={() => setRemoving(member)}>
-                      Remove<span className="visually-hidden"> {member.name ?? member.email ?? member.subject}</span>
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <ListTable
+          caption="Members"
+          columns={columns}
+          rows={members.data.items}
+          rowKey={(member) => member.id}
+          rowData={(member) => ({ 'data-member': member.id })}
+          empty={<p>No members yet: invite someone.</p>}
+        />
       )}
       <PendingInvitations />
       <InviteDialog open={inviting} onClose={() => setInviting(false)} />

@@ -6,7 +6,7 @@ import { type Column, ListTable } from '../components/list-table';
 import { Page, QueryPageState, Section } from '../components/page';
 import { ProjectForm } from '../components/project-form';
 import { PeriodSelector, usePeriodView } from '../components/period-selector';
-import { SevenDays, SparklineScale } from '../components/sparkline';
+import { SevenDays, SparklineNote } from '../components/sparkline';
 import { StatsPanel } from '../components/stats-panel';
 import { Empty, ErrorMessage, Loading, NoFeedback } from '../components/states';
 import { NeedsAttention } from '../components/needs-attention';
@@ -155,9 +155,8 @@ function SetsTable(props: { projectId: string; isAdmin: boolean; onCreate: () =>
         </label>
         <input id={searchId} type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="Name or key" />
       </div>
-      <SparklineScale>
-        <ListTable caption="Content sets" columns={SET_COLUMNS} rows={sets.data} rowKey={(set) => set.id} rowData={(set) => ({ 'data-set': set.name })} />
-      </SparklineScale>
+      <ListTable caption="Content sets" columns={SET_COLUMNS} rows={sets.data} rowKey={(set) => set.id} rowData={(set) => ({ 'data-set': set.name })} />
+      <SparklineNote />
       {sets.data.length >= 20 && <p className="note">Showing the first 20 sets; type to narrow the list.</p>}
     </>
   );

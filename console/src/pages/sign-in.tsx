@@ -1,7 +1,57 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../components/states';
+import { useInvitedTo } from '../data/members';
+import { formatDateTime } from '../lib/format';
 import { startSignIn } from '../oidc';
 import { checkKey, type SignInControls } from '../session';
+
+/** The token of an invitation link this page was opened with (`/invitations#<token>`), if any. */
+function invitationToken(): string | undefined {
+  if (window.location.pathname !== '/invitations') return undefined;
+  return window.location.hash.replace(/^#/, '') || undefined;
+}
+
+/**
+ * The heading of the sign-in page: on an invitation link, what it invites to (read without
+ * signing in), so the person knows why to sign in; otherwise "Sign in".
+ */
+function SignInHeading(props: { token: string | undefined }) {
+  const invited = useInvitedTo(props.token);
+  if (!props.token) {
+    return (
+      <>
+        <h1>Sign in</h1>
+        <p className="muted">See, read, export and manage the feedback your sites collect.</p>
+      </>
+    );
+  }
+  if (invited.data) {
+    return (
+      <>
+        <h1>
+          You are invited to <span data-testid="invited-account">{invited.data.accountName}</span>
+        </h1>
+        <p data-testid="invitation-summary">
+          as <strong>{invited.data.role}</strong>: sign in to accept. The link works until {formatDateTime(invited.data.expiresAt)}, once.
+        </p>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>Invitation</h1>
+      {invited.error ? (
+        <p className="error" role="alert">
+          This invitation link does not work: {errorMessage(invited.error)}. Ask whoever sent it for a new one.
+        </p>
+      ) : (
+        <p className="loading" role="status">
+          Reading the invitation…
+        </p>
+      )}
+    </>
+  );
+}
 
 /**
  * Sign in as a person at the configured provider, or with an API key ("Use an API key
@@ -53,8 +103,7 @@ export function SignInPage(props: SignInControls) {
           <span className="brand-mark" aria-hidden="true" />
           Feedback console
         </p>
-        <h1>Sign in</h1>
-        <p className="muted">See, read, export and manage the feedback your sites collect.</p>
+        <SignInHeading token={invitationToken()} />
         {oidc && !useKey && (
           <>
             {error && (

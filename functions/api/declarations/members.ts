@@ -1,7 +1,16 @@
 import * as z from 'zod';
 import { declareOperation } from '../operation';
-import { InvitationListQueryModel, invitationId, invitationToken, MemberInviteModel, MemberListQueryModel, memberId, RoleModel } from '../member-models';
-import { InvitationModel, MemberModel, MemberPageModel, MeModel, NoContent, PendingInvitationPageModel } from '../result-models';
+import {
+  AccountNameModel,
+  InvitationListQueryModel,
+  invitationId,
+  invitationToken,
+  MemberInviteModel,
+  MemberListQueryModel,
+  memberId,
+  RoleModel,
+} from '../member-models';
+import { AccountModel, InvitationModel, InvitedToModel, MemberModel, MemberPageModel, MeModel, NoContent, PendingInvitationPageModel } from '../result-models';
 
 /**
  * The people of the caller's own account (docs/api.md, "Members and invitations"). A
@@ -61,6 +70,19 @@ export const membersWithdraw = declareOperation({
   errors: ['not-found'],
 });
 
+export const membersInvitedTo = declareOperation({
+  resource: 'members',
+  name: 'invitedTo',
+  summary:
+    "What an invitation link invites to, for whoever holds it, signed in or not: the account's name, the role and when the link expires (the console's invitation page). Never who else is invited.",
+  args: z.tuple([invitationToken]),
+  signature: 'token: string',
+  result: InvitedToModel,
+  level: 'anonymous',
+  readOnly: true,
+  errors: ['not-found'],
+});
+
 export const membersAccept = declareOperation({
   resource: 'members',
   name: 'accept',
@@ -109,5 +131,18 @@ export const membersMe = declareOperation({
   result: MeModel,
   level: 'viewer',
   readOnly: true,
+  errors: [],
+});
+
+export const membersRenameAccount = declareOperation({
+  resource: 'members',
+  name: 'renameAccount',
+  summary:
+    "Names the account as its people see it (members/me, invitation pages); owners only. The name the account was created with (the key CLI's) stays its name there.",
+  args: z.tuple([AccountNameModel]),
+  signature: 'name: string',
+  result: AccountModel,
+  level: 'admin',
+  readOnly: false,
   errors: [],
 });

@@ -1,0 +1,37 @@
+/**
+ * What an audit entry's target ids are, by operation: the adapter records the ids of the
+ * arguments in order, then the result's, then what the call also changed
+ * (functions/domain/audit.ts `auditTargetIds`), so each operation's ids come in a known order.
+ * The audit page names each id by its kind (a project's name, a key's label, ...).
+ */
+export type TargetKind = 'project' | 'set' | 'item' | 'response' | 'key' | 'webhook' | 'delivery' | 'member' | 'invitation' | 'account' | 'unknown';
+
+/** The kinds of the first ids; `rest`: the kind of every id after them (a removal's revoked keys are keys or invitations: unknown). */
+const KINDS: Record<string, { first: TargetKind[]; rest?: TargetKind }> = {
+  'projects/create': { first: ['project'] },
+  'projects/save': { first: ['project'] },
+  'sets/create': { first: ['project', 'set'] },
+  'sets/save': { first: ['set'] },
+  'contents/create': { first: ['set', 'item'] },
+  'contents/save': { first: ['item'] },
+  'responses/erase': { first: [], rest: 'response' },
+  'keys/create': { first: ['key'] },
+  'keys/revoke': { first: ['key'], rest: 'unknown' },
+  'webhooks/create': { first: ['webhook'] },
+  'webhooks/save': { first: ['webhook'] },
+  'webhooks/remove': { first: ['webhook'] },
+  'webhooks/rotateSecret': { first: ['webhook'] },
+  'webhooks/test': { first: ['webhook', 'delivery'] },
+  'webhooks/redeliver': { first: ['delivery'] },
+  'members/invite': { first: ['invitation'] },
+  'members/withdraw': { first: ['invitation'] },
+  'members/accept': { first: ['invitation', 'member'] },
+  'members/setRole': { first: ['member'], rest: 'unknown' },
+  'members/remove': { first: ['member'], rest: 'unknown' },
+  'members/renameAccount': { first: ['account'] },
+};
+
+export function targetKinds(operation: string, targetIds: readonly string[]): TargetKind[] {
+  const kinds = KINDS[operation];
+  return targetIds.map((_, index) => kinds?.first[index] ?? kinds?.rest ?? 'unknown');
+}
