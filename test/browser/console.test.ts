@@ -521,6 +521,7 @@ describeInBrowser('console in Chromium', () => {
         publicAggregates: true,
         disallowAutoContentCreation: true,
         revokeWindow: 600,
+        alerts: { enabled: false, minResponses: 20 },
         onePerVisitor: false,
         publicMinCount: 3,
       },

@@ -90,6 +90,7 @@ describeInBrowser('signing in as a person', () => {
     // The navigation names a respondent's data and the account's members apart.
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts()).toEqual([
       'Projects',
+      'Alerts',
       'Respondent data',
       'Webhooks',
       'Members',

@@ -215,6 +215,13 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
     args: (f) => [{ contentSetId: f.set.id, format: 'csv', state: 'all' }],
     keep: (body) => expect(body.rows).toBe(1),
   },
+  'projects/digest': {
+    auth: 'viewer',
+    afterStream: true,
+    args: (f) => [f.project.id],
+    keep: (body, fixture) => expect(body.projectId).toBe(fixture.project.id),
+  },
+  'alerts/list': { auth: 'viewer', afterStream: true, args: () => [{ $size: 10 }], keep: (body) => expect(body.items).toEqual([]) },
   // The docs function (GET /openapi.json, /docs): it reads no table.
   'openapi.json': { auth: 'anonymous', method: 'GET', args: () => [] },
   'keys/list': { auth: 'admin', args: () => [{ $size: 10 }], keep: (body) => expect(body.items.length).toBeGreaterThan(0) },
@@ -286,6 +293,13 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
     auth: 'admin',
     args: () => ['AAAAAAAAAAAAAAAAAAAAAA'],
     refusal: { status: 404, error: 'not-found', why: 'no person is a member without an identity provider' },
+  },
+  // After the stream: a past response, which no later count reads.
+  'responses/import': {
+    auth: 'admin',
+    afterStream: true,
+    args: (f) => [f.set.id, [{ key: FIRST_KEY, value: 'heart', createdAt: '2025-06-01T00:00:00.000Z', importId: 'rehearsal-1' }]],
+    keep: (body) => expect(body.rows).toEqual([expect.objectContaining({ index: 0, status: 'imported' })]),
   },
   // Last: every change above by a key wrote its audit entry.
   'audit/list': { auth: 'admin', afterStream: true, args: () => [{ $size: 100 }], keep: (body) => expect(body.items.length).toBeGreaterThan(10) },

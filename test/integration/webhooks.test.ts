@@ -102,7 +102,7 @@ describe('webhooks/create, get, list, save, remove', () => {
       id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
       accountId: owner.accountId,
       url: hook.url,
-      events: ['response.created', 'response.updated', 'response.revoked', 'response.deleted', 'content.created'],
+      events: ['response.created', 'response.updated', 'response.revoked', 'response.deleted', 'content.created', 'stats.alert', 'digest.weekly'],
       format: 'standard',
       description: 'CRM',
       enabled: true,
