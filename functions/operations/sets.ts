@@ -1,6 +1,6 @@
 import { ApiError, badRequest, invalidFields, notFound } from '../api/errors';
 import { DEFAULT_REVOKE_WINDOW_SECONDS, type ContentSetCreateModel, type ContentSetFilters, type ContentSetSaveModel } from '../api/models';
-import { alertSettingsProblem, type AlertSettingsInput } from '../domain/alerts';
+import { alertSettingsProblem, type AlertSettingsInput } from '../domain/alert-settings';
 import { onePerVisitorOf, parseSchemaConfig, type Schema } from '../domain/schemas';
 import { indexedPrefix, newId } from '../domain/text';
 import { isConditionFailure } from '../store/conditions';

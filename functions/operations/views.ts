@@ -1,4 +1,4 @@
-import { alertSettingsOf, type AlertSettingsInput } from '../domain/alerts';
+import { alertSettingsOf, type AlertSettingsInput } from '../domain/alert-settings';
 import { type AnySchemaConfig, onePerVisitorOf, type Schema } from '../domain/schemas';
 import type { ContentItemItem, ContentSetItem, ProjectItem } from '../store/entities';
 

@@ -209,7 +209,17 @@ describe('routes', () => {
 
   it('serves the responses operations under /v0/feelbacks too', async () => {
     const responses = operationList.filter((operation) => operation.resource === 'responses');
-    expect(responses.map((operation) => operation.name).sort()).toEqual(['create', 'edit', 'erase', 'export', 'get', 'getAggregates', 'import', 'list', 'remove']);
+    expect(responses.map((operation) => operation.name).sort()).toEqual([
+      'create',
+      'edit',
+      'erase',
+      'export',
+      'get',
+      'getAggregates',
+      'import',
+      'list',
+      'remove',
+    ]);
     for (const operation of responses) {
       const canonical = await raw(`/v0/responses/${operation.name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       const alias = await raw(`/v0/feelbacks/${operation.name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
