@@ -121,7 +121,7 @@ describeInBrowser('console in Chromium: the audit log', () => {
     const csvText = readFileSync((await csv.path())!, 'utf8')
       .trim()
       .split(/\r?\n/);
-    expect(csvText[0]).toBe('id,at,actorType,keyId,label,memberId,email,operation,targetIds,sourceIp,outcome,requestId,count');
+    expect(csvText[0]).toBe('id,at,actorType,keyId,label,memberId,email,operation,targetIds,sourceIp,outcome,requestId,count,counts');
     expect(csvText).toHaveLength(2);
     expect(csvText[1]).toContain('forbidden');
     await page.getByLabel('Outcome').selectOption('');

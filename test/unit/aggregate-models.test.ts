@@ -43,8 +43,9 @@ describe('top query models', () => {
 
   it.each([
     [ContentSetTopQueryModel, { contentSetId: 's' }, ''],
-    [ContentSetTopQueryModel, { period: 'day' }, 'period'],
-    [ContentTopQueryModel, { period: 'lifetime' }, 'period'],
+    // Every period the console offers is ranked (day and lifetime too); others are refused.
+    [ContentSetTopQueryModel, { period: 'hour' }, 'period'],
+    [ContentTopQueryModel, { period: 'decade' }, 'period'],
     [ContentTopQueryModel, { $size: 101 }, '$size'],
     [ContentTopQueryModel, { $size: 0 }, '$size'],
     [ContentTopQueryModel, { projectId: '' }, 'projectId'],

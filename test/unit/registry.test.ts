@@ -42,16 +42,18 @@ describe('operation registry', () => {
 
   it('only the widget operations are anonymous; admin: create/save, erasure, keys, webhooks and the audit log', () => {
     const anonymous = OPERATION_NAMES.filter((name) => operations[name].level === 'anonymous');
-    expect(anonymous.sort()).toEqual(['responses/create', 'responses/edit', 'responses/getAggregates', 'responses/remove']);
+    // And members/invitedTo: what an invitation link invites to, for the one who holds its token.
+    expect(anonymous.sort()).toEqual(['members/invitedTo', 'responses/create', 'responses/edit', 'responses/getAggregates', 'responses/remove']);
     const admin = OPERATION_NAMES.filter((name) => operations[name].level === 'admin');
     expect(
       admin.every(
         (name) => /\/(create|save)$/.test(name) || name === 'responses/erase' || name === 'responses/import' || /^(keys|members|webhooks|audit)\//.test(name),
       ),
     ).toBe(true);
-    // members/*: admin, but for members/me (every member and key) and members/accept (signed-in people).
+    // members/*: admin, but for members/me (every member and key), members/accept (signed-in people) and members/invitedTo (a token's holder).
     expect(OPERATION_NAMES.filter((name) => name.startsWith('members/') && operations[name].level !== 'admin').sort()).toEqual([
       'members/accept',
+      'members/invitedTo',
       'members/me',
     ]);
     expect([operations['members/me'].level, operations['members/accept'].level]).toEqual(['viewer', 'person']);
@@ -90,6 +92,7 @@ describe('operation registry', () => {
       'members/accept',
       'members/invite',
       'members/remove',
+      'members/renameAccount',
       'members/setRole',
       'members/withdraw',
       'projects/create',
