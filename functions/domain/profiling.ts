@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import UAParser from 'ua-parser-js';
+import { BoundedCache } from './bounded-cache';
 
 export const PROFILING_FIELDS = [
   'userId',
@@ -58,11 +58,11 @@ function decodeHeader(value: string | undefined): string | undefined {
  * CPU a response costs besides its write, and a site's visitors send few distinct agents.
  * Bounded, so a flood of distinct agents costs memory no more than the cap.
  */
-const parsedAgents = new LRUCache<string, UAParser.IResult>({
-  max: 1000,
+const parsedAgents = new BoundedCache<string, UAParser.IResult>({
+  maxEntries: 1000,
   // About 2 MB at most, whatever the agents' lengths (a header may hold kilobytes).
   maxSize: 2_000_000,
-  sizeCalculation: (_, text) => text.length + 1000,
+  sizeOf: (_, text) => text.length + 1000,
 });
 
 function parseAgent(text: string): UAParser.IResult {

@@ -143,6 +143,8 @@ describeInBrowser('signing in as a person', () => {
     // Bob opens the link in a browser of his own: before signing in he sees what it invites him to.
     const second = await pages.newPage();
     await second.page.goto(link);
+    // "Invitation" while the invitation is read, then what it invites to.
+    await second.page.getByRole('heading', { level: 1, name: 'You are invited to Docs team' }).waitFor();
     await expect(second.page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('You are invited to Docs team');
     await expect(second.page.getByTestId('invitation-summary').innerText()).resolves.toMatch(/^as viewer: sign in to accept\./);
     await checkPage(second.page, 'invitation-signed-out');
