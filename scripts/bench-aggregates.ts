@@ -73,7 +73,7 @@ async function run(settings: { responses: number; iterations: number }): Promise
   const { handler: countStreamHandler } = await import('../functions/stream/counting-handler');
   const { countStreamRecords, UPDATE_CONCURRENCY } = await import('../functions/stream/counting');
   const { normalizeValue } = await import('../functions/domain/schemas');
-  const { contentSetStats } = await import('../functions/operations/stats');
+  const { contentSetStats } = await import('../functions/operations/get-stats');
   const { STAT_PERIODS } = await import('../shared/periods');
   const { STREAM_CONSUMERS } = await import('../functions/stream/consumers');
   const counting = STREAM_CONSUMERS.find((declaration) => declaration.name === 'counting')!;

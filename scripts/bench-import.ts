@@ -61,7 +61,7 @@ async function run(total: number, write: boolean): Promise<string[]> {
   const { createContentSet } = await import('../functions/operations/sets');
   const { createContentItem } = await import('../functions/operations/contents');
   const { importResponses } = await import('../functions/operations/response-import');
-  const { contentSetStats } = await import('../functions/operations/stats');
+  const { contentSetStats } = await import('../functions/operations/get-stats');
   const { startStreamConsumers } = await import('../local/stream-consumers');
   const log = (text: string) => process.stderr.write(`${text}\n`);
 

@@ -24,16 +24,12 @@
  */
 import { DEFAULT_STAT_PERIOD, type StatsFilter } from '../api/aggregate-models';
 import { badRequest } from '../api/errors';
-import { summaryOf, sumCounters, type Counter, type ResponseAggregation } from '../domain/aggregation';
+import { summaryOf, type Counter, type ResponseAggregation } from '../domain/aggregation';
 import { resolvePeriod, type ResolvedPeriod, type StatPeriod } from '../../shared/periods';
-import { buildAggregation, buildProjectAggregation, optionLabels, scoreSample, type AnySchemaConfig, type Schema } from '../domain/schemas';
-import { countChange, scoreChange, type ScoreChange } from '../domain/statistics';
+import { buildAggregation, buildProjectAggregation, optionLabels, type AnySchemaConfig, type Schema } from '../domain/schemas';
 import { counterFromPoint, pointItemRange, pointRecords, readCounterItems, yearSk, type AggregateEntity, type PointRecord } from '../store/counters';
 import type { TableClient } from '../store/dynamodb-clients';
-import type { ContentItemItem, ContentSetItem, ProjectItem, Store } from '../store/entities';
-import { loadContentItem } from './contents';
-import { loadProject } from './projects';
-import { loadContentSet } from './sets';
+import type { ContentItemItem, ContentSetItem, ProjectItem } from '../store/entities';
 
 /** SPEC part 2, AggregatedData. Dates are ISO 8601 strings, like every Date of the API. */
 export interface AggregatedData {
@@ -128,7 +124,7 @@ export function periodRequest(filter: StatsFilter | null | undefined, now: Date)
 }
 
 /** The request of getStats' filter, checked: a bad reference or shift, or lifetime compared, is refused before anything is read. */
-function checkedRequest(filter: StatsFilter | null | undefined, now: Date): PeriodRequest {
+export function checkedRequest(filter: StatsFilter | null | undefined, now: Date): PeriodRequest {
   const request = periodRequest(filter, now);
   resolveChecked(request);
   if (filter?.compare === 'previous' && request.period === 'lifetime') {
@@ -165,7 +161,7 @@ function resolveChecked(request: PeriodRequest, firstBucketYear?: number): Resol
 }
 
 /** The resolved period and its data points, read in one Query. */
-async function readPeriod(store: TableClient, subject: AggregateSubject, request: PeriodRequest) {
+export async function readPeriod(store: TableClient, subject: AggregateSubject, request: PeriodRequest) {
   if (request.period === 'lifetime') {
     // Validates the reference first (and gives its year) before anything is read.
     const referenceYear = resolveChecked(request).points.at(-1)!;
@@ -182,7 +178,7 @@ async function readPeriod(store: TableClient, subject: AggregateSubject, request
 }
 
 /** The counters of a period's data points, oldest first. */
-function pointCounters(subject: AggregateSubject, resolved: ResolvedPeriod, buckets: Map<string, PointRecord>): Counter[] {
+export function pointCounters(subject: AggregateSubject, resolved: ResolvedPeriod, buckets: Map<string, PointRecord>): Counter[] {
   const optionCount = subject.shape?.optionCount ?? 1;
   return resolved.points.map((key) => counterFromPoint(buckets.get(key), optionCount));
 }
@@ -222,54 +218,4 @@ export function aggregatedData(subject: AggregateSubject, resolved: ResolvedPeri
 export async function subjectStats(store: TableClient, subject: AggregateSubject, request: PeriodRequest): Promise<AggregatedData> {
   const { resolved, buckets } = await readPeriod(store, subject, request);
   return aggregatedData(subject, resolved, buckets);
-}
-
-/** A subject's period: its AggregatedData and the counter of its whole span (what its score is computed from). */
-async function subjectPeriod(store: TableClient, subject: AggregateSubject, request: PeriodRequest): Promise<{ data: AggregatedData; total: Counter }> {
-  const { resolved, buckets } = await readPeriod(store, subject, request);
-  return { data: aggregatedData(subject, resolved, buckets), total: sumCounters(pointCounters(subject, resolved, buckets), subject.shape?.optionCount ?? 1) };
-}
-
-/**
- * The change from `previous` to `current`: of the score, for a set's schema that has one
- * (null when either period counted nothing), else of the count alone (projects, pulse, message).
- */
-export function changeBetween(
-  subject: AggregateSubject,
-  current: { data: AggregatedData; total: Counter },
-  previous: { data: AggregatedData; total: Counter },
-): ScoreChange | null {
-  const shape = subject.shape;
-  const samples = shape && [scoreSample(shape.schema, shape.config, current.total), scoreSample(shape.schema, shape.config, previous.total)];
-  if (!samples?.[0] || !samples[1]) return countChange(current.data.count, previous.data.count);
-  return scoreChange(samples[0], samples[1]);
-}
-
-/** getStats: the period's stats, and with compare "previous" the period before (one shift earlier) and the change since. */
-async function statsOf(store: TableClient, subject: AggregateSubject, request: PeriodRequest, filter: StatsFilter | null | undefined) {
-  if (filter?.compare !== 'previous') return subjectStats(store, subject, request);
-  const [current, previous] = await Promise.all([
-    subjectPeriod(store, subject, request),
-    subjectPeriod(store, subject, { ...request, shift: (request.shift ?? 0) - 1 }),
-  ]);
-  return { ...current.data, previous: previous.data, change: changeBetween(subject, current, previous) };
-}
-
-/* getStats */
-
-export async function projectStats(store: Store, accountId: string, projectId: string, filter: StatsFilter | null | undefined, now: Date) {
-  const request = checkedRequest(filter, now);
-  return statsOf(store, projectSubject(await loadProject(store, accountId, projectId)), request, filter);
-}
-
-export async function contentSetStats(store: Store, accountId: string, contentSetId: string, filter: StatsFilter | null | undefined, now: Date) {
-  const request = checkedRequest(filter, now);
-  return statsOf(store, contentSetSubject(await loadContentSet(store, accountId, contentSetId)), request, filter);
-}
-
-export async function contentItemStats(store: Store, accountId: string, contentId: string, filter: StatsFilter | null | undefined, now: Date) {
-  const request = checkedRequest(filter, now);
-  const item = await loadContentItem(store, accountId, contentId);
-  const contentSet = await loadContentSet(store, accountId, item.contentSetId);
-  return statsOf(store, contentItemSubject(item, contentSet), request, filter);
 }

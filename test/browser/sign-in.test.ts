@@ -163,7 +163,8 @@ describeInBrowser('signing in as a person', () => {
     await second.context.close();
 
     // Ada sees bob as soon as she comes back to her tab (no reload), and signs out at the provider too.
-    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    // As a browser does: at the document, bubbling to the window, where TanStack Query listens.
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange', { bubbles: true })));
     await page.getByRole('rowheader', { name: 'bob', exact: true }).waitFor();
     expect(await page.locator('tr[data-member]', { hasText: 'bob@localhost' }).count()).toBe(1);
     const endSession = page.waitForRequest((request) => request.url().startsWith(suite.provider.issuer) && request.isNavigationRequest());
