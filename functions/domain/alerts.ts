@@ -6,6 +6,7 @@
  * of an alert. No I/O; the clock is an argument.
  */
 import { addBuckets, bucketKey, resolvePeriod } from '../../shared/periods';
+import type { Schema } from '../../shared/schema-options';
 import { ALERT_QUIET_DAYS, type AlertSettings, CURRENT_DAYS, PREVIOUS_DAYS, type ScoreMeasure } from './alert-settings';
 import { scoreChange, scoreInterval, type ScoreChange, type ScoreInterval, type ScoreSample } from './statistics';
 
@@ -126,3 +127,23 @@ export {
   type ScoreMeasure,
   scoreMeasureOf,
 } from './alert-settings';
+
+/** An alert as stored (store/alerts.ts) and listed by `alerts/list`: an entity's last 7 days significantly worse than the 28 before. */
+export interface AlertImage {
+  id: string;
+  accountId: string;
+  projectId: string;
+  contentSetId: string;
+  entity: AlertEntity;
+  entityId: string;
+  /** The item's title or key, or the set's name, when the alert was raised. */
+  name: string;
+  schema: Schema;
+  measure: ScoreMeasure;
+  /** The entity's page in the console, when the service knows the console's URL. */
+  url?: string;
+  current: WindowScore;
+  previous: WindowScore;
+  change: ScoreChange;
+  createdAt: string;
+}

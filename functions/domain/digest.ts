@@ -5,7 +5,7 @@
  */
 import { addBuckets, bucketKey, bucketStart } from '../../shared/periods';
 import type { Schema } from '../../shared/schema-options';
-import type { AlertImage } from './events';
+import type { AlertImage } from './alerts';
 import type { ScoreMeasure } from './alerts';
 import type { ScoreChange, ScoreInterval } from './statistics';
 

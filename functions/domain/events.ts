@@ -4,10 +4,8 @@
  * engine's payloads read them without knowing about records.
  */
 import type { Contribution } from './aggregation';
-import type { AlertEntity, ScoreMeasure, WindowScore } from './alerts';
+import type { AlertImage } from './alerts';
 import type { ProjectDigest } from './digest';
-import type { Schema } from '../../shared/schema-options';
-import type { ScoreChange } from './statistics';
 
 /** A response as stored (the attributes events carry; the revoke token hash is never read). */
 export interface ResponseImage {
@@ -41,26 +39,6 @@ export interface ContentItemImage {
   state: string;
   createdAt: string;
   updatedAt: string;
-}
-
-/** An alert as stored (store/alerts.ts) and listed by `alerts/list`: an entity's last 7 days significantly worse than the 28 before. */
-export interface AlertImage {
-  id: string;
-  accountId: string;
-  projectId: string;
-  contentSetId: string;
-  entity: AlertEntity;
-  entityId: string;
-  /** The item's title or key, or the set's name, when the alert was raised. */
-  name: string;
-  schema: Schema;
-  measure: ScoreMeasure;
-  /** The entity's page in the console, when the service knows the console's URL. */
-  url?: string;
-  current: WindowScore;
-  previous: WindowScore;
-  change: ScoreChange;
-  createdAt: string;
 }
 
 /** A weekly digest as stored when it is sent (store/alerts.ts): what the `digest.weekly` event carries. */

@@ -24,7 +24,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type AlertEntity, alertWindows, assessDrop, consolePageUrl, daysOf, scoreMeasureOf } from '../domain/alerts';
 import { sumCounters } from '../domain/aggregation';
-import type { AlertImage } from '../domain/events';
+import type { AlertImage } from '../domain/alerts';
 import { optionLabels, scoreSample } from '../domain/schemas';
 import { newId } from '../domain/text';
 import { logger } from '../observability/logger';

@@ -26,7 +26,8 @@ import { BatchWriteCommand, PutCommand, QueryCommand, TransactWriteCommand } fro
 import { createHash } from 'node:crypto';
 import { ALERT_QUIET_DAYS, ALERT_RETENTION_DAYS, type AlertEntity, alertSettingsOf } from '../domain/alerts';
 import type { AnySchemaConfig, Schema } from '../domain/schemas';
-import type { AlertImage, DigestImage } from '../domain/events';
+import type { AlertImage } from '../domain/alerts';
+import type { DigestImage } from '../domain/events';
 import { budgetedRead, getRawItemsChunked, sendUntilProcessed } from './batch';
 import type { TableClient } from './dynamodb-clients';
 

@@ -9,7 +9,8 @@
  */
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
-import type { AlertImage, ContentItemImage, DigestImage, DomainEvent, ResponseImage } from '../domain/events';
+import type { AlertImage } from '../domain/alerts';
+import type { ContentItemImage, DigestImage, DomainEvent, ResponseImage } from '../domain/events';
 
 /**
  * Partition key prefixes of the items events are made of (store/entities.ts key templates;
