@@ -58,21 +58,21 @@ class Recent<Value> {
   }
 }
 
-/** What a write needs of a set: ids, schema, settings and state. */
-export type SetFacts = Pick<
-  ContentSetItem,
-  | 'id'
-  | 'accountId'
-  | 'projectId'
-  | 'schema'
-  | 'schemaConfig'
-  | 'state'
-  | 'revokeWindowSeconds'
-  | 'disallowAutoContentCreation'
-  | 'publicAggregates'
-  | 'onePerVisitor'
-  | 'publicMinCount'
->;
+/** What a write needs of a set: ids, schema, settings and state (one list: the type and what is kept). */
+const SET_FACT_FIELDS = [
+  'id',
+  'accountId',
+  'projectId',
+  'schema',
+  'schemaConfig',
+  'state',
+  'revokeWindowSeconds',
+  'disallowAutoContentCreation',
+  'publicAggregates',
+  'onePerVisitor',
+  'publicMinCount',
+] as const satisfies readonly (keyof ContentSetItem)[];
+export type SetFacts = Pick<ContentSetItem, (typeof SET_FACT_FIELDS)[number]>;
 /** What a write needs of an item: ids, key and state. */
 export type ItemFacts = Pick<ContentItemItem, 'id' | 'accountId' | 'projectId' | 'contentSetId' | 'key' | 'state'>;
 export interface ProjectFacts {
@@ -96,36 +96,7 @@ export function rememberProject(project: ProjectFacts, now: number): void {
 export const freshProject = (projectId: string, now: number) => projects.fresh(projectId, now);
 
 export function rememberSet(set: ContentSetItem, now: number): void {
-  const {
-    id,
-    accountId,
-    projectId,
-    schema,
-    schemaConfig,
-    state,
-    revokeWindowSeconds,
-    disallowAutoContentCreation,
-    publicAggregates,
-    onePerVisitor,
-    publicMinCount,
-  } = set;
-  sets.set(
-    id,
-    {
-      id,
-      accountId,
-      projectId,
-      schema,
-      schemaConfig,
-      state,
-      revokeWindowSeconds,
-      disallowAutoContentCreation,
-      publicAggregates,
-      onePerVisitor,
-      publicMinCount,
-    },
-    now,
-  );
+  sets.set(set.id, Object.fromEntries(SET_FACT_FIELDS.map((field) => [field, set[field]])) as SetFacts, now);
 }
 
 export const freshSet = (contentSetId: string, now: number) => sets.fresh(contentSetId, now);
