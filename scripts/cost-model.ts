@@ -2,7 +2,8 @@
  * `npm run cost`: what the public door costs on AWS and which limit traffic meets first,
  * computed from what `npm run bench` measured (docs/bench-results.json: DynamoDB requests
  * and capacity units per call, the stream consumer's per response), what
- * `npm run bench:rankings -- --write` measured (docs/bench-rankings.json: a ranker run) and
+ * `npm run bench:rankings -- --write` measured (docs/bench-rankings.json: a ranker run),
+ * what `npm run bench:alerts -- --write` measured (docs/bench-alerts.json: the alerts job) and
  * AWS's published prices below. It prints the model and rewrites the generated parts of docs/scaling.md
  * (the measured figures of section 5 and the model of section 6).
  *
@@ -139,6 +140,12 @@ interface RankingsResults {
   top: { name: string; items: number; requests: number; read: number }[];
 }
 
+/** What `npm run bench:alerts -- --write` measured (docs/bench-alerts.json). */
+interface AlertsResults {
+  date: string;
+  runs: { name: string; evaluated: number; requests: number; read: number; write: number }[];
+}
+
 interface InitTimes {
   load: number;
   first: number;
@@ -207,7 +214,7 @@ function edgeCost() {
   } as Record<string, number>;
 }
 
-export function costModel(results: BenchResults, rankings: RankingsResults, hitRatios: number[]): string {
+export function costModel(results: BenchResults, rankings: RankingsResults, alerts: AlertsResults, hitRatios: number[]): string {
   const create = operation(results, 'responses/create (existing item)');
   const createNew = operation(results, 'responses/create (new key)');
   // Measured since onePerVisitor: results of an earlier bench have no such case, and the model leaves its lines out.
@@ -275,6 +282,19 @@ export function costModel(results: BenchResults, rankings: RankingsResults, hitR
     (30 * 24 * 60 * (PRICES.lambdaRequestPerMillion + gbSeconds(ASSUMPTIONS.lambdaFixedMs + ASSUMPTIONS.rankerMsPerSet) * 1e6 * PRICES.lambdaArmGbSecond)) /
       1e6 +
     (30 * 24 * 60 * (idle.write * PRICES.dynamoWriteRequestUnitPerMillion + idle.read * PRICES.dynamoReadRequestUnitPerMillion)) / 1e6;
+  const alertsRun = (name: string) => {
+    const run = alerts.runs.find((entry) => entry.name.startsWith(name));
+    if (!run) throw new Error(`docs/bench-alerts.json has no "${name}" run: run npm run bench:alerts -- --write`);
+    return run;
+  };
+  const alertsIdle = alertsRun('nothing to do');
+  const alertsEvaluated = alertsRun('after responses');
+  /** Per evaluated entity: the run beyond an idle one, as the bench reports it. */
+  const perEntity = (field: 'read' | 'write') => (alertsEvaluated[field] - alertsIdle[field]) / alertsEvaluated.evaluated;
+  // The alerts job runs hourly: an idle run's units and one invocation each time, whatever the traffic.
+  const alertsMonthly =
+    (30 * 24 * (PRICES.lambdaRequestPerMillion + gbSeconds(ASSUMPTIONS.lambdaFixedMs + ASSUMPTIONS.rankerMsPerSet) * 1e6 * PRICES.lambdaArmGbSecond)) / 1e6 +
+    (30 * 24 * (alertsIdle.write * PRICES.dynamoWriteRequestUnitPerMillion + alertsIdle.read * PRICES.dynamoReadRequestUnitPerMillion)) / 1e6;
 
   const aggregatesCall = apiCallCost(aggregates);
   const aggregatesRows = hitRatios.map((hit) => {
@@ -355,7 +375,8 @@ export function costModel(results: BenchResults, rankings: RankingsResults, hitR
     `On DynamoDB Local's real stream (${consumer.responses} responses on ${consumer.items} pages, in the batches it delivered) the consumer made ` +
       `${units(consumer.perResponse.counterUpdates)} counter updates per response (${units(consumer.perResponse.estimated.write ?? 0)} WRU).`,
     '',
-    `Plus fixed: WAF web ACL ${money(PRICES.wafWebAclPerMonth)} + ${ASSUMPTIONS.wafRules} rules × ${money(PRICES.wafRulePerMonth)}, Secrets Manager ${money(PRICES.secretsManagerSecretPerMonth)}, the ranker's run every minute (invocation and an idle run's ${units(idle.write)} WRU and ${units(idle.read)} RRU: checkpoint, empty reads) ${money(rankerMonthly)}: **${money(fixedWithoutRanker + rankerMonthly)} a month**. ` +
+    `Plus fixed: WAF web ACL ${money(PRICES.wafWebAclPerMonth)} + ${ASSUMPTIONS.wafRules} rules × ${money(PRICES.wafRulePerMonth)}, Secrets Manager ${money(PRICES.secretsManagerSecretPerMonth)}, the ranker's run every minute (invocation and an idle run's ${units(idle.write)} WRU and ${units(idle.read)} RRU: checkpoint, empty reads) ${money(rankerMonthly)}, the alerts job's hourly run (an idle run's ${units(alertsIdle.write)} WRU and ${units(alertsIdle.read)} RRU) ${money(alertsMonthly)}: **${money(fixedWithoutRanker + rankerMonthly + alertsMonthly)} a month**. ` +
+      `Each evaluation of a page or set by the alerts job (in the hour after it had responses, and once a day while it had some in the last 35 days) adds ${units(perEntity('read'))} RRU and ${units(perEntity('write'))} WRU (\`npm run bench:alerts\`, ${alerts.date.slice(0, 10)}). ` +
       `A first response on a new page writes the item and its key too: ${units(createNew.estimatedPerCall.write)} WRU instead of ${units(create.estimatedPerCall.write)} ` +
       `(${money(createNewCall.capacity.write * PRICES.dynamoWriteRequestUnitPerMillion)} instead of ${money(createCall.capacity.write * PRICES.dynamoWriteRequestUnitPerMillion)} per million for DynamoDB writes).`,
     '',
@@ -478,6 +499,7 @@ function main() {
     options: {
       results: { type: 'string' },
       rankings: { type: 'string' },
+      alerts: { type: 'string' },
       'hit-ratios': { type: 'string' },
       'no-write': { type: 'boolean', default: false },
     },
@@ -485,8 +507,9 @@ function main() {
   const resultsFile = resolve(values.results ?? resolve(__dirname, '../docs/bench-results.json'));
   const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as BenchResults;
   const rankings = JSON.parse(readFileSync(resolve(values.rankings ?? resolve(__dirname, '../docs/bench-rankings.json')), 'utf8')) as RankingsResults;
+  const alerts = JSON.parse(readFileSync(resolve(values.alerts ?? resolve(__dirname, '../docs/bench-alerts.json')), 'utf8')) as AlertsResults;
   const hitRatios = (values['hit-ratios'] ?? '0,0.5,0.9,0.99').split(',').map(Number);
-  const model = costModel(results, rankings, hitRatios);
+  const model = costModel(results, rankings, alerts, hitRatios);
   const summary = benchSummary(results);
   console.log(`${summary}\n\n${model}`);
   if (values['no-write']) return;
