@@ -5,6 +5,7 @@
  *
  * Exit codes: 0 done, 1 failed, 2 wrong usage.
  */
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { StoreSettings } from '../functions/store/dynamodb-clients';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -17,13 +18,22 @@ export class UsageError extends Error {}
  * "-", which parseArgs takes for an option ("argument is ambiguous"): the line says to
  * write `--option=<value>` then.
  */
-export function usageErrorOf(error: unknown): UsageError {
+function usageErrorOf(error: unknown): UsageError {
   const message = (error as Error).message.split('\n')[0];
   const unknown = /^Unknown option '([^']+)'/.exec(message);
   if (unknown) return new UsageError(`Unknown option ${unknown[1]}`);
   const ambiguous = /^Option '(--[a-z-]+)[^']*' argument is ambiguous/.exec(message);
   return new UsageError(ambiguous ? `${message} Write ${ambiguous[1]}=<value> when the value begins with "-"` : message);
 }
+/** parseArgs, strict, with its refusal as a UsageError (`usageErrorOf`). */
+export function parseCommandLine<T extends ParseArgsConfig>(config: T) {
+  try {
+    return parseArgs({ strict: true, ...config });
+  } catch (error) {
+    throw usageErrorOf(error);
+  }
+}
+
 /**
  * The request a tool's `parse` makes of its arguments, or the exit code when there is
  * nothing to run: 0 after printing the usage (`parse` returned 'help'), 2 after one line

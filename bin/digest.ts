@@ -5,11 +5,10 @@
  *
  * Exit codes: 0 sent, 1 failed (unknown project, store unreachable, ...), 2 wrong usage.
  */
-import { parseArgs } from 'node:util';
 import { sendProjectDigest } from '../functions/jobs/digest';
 import { defaultStore } from '../functions/store/entity-store';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
-import { describeError, Failure, print, requestOrExitCode, runCli, UsageError, usageErrorOf, where } from './cli';
+import { describeError, Failure, print, requestOrExitCode, runCli, UsageError, parseCommandLine, where } from './cli';
 
 const USAGE = `Usage: npm run digest -- --project <id>
 
@@ -29,17 +28,11 @@ Environment (the same settings as npm start and npm run keys):
 `;
 
 function parse(argv: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: false,
-      strict: true,
-      options: { project: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
-    });
-  } catch (error) {
-    throw usageErrorOf(error);
-  }
+  const parsed = parseCommandLine({
+    args: argv,
+    allowPositionals: false,
+    options: { project: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
+  });
   if (parsed.values.help) return 'help';
   const projectId = parsed.values.project?.trim();
   if (!projectId) throw new UsageError('--project <id> is required');

@@ -8,8 +8,7 @@
  */
 import { SingleBar } from 'cli-progress';
 import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { Failure, requestOrExitCode, runCli, UsageError, usageErrorOf } from './cli';
+import { Failure, requestOrExitCode, runCli, UsageError, parseCommandLine } from './cli';
 import { callApi, DEFAULT_URL, devKey } from './http-api';
 
 const USAGE = `Usage: npm run export -- (--project <id> | --set <id> | --item <id> | --user <id>) [options]
@@ -67,31 +66,25 @@ interface Settings {
 }
 
 function parse(argv: string[]): Settings | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        project: { type: 'string' },
-        set: { type: 'string' },
-        item: { type: 'string' },
-        user: { type: 'string' },
-        from: { type: 'string' },
-        to: { type: 'string' },
-        state: { type: 'string', default: 'active' },
-        format: { type: 'string', default: 'csv' },
-        out: { type: 'string' },
-        url: { type: 'string' },
-        key: { type: 'string' },
-        stats: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    throw usageErrorOf(error);
-  }
+  const parsed = parseCommandLine({
+    args: argv,
+    allowPositionals: false,
+    options: {
+      project: { type: 'string' },
+      set: { type: 'string' },
+      item: { type: 'string' },
+      user: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      state: { type: 'string', default: 'active' },
+      format: { type: 'string', default: 'csv' },
+      out: { type: 'string' },
+      url: { type: 'string' },
+      key: { type: 'string' },
+      stats: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
   const { values } = parsed;
   if (values.help) return 'help';
   if (!values.project && !values.set && !values.item && !values.user) throw new UsageError('Give --project, --set, --item or --user');

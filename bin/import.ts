@@ -11,12 +11,11 @@
 import { SingleBar } from 'cli-progress';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { EARLIEST_IMPORT, ImportRowModel, MAX_IMPORT_ROWS } from '../functions/api/response-models';
 import { IMPORT_MAX_BODY_BYTES } from '../functions/api/limits';
 import { type ImportRow, type ReadRow, rowOfCsvRecord, rowOfJson } from '../functions/domain/import-format';
 import { type AnySchemaConfig, normalizeValue, type Schema } from '../functions/domain/schemas';
-import { Failure, requestOrExitCode, runCli, UsageError, usageErrorOf } from './cli';
+import { Failure, requestOrExitCode, runCli, UsageError, parseCommandLine } from './cli';
 import { type ApiTarget, callApi, DEFAULT_URL, devKey } from './http-api';
 
 const USAGE = `Usage: npm run import -- --set <id> [options] <file.csv | file.ndjson>
@@ -57,24 +56,18 @@ interface Settings extends ApiTarget {
 }
 
 function parse(argv: string[]): Settings | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        set: { type: 'string' },
-        'dry-run': { type: 'boolean', default: false },
-        url: { type: 'string' },
-        key: { type: 'string' },
-        stats: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    throw usageErrorOf(error);
-  }
+  const parsed = parseCommandLine({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      set: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      url: { type: 'string' },
+      key: { type: 'string' },
+      stats: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
   const { values, positionals } = parsed;
   if (values.help) return 'help';
   if (!values.set) throw new UsageError('Give --set <id>: the content set to import into');

@@ -9,7 +9,6 @@
  * (docs/api.md, "Audit log"), with the actor `{ type: 'operator', name: 'key CLI' }`;
  * keys and invitations it makes record that actor as their maker.
  */
-import { parseArgs } from 'node:util';
 import type { KeyLevel } from '../functions/api/auth';
 import { recordOperatorChange } from '../functions/api/audit';
 import { KEY_CLI_ACTOR } from '../functions/domain/audit';
@@ -17,7 +16,7 @@ import { ensureAccount, issueApiKey, revokeApiKey } from '../functions/operation
 import { createInvitation } from '../functions/operations/members';
 import { defaultStore } from '../functions/store/entity-store';
 import type { StoreSettings } from '../functions/store/dynamodb-clients';
-import { describeError, Failure, print, requestOrExitCode, runCli, UsageError, usageErrorOf, where } from './cli';
+import { describeError, Failure, print, requestOrExitCode, runCli, UsageError, parseCommandLine, where } from './cli';
 import type { ApiKeyItem, Store } from '../functions/store/entities';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 
@@ -352,25 +351,19 @@ function keyIdsAsPositionals(argv: string[]): string[] {
 }
 
 function parse(argv: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: keyIdsAsPositionals(argv),
-      allowPositionals: true,
-      strict: true,
-      options: {
-        account: { type: 'string' },
-        level: { type: 'string' },
-        label: { type: 'string' },
-        email: { type: 'string' },
-        'console-url': { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    throw usageErrorOf(error);
-  }
+  const parsed = parseCommandLine({
+    args: keyIdsAsPositionals(argv),
+    allowPositionals: true,
+    options: {
+      account: { type: 'string' },
+      level: { type: 'string' },
+      label: { type: 'string' },
+      email: { type: 'string' },
+      'console-url': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
   const { values, positionals } = parsed;
   const [name, ...rest] = positionals;
   if (values.help || name === 'help') return 'help';

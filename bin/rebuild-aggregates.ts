@@ -8,10 +8,9 @@
  * Exit codes: 0 done, 1 failed (unknown project, conflicts, store unreachable, ...),
  * 2 wrong usage. Errors are one line on stderr, never a stack trace.
  */
-import { parseArgs } from 'node:util';
 import { defaultStore } from '../functions/store/entity-store';
 import type { StoreSettings } from '../functions/store/dynamodb-clients';
-import { describeError, Failure, print, requestOrExitCode, runCli, UsageError, usageErrorOf, where } from './cli';
+import { describeError, Failure, print, requestOrExitCode, runCli, UsageError, parseCommandLine, where } from './cli';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
 import { deleteCountedMarkers, rebuildProject, type RebuildResult } from '../functions/jobs/rebuild';
 
@@ -55,23 +54,17 @@ Examples:
 const TEXT_LIMIT = 200;
 
 function parse(argv: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: false,
-      strict: true,
-      options: {
-        project: { type: 'string' },
-        'dry-run': { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        markers: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    throw usageErrorOf(error);
-  }
+  const parsed = parseCommandLine({
+    args: argv,
+    allowPositionals: false,
+    options: {
+      project: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      markers: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
   const { values } = parsed;
   if (values.help) return 'help';
   const projectId = values.project?.trim();
