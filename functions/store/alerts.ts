@@ -28,7 +28,7 @@ import { ALERT_QUIET_DAYS, ALERT_RETENTION_DAYS, type AlertEntity, alertSettings
 import type { AnySchemaConfig, Schema } from '../domain/schemas';
 import type { AlertImage } from '../domain/alerts';
 import type { DigestImage } from '../domain/events';
-import { budgetedRead, getRawItemsChunked, sendUntilProcessed } from './batch';
+import { budgetedRead, getRawItemsChunked, queryAll, sendUntilProcessed } from './batch';
 import type { TableClient } from './dynamodb-clients';
 
 /** How long after its last response an entity stays watched: the digest's two weeks and a day. */
@@ -75,17 +75,6 @@ export async function watchEntities(store: TableClient, entities: readonly Omit<
       return (output.UnprocessedItems?.[store.tableName] ?? []) as typeof chunk;
     });
   }
-}
-
-async function queryAll(store: TableClient, input: ConstructorParameters<typeof QueryCommand>[0]): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await store.documentClient.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
 }
 
 /** The projects with responses on or after `since` (a day key): one Query per shard. */

@@ -1,8 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableClient } from './dynamodb-clients';
 
 export type ItemKey = Record<string, unknown>;
+
+/** Every page of a Query, items in order: for reads whose keys bound their size (one entity's counter items, a watch list). */
+export async function queryAll(store: TableClient, input: ConstructorParameters<typeof QueryCommand>[0]): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await store.documentClient.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
 
 /** The table key of an ElectroDB `get` request, for the raw batch reads below. */
 export const keyOf = (request: { params(): { Key?: Record<string, unknown> } }) => request.params().Key as ItemKey;

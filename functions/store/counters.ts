@@ -37,11 +37,12 @@
  * dynamic set (options, hours, months, shards) an ElectroDB schema cannot declare, and the
  * consumer and jobs stay free of ElectroDB.
  */
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { addContribution, COUNTER_SUMS, emptyCounter, isZeroCounter, mergeCounters, type Counter, type CounterSum } from '../domain/aggregation';
 import { bucketKey, type Granularity } from '../../shared/periods';
 import type { Contribution } from '../domain/schemas';
+import { queryAll } from './batch';
 import type { TableClient } from './dynamodb-clients';
 
 export const AGGREGATE_ENTITIES = ['project', 'contentSet', 'contentItem'] as const;
@@ -390,18 +391,6 @@ export function conditionalPut(store: TableClient, item: Record<string, unknown>
 }
 
 /* Reads */
-
-/** Every page of a Query, items in order. */
-async function queryAll(store: TableClient, input: ConstructorParameters<typeof QueryCommand>[0]): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await store.documentClient.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
 
 /** The items holding points of `granularity` between two point keys (inclusive): one sort-key range. */
 export function pointItemRange(granularity: Granularity, fromKey: string, toKey: string): { from: string; to: string } {
