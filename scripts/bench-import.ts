@@ -131,7 +131,8 @@ async function run(total: number, write: boolean): Promise<string[]> {
           return row(index, 'speed', onHundred[index % 100]);
         });
         const answer = await importResponses(store, account.id, speedSet.id, rows, new Date());
-        if (answer.rows.some((entry) => entry.status !== 'imported')) throw new Error(`call ${call}: not every row imported`);
+        const missed = answer.rows.find((entry) => entry.status !== 'imported');
+        if (missed) throw new Error(`call ${call}: row ${missed.index} ${missed.status}: ${JSON.stringify(missed.error)}`);
         if (call % 10 === 9) log(`  ${((call + 1) * 1000).toLocaleString('en')} rows`);
       }
     }),
