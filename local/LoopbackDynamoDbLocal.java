@@ -37,7 +37,8 @@ import org.eclipse.jetty.server.handler.HandlerWrapper;
  *
  * Run as a single-file source program (Java 11+), with the DynamoDB Local jars on the class path:
  *   java -cp DynamoDBLocal.jar:DynamoDBLocal_lib/* LoopbackDynamoDbLocal.java -port 8000 -inMemory
- * Used by local/dynamodb-local.ts, for `npm start` and the tests.
+ * Used by local/dynamodb-local.ts, for `npm start` and the tests, which compiles it once with
+ * javac and runs the class (a source program is compiled again at every start).
  */
 public class LoopbackDynamoDbLocal {
   static final String HOST = "127.0.0.1";

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
@@ -55,10 +56,35 @@ async function waitUntilAnswering(endpoint: string, child: ChildProcess, timeout
 }
 
 /**
+ * The class path and main class that start the launcher: its classes compiled once per version
+ * of its source into DYNAMODB_LOCAL_HOME, because Java compiles a source program afresh at each
+ * start (about 2 s of CPU, paid by every `npm start` and by each test that restarts one). Where
+ * that compilation fails, the source program itself, as before.
+ */
+async function launcher(classPath: string): Promise<string[]> {
+  const version = createHash('sha256').update(readFileSync(LOOPBACK_LAUNCHER)).digest('hex').slice(0, 16);
+  const classes = join(DYNAMODB_LOCAL_HOME, `launcher-${version}`);
+  if (!existsSync(classes)) {
+    // Compiled under another name and renamed: a process starting meanwhile never sees half of it.
+    const partial = `${classes}.${process.pid}`;
+    try {
+      await new Promise<void>((compiled, failed) =>
+        execFile('javac', ['-cp', classPath, '-d', partial, LOOPBACK_LAUNCHER], (error) => (error ? failed(error) : compiled())),
+      );
+      renameSync(partial, classes);
+    } catch {
+      // Another process renamed its copy first, or there is no javac.
+      rmSync(partial, { recursive: true, force: true });
+    }
+  }
+  return existsSync(classes) ? ['-cp', `${classes}${delimiter}${classPath}`, 'LoopbackDynamoDbLocal'] : ['-cp', classPath, LOOPBACK_LAUNCHER];
+}
+
+/**
  * Starts DynamoDB Local as a child of this process, listening on 127.0.0.1 only.
  *
  * The jar's main class listens on every interface and has no option to change that, so Java runs
- * LoopbackDynamoDbLocal.java (a single-file source program next to this file) instead: it builds
+ * LoopbackDynamoDbLocal.java (next to this file; compiled once, see `launcher`) instead: it builds
  * the same server from the same arguments, binds its Jetty connector to 127.0.0.1, answers 403
  * to a request whose `Host` is not loopback, and exits rather than serve if the socket is
  * anything but loopback.
@@ -78,6 +104,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   const storage = options.dbPath ? ['-dbPath', resolve(options.dbPath)] : ['-inMemory'];
   if (options.dbPath) ensurePrivateDir(options.dbPath);
   const lib = join(DYNAMODB_LOCAL_HOME, 'DynamoDBLocal_lib');
+  const main = await launcher(`${jar}${delimiter}${join(lib, '*')}`);
   const java = [
     'java',
     `-Djava.io.tmpdir=${javaTmp}`,
@@ -89,9 +116,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
     // against it took 30% less CPU, and it answered no slower).
     '-XX:TieredStopAtLevel=1',
     '-XX:+UseSerialGC',
-    '-cp',
-    `${jar}${delimiter}${join(lib, '*')}`,
-    LOOPBACK_LAUNCHER,
+    ...main,
     '-port',
     String(port),
     ...storage,
