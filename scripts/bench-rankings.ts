@@ -5,17 +5,23 @@
  *   npm run bench:rankings
  *   npm run bench:rankings -- --items 2000 --write
  *
- * Responses go through the real write path and the real stream consumer (the local event
- * source mapping); then the ranker runs (functions/jobs/ranker.ts) and `top` reads. It
- * reports, per ranker run: DynamoDB requests, read and write units by the published
- * rules, for an idle run (nothing changed since the last run), a quiet run (one response on one item of a set whose list holds 100 items),
- * a busy run (100 responses over 20 items), a daily recount (the first run of the next
- * day, every member of the list recounted); and per `contents/top` call of a set, of a
- * project and of an account: requests and read units, for a set of 100 items and one of
- * `--items` items: the same counts for both show that a call does not depend on the
- * number of items. The runs are a minute apart, as on AWS, so the bench takes about five
- * minutes. `--write` stores the figures in docs/bench-rankings.json, which
- * `npm run cost` prices.
+ * Three yes-no sets: one of 100 items, whose responses go through the real write path and
+ * the real stream consumer, one of 1,000 and one of `--items` items (default 20,000),
+ * whose history is seeded: their items, their counter items as the consumer would have
+ * written them (store/counters.ts's own functions) and change records naming them, since
+ * counting tens of thousands of responses through DynamoDB Local's stream takes hours
+ * (docs/bench-import.json). Most items have 1 response, every tenth 12 (so that `$minCount`
+ * 10 ranks some), yes with a share that differs per item. Then the ranker runs
+ * (functions/jobs/ranker.ts) and `top` reads. It reports, per ranker run: DynamoDB
+ * requests, read and write units by the published rules, for the first run after the seed
+ * (every seeded item recounted), an idle run (nothing changed since the last
+ * run), a quiet run (one response on one item of a set whose list holds 100 items), a busy
+ * run (100 responses over 20 items), a daily recount (the first run of the next day, every
+ * member of every list recounted); and per `contents/top` call of each set, of the project
+ * and of the account, sorted by count, best and worst: requests and read units. The same
+ * counts at 1,000 and 20,000 items show that a call does not depend on the number of
+ * items. The runs are a minute apart, as on AWS, so the bench takes several minutes.
+ * `--write` stores the figures in docs/bench-rankings.json, which `npm run cost` prices.
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -43,12 +49,12 @@ interface RankerRun {
 interface RankingsResults {
   date: string;
   runs: RankerRun[];
-  top: { name: string; items: number; requests: number; read: number }[];
+  top: { name: string; items: number; sort: 'count' | 'best' | 'worst'; requests: number; read: number }[];
 }
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { items: { type: 'string' }, write: { type: 'boolean', default: false } } });
-  const large = Number(values.items ?? 1000);
+  const large = Number(values.items ?? 20_000);
   if (!Number.isInteger(large) || large < 100) throw new Error('--items must be an integer of at least 100');
   return benchOnDynamoDbLocal('Rankings on the local runtime', TABLE_NAME, () => run(large, values.write ?? false));
 }
@@ -61,6 +67,11 @@ async function run(large: number, write: boolean): Promise<string[]> {
   const { createProject } = await import('../functions/operations/projects');
   const { createContentSet } = await import('../functions/operations/sets');
   const { createResponse } = await import('../functions/operations/response-collection');
+  const { insertContentItem, newContentItem } = await import('../functions/operations/contents');
+  const { normalizeValue } = await import('../functions/domain/schemas');
+  const { changesPerItem, counterItem, emptyItemCounters, mergeItemCounters } = await import('../functions/store/counters');
+  const { recordRankingChanges } = await import('../functions/store/top-lists');
+  const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
   const { topContentItems } = await import('../functions/operations/top');
   const { runRanker, OVERLAP_MS } = await import('../functions/jobs/ranker');
   const { ANONYMOUS } = await import('../functions/api/auth');
@@ -73,11 +84,12 @@ async function run(large: number, write: boolean): Promise<string[]> {
   const now = new Date();
   const account = await ensureAccount(store, 'bench-rankings', now);
   const project = await createProject(store, account.id, { name: 'Bench' }, now);
-  const newSet = (key: string) => createContentSet(store, account.id, { projectId: project.id, key, schema: 'pulse', metadata: { name: key } }, now);
+  const newSet = (key: string) => createContentSet(store, account.id, { projectId: project.id, key, schema: 'yes-no', metadata: { name: key } }, now);
   const small = await newSet('small');
+  const thousand = await newSet('thousand');
   const big = await newSet('big');
   const vote = async (contentSetId: string, key: string) => {
-    await createResponse(store, ANONYMOUS, { contentSetId, key, value: '+' }, { headers: {} }, new Date());
+    await createResponse(store, ANONYMOUS, { contentSetId, key, value: 'y' }, { headers: {} }, new Date());
   };
   const inParallel = async (count: number, work: (index: number) => Promise<void>) => {
     let next = 0;
@@ -88,12 +100,61 @@ async function run(large: number, write: boolean): Promise<string[]> {
     );
   };
   const log = (text: string) => process.stderr.write(`${text}\n`);
-
-  log(`Writing responses on 100 + ${large} items...`);
+  /** Item `index`'s history: 1 response, 12 for every tenth; yes with a share of its own (a fixed spread, so runs compare). */
+  const history = (index: number) =>
+    Array.from({ length: index % 10 === 0 ? 12 : 1 }, (_, vote) => ((index * 37 + vote * 11) % 100 < (index * 53) % 100 ? 'y' : 'n'));
+  /** Seeds the history of `sizes[i]` items in each set: in one pass, since the sets share their project's counter items. */
+  const seed = async (seeded: { contentSet: typeof small; items: number }[]) => {
+    const at = new Date(now.getTime() - 3_600_000);
+    const changes: Parameters<typeof changesPerItem>[0] = [];
+    const bySet = new Map<string, string[]>();
+    for (const { contentSet, items } of seeded) {
+      const ids: string[] = [];
+      await inParallel(items, async (index) => {
+        const item = newContentItem(contentSet, `page-${index}`, {}, now);
+        await insertContentItem(store, item);
+        ids[index] = item.id;
+      });
+      bySet.set(contentSet.id, ids);
+      ids.forEach((contentItemId, index) => {
+        history(index).forEach((value, vote) => {
+          const result = normalizeValue('yes-no', {}, value);
+          if (!result.ok) throw new Error(result.reason);
+          const scope = { accountId: account.id, projectId: project.id, contentSetId: contentSet.id, contentItemId };
+          changes.push({ eventId: `${contentItemId}-${vote}`, sequenceNumber: '', scope, createdAt: at, added: result.contribution });
+        });
+      });
+    }
+    const puts = changesPerItem(changes).map(({ pk, sk, changes: slot }) =>
+      counterItem({ pk, sk }, slot.map((change) => change.counters).reduce(mergeItemCounters, emptyItemCounters()), undefined, now),
+    );
+    const batches = Array.from({ length: Math.ceil(puts.length / 25) }, (_, batch) => puts.slice(batch * 25, batch * 25 + 25));
+    await inParallel(batches.length, async (batch) => {
+      let requests = batches[batch].map((Item) => ({ PutRequest: { Item } }));
+      while (requests.length > 0) {
+        const output = await store.documentClient.send(new BatchWriteCommand({ RequestItems: { [TABLE_NAME]: requests } }));
+        requests = (output.UnprocessedItems?.[TABLE_NAME] ?? []) as typeof requests;
+      }
+    });
+    // What the consumer records after its batches: the sets and items changed, a few thousand items a record (an item is at most 400 KB).
+    for (const [contentSetId, ids] of bySet) {
+      for (let chunk = 0; chunk < ids.length; chunk += 2000) {
+        const change = { accountId: account.id, projectId: project.id, contentSetId, items: new Set(ids.slice(chunk, chunk + 2000)) };
+        await recordRankingChanges(store, new Map([[contentSetId, change]]), `seed-${contentSetId}-${chunk}`);
+      }
+    }
+  };
+  log(`Seeding the history of 1,000 + ${large} items, writing responses on 100...`);
+  await seed([
+    { contentSet: thousand, items: 1000 },
+    { contentSet: big, items: large },
+  ]);
   await inParallel(100, (index) => vote(small.id, `page-${index}`));
-  await inParallel(large, (index) => vote(big.id, `page-${index}`));
   await consumers.drain();
+  log('Ranking...');
+  const firstStart = meter.snapshot();
   await runRanker(store, new Date());
+  const first = meter.since(firstStart);
   // The checkpoint keeps the records read in the last OVERLAP_MS (so that the next run skips
   // them); a run after that margin leaves it as small as a steady minute does.
   await sleep(OVERLAP_MS + 1000);
@@ -114,7 +175,15 @@ async function run(large: number, write: boolean): Promise<string[]> {
     const used = meter.since(start);
     return { name, responses, requests: used.requests, read: used.estimated.read, write: used.estimated.write };
   };
-  const runs: RankerRun[] = [];
+  const runs: RankerRun[] = [
+    {
+      name: `first run after the seed (${1000 + large + 100} items recounted)`,
+      responses: 0,
+      requests: first.requests,
+      read: first.estimated.read,
+      write: first.estimated.write,
+    },
+  ];
   // What every run costs with nothing to do (its checkpoint, the change records' empty
   // partitions): paid each minute whatever the traffic, so npm run cost charges it as
   // fixed and the other runs' cost above it to their responses.
@@ -126,14 +195,17 @@ async function run(large: number, write: boolean): Promise<string[]> {
   const top: RankingsResults['top'] = [];
   for (const [name, query, items] of [
     ['a set of 100 items', { contentSetId: small.id }, 100],
+    ['a set of 1000 items', { contentSetId: thousand.id }, 1000],
     [`a set of ${large} items`, { contentSetId: big.id }, large],
-    [`a project (both sets, ${100 + large} items)`, { projectId: project.id }, 100 + large],
-    ['the account', {}, 100 + large],
+    [`a project (all three sets, ${1100 + large} items)`, { projectId: project.id, schema: 'yes-no' as const }, 1100 + large],
+    ['the account', { schema: 'yes-no' as const }, 1100 + large],
   ] as const) {
-    const start = meter.snapshot();
-    await topContentItems(store, account.id, { ...query, period: 'rolling7d', $size: 10 }, new Date());
-    const used = meter.since(start);
-    top.push({ name, items, requests: used.requests, read: used.estimated.read });
+    for (const sort of ['count', 'best', 'worst'] as const) {
+      const start = meter.snapshot();
+      await topContentItems(store, account.id, { ...query, period: 'rolling7d', $size: 10, $sort: sort, $minCount: 10 }, new Date());
+      const used = meter.since(start);
+      top.push({ name, items, sort, requests: used.requests, read: used.estimated.read });
+    }
   }
   await consumers.stop();
 
@@ -149,12 +221,12 @@ async function run(large: number, write: boolean): Promise<string[]> {
       [false, true, true, true, true],
     ),
     '',
-    '## contents/top (rolling7d, $size 10), per call',
+    '## contents/top (rolling7d, $size 10, $minCount 10), per call',
     '',
     markdownTable(
-      ['top of', 'items', 'requests', 'RRU'],
-      top.map((entry) => [entry.name, String(entry.items), String(entry.requests), figure(entry.read)]),
-      [false, true, true, true],
+      ['top of', 'items', '$sort', 'requests', 'RRU'],
+      top.map((entry) => [entry.name, String(entry.items), entry.sort, String(entry.requests), figure(entry.read)]),
+      [false, true, false, true, true],
     ),
     ...(write ? ['', `Written to ${RANKINGS_RESULTS}.`] : []),
   ];

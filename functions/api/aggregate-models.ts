@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { TOP_PERIODS } from '../../shared/periods';
-import { DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE } from './models';
+import { DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE, schemaName } from './models';
 import { StatPeriodModel } from './response-models';
 
 /**
@@ -48,10 +48,27 @@ export type StatsFilter = z.infer<typeof StatsFilter>;
 
 export const TopPeriodModel = z.enum(TOP_PERIODS).meta({ id: 'TopPeriod', description: 'The periods rankings are kept for.' });
 
+/** Default of the top queries' `$minCount`: fewer responses say too little for best and worst. */
+export const DEFAULT_MIN_COUNT = 10;
+
 const topQuery = {
   $size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   projectId: id.optional(),
   period: TopPeriodModel.default(DEFAULT_TOP_PERIOD),
+  /** `count`: the most responses; `best` / `worst`: by the score's 95% interval (docs/api.md, "Rankings"). */
+  $sort: z
+    .enum(['count', 'best', 'worst'])
+    .default('count')
+    .meta({ description: 'count (default): most responses first; best: by the low end of the score interval, descending; worst: by its high end, ascending.' }),
+  /** best and worst leave out entities with fewer responses in the period. */
+  $minCount: z
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_MIN_COUNT)
+    .meta({ description: 'best and worst leave out entities with fewer responses in the period (default 10).' }),
+  /** Only sets of this schema (and their items); best and worst need it without contentSetId. */
+  schema: schemaName.optional(),
 };
 
 export const ContentSetTopQueryModel = z

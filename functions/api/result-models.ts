@@ -410,13 +410,18 @@ export const StatsModel = AggregatedDataModel.extend({
     'The aggregated responses of one period; with compare "previous", also the period before and the change since (null when either period counted nothing).',
 });
 
-export const ContentSetTopEntryModel = ContentSetModel.extend({ stats: AggregatedDataModel }).meta({
-  id: 'ContentSetTopEntry',
-  description: 'A content set of sets/top with its stats for the period.',
+export const ScoreIntervalModel = z.object({ value: score, low: score, high: score, method: z.enum(['wilson', 't']) }).meta({
+  id: 'ScoreInterval',
+  description: "A period's score and its 95% interval: Wilson's score interval for a share, Student's t for a mean (docs/api.md, \"Scores\").",
 });
-export const ContentItemTopEntryModel = ContentItemModel.extend({ stats: AggregatedDataModel }).meta({
+
+export const ContentSetTopEntryModel = ContentSetModel.extend({ stats: AggregatedDataModel, score: ScoreIntervalModel.optional() }).meta({
+  id: 'ContentSetTopEntry',
+  description: 'A content set of sets/top with its stats for the period; sorted best or worst, also its score.',
+});
+export const ContentItemTopEntryModel = ContentItemModel.extend({ stats: AggregatedDataModel, score: ScoreIntervalModel.optional() }).meta({
   id: 'ContentItemTopEntry',
-  description: 'A content item of contents/top with its stats for the period.',
+  description: 'A content item of contents/top with its stats for the period; sorted best or worst, also its score.',
 });
 
 /** `responses/getAggregates`: one count per option, in the set's option order. */

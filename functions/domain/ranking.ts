@@ -11,11 +11,31 @@
  * the new bucket would have made its entity change, and the ranker would have recomputed
  * it. A rolling window slides every day without any change: the ranker recomputes every
  * member of a list whose rolling buckets are stale (`needsFullRecount`).
+ *
+ * Rankings by quality (`best`, `worst`) read the same list: for a set whose schema has a
+ * score, each entity carries per period the bounds of its score's 95% interval, and the list
+ * also keeps, per period and direction, every item that fewer than `depth` others with at
+ * least its count rank above. Such an item is in the top `depth` for any `$minCount` up to its
+ * count, and an item in that top for some `$minCount` is in it for its own count, so the list
+ * ranks like a recount of everything for every `$minCount` >= 1 and `$size` <= `depth`.
  */
 import { bucketKey, PERIODS, TOP_PERIODS, type PeriodRule, type TopPeriod } from '../../shared/periods';
 
 /** One count per ranked period, in TOP_PERIODS order. */
 export type PeriodCounts = number[];
+
+/** The bounds of a period's score interval (statistics.ts scoreInterval), as ranked. */
+export interface ScoreBounds {
+  low: number;
+  high: number;
+}
+
+/** One score per ranked period, in TOP_PERIODS order; null where the period counted nothing. */
+export type PeriodScores = (ScoreBounds | null)[];
+
+/** The orders by quality: `best` by the interval's low end descending, `worst` by its high end ascending. */
+export type QualityOrder = 'best' | 'worst';
+export const QUALITY_ORDERS: readonly QualityOrder[] = ['best', 'worst'];
 
 export interface TopList {
   /** The bucket of each ranked period the counts belong to, in TOP_PERIODS order. */
@@ -24,6 +44,12 @@ export interface TopList {
   set: PeriodCounts;
   /** Counts per content item id. */
   items: Map<string, PeriodCounts>;
+  /** The set's schema; absent in a list written before rankings by quality. */
+  schema?: string;
+  /** The set's own scores, for a schema with a score. */
+  setScores?: PeriodScores;
+  /** Scores per content item id (the same ids as `items`), for a schema with a score. */
+  scores?: Map<string, PeriodScores>;
 }
 
 /** Entries kept per period: the largest `$size` (100) and a margin, so that a member whose
@@ -59,6 +85,59 @@ function countsAt(counts: PeriodCounts, buckets: string[], current: string[]): P
   return TOP_PERIODS.map((period, index) => (!carriesOver(period) && buckets[index] !== current[index] ? 0 : (counts[index] ?? 0)));
 }
 
+/** The scores of `scores` as of `now`: none in a period whose calendar bucket has passed. */
+function scoresAt(scores: PeriodScores, buckets: string[], current: string[]): PeriodScores {
+  return TOP_PERIODS.map((period, index) => (!carriesOver(period) && buckets[index] !== current[index] ? null : (scores[index] ?? null)));
+}
+
+const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** An entity as ranked by quality in one period. */
+export interface ScoredEntry {
+  id: string;
+  count: number;
+  score: ScoreBounds;
+}
+
+/** The order of `direction`: best by `low` descending, worst by `high` ascending; ties by count (more first), then id. */
+export function qualityOrder(direction: QualityOrder): (a: ScoredEntry, b: ScoredEntry) => number {
+  return direction === 'best'
+    ? (a, b) => b.score.low - a.score.low || b.count - a.count || byId(a.id, b.id)
+    : (a, b) => a.score.high - b.score.high || b.count - a.count || byId(a.id, b.id);
+}
+
+/**
+ * The entries that fewer than `depth` others with at least their count rank above in
+ * `direction`: those in the top `depth` for some `$minCount`. One pass in rank order, counting
+ * the entries seen so far per count with a Fenwick tree over the distinct counts (descending),
+ * so that "seen with at least my count" is a prefix sum: n log n, not n squared, for a set's
+ * thousands of items at a recount. Hand-written: a dozen lines, no dependency fits better.
+ */
+export function qualityCandidates(entries: ScoredEntry[], direction: QualityOrder, depth: number): Set<string> {
+  const counts = [...new Set(entries.map((entry) => entry.count))].sort((a, b) => b - a);
+  const position = new Map(counts.map((count, index) => [count, index + 1]));
+  const tree = new Array<number>(counts.length + 1).fill(0);
+  const kept = new Set<string>();
+  for (const entry of [...entries].sort(qualityOrder(direction))) {
+    const at = position.get(entry.count)!;
+    let above = 0;
+    for (let index = at; index > 0; index -= index & -index) above += tree[index];
+    if (above < depth) kept.add(entry.id);
+    for (let index = at; index < tree.length; index += index & -index) tree[index]++;
+  }
+  return kept;
+}
+
+/** The entries of one period with a count and a score. */
+function scoredEntries(items: Map<string, PeriodCounts>, scores: Map<string, PeriodScores>, index: number): ScoredEntry[] {
+  const entries: ScoredEntry[] = [];
+  for (const [id, counts] of items) {
+    const score = scores.get(id)?.[index];
+    if ((counts[index] ?? 0) > 0 && score) entries.push({ id, count: counts[index], score });
+  }
+  return entries;
+}
+
 const byCountThenId = (a: [string, number], b: [string, number]) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 /**
@@ -69,7 +148,7 @@ const byCountThenId = (a: [string, number], b: [string, number]) => b[1] - a[1] 
  */
 export function mergeTopList(
   list: TopList | undefined,
-  recounted: { set: PeriodCounts; items: Map<string, PeriodCounts> },
+  recounted: { set: PeriodCounts; items: Map<string, PeriodCounts>; schema?: string; setScores?: PeriodScores; scores?: Map<string, PeriodScores> },
   now: Date,
   depth = TOP_LIST_DEPTH,
 ): TopList {
@@ -77,6 +156,12 @@ export function mergeTopList(
   const items = new Map<string, PeriodCounts>();
   for (const [id, counts] of list?.items ?? []) items.set(id, countsAt(counts, list!.buckets, current));
   for (const [id, counts] of recounted.items) items.set(id, counts);
+  // Scores are kept when the recount has them (a schema with a score); a member without any is recounted (its list is of an older layout).
+  const scores = recounted.scores && new Map<string, PeriodScores>();
+  if (scores) {
+    for (const [id, periodScores] of list?.scores ?? []) scores.set(id, scoresAt(periodScores, list!.buckets, current));
+    for (const [id, periodScores] of recounted.scores!) scores.set(id, periodScores);
+  }
   const kept = new Set<string>();
   TOP_PERIODS.forEach((_, index) => {
     const ranked = [...items]
@@ -84,17 +169,23 @@ export function mergeTopList(
       .filter(([, count]) => count > 0)
       .sort(byCountThenId);
     for (const [id] of ranked.slice(0, depth)) kept.add(id);
+    if (!scores) return;
+    const entries = scoredEntries(items, scores, index);
+    for (const direction of QUALITY_ORDERS) for (const id of qualityCandidates(entries, direction, depth)) kept.add(id);
   });
   return {
     buckets: current,
     set: recounted.set,
     items: new Map([...items].filter(([id]) => kept.has(id))),
+    ...(recounted.schema === undefined ? {} : { schema: recounted.schema }),
+    ...(scores ? { setScores: recounted.setScores ?? TOP_PERIODS.map(() => null), scores: new Map([...scores].filter(([id]) => kept.has(id))) } : {}),
   };
 }
 
 /** Same buckets and counts (a list that did not change is not written again). */
 export function sameTopList(a: TopList, b: TopList): boolean {
-  const counts = (list: TopList) => JSON.stringify([list.buckets, list.set, [...list.items].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))]);
+  const sorted = <T>(map: Map<string, T> | undefined) => map && [...map].sort(([x], [y]) => byId(x, y));
+  const counts = (list: TopList) => JSON.stringify([list.buckets, list.set, sorted(list.items), list.schema, list.setScores, sorted(list.scores)]);
   return counts(a) === counts(b);
 }
 
@@ -131,4 +222,58 @@ export function rankSets(lists: { contentSetId: string; list: TopList }[], perio
 
 function topOf(entries: RankedEntry[], size: number): RankedEntry[] {
   return entries.sort((a, b) => byCountThenId([a.id, a.count], [b.id, b.count])).slice(0, size);
+}
+
+/** An entity ranked by quality, with the score bounds it was ranked by. */
+export interface ScoredRankedEntry extends RankedEntry {
+  score: ScoreBounds;
+}
+
+function bestOf(entries: ScoredRankedEntry[], direction: QualityOrder, minCount: number, size: number): ScoredRankedEntry[] {
+  return entries
+    .filter((entry) => entry.count >= minCount)
+    .sort(qualityOrder(direction))
+    .slice(0, size);
+}
+
+/**
+ * The `size` items of the lists in `direction` in `period` among those with at least
+ * `minCount` responses (lists of sets of one schema: the caller picks them). Exact for
+ * `size` up to the lists' depth (see the header).
+ */
+export function rankItemsByScore(
+  lists: { contentSetId: string; list: TopList }[],
+  period: TopPeriod,
+  direction: QualityOrder,
+  options: { now: Date; minCount: number; size: number },
+): ScoredRankedEntry[] {
+  const index = TOP_PERIODS.indexOf(period);
+  const current = currentBuckets(options.now);
+  const entries: ScoredRankedEntry[] = [];
+  for (const { contentSetId, list } of lists) {
+    for (const [id, counts] of list.items) {
+      const count = countsAt(counts, list.buckets, current)[index];
+      const score = scoresAt(list.scores?.get(id) ?? [], list.buckets, current)[index];
+      if (count > 0 && score) entries.push({ id, count, contentSetId, score });
+    }
+  }
+  return bestOf(entries, direction, options.minCount, options.size);
+}
+
+/** The `size` sets in `direction` in `period` among those with at least `minCount` responses. */
+export function rankSetsByScore(
+  lists: { contentSetId: string; list: TopList }[],
+  period: TopPeriod,
+  direction: QualityOrder,
+  options: { now: Date; minCount: number; size: number },
+): ScoredRankedEntry[] {
+  const index = TOP_PERIODS.indexOf(period);
+  const current = currentBuckets(options.now);
+  const entries: ScoredRankedEntry[] = [];
+  for (const { contentSetId, list } of lists) {
+    const count = countsAt(list.set, list.buckets, current)[index];
+    const score = scoresAt(list.setScores ?? [], list.buckets, current)[index];
+    if (count > 0 && score) entries.push({ id: contentSetId, count, contentSetId, score });
+  }
+  return bestOf(entries, direction, options.minCount, options.size);
 }

@@ -9,21 +9,24 @@
  *    caught up over several runs. Runs read back OVERLAP_MS before the last one's end,
  *    since a consumer stamps its record just before writing it (and clocks differ); the
  *    checkpoint keeps the records read in that margin, so none is recounted;
- * 2. per changed set: reads its list, recounts the set and the changed items (their
- *    counts per ranked period, from the counters), and every member too when a rolling
+ * 2. per changed set: reads the set (its schema), its list, recounts the set and the
+ *    changed items (their counts per ranked period, from the counters, and for a schema
+ *    with a score the bounds of its interval), and every member too when a rolling
  *    window slid since the list was written; merges; writes the list conditionally on the
  *    version it read (another run's write makes it start over);
  * 3. once per UTC day, on its first run, recounts every list whose rolling windows slid,
  *    whether or not it changed (the windows slide without any response);
  * 4. moves the checkpoint.
  *
- * Cost per run: per changed set one Query of its list, one Query per recounted entity
+ * Cost per run: per changed set one GetItem of the set, one Query of its list, one Query per recounted entity
  * (its day and year counter items), one PutItem per part of the list that changed (its
  * size in KB, in WRU); the change records are Queried once. Nothing here grows with the number of responses; the daily recount
  * grows with the number of lists and their members (at most TOP_LIST_DEPTH per period).
  */
 import { resolvePeriod, TOP_PERIODS, type ResolvedPeriod } from '../../shared/periods';
-import { mergeTopList, needsFullRecount, sameTopList, type PeriodCounts } from '../domain/ranking';
+import { mergeTopList, needsFullRecount, sameTopList, type PeriodCounts, type PeriodScores } from '../domain/ranking';
+import { hasScore, scoreSample, type AnySchemaConfig, type Schema } from '../domain/schemas';
+import { scoreInterval } from '../domain/statistics';
 import { logger } from '../observability/logger';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { nonNegative, sumCounters, type Counter } from '../domain/aggregation';
@@ -113,8 +116,31 @@ async function periodCounters(store: TableClient, entity: AggregateEntity, entit
   });
 }
 
-async function periodCounts(store: TableClient, entity: AggregateEntity, entityId: string, periods: ReturnType<typeof rankedPeriods>): Promise<PeriodCounts> {
-  return (await periodCounters(store, entity, entityId, periods)).map((counter) => nonNegative(counter.count));
+/** The schema and config of a set, for its scores; undefined when the set is gone. */
+async function setShape(store: TableClient, contentSetId: string): Promise<{ schema: Schema; config: AnySchemaConfig } | undefined> {
+  const { Item } = await store.documentClient.send(new GetCommand({ TableName: store.tableName, Key: { pk: `set#${contentSetId}`, sk: 'set' } }));
+  return Item ? { schema: Item.schema as Schema, config: Item.schemaConfig as AnySchemaConfig } : undefined;
+}
+
+type SetShape = Awaited<ReturnType<typeof setShape>>;
+
+/** An entity's counts per ranked period, and the bounds of its score's interval for a schema with a score. */
+async function periodCounts(
+  store: TableClient,
+  entity: AggregateEntity,
+  entityId: string,
+  periods: ReturnType<typeof rankedPeriods>,
+  shape: SetShape,
+): Promise<{ counts: PeriodCounts; scores?: PeriodScores }> {
+  const counters = await periodCounters(store, entity, entityId, periods);
+  const counts = counters.map((counter) => nonNegative(counter.count));
+  if (!shape || !hasScore(shape.schema)) return { counts };
+  const scores = counters.map((counter) => {
+    const sample = scoreSample(shape.schema, shape.config, counter);
+    const interval = sample && scoreInterval(sample);
+    return interval ? { low: interval.low, high: interval.high } : null;
+  });
+  return { counts, scores };
 }
 
 /** Recounts a set's list: the set, the `changed` items, and every member when a window slid. Returns whether it wrote. */
@@ -125,17 +151,31 @@ export async function refreshTopList(
   now: Date,
 ): Promise<{ written: boolean; retries: number }> {
   const periods = rankedPeriods(now);
+  const shape = await setShape(store, scope.contentSetId);
   for (let attempt = 1; ; attempt++) {
     const stored = await readTopList(store, scope, { consistent: true });
     const recount = new Set(changed);
     if (needsFullRecount(stored?.list, now)) for (const id of stored!.list.items.keys()) recount.add(id);
     const items = new Map<string, PeriodCounts>();
+    const scores = new Map<string, PeriodScores>();
     await inParallel([...recount], 8, async (id) => {
-      items.set(id, await periodCounts(store, 'contentItem', id, periods));
+      const recounted = await periodCounts(store, 'contentItem', id, periods, shape);
+      items.set(id, recounted.counts);
+      if (recounted.scores) scores.set(id, recounted.scores);
     });
-    const set = await periodCounts(store, 'contentSet', scope.contentSetId, periods);
-    const list = mergeTopList(stored?.list, { set, items }, now);
-    if (stored && sameTopList(stored.list, list)) return { written: false, retries: attempt - 1 };
+    const set = await periodCounts(store, 'contentSet', scope.contentSetId, periods, shape);
+    const list = mergeTopList(
+      stored?.list,
+      {
+        set: set.counts,
+        items,
+        // A set that is gone keeps the schema its list named.
+        schema: shape?.schema ?? stored?.list.schema ?? '',
+        ...(set.scores ? { setScores: set.scores, scores } : {}),
+      },
+      now,
+    );
+    if (stored && stored.olderLayout.size === 0 && sameTopList(stored.list, list)) return { written: false, retries: attempt - 1 };
     if (await writeTopList(store, scope, list, stored, now)) return { written: true, retries: attempt - 1 };
     if (attempt >= MAX_ATTEMPTS) throw new Error(`the top list of set ${scope.contentSetId} kept changing during ${MAX_ATTEMPTS} attempts`);
   }

@@ -22,7 +22,7 @@
 import { createHash } from 'node:crypto';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { TOP_PERIODS } from '../../shared/periods';
-import { carriesOver, sameTopList, type TopList } from '../domain/ranking';
+import { carriesOver, sameTopList, type PeriodScores, type TopList } from '../domain/ranking';
 import type { TableClient } from './dynamodb-clients';
 
 export const CHANGE_SHARDS = 8;
@@ -62,6 +62,8 @@ export interface StoredTopList {
   versions: Map<string, number>;
   /** The list's write count, carried by the parts each write wrote: the highest names the part written last. */
   writes: number;
+  /** The parts written before lists named their schema: rewritten at the next write, even unchanged. */
+  olderLayout: Set<string>;
 }
 
 /**
@@ -111,22 +113,59 @@ function combineParts(scope: ListScope, parts: Record<string, unknown>[]): Store
   const latest = latestPart(parts);
   const buckets = inLayout(((latest?.buckets ?? []) as string[]).map(String), '');
   const items = new Map<string, number[]>();
+  const scores = new Map<string, PeriodScores>();
   const versions = new Map<string, number>();
+  const olderLayout = new Set<string>();
+  const scored = typeof latest?.setScores === 'string';
   for (const part of parts) {
     const name = String(part.sk).slice(prefix.length);
     versions.set(name, Number(part.version ?? 0));
+    if (part.schema === undefined) olderLayout.add(name);
     const partBuckets = inLayout(((part.buckets ?? []) as string[]).map(String), '');
     partBuckets.forEach((bucket, index) => {
-      if (carriesOverAt(index) && bucket !== buckets[index]) buckets[index] = '';
+      // A part written before lists named their schema (and kept scores) is of an older layout: stale, so the ranker recounts every member.
+      if (carriesOverAt(index) && (bucket !== buckets[index] || part.schema === undefined)) buckets[index] = '';
     });
+    const passed = (index: number) => !carriesOverAt(index) && partBuckets[index] !== buckets[index];
     for (const [id, counts] of Object.entries((part.items ?? {}) as Record<string, string>)) {
       items.set(
         fullId(scope.contentSetId, id),
-        inLayout(counts.split('.'), '0').map((count, index) => (!carriesOverAt(index) && partBuckets[index] !== buckets[index] ? 0 : Number(count))),
+        inLayout(counts.split('.'), '0').map((count, index) => (passed(index) ? 0 : Number(count))),
+      );
+    }
+    for (const [id, text] of Object.entries((part.scores ?? {}) as Record<string, string>)) {
+      scores.set(
+        fullId(scope.contentSetId, id),
+        decodeScores(text).map((score, index) => (passed(index) ? null : score)),
       );
     }
   }
-  return { scope, list: { buckets, set: inLayout(((latest?.set ?? []) as number[]).map(Number), 0), items }, versions, writes: Number(latest?.writes ?? 0) };
+  const list: TopList = {
+    buckets,
+    set: inLayout(((latest?.set ?? []) as number[]).map(Number), 0),
+    items,
+    ...(latest?.schema === undefined ? {} : { schema: String(latest.schema) }),
+    ...(scored ? { setScores: decodeScores(String(latest!.setScores)), scores } : {}),
+  };
+  return { scope, list, versions, writes: Number(latest?.writes ?? 0), olderLayout };
+}
+
+/**
+ * Scores as stored: one string, the periods in TOP_PERIODS order separated by `;`, each
+ * `<low>,<high>` or empty where the period has no score. Bounds keep 8 significant digits:
+ * ranks of real samples differ far above that, and full doubles would double a list's weight.
+ */
+function encodeScores(scores: PeriodScores): string {
+  const bound = (value: number) => String(Number(value.toPrecision(8)));
+  return scores.map((score) => (score ? `${bound(score.low)},${bound(score.high)}` : '')).join(';');
+}
+
+function decodeScores(text: string): PeriodScores {
+  return text.split(';').map((score) => {
+    if (!score) return null;
+    const [low, high] = score.split(',').map(Number);
+    return { low, high };
+  });
 }
 
 function scopeOf(pk: string, sk: string): ListScope {
@@ -172,14 +211,20 @@ export async function readTopLists(store: TableClient, accountId: string, projec
 }
 
 /** The parts of a list as stored (short ids), by part name, without the set's counts (added to those written). */
+function emptyPart(list: TopList): Record<string, unknown> {
+  return { buckets: list.buckets, items: {}, ...(list.scores ? { scores: {} } : {}) };
+}
+
 function partsOf(scope: ListScope, list: TopList): Map<string, Record<string, unknown>> {
   const parts = new Map<string, Record<string, unknown>>();
   // In id order: DynamoDB keeps no order in a map, and parts are compared as JSON to find those that changed.
   for (const [id, counts] of [...list.items].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
     const name = itemPart(id);
-    const part = parts.get(name) ?? { buckets: list.buckets, items: {} };
+    const part = parts.get(name) ?? emptyPart(list);
     // One string per item, its counts in TOP_PERIODS order (`<day>.<week>.<month>.<year>.<lifetime>.<7d>.<28d>.<12m>`): a list of numbers weighs twice as much.
     (part.items as Record<string, string>)[shortId(scope.contentSetId, id)] = counts.join('.');
+    const scores = list.scores?.get(id);
+    if (scores) (part.scores as Record<string, string>)[shortId(scope.contentSetId, id)] = encodeScores(scores);
     parts.set(name, part);
   }
   return parts;
@@ -196,14 +241,16 @@ export async function writeTopList(store: TableClient, scope: ListScope, list: T
   const after = partsOf(scope, list);
   // A part that lost all its items is written empty (its version goes on), once.
   for (const name of stored?.versions.keys() ?? []) {
-    if (!before.has(name)) before.set(name, { buckets: stored!.list.buckets, items: {} });
-    if (!after.has(name)) after.set(name, { buckets: list.buckets, items: {} });
+    if (!before.has(name)) before.set(name, emptyPart(stored!.list));
+    if (!after.has(name)) after.set(name, emptyPart(list));
   }
-  const changed = [...after].filter(([name, part]) => JSON.stringify(part) !== JSON.stringify(before.get(name)) || !stored?.versions.has(name));
+  const changed = [...after].filter(
+    ([name, part]) => JSON.stringify(part) !== JSON.stringify(before.get(name)) || !stored?.versions.has(name) || stored.olderLayout.has(name),
+  );
   // The set's counts (or the buckets) changed with no part's items: the smallest part carries them.
   if (changed.length === 0 && (!stored || !sameTopList(stored.list, list))) {
     const smallest = [...after].sort(([, a], [, b]) => JSON.stringify(a).length - JSON.stringify(b).length)[0];
-    changed.push(smallest ?? [FIRST_PART, { buckets: list.buckets, items: {} }]);
+    changed.push(smallest ?? [FIRST_PART, emptyPart(list)]);
   }
   const outcomes = await Promise.all(
     changed.map(async ([name, part]) => {
@@ -218,6 +265,8 @@ export async function writeTopList(store: TableClient, scope: ListScope, list: T
               sk: `${prefix}${name}`,
               ...part,
               set: list.set,
+              ...(list.schema === undefined ? {} : { schema: list.schema }),
+              ...(list.setScores ? { setScores: encodeScores(list.setScores) } : {}),
               writes: (stored?.writes ?? 0) + 1,
               version: (seen ?? 0) + 1,
               updatedAt: now.toISOString(),

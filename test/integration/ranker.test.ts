@@ -27,7 +27,10 @@ async function vote(key: string, times: number, at = new Date()) {
 }
 
 const ranked = async (period: 'rolling7d' | 'week', now = new Date()) =>
-  (await topContentItems(store, owner.accountId, { contentSetId, period, $size: 10 }, now)).map((entry) => [entry.key, entry.stats.count]);
+  (await topContentItems(store, owner.accountId, { contentSetId, period, $size: 10, $sort: 'count', $minCount: 1 }, now)).map((entry) => [
+    entry.key,
+    entry.stats.count,
+  ]);
 
 beforeAll(async () => {
   api = await startTestApi();

@@ -33,8 +33,24 @@ async function putPart(name: string, part: Record<string, unknown>) {
 describe('top list parts', () => {
   it('take the set counts of the part with the highest write count, whatever the clocks said', async () => {
     // The second write ran on a clock behind the first's: its part is the older by time.
-    await putPart('items#1', { buckets, items: { a: counted(1) }, set: counts(1), writes: 1, version: 1, updatedAt: '2026-11-25T12:01:00.000Z' });
-    await putPart('items#2', { buckets, items: { b: counted(2) }, set: counts(3), writes: 2, version: 1, updatedAt: '2026-11-25T12:00:30.000Z' });
+    await putPart('items#1', {
+      buckets,
+      items: { a: counted(1) },
+      set: counts(1),
+      schema: 'pulse',
+      writes: 1,
+      version: 1,
+      updatedAt: '2026-11-25T12:01:00.000Z',
+    });
+    await putPart('items#2', {
+      buckets,
+      items: { b: counted(2) },
+      set: counts(3),
+      schema: 'pulse',
+      writes: 2,
+      version: 1,
+      updatedAt: '2026-11-25T12:00:30.000Z',
+    });
     const stored = await readTopList(store, scope, { consistent: true });
     expect(stored!.list.set).toEqual(counts(3));
     expect(stored!.writes).toBe(2);
@@ -43,7 +59,7 @@ describe('top list parts', () => {
 
   it('write the changed parts only, one more write count, and the set counts in each', async () => {
     const stored = (await readTopList(store, scope, { consistent: true }))!;
-    const list = { buckets, set: counts(4), items: new Map([...stored.list.items, ['b', counts(3)]]) };
+    const list = { buckets, set: counts(4), items: new Map([...stored.list.items, ['b', counts(3)]]), schema: 'pulse' };
     expect(await writeTopList(store, scope, list, stored, now)).toBe(true);
     const after = (await readTopList(store, scope, { consistent: true }))!;
     expect(after.writes).toBe(3);
@@ -84,5 +100,43 @@ describe('top list parts', () => {
     expect(byPeriod(stored.list.set)).toEqual({ day: 0, week: 6, month: 5, year: 4, lifetime: 0, rolling7d: 3, rolling28d: 2, rolling12m: 1 });
     expect(byPeriod(stored.list.buckets)).toMatchObject({ day: '', lifetime: '', week: 'week#2026-11-23' });
     expect(needsFullRecount(stored.list, now)).toBe(true);
+  });
+
+  it('keep the scores of a schema with one, each bound to 8 significant digits, and the schema', async () => {
+    const scored = { ...scope, contentSetId: 'scored' };
+    const bounds = (low: number, high: number) => TOP_PERIODS.map((period) => (period === 'day' ? null : { low, high }));
+    const list = {
+      buckets,
+      set: counts(3),
+      items: new Map([['a', counts(3)]]),
+      schema: 'yes-no',
+      setScores: bounds(0.1, 0.2),
+      scores: new Map([['a', bounds(0.123456789123, -0.5)]]),
+    };
+    expect(await writeTopList(store, scored, list, undefined, now)).toBe(true);
+    const stored = (await readTopList(store, scored, { consistent: true }))!;
+    expect(stored.list).toEqual({ ...list, scores: new Map([['a', bounds(0.12345679, -0.5)]]) });
+    expect(stored.olderLayout.size).toBe(0);
+    expect(needsFullRecount(stored.list, now)).toBe(false);
+  });
+
+  it('read a part written before lists named their schema as stale, and rewrite it at the next write even unchanged', async () => {
+    const before = { ...scope, contentSetId: 'before-quality' };
+    await store.documentClient.send(
+      new PutCommand({
+        TableName: settings.tableName,
+        Item: { pk: `toplist#${scope.accountId}`, sk: 'prj#before-quality#items#0', buckets, items: { a: counted(2) }, set: counts(2), writes: 1, version: 1 },
+      }),
+    );
+    const stored = (await readTopList(store, before, { consistent: true }))!;
+    expect(stored.list.items.get('a')).toEqual(counts(2));
+    expect(stored.list.schema).toBeUndefined();
+    expect(needsFullRecount(stored.list, now)).toBe(true);
+    expect([...stored.olderLayout]).toEqual(['items#0']);
+    const list = { buckets, set: counts(2), items: stored.list.items, schema: 'pulse' };
+    expect(await writeTopList(store, before, list, stored, now)).toBe(true);
+    const after = (await readTopList(store, before, { consistent: true }))!;
+    expect([after.list.schema, after.olderLayout.size, after.versions.get('items#0')]).toEqual(['pulse', 0, 2]);
+    expect(needsFullRecount(after.list, now)).toBe(false);
   });
 });

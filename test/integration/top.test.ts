@@ -218,6 +218,54 @@ describe('sets/top', () => {
   });
 });
 
+describe('rankings by quality ($sort best, worst)', () => {
+  const keysOf = (entries: any[]) => itemKeys(idsOf(entries));
+  async function refused(resource: 'sets' | 'contents', query: Record<string, unknown>, path: string) {
+    const answer = await api.call(`${resource}/top`, [query], { key: owner.viewer });
+    expect([answer.status, answer.body.error]).toEqual([400, 'bad-request']);
+    expect(answer.body.data.fields.map((field: { path: string }) => field.path)).toEqual([path]);
+  }
+
+  it('orders by the bounds of the 95% interval, with each score, among those with at least $minCount responses', async () => {
+    // Yes-no in the last 7 days: a 4 of 5 yes, b 0 of 3, c 1 of 1.
+    const best = await top('contents', { contentSetId: sets.s1, $sort: 'best', $minCount: 1 });
+    expect(keysOf(best)).toEqual(['a', 'c', 'b']);
+    for (const entry of best) expect(entry.score).toEqual({ value: expect.any(Number), low: expect.any(Number), high: expect.any(Number), method: 'wilson' });
+    // Wilson's interval of 4 of 5 at 95%: 0.3755 to 0.9638 (Newcombe 1998's method 3).
+    expect(best[0].score.value).toBe(0.8);
+    expect(best[0].score.low).toBeCloseTo(0.3755, 4);
+    expect(best[0].score.high).toBeCloseTo(0.9638, 4);
+    expect(best.map((entry) => entry.score.low)).toEqual([...best.map((entry) => entry.score.low)].sort((x, y) => y - x));
+    expect(keysOf(await top('contents', { contentSetId: sets.s1, $sort: 'worst', $minCount: 1 }))).toEqual(['b', 'a', 'c']);
+    expect(keysOf(await top('contents', { contentSetId: sets.s1, $sort: 'best', $minCount: 3 }))).toEqual(['a', 'b']);
+    expect(keysOf(await top('contents', { contentSetId: sets.s1, $sort: 'worst', $minCount: 1, $size: 1 }))).toEqual(['b']);
+    // The default $minCount is 10: none of them has that many.
+    expect(await top('contents', { contentSetId: sets.s1, $sort: 'best' })).toEqual([]);
+    // A project's list, of one schema: p1's yes-no items are s1's; the sets likewise.
+    expect(keysOf(await top('contents', { projectId: p1, schema: 'yes-no', $sort: 'worst', $minCount: 1 }))).toEqual(['b', 'a', 'c']);
+    // A mean: the reaction set's f (5 happy, 2 sad), by Student's t; h's response was removed.
+    const [f, ...rest] = await top('contents', { schema: 'reaction', $sort: 'best', $minCount: 1 });
+    expect([f.key, f.score.method, rest]).toEqual(['f', 't', []]);
+    const [s1] = await top('sets', { schema: 'yes-no', $sort: 'best', $minCount: 9 });
+    expect([s1.id, s1.stats.count, s1.score.method]).toEqual([sets.s1, 9, 'wilson']);
+    expect(await top('sets', { schema: 'yes-no', $sort: 'best', $minCount: 10 })).toEqual([]);
+    // Sorted by count, the schema filter keeps the sets of that schema; no score is given.
+    const pulse = await top('contents', { schema: 'pulse', $size: 100 });
+    expect(keysOf(pulse).slice(0, 2)).toEqual(['d', 'e']);
+    expect(new Set(pulse.map((entry) => entry.contentSetId))).toEqual(new Set([sets.s2]));
+    expect(pulse[0].score).toBeUndefined();
+  });
+
+  it('refuses best and worst for a schema without a score, across sets without a schema filter, and a $minCount below 1', async () => {
+    await refused('contents', { contentSetId: sets.s2, $sort: 'best' }, 'args.0.$sort');
+    await refused('sets', { schema: 'pulse', $sort: 'worst' }, 'args.0.$sort');
+    await refused('contents', { projectId: p1, $sort: 'worst' }, 'args.0.schema');
+    await refused('sets', { $sort: 'best' }, 'args.0.schema');
+    await refused('contents', { contentSetId: sets.s1, $sort: 'best', $minCount: 0 }, 'args.0.$minCount');
+    await refused('contents', { $sort: 'most' }, 'args.0.$sort');
+  });
+});
+
 describe('isolation between accounts', () => {
   it("never ranks another account's sets or items", async () => {
     const theirs = await top('contents', {}, stranger.viewer);

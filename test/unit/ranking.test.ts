@@ -4,10 +4,18 @@ import {
   currentBuckets,
   mergeTopList,
   needsFullRecount,
+  QUALITY_ORDERS,
+  qualityCandidates,
   rankItems,
+  rankItemsByScore,
   rankSets,
+  rankSetsByScore,
   sameTopList,
+  TOP_LIST_DEPTH,
   type PeriodCounts,
+  type PeriodScores,
+  type QualityOrder,
+  type ScoreBounds,
   type TopList,
 } from '../../functions/domain/ranking';
 
@@ -194,5 +202,153 @@ describe('sameTopList', () => {
     expect(sameTopList(a, b)).toBe(true);
     expect(sameTopList(a, { ...a, set: all(2) })).toBe(false);
     expect(sameTopList(a, mergeTopList(a, { set: all(1), items: new Map() }, tuesday))).toBe(false);
+  });
+});
+
+describe('rankings by quality', () => {
+  const bounds = (low: number, high: number): ScoreBounds => ({ low, high });
+  /** A list of one set from entities given as [id, count, low, high] in every period. */
+  const listOf = (entries: [string, number, number, number][], now = monday, depth = TOP_LIST_DEPTH) =>
+    mergeTopList(
+      undefined,
+      {
+        set: all(entries.reduce((sum, [, count]) => sum + count, 0)),
+        items: new Map(entries.map(([id, count]) => [id, all(count)])),
+        schema: 'yes-no',
+        setScores: TOP_PERIODS.map(() => bounds(0.4, 0.6)),
+        scores: new Map(entries.map(([id, , low, high]) => [id, TOP_PERIODS.map(() => bounds(low, high))])),
+      },
+      now,
+      depth,
+    );
+  const ids = (entries: { id: string }[]) => entries.map((entry) => entry.id);
+
+  it('orders best by the low end descending, worst by the high end ascending; ties by count (more first), then id', () => {
+    const list = listOf([
+      ['a', 20, 0.5, 0.9],
+      ['b', 30, 0.5, 0.7],
+      ['c', 30, 0.5, 0.8],
+      ['d', 20, 0.2, 0.7],
+      ['e', 20, 0.6, 0.7],
+    ]);
+    const rank = (direction: QualityOrder) => ids(rankItemsByScore([{ contentSetId: 's', list }], 'week', direction, { now: monday, minCount: 1, size: 10 }));
+    // Best: e (0.6); then b, c (0.5, 30 each: by id); then a (0.5, 20); then d.
+    expect(rank('best')).toEqual(['e', 'b', 'c', 'a', 'd']);
+    // Worst: b (0.7, 30), then d and e (0.7, 20 each: by id), then c (0.8), then a.
+    expect(rank('worst')).toEqual(['b', 'd', 'e', 'c', 'a']);
+  });
+
+  it('leaves out entities with fewer than minCount responses, and ranks sets by their own scores', () => {
+    const list = listOf([
+      ['a', 5, 0.9, 1],
+      ['b', 10, 0.1, 0.3],
+      ['c', 12, 0.5, 0.6],
+    ]);
+    const lists = [{ contentSetId: 's', list }];
+    expect(ids(rankItemsByScore(lists, 'rolling7d', 'best', { now: monday, minCount: 10, size: 10 }))).toEqual(['c', 'b']);
+    expect(ids(rankItemsByScore(lists, 'rolling7d', 'best', { now: monday, minCount: 6, size: 1 }))).toEqual(['c']);
+    expect(ids(rankItemsByScore(lists, 'rolling7d', 'worst', { now: monday, minCount: 1, size: 10 }))).toEqual(['b', 'c', 'a']);
+    expect(rankSetsByScore(lists, 'month', 'best', { now: monday, minCount: 27, size: 10 })).toEqual([
+      { id: 's', contentSetId: 's', count: 27, score: bounds(0.4, 0.6) },
+    ]);
+    expect(rankSetsByScore(lists, 'month', 'best', { now: monday, minCount: 28, size: 10 })).toEqual([]);
+  });
+
+  it('ranks nothing in a calendar period whose bucket has passed, and keeps rolling scores until recounted', () => {
+    const lists = [{ contentSetId: 's', list: listOf([['a', 20, 0.5, 0.9]]) }];
+    expect(rankItemsByScore(lists, 'week', 'best', { now: nextMonday, minCount: 1, size: 10 })).toEqual([]);
+    expect(ids(rankItemsByScore(lists, 'rolling28d', 'worst', { now: nextMonday, minCount: 1, size: 10 }))).toEqual(['a']);
+  });
+
+  it('keeps, past the top by count, an item that fewer than depth others with at least its count rank above', () => {
+    // Depth 1: by count only b (most answered) would stay; a is the best of those with at least 2 responses, c the worst of all.
+    const list = listOf(
+      [
+        ['a', 2, 0.8, 0.9],
+        ['b', 9, 0.5, 0.6],
+        ['c', 1, 0.1, 0.2],
+        ['d', 1, 0.3, 0.4],
+        ['e', 2, 0.4, 0.7],
+      ],
+      monday,
+      1,
+    );
+    expect([...list.items.keys()].sort()).toEqual(['a', 'b', 'c']);
+    expect([...list.scores!.keys()].sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('counts the entries ranked above with at least the same count (qualityCandidates)', () => {
+    const entries = [
+      { id: 'x', count: 5, score: bounds(0.9, 1) },
+      { id: 'y', count: 3, score: bounds(0.8, 1) },
+      { id: 'z', count: 5, score: bounds(0.7, 1) },
+      { id: 'w', count: 1, score: bounds(0.6, 1) },
+    ];
+    // Best at depth 1: x alone (y and z each have x above, w all three). At depth 2: z has only x above (y has fewer responses).
+    expect([...qualityCandidates(entries, 'best', 1)]).toEqual(['x']);
+    expect([...qualityCandidates(entries, 'best', 2)].sort()).toEqual(['x', 'y', 'z']);
+    // Worst, every high end equal: by count, then id: x, z, y, w.
+    expect([...qualityCandidates(entries, 'worst', 1)]).toEqual(['x']);
+  });
+});
+
+describe('a list kept by quality', () => {
+  it('ranks best and worst like a recount of every entity, for every ranked period, minCount and size up to its depth (fast-check)', () => {
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
+    // Few distinct counts and bounds, so that ties are common.
+    const periodEntry = fc.record({ count: fc.integer({ min: 0, max: 4 }), low: fc.constantFrom(0, 0.25, 0.5), width: fc.constantFrom(0, 0.25, 0.5) });
+    const itemData = fc.array(periodEntry, { minLength: TOP_PERIODS.length, maxLength: TOP_PERIODS.length });
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.constantFrom(...ids), itemData, { minKeys: 1 }),
+        // The runs of the ranker: each recounts some items (an item counted in several takes its final data in the last).
+        fc.array(fc.subarray(ids), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 5 }),
+        (data, runs, depth, minCount) => {
+          const counts = (id: string) => data[id].map((entry) => entry.count);
+          const scores = (id: string): PeriodScores => data[id].map((entry) => (entry.count > 0 ? { low: entry.low, high: entry.low + entry.width } : null));
+          const truth = {
+            buckets: currentBuckets(monday),
+            set: all(0),
+            items: new Map<string, PeriodCounts>(),
+            scores: new Map<string, PeriodScores>(),
+            schema: 'yes-no',
+          };
+          let list: TopList | undefined;
+          // Every item is counted at least once, in some run, and then with its data.
+          const recounts = [...runs, Object.keys(data)].map((run) => run.filter((id) => data[id]));
+          for (const [index, run] of recounts.entries()) {
+            const last = index === recounts.length - 1;
+            const recounted = run.filter((id) => (last ? !truth.items.has(id) : true));
+            for (const id of recounted) {
+              truth.items.set(id, counts(id));
+              truth.scores.set(id, scores(id));
+            }
+            list = mergeTopList(
+              list,
+              {
+                set: all(0),
+                items: new Map(recounted.map((id) => [id, counts(id)])),
+                schema: 'yes-no',
+                setScores: all(0).map(() => null),
+                scores: new Map(recounted.map((id) => [id, scores(id)])),
+              },
+              monday,
+              depth,
+            );
+          }
+          for (const period of TOP_PERIODS) {
+            for (const direction of QUALITY_ORDERS) {
+              const options = { now: monday, minCount, size: depth };
+              expect(rankItemsByScore([{ contentSetId: 's', list: list! }], period, direction, options)).toEqual(
+                rankItemsByScore([{ contentSetId: 's', list: truth }], period, direction, options),
+              );
+            }
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });

@@ -233,7 +233,7 @@ export type ContentItemLookupEntry = {
   };
 };
 
-/** A content item of contents/top with its stats for the period. */
+/** A content item of contents/top with its stats for the period; sorted best or worst, also its score. */
 export type ContentItemTopEntry = {
   id: string;
   key: string;
@@ -249,6 +249,7 @@ export type ContentItemTopEntry = {
     url?: string;
   };
   stats: AggregatedData;
+  score?: ScoreInterval;
 };
 
 /** A content item named by its set and key. */
@@ -347,7 +348,7 @@ export type ContentSetSaveModel = {
   state?: "active" | "inactive" | "archived";
 };
 
-/** A content set of sets/top with its stats for the period. */
+/** A content set of sets/top with its stats for the period; sorted best or worst, also its score. */
 export type ContentSetTopEntry = {
   id: string;
   name: string;
@@ -369,6 +370,7 @@ export type ContentSetTopEntry = {
     publicMinCount: number;
   };
   stats: AggregatedData;
+  score?: ScoreInterval;
 };
 
 /** Which content sets sets/top ranks: the account or one project, over one period. */
@@ -376,6 +378,11 @@ export type ContentSetTopQueryModel = {
   $size?: number;
   projectId?: string;
   period?: TopPeriod;
+  /** count (default): most responses first; best: by the low end of the score interval, descending; worst: by its high end, ascending. */
+  $sort?: "count" | "best" | "worst";
+  /** best and worst leave out entities with fewer responses in the period (default 10). */
+  $minCount?: number;
+  schema?: SchemaName;
 };
 
 /** The arguments of contents/exists: { contentSetId, key }: ContentKey */
@@ -401,6 +408,11 @@ export type ContentTopQueryModel = {
   $size?: number;
   projectId?: string;
   period?: TopPeriod;
+  /** count (default): most responses first; best: by the low end of the score interval, descending; worst: by its high end, ascending. */
+  $sort?: "count" | "best" | "worst";
+  /** best and worst leave out entities with fewer responses in the period (default 10). */
+  $minCount?: number;
+  schema?: SchemaName;
   contentSetId?: string;
 };
 
@@ -981,6 +993,14 @@ export type ScoreChange = {
   high: number | null;
   significant: boolean | null;
   method: "newcombe" | "welch" | "count";
+};
+
+/** A period's score and its 95% interval: Wilson's score interval for a share, Student's t for a mean (docs/api.md, "Scores"). */
+export type ScoreInterval = {
+  value: number;
+  low: number;
+  high: number;
+  method: "wilson" | "t";
 };
 
 /** The arguments of sets/create: { projectId, key, schema, schemaConfig?, metadata: ContentSetMetadataModel } */
