@@ -38,7 +38,7 @@ export interface QuarantineSettings {
 /** What a caller may give (`sets/create` metadata, `sets/save`): any of the fields; the rest keep their value or default. */
 export type QuarantineSettingsInput = Partial<QuarantineSettings>;
 
-export const DEFAULT_QUARANTINE_SETTINGS: QuarantineSettings = { visitorBurst: 5, surgeFactor: 20, surgeFloor: 120, spamCheck: true };
+export const DEFAULT_QUARANTINE_SETTINGS: QuarantineSettings = { visitorBurst: 5, surgeFactor: 20, surgeFloor: 600, spamCheck: true };
 
 export function quarantineSettingsOf(stored: QuarantineSettingsInput | undefined): QuarantineSettings {
   return { ...DEFAULT_QUARANTINE_SETTINGS, ...stored };

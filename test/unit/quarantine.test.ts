@@ -16,15 +16,15 @@ function arrivals(count: number, options: { item?: string; visitor?: string; sta
 
 describe('settings', () => {
   test('defaults fill what a set did not give', () => {
-    expect(quarantineSettingsOf(undefined)).toEqual({ visitorBurst: 5, surgeFactor: 20, surgeFloor: 120, spamCheck: true });
-    expect(quarantineSettingsOf({ visitorBurst: 2, spamCheck: false })).toEqual({ visitorBurst: 2, surgeFactor: 20, surgeFloor: 120, spamCheck: false });
+    expect(quarantineSettingsOf(undefined)).toEqual({ visitorBurst: 5, surgeFactor: 20, surgeFloor: 600, spamCheck: true });
+    expect(quarantineSettingsOf({ visitorBurst: 2, spamCheck: false })).toEqual({ visitorBurst: 2, surgeFactor: 20, surgeFloor: 600, spamCheck: false });
   });
 
   test('the surge threshold is the floor until the mean rate times the factor passes it', () => {
-    expect(surgeThreshold(settings, 0)).toBe(120);
+    expect(surgeThreshold(settings, 0)).toBe(600);
     const minutes = BASELINE_DAYS * 24 * 60;
-    expect(surgeThreshold(settings, 6 * minutes)).toBe(120);
-    expect(surgeThreshold(settings, 10 * minutes)).toBe(200);
+    expect(surgeThreshold(settings, 30 * minutes)).toBe(600);
+    expect(surgeThreshold(settings, 40 * minutes)).toBe(800);
   });
 });
 
@@ -69,6 +69,8 @@ describe('visitor burst', () => {
 });
 
 describe('item surge', () => {
+  // A lower floor than the default keeps the crowds small.
+  const settings = { ...DEFAULT_QUARANTINE_SETTINGS, surgeFloor: 120 };
   // Many visitors, one response each: only the surge rule can hold them.
   const crowd = (count: number, step: number) =>
     Array.from({ length: count }, (_, index) => ({
