@@ -55,6 +55,8 @@ export const TABLE_ACTIONS = {
    * BatchGetItem of projects, sets and items, PutItem of deliveries and their pointers; its
    * first attempts update deliveries and webhooks (outcome, failing clock, disabling); on an
    * erasure, Query of the response's pointers and DeleteItem of them and their deliveries.
+   * Its screening of new responses (functions/stream/screening.ts): BatchGetItem of sets,
+   * Query of a set's recent responses and an item's day counters, UpdateItem of a held response.
    */
   webhooks: ['dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
   /**

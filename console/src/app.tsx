@@ -13,6 +13,7 @@ import { RespondentPage, RespondentsPage } from './pages/respondents';
 import { ProjectPage } from './pages/project';
 import { ProjectsPage } from './pages/projects';
 import { ResponsesPage } from './pages/responses';
+import { ReviewPage } from './pages/review';
 import { SetSettingsPage } from './pages/set-settings';
 import { InvitationPage } from './pages/invitation';
 import { SignInPage } from './pages/sign-in';
@@ -129,6 +130,7 @@ function Routes() {
         <Route path="/projects" component={ProjectsPage} />
         <Route path="/projects/:projectId">{(params) => <ProjectPage projectId={params.projectId} />}</Route>
         <Route path="/projects/:projectId/responses">{(params) => <ResponsesPage scope={{ projectId: params.projectId }} />}</Route>
+        <Route path="/projects/:projectId/review">{(params) => <ReviewPage projectId={params.projectId} />}</Route>
         <Route path="/sets/:setId">{(params) => <ContentSetPage setId={params.setId} />}</Route>
         <Route path="/sets/:setId/responses">{(params) => <ResponsesPage scope={{ contentSetId: params.setId }} />}</Route>
         <Route path="/sets/:setId/embed">{(params) => <EmbedPage setId={params.setId} />}</Route>

@@ -50,6 +50,20 @@ export const AlertSettingsInputModel = z
   })
   .meta({ id: 'AlertSettingsInput', description: "A content set's alert settings to change: on or off, the fewest responses per window, the smallest drop." });
 
+/** A set's quarantine settings as given (docs/api.md "Quarantine"): any of the fields, the others keep their value or default. */
+export const QuarantineSettingsInputModel = z
+  .strictObject({
+    visitorBurst: z.number().int().min(0).max(1000).optional(),
+    surgeFactor: z.number().int().min(1).max(1000).optional(),
+    surgeFloor: z.number().int().min(0).max(1_000_000).optional(),
+    spamCheck: z.boolean().optional(),
+  })
+  .meta({
+    id: 'QuarantineSettingsInput',
+    description:
+      "A content set's quarantine settings to change: one visitor's most responses on an item a minute, the surge rule's factor and floor, the spam check of messages.",
+  });
+
 export const projectStateFilter = z.enum(['all', ...PROJECT_STATES]);
 export const contentStateFilter = z.enum(['all', ...CONTENT_STATES]);
 export const schemaName = z.enum(SCHEMAS).meta({ id: 'SchemaName', description: "A content set's feedback schema." });
@@ -93,6 +107,7 @@ export const ContentSetMetadataModel = z
     alerts: AlertSettingsInputModel.optional(),
     onePerVisitor: z.boolean().optional(),
     publicMinCount: publicMinCount.optional(),
+    quarantine: QuarantineSettingsInputModel.optional(),
   })
   .meta({ id: 'ContentSetMetadataModel', description: "A new content set's name, description and flags." });
 export const ContentSetCreateModel = z
@@ -115,6 +130,7 @@ export const ContentSetSaveModel = z
     alerts: AlertSettingsInputModel.optional(),
     onePerVisitor: z.boolean().optional(),
     publicMinCount: publicMinCount.optional(),
+    quarantine: QuarantineSettingsInputModel.optional(),
     state: z.enum(CONTENT_STATES).optional(),
   })
   .meta({ id: 'ContentSetSaveModel', description: 'The fields of a content set to change.' });

@@ -3,6 +3,7 @@ import { STORED_NUMBER_RULE, storedNumber } from '../domain/stored-numbers';
 import { PROFILING_FIELDS, PROFILING_VALUE_MAX_LENGTH, type ProfilingField } from '../domain/profiling';
 import { STAT_PERIODS } from '../../shared/periods';
 import { MAX_CURSOR_LENGTH } from '../domain/cursor';
+import { RESPONSE_STATES } from '../domain/states';
 import { contentKey, ContentKeyModel, DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE } from './models';
 
 /** Bounds the bytes a single anonymous response can add to the table. */
@@ -97,7 +98,7 @@ const responseSelection = {
   contentSetId: id.optional(),
   contentId: id.optional(),
   userId: userId.optional(),
-  state: z.enum(['active', 'revoked', 'all']).default('active'),
+  state: z.enum([...RESPONSE_STATES, 'all']).default('active'),
   from: isoDate.optional(),
   to: isoDate.optional(),
   cursor: cursor.optional(),
@@ -176,6 +177,25 @@ export const ResponseEraseModel = z
     oneOf: [{ required: ['userId'] }, { required: ['responseIds'] }],
   });
 export type ResponseEraseModel = z.infer<typeof ResponseEraseModel>;
+
+/** Held responses judged by one call at most: by id, or of an item (it answers `more: true` while some remain). */
+export const REVIEW_BATCH = 100;
+
+export const ResponseReviewModel = z
+  .strictObject({
+    responseIds: z.array(id).min(1).max(REVIEW_BATCH).optional(),
+    contentId: id.optional(),
+  })
+  .refine((input) => (input.responseIds === undefined) !== (input.contentId === undefined), {
+    message: 'give either responseIds or contentId',
+    path: ['responseIds'],
+  })
+  .meta({
+    id: 'ResponseReviewModel',
+    description: `Which held (quarantined) responses to judge: up to ${REVIEW_BATCH} by id, or those of a content item (${REVIEW_BATCH} a call).`,
+    oneOf: [{ required: ['responseIds'] }, { required: ['contentId'] }],
+  });
+export type ResponseReviewModel = z.infer<typeof ResponseReviewModel>;
 
 /** What the widgets send to getAggregates: a content id, or the set and the page key. */
 export const AggregatesTarget = z.union([id, ContentKeyModel]);

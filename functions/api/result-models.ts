@@ -3,6 +3,7 @@ import { STAT_PERIODS } from '../../shared/periods';
 import { PROFILING_FIELDS, type ProfilingField } from '../domain/profiling';
 import { SCHEMAS, type Schema } from '../domain/schemas';
 import { CONTENT_STATES, PROJECT_STATES, RESPONSE_STATES } from '../domain/states';
+import { QUARANTINE_REASONS } from '../domain/quarantine';
 import { DELIVERY_STATUSES, TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from '../domain/webhooks';
 import { ERROR_STATUS, type ErrorCode } from './errors';
 
@@ -54,6 +55,10 @@ export const SchemaConfigModel = z
   .union([ReactionConfigModel, RatingConfigModel, TaggedMessageConfigModel, EmptyConfigModel])
   .meta({ id: 'SchemaConfig', description: "A content set's complete schemaConfig; its shape follows the set's schema." });
 
+export const QuarantineSettingsModel = z
+  .object({ visitorBurst: z.number().int().min(0), surgeFactor: z.number().int().min(1), surgeFloor: z.number().int().min(0), spamCheck: z.boolean() })
+  .meta({ id: 'QuarantineSettings', description: 'A content set\'s quarantine settings, defaults filled in (docs/api.md, "Quarantine").' });
+
 export const AlertSettingsModel = z
   .object({
     enabled: z.boolean(),
@@ -86,6 +91,8 @@ export const ContentSetModel = z
       onePerVisitor: z.boolean(),
       /** Public counts below this many responses in the period answer zeros; 0 = always the counts. */
       publicMinCount: z.number().int().min(0),
+      /** What is held back as a flood or spam (defaults filled in). */
+      quarantine: QuarantineSettingsModel,
     }),
   })
   .meta({ id: 'ContentSet', description: 'A content set: content items sharing one feedback schema.' });
@@ -115,6 +122,10 @@ export const ResponseValueModel = z
   .union([z.string(), z.number(), z.object({ tag: z.string(), message: z.string().optional() })])
   .meta({ id: 'ResponseValue', description: 'A string (pulse, yes-no, reaction, message), a number (rating) or { tag, message? } (tagged-message).' });
 
+export const QuarantineModel = z
+  .object({ reason: z.enum(QUARANTINE_REASONS), at: timestamp })
+  .meta({ id: 'Quarantine', description: 'Why and when a response was held back (docs/api.md "Quarantine"); kept after its release or discard.' });
+
 export const ResponseModel = z
   .object({
     id: entityId,
@@ -130,6 +141,7 @@ export const ResponseModel = z
     profiling: z
       .object(Object.fromEntries(PROFILING_FIELDS.map((field) => [field, z.string().optional()])) as Record<ProfilingField, z.ZodOptional<z.ZodString>>)
       .optional(),
+    quarantine: QuarantineModel.optional(),
   })
   .meta({ id: 'Response', description: 'One response (revoke tokens are never returned).' });
 
@@ -156,6 +168,11 @@ export const ExportChunkModel = z
 export const EraseResultModel = z
   .object({ erased: z.number().int().min(0), more: z.boolean().optional() })
   .meta({ id: 'EraseResult', description: 'Responses deleted by this call; `more` when a person has responses left for another call.' });
+
+export const ReviewResultModel = z.object({ changed: z.number().int().min(0), more: z.boolean().optional() }).meta({
+  id: 'ReviewResult',
+  description: 'Held responses released or discarded by this call; `more` when the item has held responses left for another call.',
+});
 
 const keyLevel = z.enum(['viewer', 'admin']);
 

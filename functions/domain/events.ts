@@ -6,6 +6,8 @@
 import type { Contribution } from './aggregation';
 import type { AlertImage } from './alerts';
 import type { ProjectDigest } from './digest';
+import type { QuarantineRecord } from './quarantine';
+import type { ResponseState } from './states';
 
 /** A response as stored (the attributes events carry; the revoke token hash is never read). */
 export interface ResponseImage {
@@ -15,7 +17,7 @@ export interface ResponseImage {
   contentSetId: string;
   contentItemId: string;
   schema: string;
-  state: 'active' | 'revoked';
+  state: ResponseState;
   value: unknown;
   contribution: Contribution;
   context?: Record<string, unknown>;
@@ -23,6 +25,10 @@ export interface ResponseImage {
   revokeExpiresAt?: string;
   /** Set on responses written by responses/import: their creation is history, not news. */
   importId?: string;
+  /** An anonymous response's visitor hash of the day on its item (domain/visitor-hash.ts); keyed calls have none. */
+  visitor?: string;
+  /** Why and when it was held (state `quarantined`, `discarded`, and after its release). */
+  quarantine?: QuarantineRecord;
   createdAt: string;
   updatedAt: string;
 }
@@ -62,6 +68,10 @@ export type DomainEvent =
   /** A new value (an edit), or any other change of an active response. */
   | (EventBase & { type: 'response.updated'; before: ResponseImage; after: ResponseImage })
   | (EventBase & { type: 'response.revoked'; before: ResponseImage; after: ResponseImage })
+  /** Held back by the screening (stream/screening.ts): active -> quarantined. Its release is a `response.created`. */
+  | (EventBase & { type: 'response.quarantined'; before: ResponseImage; after: ResponseImage })
+  /** A held response thrown away by an admin: quarantined -> discarded. */
+  | (EventBase & { type: 'response.discarded'; before: ResponseImage; after: ResponseImage })
   /** The item is gone (erasure). */
   | (EventBase & { type: 'response.deleted'; before: ResponseImage })
   | (EventBase & { type: 'content.created'; after: ContentItemImage })

@@ -1,7 +1,7 @@
 import type { ResponseImage } from './events';
 
 type ShownAlways = 'id' | 'accountId' | 'projectId' | 'contentSetId' | 'contentItemId' | 'createdAt' | 'updatedAt' | 'state' | 'value';
-type ShownWhenSet = 'context' | 'profiling';
+type ShownWhenSet = 'context' | 'profiling' | 'quarantine';
 
 /** The attributes of a stored response that its view shows. */
 export type ViewedResponse = Pick<ResponseImage, ShownAlways | ShownWhenSet>;
@@ -26,5 +26,6 @@ export function responseView<R extends ViewedResponse>(response: R): ResponseVie
     value: response.value,
     ...(response.context ? { context: response.context } : {}),
     ...(response.profiling ? { profiling: response.profiling } : {}),
+    ...(response.quarantine ? { quarantine: response.quarantine } : {}),
   };
 }

@@ -31,6 +31,8 @@ export interface ChatEvent {
     contentItem?: { id: string; key?: string; metadata?: { title?: string; url?: string } };
     contentSet?: { id: string; name?: string; schema?: string };
     project?: { id: string; name?: string };
+    /** response.quarantined: why it was held. */
+    quarantine?: { reason: string };
     /** stats.alert: the entity's name, the score's measure, the two windows, its console page. */
     name?: string;
     measure?: ScoreMeasure;
@@ -78,6 +80,8 @@ export function chatSegments(event: ChatEvent, config?: unknown): Segment[] {
       ];
     case 'response.revoked':
       return [words('Response withdrawn on '), set, words(' › '), item, words(': '), value()];
+    case 'response.quarantined':
+      return [words(`Response held for review (${data.quarantine?.reason ?? 'held'}) on `), set, words(' › '), item, words(': '), value()];
     case 'response.deleted':
       return [words(`A response was erased (response ${data.response?.id}, content set ${data.contentSet?.id ?? '?'}).`)];
     case 'content.created':

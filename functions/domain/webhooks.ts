@@ -3,17 +3,21 @@
  * answer of a receiver means. No I/O; the clock and the random source are arguments.
  */
 
-/** Event types an endpoint can subscribe to (the default is all of them). */
+/** Event types an endpoint can subscribe to (the default: DEFAULT_WEBHOOK_EVENT_TYPES). */
 export const WEBHOOK_EVENT_TYPES = [
   'response.created',
   'response.updated',
   'response.revoked',
   'response.deleted',
+  'response.quarantined',
   'content.created',
   'stats.alert',
   'digest.weekly',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** What a webhook created without `events` subscribes to: all but `response.quarantined`, which goes to webhooks that ask for it. */
+export const DEFAULT_WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'response.quarantined');
 
 /** Sent by `webhooks/test` only; endpoints do not subscribe to it. */
 export const TEST_EVENT_TYPE = 'webhook.test';

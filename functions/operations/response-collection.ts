@@ -25,6 +25,7 @@ import { onePerVisitorOf } from '../domain/schemas';
 import { putPlainItem, type TableClient, updatePlainItem } from '../store/dynamodb-clients';
 import { createResponse as createResponseWrite, type NewResponse, userIndexAttributes, visitorResponseUpdate } from '../store/items';
 import { conflictPause } from '../store/transactions';
+import { isConditionFailure } from '../store/conditions';
 import { autoMetadata, insertContentItem, newContentItem } from './contents';
 import { issueRevokeToken, resolveTarget, stateChecks, validValue } from './response-targets';
 import { rememberItem, rememberKey } from './target-cache';
@@ -65,7 +66,7 @@ export async function createResponse(
     const value = validValue(set, input.value);
     const revokeWindow = set.revokeWindowSeconds ?? 0;
     const revokable = wantsToken && revokeWindow > 0 ? issueRevokeToken(set.id, revokeWindow, now) : undefined;
-    const record = (contentItemId: string, id = newId()): NewResponse => ({
+    const record = (contentItemId: string, visitor: string | undefined, id = newId()): NewResponse => ({
       id,
       accountId: set.accountId,
       projectId: set.projectId,
@@ -79,6 +80,7 @@ export async function createResponse(
       profiling: Object.keys(profiling).length > 0 ? profiling : undefined,
       revokeTokenHash: revokable ? hashSecret(revokable.token) : undefined,
       revokeExpiresAt: revokable?.expireAt,
+      visitor,
       createdAt: timestamp,
       updatedAt: timestamp,
       // The person the response is about, when the caller named one: found and erased by it.
@@ -86,27 +88,34 @@ export async function createResponse(
     });
     const written = (response: NewResponse) => ({ responseId: response.id, feelbackId: response.id, ...(revokable ? { revokable } : {}) });
 
-    // One vote per visitor: an anonymous response of a set with onePerVisitor takes the id the
-    // visitor's responses on the item share today, and replaces the earlier one (docs/api.md).
+    // An anonymous response carries the visitor's hash of the day on the item, for the flood
+    // rules (stream/screening.ts). One vote per visitor: a set with onePerVisitor takes it as
+    // the id the visitor's responses on the item share today, replacing the earlier one (docs/api.md).
     const oncePerVisitor = caller.level === 'anonymous' && onePerVisitorOf(set);
-    const visitorId = (contentItemId: string) =>
-      oncePerVisitor ? visitorResponseIdOf(table, request, { contentSetId: set.id, contentItemId }, now) : Promise.resolve(undefined);
+    const visitorOf = (contentItemId: string) =>
+      caller.level === 'anonymous' ? visitorResponseIdOf(table, request, { contentSetId: set.id, contentItemId }, now) : Promise.resolve(undefined);
 
     if (target.item) {
-      const visitorResponse = await visitorId(target.item.id);
-      if (visitorResponse) {
-        const response = record(target.item.id, visitorResponse);
-        await updatePlainItem(table, visitorResponseUpdate(table.tableName, response));
+      const visitor = await visitorOf(target.item.id);
+      if (visitor && oncePerVisitor) {
+        const response = record(target.item.id, visitor, visitor);
+        try {
+          await updatePlainItem(table, visitorResponseUpdate(table.tableName, response));
+        } catch (error) {
+          // The visitor's response of the day is held back: it stays so, and the widget learns nothing.
+          if (!isConditionFailure(error)) throw error;
+        }
         return written(response);
       }
       // A new id: the condition (attribute_not_exists) never fails but on a collision of 128 random bits.
-      const response = record(target.item.id);
+      const response = record(target.item.id, visitor);
       await putPlainItem(table, createResponseWrite(table.tableName, response).Put!);
       return written(response);
     }
     const item = newContentItem(set, input.key!, autoMetadata(input.key!), now);
     // A new item has no earlier response: the visitor's id is written as any new one.
-    const response = record(item.id, (await visitorId(item.id)) ?? newId());
+    const visitor = await visitorOf(item.id);
+    const response = record(item.id, visitor, (oncePerVisitor ? visitor : undefined) ?? newId());
     const outcome = await insertContentItem(table, item, [
       createResponseWrite(table.tableName, response),
       ...stateChecks(table.tableName, { projectId: set.projectId, contentSetId: set.id, itemId: null }),

@@ -8,6 +8,7 @@ import { type RawItem, type ResponseListIndex, responseOf } from '../store/items
 import { cursorPage, openPosition, type CursorScope, type IndexSource } from './paging';
 import { mergedListRead } from './response-lists';
 import { responseView } from '../domain/response-view';
+import type { ResponseState } from '../domain/states';
 
 export async function getResponse(store: Store, accountId: string, responseId: string) {
   const { data } = await store.entities.Response.get({ id: responseId }).go({ consistent: true });
@@ -21,7 +22,7 @@ export interface ResponseSelection {
   contentSetId?: string;
   contentId?: string;
   userId?: string;
-  state: 'active' | 'revoked' | 'all';
+  state: ResponseState | 'all';
   from?: string;
   to?: string;
 }

@@ -1,6 +1,7 @@
 import { ApiError, badRequest, invalidFields, notFound } from '../api/errors';
 import { DEFAULT_REVOKE_WINDOW_SECONDS, type ContentSetCreateModel, type ContentSetFilters, type ContentSetSaveModel } from '../api/models';
 import { alertSettingsProblem, type AlertSettingsInput } from '../domain/alert-settings';
+import type { QuarantineSettingsInput } from '../domain/quarantine';
 import { onePerVisitorOf, parseSchemaConfig, type Schema } from '../domain/schemas';
 import { indexedPrefix, newId } from '../domain/text';
 import { isConditionFailure } from '../store/conditions';
@@ -54,6 +55,7 @@ export async function createContentSet(store: Store, accountId: string, input: C
     ...(input.metadata.alerts === undefined ? {} : { alerts: input.metadata.alerts }),
     onePerVisitor: onePerVisitorOf({ schema: input.schema, onePerVisitor: input.metadata.onePerVisitor }),
     publicMinCount: input.metadata.publicMinCount ?? 0,
+    ...(input.metadata.quarantine === undefined ? {} : { quarantine: input.metadata.quarantine }),
     state: 'active',
     createdAt: timestamp,
     updatedAt: timestamp,
@@ -82,6 +84,7 @@ export async function saveContentSet(store: Store, accountId: string, contentSet
     ...(input.alerts === undefined ? {} : { alerts: { ...(current.alerts as AlertSettingsInput | undefined), ...input.alerts } }),
     ...(input.onePerVisitor === undefined ? {} : { onePerVisitor: input.onePerVisitor }),
     ...(input.publicMinCount === undefined ? {} : { publicMinCount: input.publicMinCount }),
+    ...(input.quarantine === undefined ? {} : { quarantine: { ...(current.quarantine as QuarantineSettingsInput | undefined), ...input.quarantine } }),
     ...(input.state === undefined ? {} : { state: input.state }),
     updatedAt: now.toISOString(),
   };

@@ -1,4 +1,5 @@
 import { alertSettingsOf, type AlertSettingsInput } from '../domain/alert-settings';
+import { quarantineSettingsOf, type QuarantineSettingsInput } from '../domain/quarantine';
 import { type AnySchemaConfig, onePerVisitorOf, type Schema } from '../domain/schemas';
 import type { ContentItemItem, ContentSetItem, ProjectItem } from '../store/entities';
 
@@ -35,6 +36,7 @@ export function contentSetView(contentSet: ContentSetItem) {
       alerts: alertSettingsOf(contentSet.schema as Schema, contentSet.schemaConfig as AnySchemaConfig, contentSet.alerts as AlertSettingsInput | undefined),
       onePerVisitor: onePerVisitorOf(contentSet),
       publicMinCount: contentSet.publicMinCount ?? 0,
+      quarantine: quarantineSettingsOf(contentSet.quarantine as QuarantineSettingsInput | undefined),
     },
   };
 }

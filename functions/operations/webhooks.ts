@@ -4,7 +4,7 @@ import { ApiError, badRequest, notFound } from '../api/errors';
 import { DEFAULT_PAGE_SIZE } from '../api/models';
 import type { DeliveryListModel, WebhookCreateModel, WebhookListModel, WebhookSaveModel } from '../api/webhook-models';
 import { newId } from '../domain/text';
-import { DELIVERY_RETENTION_SECONDS, MAX_WEBHOOKS_PER_ACCOUNT, SECRET_OVERLAP_MS, WEBHOOK_EVENT_TYPES } from '../domain/webhooks';
+import { DELIVERY_RETENTION_SECONDS, MAX_WEBHOOKS_PER_ACCOUNT, SECRET_OVERLAP_MS, DEFAULT_WEBHOOK_EVENT_TYPES } from '../domain/webhooks';
 import { isConditionFailure } from '../store/conditions';
 import type { Store } from '../store/entities';
 import {
@@ -94,7 +94,7 @@ export async function createWebhook(store: Store, accountId: string, input: Webh
     accountId,
     ...(input.projectId ? { projectId: input.projectId } : {}),
     url: input.url,
-    events: input.events ?? [...WEBHOOK_EVENT_TYPES],
+    events: input.events ?? [...DEFAULT_WEBHOOK_EVENT_TYPES],
     format: input.format ?? 'standard',
     ...(input.description ? { description: input.description } : {}),
     enabled: input.enabled ?? true,

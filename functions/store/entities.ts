@@ -273,6 +273,8 @@ export const ContentSet = new Entity({
     // Absent on sets saved before these settings: their defaults apply (domain/schemas.ts onePerVisitorOf).
     onePerVisitor: { type: 'boolean' },
     publicMinCount: { type: 'number' },
+    /** The quarantine settings given (domain/quarantine.ts); absent fields take their defaults. */
+    quarantine: { type: 'any' },
     state: { type: CONTENT_STATES, required: true },
     ...timestamps,
   },
@@ -397,6 +399,10 @@ export const Response = new Entity({
     revokeExpiresAt: { type: 'string' },
     /** The caller's id of an imported response (responses/import): its id is derived from it, and webhooks skip its creation. */
     importId: { type: 'string', readOnly: true },
+    /** An anonymous response's visitor hash of the day on its item (domain/visitor-hash.ts), for the flood rules: never an address. */
+    visitor: { type: 'string', readOnly: true },
+    /** `{ reason, at }`: why and when the screening held it (domain/quarantine.ts); kept after a release or discard. */
+    quarantine: { type: 'any' },
     /**
      * The write shard of the list indexes below (domain/response-shards.ts), derived from the
      * id. Responses written before shards have none: their list keys lack the `#<shard>`.

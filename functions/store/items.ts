@@ -178,8 +178,10 @@ export function visitorResponseUpdate(tableName: string, response: NewResponse):
     TableName: tableName,
     Key: keys.response(response.id),
     UpdateExpression: `SET ${assignments.join(', ')}${removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''}`,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
+    // A held response (quarantined, discarded) is not replaced: its visitor cannot vote it free.
+    ConditionExpression: 'attribute_not_exists(#heldState) OR NOT #heldState IN (:quarantined, :discarded)',
+    ExpressionAttributeNames: { ...names, '#heldState': 'state' },
+    ExpressionAttributeValues: { ...values, ':quarantined': 'quarantined', ':discarded': 'discarded' },
   };
 }
 export const createContentItem = (tableName: string, item: NewContentItem) => createPut(tableName, contentItemItem(item));

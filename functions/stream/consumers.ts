@@ -62,7 +62,8 @@ export const STREAM_CONSUMERS = [
   },
   {
     name: 'webhooks',
-    description: 'DynamoDB Streams consumer: queues webhook deliveries of response, content, alert and digest events and makes their first attempts',
+    description:
+      'DynamoDB Streams consumer: screens new responses, queues webhook deliveries of response, content, alert and digest events and makes their first attempts',
     entry: 'functions/stream/webhooks-handler.ts',
     keyPrefixes: [RECORD_KEY_PREFIXES.response, RECORD_KEY_PREFIXES.contentItem, RECORD_KEY_PREFIXES.alert, RECORD_KEY_PREFIXES.digest],
     // Of content items only creations are events (content.created); their edits are not delivered.

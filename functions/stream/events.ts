@@ -45,10 +45,23 @@ function kindOf(record: DynamoDBRecord): keyof typeof RECORD_KEY_PREFIXES | unde
   return undefined;
 }
 
+/** The event of a change of a response's stored image by its states (a release aside). */
+function responseChangeType(
+  before: ResponseImage,
+  after: ResponseImage,
+): 'response.revoked' | 'response.quarantined' | 'response.discarded' | 'response.updated' {
+  if (before.state === 'active' && after.state === 'revoked') return 'response.revoked';
+  if (before.state === 'active' && after.state === 'quarantined') return 'response.quarantined';
+  if (before.state === 'quarantined' && after.state === 'discarded') return 'response.discarded';
+  return 'response.updated';
+}
+
 /**
  * The domain events of one stream record: none for items that are not responses or content
  * items (counters, markers, keys), one otherwise. An active-to-revoked change is a
- * revocation and any other change an update: among them a visitor's second response of the
+ * revocation, active-to-quarantined a quarantine, quarantined-to-active a release (a
+ * `response.created`: the response arrives now), quarantined-to-discarded a discard, and any
+ * other change an update: among them a visitor's second response of the
  * day replacing the first (`onePerVisitor`), also one that the visitor had revoked, whose
  * count then comes back with the new value (stream/counting.ts counts active images only).
  */
@@ -62,7 +75,9 @@ export function eventsOf(record: DynamoDBRecord): DomainEvent[] {
     const before = image<ResponseImage>(record.dynamodb?.OldImage);
     const after = image<ResponseImage>(record.dynamodb?.NewImage);
     if (before && after) {
-      return [{ ...base, type: before.state === 'active' && after.state === 'revoked' ? 'response.revoked' : 'response.updated', before, after }];
+      // A release is the response's arrival, as late as it is: counted and announced as new.
+      if (before.state === 'quarantined' && after.state === 'active') return [{ ...base, type: 'response.created', after }];
+      return [{ ...base, type: responseChangeType(before, after), before, after }];
     }
     if (after) return [{ ...base, type: 'response.created', after }];
     if (before) return [{ ...base, type: 'response.deleted', before }];

@@ -24,6 +24,9 @@
  * sweeper, and attempts' failures are retried by the sweeper on the schedule. A response
  * write never waits for, nor fails because of, a webhook: this runs on the stream.
  *
+ * New responses are screened first (stream/screening.ts): the floods and spam it holds back
+ * are not announced as created.
+ *
  * The console's live preview answers on the item keyed by its embed page's address; its
  * events are queued for no webhook (`isPreviewEvent`), so a test click posts nowhere.
  */
@@ -58,7 +61,9 @@ import {
 } from '../webhooks/payloads';
 import type { DomainEvent } from '../domain/events';
 import { derivedId } from '../domain/text';
+import { HELD_STATES, type ResponseState } from '../domain/states';
 import { eventsOf } from './events';
+import { screenNewResponses } from './screening';
 
 /** Deliveries written at once. */
 const QUEUE_CONCURRENCY = 25;
@@ -71,12 +76,24 @@ export interface DeliverOptions {
   attemptBudgetMs?: number;
 }
 
+/** Whether an event is about a response held back (quarantined or discarded) other than by its quarantine: nothing of it is announced. */
+function isOfHeldResponse(event: DomainEvent): boolean {
+  if (event.type === 'response.quarantined') return false;
+  const images = ['before' in event ? event.before : undefined, 'after' in event ? event.after : undefined];
+  return (
+    event.type.startsWith('response.') && images.some((image) => image !== undefined && 'state' in image && HELD_STATES.includes(image.state as ResponseState))
+  );
+}
+
 /**
  * The events webhooks are sent: their types, but not the creation of an imported response
- * (responses/import): a history of months would flood receivers with `response.created`.
+ * (responses/import): a history of months would flood receivers with `response.created`;
+ * nor any change of a held response (its quarantine is `response.quarantined`, its release a `response.created`).
  */
 const isWebhookEvent = (event: DomainEvent): event is DomainEvent & { type: WebhookEventType } =>
-  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type) && !(event.type === 'response.created' && event.after.importId !== undefined);
+  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type) &&
+  !(event.type === 'response.created' && event.after.importId !== undefined) &&
+  !isOfHeldResponse(event);
 
 /** The webhooks an event goes to: enabled, subscribed to its type, and of its project if they name one. */
 export function subscribers(event: DomainEvent & { type: WebhookEventType }, webhooks: readonly WebhookRecord[]): WebhookRecord[] {
@@ -126,7 +143,9 @@ async function loadSubjects(store: TableClient, events: DomainEvent[]): Promise<
 
 /** The response whose value, context and profiling an event's body holds (all response events but `response.deleted`). */
 function heldResponseId(event: DomainEvent): string | undefined {
-  return event.type === 'response.created' || event.type === 'response.updated' || event.type === 'response.revoked' ? event.after.id : undefined;
+  return event.type === 'response.created' || event.type === 'response.updated' || event.type === 'response.revoked' || event.type === 'response.quarantined'
+    ? event.after.id
+    : undefined;
 }
 
 interface Planned {
@@ -191,9 +210,19 @@ async function queue(store: TableClient, planned: Planned, now: Date): Promise<D
 export async function deliverStreamRecords(store: TableClient, records: DynamoDBRecord[], options: DeliverOptions = {}): Promise<DynamoDBBatchResponse> {
   const clock = options.clock ?? (() => new Date());
   const started = Date.now();
-  const events = records.flatMap(eventsOf).filter(isWebhookEvent);
-  if (events.length === 0) return { batchItemFailures: [] };
   const now = clock();
+  const all = records.flatMap(eventsOf);
+  let held: Set<string>;
+  try {
+    held = await screenNewResponses(store, all, now);
+  } catch (error) {
+    logger.error('screening new responses failed', { error: error as Error, records: records.length });
+    const first = records[0]?.dynamodb?.SequenceNumber;
+    return { batchItemFailures: first ? [{ itemIdentifier: first }] : [] };
+  }
+  // A held response's creation is announced by its quarantine (response.quarantined) instead.
+  const events = all.filter(isWebhookEvent).filter((event) => !(event.type === 'response.created' && held.has(event.after.id)));
+  if (events.length === 0) return { batchItemFailures: [] };
 
   let plans: Planned[];
   try {

@@ -69,6 +69,7 @@ export function subjectIds(event: DomainEvent): { projectId: string; contentSetI
     case 'response.created':
     case 'response.updated':
     case 'response.revoked':
+    case 'response.quarantined':
       return { projectId: event.after.projectId, contentSetId: event.after.contentSetId, contentItemId: event.after.contentItemId };
     case 'content.created':
       return { projectId: event.after.projectId, contentSetId: event.after.contentSetId };
@@ -110,6 +111,8 @@ export function eventBody(event: DomainEvent, subjects: Subjects, now: Date): We
       return { type: event.type, timestamp: event.after.updatedAt, data: { ...responseData(event.after, subjects), previous: { value: event.before.value } } };
     case 'response.revoked':
       return { type: event.type, timestamp: event.after.updatedAt, data: responseData(event.after, subjects) };
+    case 'response.quarantined':
+      return { type: event.type, timestamp: event.after.updatedAt, data: { ...responseData(event.after, subjects), quarantine: event.after.quarantine } };
     case 'response.deleted': {
       // Erasure: ids only, no value, context or profiling.
       const { id, accountId, projectId, contentSetId, contentItemId } = event.before;

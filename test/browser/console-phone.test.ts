@@ -88,6 +88,7 @@ describeInBrowser('console in Chromium: tables on a phone and on a desktop', () 
     { name: 'webhook', path: `/webhooks/${ids.webhook}`, row: '[data-testid="deliveries"] tbody tr:has-text("succeeded")' },
     { name: 'members', path: '/members', row: 'tr[data-member]:has-text("Margaret Hamilton")' },
     { name: 'audit', path: '/audit', row: 'tr[data-entry]' },
+    { name: 'review', path: `/projects/${ids.project}/review`, row: 'tr[data-response-id]' },
   ];
 
   beforeAll(async () => {
@@ -101,7 +102,12 @@ describeInBrowser('console in Chromium: tables on a phone and on a desktop', () 
     ids.yesNo = (
       await call('sets/create', [{ projectId: ids.project, key: 'helpful-page-question', schema: 'yes-no', metadata: { name: 'Was this page helpful' } }])
     ).id;
-    await call('sets/create', [{ projectId: ids.project, key: 'feedback-form', schema: 'tagged-message', metadata: { name: 'Feedback form' } }]);
+    const form = (await call('sets/create', [{ projectId: ids.project, key: 'feedback-form', schema: 'tagged-message', metadata: { name: 'Feedback form' } }]))
+      .id;
+    // Two spam messages, held for review (the Review page's table).
+    for (const message of ['Best casino bonus, sign up today', 'Cheap SEO services for your site today']) {
+      await call('responses/create', [{ contentSetId: form, key: 'https://docs.example.com/intro', value: { tag: 'idea', message } }], undefined);
+    }
     for (const value of ['y', 'y', 'n']) await call('responses/create', [{ contentSetId: ids.yesNo, key: 'https://docs.example.com/intro', value }], undefined);
     await call('keys/create', [{ level: 'viewer', label: 'Deploy pipeline of the marketing site' }]);
     ids.webhook = (await call('webhooks/create', [{ url: receiver.url, description: 'Team inbox for every response', projectId: ids.project }])).id;
@@ -115,6 +121,8 @@ describeInBrowser('console in Chromium: tables on a phone and on a desktop', () 
     const person = { issuer: 'https://issuer.example', subject: 'margaret', email, emailVerified: true, name: 'Margaret Hamilton' };
     await acceptInvitation(store, { kind: 'newcomer', level: 'anonymous', person }, invitation.url.split('#')[1], now);
     await call('members/invite', [{ email: 'grace.hopper@navy-computing.example.com', role: 'viewer' }]);
+    await api.drainStream();
+    // The screening's holds, counted.
     await api.drainStream();
     browser = await launchBrowser();
   });
@@ -164,6 +172,14 @@ describeInBrowser('console in Chromium: tables on a phone and on a desktop', () 
     await setRow.locator('[role="img"]').waitFor();
     await expect(setRow.getByTestId('seven-day-count').innerText()).resolves.toBe('3');
     expect(await setRow.locator('[role="img"]').isVisible()).toBe(true);
+    // Review: the project shows what waits; approving one leaves the other waiting.
+    await page.getByTestId('review-link').filter({ hasText: '(2 waiting)' }).click();
+    const heldRow = page.locator('tr[data-response-id]', { hasText: 'casino' });
+    await heldRow.locator('td', { hasText: 'Looks like known spam' }).waitFor();
+    await heldRow.getByRole('button', { name: 'Approve', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Approved 1 response.' }).waitFor();
+    await page.locator('tr[data-response-id]', { hasText: 'casino' }).waitFor({ state: 'detached' });
+    await checkPage(page, 'phone-review-approved');
     // A member is a card with their role and Remove in view.
     await page.goto(`${base}/members`);
     const member = page.locator('tr[data-member]', { hasText: 'Margaret Hamilton' });

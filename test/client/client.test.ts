@@ -105,6 +105,8 @@ describe('every operation through the client', () => {
       'responses/getAggregates': () => anonymous.responses.getAggregates({ contentSetId: set.id, key: item.key }),
       'responses/export': () => viewer.responses.export({ contentSetId: set.id, state: 'all', format: 'csv' }),
       'responses/erase': () => admin.responses.erase({ responseIds: [positional.responseId] }),
+      'responses/release': () => admin.responses.release({ responseIds: [positional.responseId] }),
+      'responses/discard': () => admin.responses.discard({ contentId: item.id }),
       'responses/import': () => admin.responses.import(set.id, [{ key: item.key, value: 'heart', createdAt: '2024-05-01T10:00:00Z', importId: 'client-1' }]),
       'keys/list': () => admin.keys.list({ $size: 5 }),
       'keys/create': () => admin.keys.create({ level: 'viewer', label: 'client test' }),
@@ -150,6 +152,9 @@ describe('every operation through the client', () => {
     expect(results['responses/list']).toMatchObject({ size: 5, hasMore: false });
     expect(results['responses/export']).toMatchObject({ format: 'csv', rows: 2 });
     expect(results['responses/erase']).toEqual({ erased: 1 });
+    // Nothing was held: nothing to judge.
+    expect(results['responses/release']).toEqual({ changed: 0 });
+    expect(results['responses/discard']).toEqual({ changed: 0, more: false });
     expect(results['responses/import']).toEqual({ rows: [{ index: 0, status: 'imported', responseId: expect.any(String) }] });
     expect(results['keys/create']).toMatchObject({ level: 'viewer', label: 'client test', key: expect.any(String) });
     expect(results['responses/edit']).toMatchObject({ responseId: written.responseId });

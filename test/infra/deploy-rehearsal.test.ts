@@ -229,6 +229,17 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
   'keys/revoke': { auth: 'admin', args: (f) => [f.createdKey.id] },
   // Before the stream: its batch then holds the erased response's whole life, whose
   // deliveries the webhooks consumer queues and then deletes (DeleteItem by its role).
+  // Nothing is held in the rehearsal: the calls judge none, by id and by item.
+  'responses/release': {
+    auth: 'admin',
+    args: (f) => [{ responseIds: [f.second.responseId] }],
+    keep: (body) => expect(body.changed).toBe(0),
+  },
+  'responses/discard': {
+    auth: 'admin',
+    args: (f) => [{ contentId: f.content.id }],
+    keep: (body) => expect(body).toEqual({ changed: 0, more: false }),
+  },
   'responses/erase': {
     auth: 'admin',
     args: (f) => [{ responseIds: [f.second.responseId] }],

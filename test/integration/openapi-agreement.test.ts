@@ -233,6 +233,18 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
         { name: 'a forged cursor', args: [{ projectId: f.projectId, format: 'csv', cursor: 'forged' }], exception: 'sealedCursor' },
       ],
     },
+    'responses/release': {
+      valid: [[{ responseIds: [UNKNOWN_ID] }]],
+      cases: [
+        { name: 'both', args: [{ contentId: UNKNOWN_ID, responseIds: [UNKNOWN_ID] }] },
+        { name: 'neither', args: [{}] },
+        { name: '101 ids', args: [{ responseIds: Array.from({ length: 101 }, () => UNKNOWN_ID) }] },
+      ],
+    },
+    'responses/discard': {
+      valid: [[{ responseIds: [UNKNOWN_ID] }]],
+      cases: [{ name: 'neither', args: [{}] }],
+    },
     'responses/erase': {
       valid: [[{ responseIds: [UNKNOWN_ID] }], [{ userId: 'nobody@example.com' }]],
       cases: [

@@ -76,6 +76,7 @@ describe('sets/create', () => {
         alerts: { enabled: true, minResponses: 20, minDrop: 0.1 },
         onePerVisitor: true,
         publicMinCount: 0,
+        quarantine: { visitorBurst: 5, surgeFactor: 20, surgeFloor: 600, spamCheck: true },
       },
     });
     const read = await api.call('sets/get', [body.id], { key: owner.viewer });
@@ -92,6 +93,7 @@ describe('sets/create', () => {
       alerts: { enabled: false, minResponses: 20 },
       onePerVisitor: true,
       publicMinCount: 0,
+      quarantine: { visitorBurst: 5, surgeFactor: 20, surgeFloor: 600, spamCheck: true },
     });
   });
 

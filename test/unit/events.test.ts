@@ -1,5 +1,6 @@
 import { streamRecord } from '../support/stream-records';
 import { eventsOf, matchesKeyPrefixes, RECORD_KEY_PREFIXES } from '../../functions/stream/events';
+import { countedChange } from '../../functions/stream/counting';
 
 const record = streamRecord;
 
@@ -50,6 +51,24 @@ describe('eventsOf', () => {
     // A revoked response touched again is an update, not a second revocation.
     const [touched] = eventsOf(record('MODIFY', response({ state: 'revoked' }), response({ state: 'revoked', updatedAt: 'later' })));
     expect(touched.type).toBe('response.updated');
+  });
+
+  it('tells a quarantine, a release (a creation: counted and announced now) and a discard; counting follows the active images', () => {
+    const quarantine = { reason: 'visitor-burst', at: '2026-03-18T10:00:01.000Z' };
+    const held = response({ state: 'quarantined', quarantine });
+    const [quarantined] = eventsOf(record('MODIFY', response(), held));
+    expect(quarantined).toMatchObject({ type: 'response.quarantined', before: { state: 'active' }, after: { state: 'quarantined', quarantine } });
+    const [released] = eventsOf(record('MODIFY', held, response({ quarantine })));
+    expect(released).toMatchObject({ type: 'response.created', after: { state: 'active' } });
+    expect('before' in released).toBe(false);
+    const [discarded] = eventsOf(record('MODIFY', held, response({ state: 'discarded', quarantine })));
+    expect(discarded).toMatchObject({ type: 'response.discarded', after: { state: 'discarded' } });
+    // Created +1, quarantined -1, released +1, discarded 0.
+    expect([quarantined, released, discarded].map((event) => countedChange(event))).toEqual([
+      expect.objectContaining({ removed: { option: 0, sentiment: 1 }, added: undefined }),
+      expect.objectContaining({ removed: undefined, added: { option: 0, sentiment: 1 } }),
+      null,
+    ]);
   });
 
   it('turns a deleted response item into response.deleted with its last image', () => {

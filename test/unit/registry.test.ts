@@ -47,7 +47,7 @@ describe('operation registry', () => {
     const admin = OPERATION_NAMES.filter((name) => operations[name].level === 'admin');
     expect(
       admin.every(
-        (name) => /\/(create|save)$/.test(name) || name === 'responses/erase' || name === 'responses/import' || /^(keys|members|webhooks|audit)\//.test(name),
+        (name) => /\/(create|save)$/.test(name) || /^responses\/(erase|import|release|discard)$/.test(name) || /^(keys|members|webhooks|audit)\//.test(name),
       ),
     ).toBe(true);
     // members/*: admin, but for members/me (every member and key), members/accept (signed-in people) and members/invitedTo (a token's holder).
@@ -97,8 +97,10 @@ describe('operation registry', () => {
       'members/withdraw',
       'projects/create',
       'projects/save',
+      'responses/discard',
       'responses/erase',
       'responses/import',
+      'responses/release',
       'sets/create',
       'sets/save',
       'webhooks/create',

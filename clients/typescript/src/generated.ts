@@ -297,6 +297,7 @@ export type ContentSet = {
     alerts: AlertSettings;
     onePerVisitor: boolean;
     publicMinCount: number;
+    quarantine: QuarantineSettings;
   };
 };
 
@@ -332,6 +333,7 @@ export type ContentSetMetadataModel = {
   alerts?: AlertSettingsInput;
   onePerVisitor?: boolean;
   publicMinCount?: number;
+  quarantine?: QuarantineSettingsInput;
 };
 
 /** The fields of a content set to change. */
@@ -345,6 +347,7 @@ export type ContentSetSaveModel = {
   alerts?: AlertSettingsInput;
   onePerVisitor?: boolean;
   publicMinCount?: number;
+  quarantine?: QuarantineSettingsInput;
   state?: "active" | "inactive" | "archived";
 };
 
@@ -368,6 +371,7 @@ export type ContentSetTopEntry = {
     alerts: AlertSettings;
     onePerVisitor: boolean;
     publicMinCount: number;
+    quarantine: QuarantineSettings;
   };
   stats: AggregatedData;
   score?: ScoreInterval;
@@ -432,7 +436,7 @@ export type CreatedWebhook = {
   accountId: string;
   projectId?: string;
   url: string;
-  events: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created" | "stats.alert" | "digest.weekly")[];
+  events: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "response.quarantined" | "content.created" | "stats.alert" | "digest.weekly")[];
   format: "standard" | "slack" | "discord";
   description?: string;
   enabled: boolean;
@@ -450,7 +454,7 @@ export type Delivery = {
   id: string;
   webhookId: string;
   eventId: string;
-  eventType: "response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created" | "stats.alert" | "digest.weekly" | "webhook.test";
+  eventType: "response.created" | "response.updated" | "response.revoked" | "response.deleted" | "response.quarantined" | "content.created" | "stats.alert" | "digest.weekly" | "webhook.test";
   status: "pending" | "succeeded" | "failed";
   attempts: number;
   lastStatusCode?: number;
@@ -772,6 +776,28 @@ export type ProjectsLookupArguments = [string, (ProjectFilters | null | undefine
 /** The arguments of projects/save: id: string, { name?, description?, state? } */
 export type ProjectsSaveArguments = [string, ProjectSaveModel];
 
+/** Why and when a response was held back (docs/api.md "Quarantine"); kept after its release or discard. */
+export type Quarantine = {
+  reason: "visitor-burst" | "item-surge" | "spam-links" | "spam-link-density" | "spam-repeated-text" | "spam-same-message-across-items" | "spam-known-shape";
+  at: Timestamp;
+};
+
+/** A content set's quarantine settings, defaults filled in (docs/api.md, "Quarantine"). */
+export type QuarantineSettings = {
+  visitorBurst: number;
+  surgeFactor: number;
+  surgeFloor: number;
+  spamCheck: boolean;
+};
+
+/** A content set's quarantine settings to change: one visitor's most responses on an item a minute, the surge rule's factor and floor, the spam check of messages. */
+export type QuarantineSettingsInput = {
+  visitorBurst?: number;
+  surgeFactor?: number;
+  surgeFloor?: number;
+  spamCheck?: boolean;
+};
+
 /** schemaConfig of a rating set, complete. */
 export type RatingConfig = {
   min: number;
@@ -797,7 +823,7 @@ export type Response = {
   contentItemId: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
-  state: "active" | "revoked";
+  state: "active" | "revoked" | "quarantined" | "discarded";
   value: ResponseValue;
   context?: Record<string, string | number | boolean>;
   profiling?: {
@@ -814,6 +840,7 @@ export type Response = {
     city?: string;
     language?: string;
   };
+  quarantine?: Quarantine;
 };
 
 /** The counts of one period, shaped by the schema (projects use the pulse shape). */
@@ -897,7 +924,7 @@ export type ResponseExportModel = {
   contentSetId?: string;
   contentId?: string;
   userId?: string;
-  state?: "active" | "revoked" | "all";
+  state?: "active" | "revoked" | "quarantined" | "discarded" | "all";
   from?: string;
   to?: string;
   cursor?: string;
@@ -921,7 +948,7 @@ export type ResponseQueryModel = {
   contentSetId?: string;
   contentId?: string;
   userId?: string;
-  state?: "active" | "revoked" | "all";
+  state?: "active" | "revoked" | "quarantined" | "discarded" | "all";
   from?: string;
   to?: string;
   cursor?: string;
@@ -934,8 +961,17 @@ export type ResponseRemoveModel = {
   revokeToken: string;
 };
 
+/** Which held (quarantined) responses to judge: up to 100 by id, or those of a content item (100 a call). */
+export type ResponseReviewModel = {
+  responseIds?: string[];
+  contentId?: string;
+};
+
 /** The arguments of responses/create: { contentSetId?, key?, contentId?, value, context?, revokable?, profiling? }, or contentSetId, key, value, context, contentId, revokable, profiling */
 export type ResponsesCreateArguments = [ResponseCreateModel] | [string | null, string | null, unknown, (ResponseContext | null | undefined)?, (string | null | undefined)?, (boolean | null | undefined)?, (ProfilingData | null | undefined)?];
+
+/** The arguments of responses/discard: { responseIds: string[] } | { contentId } */
+export type ResponsesDiscardArguments = [ResponseReviewModel];
 
 /** The arguments of responses/edit: { responseId (or feelbackId), revokeToken, value } */
 export type ResponsesEditArguments = [ResponseEditModel];
@@ -958,6 +994,9 @@ export type ResponsesImportArguments = [string, ImportRowModel[]];
 /** The arguments of responses/list: { $size?, $page? | cursor?, projectId?, contentSetId?, contentId?, userId?, state?, from?, to? } */
 export type ResponsesListArguments = [ResponseQueryModel];
 
+/** The arguments of responses/release: { responseIds: string[] } | { contentId } */
+export type ResponsesReleaseArguments = [ResponseReviewModel];
+
 /** The arguments of responses/remove: { responseId (or feelbackId), revokeToken } */
 export type ResponsesRemoveArguments = [ResponseRemoveModel];
 
@@ -975,6 +1014,12 @@ export type ResponseWriteResult = {
     token: string;
     expireAt: Timestamp;
   };
+};
+
+/** Held responses released or discarded by this call; `more` when the item has held responses left for another call. */
+export type ReviewResult = {
+  changed: number;
+  more?: boolean;
 };
 
 /** A member's role: viewer (reads), admin (reads and writes, invites viewers), owner (an admin who also manages admins and owners). */
@@ -1076,7 +1121,7 @@ export type Webhook = {
   accountId: string;
   projectId?: string;
   url: string;
-  events: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created" | "stats.alert" | "digest.weekly")[];
+  events: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "response.quarantined" | "content.created" | "stats.alert" | "digest.weekly")[];
   format: "standard" | "slack" | "discord";
   description?: string;
   enabled: boolean;
@@ -1094,7 +1139,7 @@ export type WebhookPage = {
 /** The arguments of webhooks/create: { url, events?, projectId?, format?, description?, enabled? } */
 export type WebhooksCreateArguments = [{
   url: string;
-  events?: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created" | "stats.alert" | "digest.weekly")[];
+  events?: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "response.quarantined" | "content.created" | "stats.alert" | "digest.weekly")[];
   projectId?: string;
   format?: "standard" | "slack" | "discord";
   description?: string;
@@ -1136,7 +1181,7 @@ export type WebhooksRotateSecretArguments = [string];
 /** The arguments of webhooks/save: id: string, { url?, events?, projectId?, format?, description?, enabled? } */
 export type WebhooksSaveArguments = [string, {
   url?: string;
-  events?: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "content.created" | "stats.alert" | "digest.weekly")[];
+  events?: ("response.created" | "response.updated" | "response.revoked" | "response.deleted" | "response.quarantined" | "content.created" | "stats.alert" | "digest.weekly")[];
   projectId?: string | null;
   format?: "standard" | "slack" | "discord";
   description?: string | null;
@@ -1199,6 +1244,8 @@ export interface Operations {
   "contents/top": { args: ContentsTopArguments; result: ContentItemTopEntry[] };
   /** Records one response on a content item, named by contentId or by contentSetId + key (the item is created on first use unless the set disallows it). */
   "responses/create": { args: ResponsesCreateArguments; result: ResponseWriteResult };
+  /** Discards held (quarantined) responses, up to 100 by id or of an item a call: never counted nor announced, kept for the audit until erased. Idempotent. */
+  "responses/discard": { args: ResponsesDiscardArguments; result: ReviewResult };
   /** Replaces the value of a response while its revocation window is open. */
   "responses/edit": { args: ResponsesEditArguments; result: ResponseWriteResult };
   /** Deletes responses of the account for good (a person's by userId, up to 1,000 per call, or up to 100 by id); aggregates are corrected. Idempotent. */
@@ -1213,6 +1260,8 @@ export interface Operations {
   "responses/import": { args: ResponsesImportArguments; result: ImportResult };
   /** Responses of a project, content set or content item, or of a person (userId) across the account, newest first; page on with the returned cursor (or 1-based $page). */
   "responses/list": { args: ResponsesListArguments; result: ResponsePage };
+  /** Releases held (quarantined) responses, up to 100 by id or of an item a call: they are counted and announced as new. Idempotent. */
+  "responses/release": { args: ResponsesReleaseArguments; result: ReviewResult };
   /** Revokes a response (state becomes revoked) while its revocation window is open. */
   "responses/remove": { args: ResponsesRemoveArguments; result: void };
   /** Issues an API key of the account; the key is shown only in this answer. */
@@ -1292,6 +1341,7 @@ export const OPERATIONS = {
   "contents/save": { readOnly: false, level: "admin" },
   "contents/top": { readOnly: true, level: "viewer" },
   "responses/create": { readOnly: false, level: "anonymous" },
+  "responses/discard": { readOnly: false, level: "admin" },
   "responses/edit": { readOnly: false, level: "anonymous" },
   "responses/erase": { readOnly: false, level: "admin" },
   "responses/export": { readOnly: true, level: "viewer" },
@@ -1299,6 +1349,7 @@ export const OPERATIONS = {
   "responses/getAggregates": { readOnly: true, level: "anonymous" },
   "responses/import": { readOnly: false, level: "admin" },
   "responses/list": { readOnly: true, level: "viewer" },
+  "responses/release": { readOnly: false, level: "admin" },
   "responses/remove": { readOnly: false, level: "anonymous" },
   "keys/create": { readOnly: false, level: "admin" },
   "keys/list": { readOnly: true, level: "admin" },

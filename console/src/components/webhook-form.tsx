@@ -28,15 +28,20 @@ const EVENT_LABELS: Record<WebhookEventType, string> = {
   'response.updated': 'A response is changed',
   'response.revoked': 'A response is taken back',
   'response.deleted': 'A response is erased',
+  'response.quarantined': 'A response is held for review',
   'content.created': 'A content item is created',
   'stats.alert': 'A page or set gets significantly worse (alert)',
   'digest.weekly': 'The weekly digest is ready',
 };
 const EVENT_TYPES = Object.keys(EVENT_LABELS) as WebhookEventType[];
+/** Sent only to webhooks that ask for them (the API's default leaves them out). */
+const ASKED_FOR: readonly WebhookEventType[] = ['response.quarantined'];
+const DEFAULT_EVENT_TYPES = EVENT_TYPES.filter((type) => !ASKED_FOR.includes(type));
 
-/** A webhook's events for a person: "All events" when it has every type of the catalogue. */
+/** A webhook's events for a person: "All events" when it has every type of the API's default, and the others it asked for. */
 export function eventsLabel(events: readonly WebhookEventType[]): string {
-  return EVENT_TYPES.every((type) => events.includes(type)) ? 'All events' : events.join(', ');
+  if (!DEFAULT_EVENT_TYPES.every((type) => events.includes(type))) return events.join(', ');
+  return ['All events', ...ASKED_FOR.filter((type) => events.includes(type))].join(', ');
 }
 
 const FORMATS: { value: WebhookFormat; label: string }[] = [
@@ -57,7 +62,7 @@ export function WebhookForm(props: {
   const [url, setUrl] = useState(initial?.url ?? '');
   const [description, setDescription] = useState(initial?.description ?? '');
   const [projectId, setProjectId] = useState(initial?.projectId ?? '');
-  const [events, setEvents] = useState<WebhookEventType[]>(initial?.events ?? EVENT_TYPES);
+  const [events, setEvents] = useState<WebhookEventType[]>(initial?.events ?? DEFAULT_EVENT_TYPES);
   const [format, setFormat] = useState<WebhookFormat>(initial?.format ?? 'standard');
   const [enabled, setEnabled] = useState(initial?.enabled ?? true);
   const projects = useProjectLookup({ text: '', archived: true });

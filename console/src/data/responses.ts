@@ -1,6 +1,6 @@
-/** Responses: their query keys, the paged list, the latest few, and a person's erasure. */
+/** Responses: their query keys, the paged list, the latest few, a person's erasure, and the review of held ones. */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { FeedbackClient, ResponseQueryModel } from '@feedback-service/client';
+import type { FeedbackClient, ResponseQueryModel, ResponseReviewModel } from '@feedback-service/client';
 import { useSession } from '../session';
 import { byCursor, cursorOf, type Then } from './paging';
 import { statsKeys } from './stats';
@@ -13,6 +13,7 @@ export const responseKeys = {
   lists: () => [...responseKeys.all, 'list'] as const,
   list: (query: ResponseQuery) => [...responseKeys.lists(), query] as const,
   latest: (setId: string) => [...responseKeys.all, 'latest', setId] as const,
+  held: (projectId: string) => [...responseKeys.all, 'held', projectId] as const,
 };
 
 /** Responses, newest first, `pageSize` a page, paged on by cursor. */
@@ -96,6 +97,45 @@ export function useErasePreviewResponses(setId: string, previewKey: string) {
       return erased;
     },
     onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: responseKeys.all });
+      void queryClient.invalidateQueries({ queryKey: statsKeys.all });
+    },
+  });
+}
+
+/** Held responses a project's count reads at most: past it, the count says "100+". */
+export const HELD_COUNT_LIMIT = 100;
+
+/** How many held (quarantined) responses wait for review in a project. */
+export function useHeldCount(projectId: string | undefined) {
+  const { client } = useSession();
+  return useQuery({
+    queryKey: responseKeys.held(projectId ?? ''),
+    queryFn: async () => {
+      const page = await client.responses.list({ projectId: projectId!, state: 'quarantined', $size: HELD_COUNT_LIMIT });
+      return { count: page.items.length, more: page.hasMore };
+    },
+    enabled: projectId !== undefined,
+  });
+}
+
+export type Verdict = 'release' | 'discard';
+
+/** Releases or discards held responses (by id, or all of an item, call after call until none remain); returns how many. */
+export function useJudgeResponses(then: Then<number> = {}) {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ verdict, selection }: { verdict: Verdict; selection: ResponseReviewModel }) => {
+      let changed = 0;
+      for (;;) {
+        const answer = await client.responses[verdict](selection);
+        changed += answer.changed;
+        if (!answer.more) return changed;
+      }
+    },
+    onSuccess: (changed) => {
+      then.onSuccess?.(changed);
       void queryClient.invalidateQueries({ queryKey: responseKeys.all });
       void queryClient.invalidateQueries({ queryKey: statsKeys.all });
     },

@@ -15,6 +15,9 @@ const KINDS: Record<string, { first: TargetKind[]; rest?: TargetKind }> = {
   'contents/create': { first: ['set', 'item'] },
   'contents/save': { first: ['item'] },
   'responses/erase': { first: [], rest: 'response' },
+  // The responses named, or the item and then the responses judged.
+  'responses/release': { first: [], rest: 'unknown' },
+  'responses/discard': { first: [], rest: 'unknown' },
   'keys/create': { first: ['key'] },
   'keys/revoke': { first: ['key'], rest: 'unknown' },
   'webhooks/create': { first: ['webhook'] },

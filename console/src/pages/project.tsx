@@ -16,6 +16,7 @@ import { periodChoiceLabel } from '../lib/periods';
 import { useProject, useSaveProject } from '../data/projects';
 import { useCreateSet, useProjectSets } from '../data/sets';
 import { useStats } from '../data/stats';
+import { HELD_COUNT_LIMIT, useHeldCount } from '../data/responses';
 import { useSession } from '../session';
 import { SCHEMAS } from '../../../shared/schema-options';
 
@@ -194,6 +195,7 @@ export function ProjectPage(props: { projectId: string }) {
           <Link href={`/projects/${data.id}/responses`} className="button">
             Responses
           </Link>
+          <ReviewLink projectId={data.id} />
           {isAdmin && (
             <>
               <button type="button" onClick={() => setCreatingSet(true)}>
@@ -258,5 +260,16 @@ export function ProjectPage(props: { projectId: string }) {
         </>
       )}
     </Page>
+  );
+}
+
+/** The way to the project's review, with how many held responses wait there. */
+function ReviewLink(props: { projectId: string }) {
+  const held = useHeldCount(props.projectId);
+  const waiting = held.data ? (held.data.more ? `${HELD_COUNT_LIMIT}+` : String(held.data.count)) : undefined;
+  return (
+    <Link href={`/projects/${props.projectId}/review`} className="button" data-testid="review-link">
+      Review{waiting !== undefined && ` (${waiting} waiting)`}
+    </Link>
   );
 }

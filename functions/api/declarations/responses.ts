@@ -9,6 +9,7 @@ import {
   ResponseModel,
   ResponsePageModel,
   ResponseWriteResultModel,
+  ReviewResultModel,
 } from '../result-models';
 import {
   AggregatesTarget,
@@ -25,6 +26,8 @@ import {
   ResponseExportModel,
   ResponseQueryModel,
   ResponseRemoveModel,
+  ResponseReviewModel,
+  REVIEW_BATCH,
   StatPeriodModel,
 } from '../response-models';
 import { contentKey, id } from '../models';
@@ -176,6 +179,32 @@ export const responsesErase = declareOperation({
   level: 'admin',
   readOnly: false,
   errors: [],
+});
+
+const reviewSignature = '{ responseIds: string[] } | { contentId }';
+
+export const responsesRelease = declareOperation({
+  resource: 'responses',
+  name: 'release',
+  summary: `Releases held (quarantined) responses, up to ${REVIEW_BATCH} by id or of an item a call: they are counted and announced as new. Idempotent.`,
+  args: z.tuple([ResponseReviewModel]),
+  signature: reviewSignature,
+  result: ReviewResultModel,
+  level: 'admin',
+  readOnly: false,
+  errors: ['not-found'],
+});
+
+export const responsesDiscard = declareOperation({
+  resource: 'responses',
+  name: 'discard',
+  summary: `Discards held (quarantined) responses, up to ${REVIEW_BATCH} by id or of an item a call: never counted nor announced, kept for the audit until erased. Idempotent.`,
+  args: z.tuple([ResponseReviewModel]),
+  signature: reviewSignature,
+  result: ReviewResultModel,
+  level: 'admin',
+  readOnly: false,
+  errors: ['not-found'],
 });
 
 export const responsesRemove = declareOperation({

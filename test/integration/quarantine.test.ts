@@ -1,0 +1,174 @@
+/**
+ * Floods and spam held back (docs/api.md "Quarantine"), over real HTTP with the real stream
+ * consumers: a burst of one visitor is held, then released and counted exactly once, or
+ * discarded and never counted; spam messages are held with their reason; public counts and
+ * webhooks leave held responses out; after each step the counters equal a recount
+ * (jobs/rebuild.ts, dry run: nothing to rewrite).
+ */
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+
+import { rebuildProject } from '../../functions/jobs/rebuild';
+import { defaultStore } from '../../functions/store/entity-store';
+import { createAccount, createContentSet, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { startReceiver, until, type Receiver } from '../support/webhook-receiver';
+
+jest.setTimeout(120_000);
+
+let api: TestApi;
+let owner: AccountKeys;
+let projectId: string;
+let messageSet: string;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  owner = await createAccount('quarantine');
+  projectId = (await api.call('projects/create', [{ name: 'Held' }], { key: owner.admin })).body.id;
+  messageSet = await createContentSet(api, owner.admin, projectId, 'message', { metadata: { publicAggregates: true } });
+  receiver = await startReceiver();
+  const webhook = await api.call('webhooks/create', [{ url: receiver.url, events: ['response.created', 'response.quarantined'] }], { key: owner.admin });
+  expect(webhook.status).toBe(200);
+});
+afterAll(async () => {
+  await receiver.close();
+  await api.close();
+});
+
+/** Counted, screened, and the screening's own writes counted. */
+async function settle() {
+  await api.drainStream({ rank: false });
+  await api.drainStream({ rank: false });
+}
+
+/** One visitor: the same user agent from the same address. */
+async function burst(key: string, count: number, userAgent: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const answer = await api.call('responses/create', [{ contentSetId: messageSet, key, value: `Message number ${index} about this page` }], {
+      headers: { 'user-agent': userAgent },
+    });
+    // The flooder learns nothing: every call gets the usual answer.
+    expect(answer.status).toBe(200);
+    ids.push(answer.body.responseId);
+  }
+  await settle();
+  return ids;
+}
+
+async function listed(contentId: string, state: string) {
+  const { body } = await api.call('responses/list', [{ contentId, state, $size: 100 }], { key: owner.viewer });
+  return body.items as { id: string; state: string; quarantine?: { reason: string; at: string } }[];
+}
+
+async function counts(contentId: string) {
+  const keyed = (await api.call('responses/getAggregates', [contentId], { key: owner.viewer })).body as number[];
+  const anonymous = (await api.call('responses/getAggregates', [contentId], { method: 'GET' })).body as number[];
+  return { keyed: keyed[0], anonymous: anonymous[0] };
+}
+
+async function expectCountsEqualRecount() {
+  const recount = await rebuildProject(defaultStore().store, projectId, new Date(), { dryRun: true });
+  expect(recount.rewritten).toEqual([]);
+}
+
+/** The webhook events received about a response, by type. */
+function announced(responseId: string): string[] {
+  return receiver.requests
+    .map((request) => JSON.parse(request.body) as { type: string; data: { response?: { id: string } } })
+    .filter((event) => event.data.response?.id === responseId)
+    .map((event) => event.type);
+}
+
+async function itemOf(responseId: string): Promise<string> {
+  return (await api.call('responses/get', [responseId], { key: owner.viewer })).body.contentItemId;
+}
+
+describe('a burst of one visitor', () => {
+  test('is held past five a minute, then released and counted exactly once', async () => {
+    const ids = await burst('https://example.com/released', 7, 'burst-visitor/1');
+    const contentId = await itemOf(ids[0]);
+    const held = await listed(contentId, 'quarantined');
+    expect(held.map((response) => response.id).sort()).toEqual(ids.slice(5).sort());
+    expect(held.every((response) => response.quarantine?.reason === 'visitor-burst')).toBe(true);
+    // Not counted, nor shown by default, nor in public counts.
+    expect((await listed(contentId, 'active')).length).toBe(5);
+    expect(await counts(contentId)).toEqual({ keyed: 5, anonymous: 5 });
+    await expectCountsEqualRecount();
+    await until(() => announced(ids[6]).length > 0 && announced(ids[4]).length > 0, 30_000, 'deliveries');
+    expect(announced(ids[4])).toEqual(['response.created']);
+    expect(announced(ids[6])).toEqual(['response.quarantined']);
+
+    // A viewer cannot judge; an admin can, once.
+    expect((await api.call('responses/release', [{ responseIds: [ids[6]] }], { key: owner.viewer })).status).toBe(403);
+    const released = await api.call('responses/release', [{ contentId }], { key: owner.admin });
+    expect(released.body).toEqual({ changed: 2, more: false });
+    expect((await api.call('responses/release', [{ responseIds: ids }], { key: owner.admin })).body).toEqual({ changed: 0 });
+    await settle();
+    expect(await counts(contentId)).toEqual({ keyed: 7, anonymous: 7 });
+    expect((await listed(contentId, 'quarantined')).length).toBe(0);
+    await expectCountsEqualRecount();
+    // Released: announced as new, once.
+    await until(() => announced(ids[6]).length > 1, 30_000, 'the release announced');
+    expect(announced(ids[6])).toEqual(['response.quarantined', 'response.created']);
+  });
+
+  test('is held, then discarded and never counted', async () => {
+    const ids = await burst('https://example.com/discarded', 6, 'burst-visitor/2');
+    const contentId = await itemOf(ids[0]);
+    expect(await counts(contentId)).toEqual({ keyed: 5, anonymous: 5 });
+    const discarded = await api.call('responses/discard', [{ responseIds: [ids[5], ids[0]] }], { key: owner.admin });
+    // The active one is not held: only the held one is discarded.
+    expect(discarded.body).toEqual({ changed: 1 });
+    await settle();
+    expect(await counts(contentId)).toEqual({ keyed: 5, anonymous: 5 });
+    const kept = await listed(contentId, 'discarded');
+    expect(kept.map((response) => [response.id, response.quarantine?.reason])).toEqual([[ids[5], 'visitor-burst']]);
+    // A discarded response cannot be released afterwards.
+    expect((await api.call('responses/release', [{ responseIds: [ids[5]] }], { key: owner.admin })).body).toEqual({ changed: 0 });
+    await settle();
+    expect(await counts(contentId)).toEqual({ keyed: 5, anonymous: 5 });
+    await expectCountsEqualRecount();
+    expect(announced(ids[5])).not.toContain('response.created');
+  });
+});
+
+test('spam messages are held with their reason; other visitors and keyed servers are not held', async () => {
+  const spam = [
+    ['https://example.com/spam-1', 'Cheap deals at www.deals-shop.com, http://x.example.net and offers.example.org'],
+    ['https://example.com/spam-2', 'Best casino bonus, sign up today'],
+    ['https://example.com/spam-3', `Great${'!'.repeat(30)}`],
+  ] as const;
+  const ids: string[] = [];
+  for (const [key, value] of spam) ids.push((await api.call('responses/create', [{ contentSetId: messageSet, key, value }])).body.responseId);
+  // Six different visitors on one item, and a server's seven: no burst.
+  const crowd = 'https://example.com/crowd';
+  const visitors: string[] = [];
+  for (let index = 0; index < 6; index++) {
+    visitors.push(
+      (await api.call('responses/create', [{ contentSetId: messageSet, key: crowd, value: `Visitor ${index} thinks it is fine` }])).body.responseId,
+    );
+  }
+  for (let index = 0; index < 7; index++) {
+    await api.call('responses/create', [{ contentSetId: messageSet, key: crowd, value: `Server copy ${index} of a form` }], { key: owner.admin });
+  }
+  await settle();
+  const held = await api.call('responses/list', [{ contentSetId: messageSet, state: 'quarantined', $size: 100 }], { key: owner.viewer });
+  const reasons = Object.fromEntries((held.body.items as { id: string; quarantine: { reason: string } }[]).map((item) => [item.id, item.quarantine.reason]));
+  expect(ids.map((id) => reasons[id])).toEqual(['spam-links', 'spam-known-shape', 'spam-repeated-text']);
+  const crowdItem = await itemOf(visitors[0]);
+  expect(await counts(crowdItem)).toEqual({ keyed: 13, anonymous: 13 });
+  // `all` shows every state; the export filters the same way.
+  const all = await api.call('responses/list', [{ contentSetId: messageSet, state: 'all', $size: 100 }], { key: owner.viewer });
+  expect((all.body.items as { id: string }[]).map((item) => item.id)).toEqual(expect.arrayContaining(ids));
+  const exported = await api.call('responses/export', [{ contentSetId: messageSet, state: 'quarantined', format: 'ndjson' }], { key: owner.viewer });
+  expect(exported.status).toBe(200);
+  expect(JSON.stringify(exported.body)).toContain(ids[1]);
+  await expectCountsEqualRecount();
+});
+
+test('the settings show their defaults and are saved per set', async () => {
+  const { body } = await api.call('sets/get', [messageSet], { key: owner.viewer });
+  expect(body.metadata.quarantine).toEqual({ visitorBurst: 5, surgeFactor: 20, surgeFloor: 600, spamCheck: true });
+  const saved = await api.call('sets/save', [messageSet, { quarantine: { visitorBurst: 10, spamCheck: false } }], { key: owner.admin });
+  expect(saved.body.metadata.quarantine).toEqual({ visitorBurst: 10, surgeFactor: 20, surgeFloor: 600, spamCheck: false });
+});
