@@ -22,6 +22,8 @@ export interface BenchRequest {
   caller: Caller;
   /** POST by default; read-only operations may also be measured over GET. */
   method?: 'GET' | 'POST';
+  /** The browser an anonymous call comes from; one fixed visitor unless a call names another (the flood rules hold a visitor's bursts). */
+  userAgent?: string;
 }
 
 export interface BenchContext {
@@ -30,7 +32,7 @@ export interface BenchContext {
   /** Calls each case makes: warm-up, measured, and one cold call (cases that use up state prepare this many). */
   calls: number;
   /** An API call for preparing data (not measured); throws unless it answers 2xx; returns the body. */
-  api<T = any>(operation: string, args: unknown[], caller: Caller): Promise<T>;
+  api<T = any>(operation: string, args: unknown[], caller: Caller, userAgent?: string): Promise<T>;
 }
 
 /**
@@ -107,7 +109,7 @@ export interface HttpAnswer {
 /** A minimal client of the local API; keep-alive, like a browser or SDK would. */
 export function apiClient(baseUrl: string, keys: Record<KeyLevel, string>) {
   return async function send(operation: string, request: BenchRequest): Promise<HttpAnswer> {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': request.userAgent ?? 'bench' };
     if (request.caller !== 'anonymous') headers.authorization = `API-KEY ${keys[request.caller]}`;
     const method = request.method ?? 'POST';
     const body = JSON.stringify(request.args);

@@ -236,6 +236,8 @@ function bestOf(entries: ScoredRankedEntry[], direction: QualityOrder, minCount:
     .slice(0, size);
 }
 
+type ScoreRankOptions = { now: Date; minCount: number; size: number };
+
 /**
  * The `size` items of the lists in `direction` in `period` among those with at least
  * `minCount` responses (lists of sets of one schema: the caller picks them). Exact for
@@ -245,19 +247,11 @@ export function rankItemsByScore(
   lists: { contentSetId: string; list: TopList }[],
   period: TopPeriod,
   direction: QualityOrder,
-  options: { now: Date; minCount: number; size: number },
+  options: ScoreRankOptions,
 ): ScoredRankedEntry[] {
-  const index = TOP_PERIODS.indexOf(period);
-  const current = currentBuckets(options.now);
-  const entries: ScoredRankedEntry[] = [];
-  for (const { contentSetId, list } of lists) {
-    for (const [id, counts] of list.items) {
-      const count = countsAt(counts, list.buckets, current)[index];
-      const score = scoresAt(list.scores?.get(id) ?? [], list.buckets, current)[index];
-      if (count > 0 && score) entries.push({ id, count, contentSetId, score });
-    }
-  }
-  return bestOf(entries, direction, options.minCount, options.size);
+  return rankByScore(lists, period, direction, options, (_, list) =>
+    [...list.items].map(([id, counts]) => ({ id, counts, scores: list.scores?.get(id) ?? [] })),
+  );
 }
 
 /** The `size` sets in `direction` in `period` among those with at least `minCount` responses. */
@@ -265,15 +259,28 @@ export function rankSetsByScore(
   lists: { contentSetId: string; list: TopList }[],
   period: TopPeriod,
   direction: QualityOrder,
-  options: { now: Date; minCount: number; size: number },
+  options: ScoreRankOptions,
+): ScoredRankedEntry[] {
+  return rankByScore(lists, period, direction, options, (contentSetId, list) => [{ id: contentSetId, counts: list.set, scores: list.setScores ?? [] }]);
+}
+
+/** What `subjects` picks of each list (its items, or the set itself), as of `now`, ranked by score. */
+function rankByScore(
+  lists: { contentSetId: string; list: TopList }[],
+  period: TopPeriod,
+  direction: QualityOrder,
+  options: ScoreRankOptions,
+  subjects: (contentSetId: string, list: TopList) => { id: string; counts: PeriodCounts; scores: PeriodScores }[],
 ): ScoredRankedEntry[] {
   const index = TOP_PERIODS.indexOf(period);
   const current = currentBuckets(options.now);
   const entries: ScoredRankedEntry[] = [];
   for (const { contentSetId, list } of lists) {
-    const count = countsAt(list.set, list.buckets, current)[index];
-    const score = scoresAt(list.setScores ?? [], list.buckets, current)[index];
-    if (count > 0 && score) entries.push({ id: contentSetId, count, contentSetId, score });
+    for (const { id, counts, scores } of subjects(contentSetId, list)) {
+      const count = countsAt(counts, list.buckets, current)[index];
+      const score = scoresAt(scores, list.buckets, current)[index];
+      if (count > 0 && score) entries.push({ id, count, contentSetId, score });
+    }
   }
   return bestOf(entries, direction, options.minCount, options.size);
 }
