@@ -496,7 +496,7 @@ describeInBrowser('console in Chromium', () => {
     await viewer.context.close();
   });
 
-  test('settings: an admin changes name, description, public counts, the count to hide below, one vote per visitor, automatic items, revoke window and state', async () => {
+  test('settings: an admin changes name, description, public counts, the count to hide below, one vote per visitor, the review limits, automatic items, revoke window and state', async () => {
     const { context, page } = await pages.newPage();
     await signIn(page, account.admin, `/sets/${ids.pulse}/settings`);
     await page.getByRole('heading', { level: 1, name: 'Love button' }).waitFor();
@@ -510,6 +510,8 @@ describeInBrowser('console in Chromium', () => {
     await page.getByLabel('Hide public counts below (responses)').fill('3');
     await page.getByLabel(/Create content items automatically/).uncheck();
     await page.getByLabel('Revoke window (minutes)').fill('10');
+    await page.getByLabel('Responses one visitor may give on a page within a minute').fill('8');
+    await page.getByLabel(/Hold messages that look like spam/).uncheck();
     await page.getByLabel('State').selectOption('inactive');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Saved.').waitFor();
@@ -524,6 +526,7 @@ describeInBrowser('console in Chromium', () => {
         alerts: { enabled: false, minResponses: 20 },
         onePerVisitor: false,
         publicMinCount: 3,
+        quarantine: { visitorBurst: 8, surgeFactor: 20, surgeFloor: 600, spamCheck: false },
       },
       'inactive',
     ]);

@@ -150,6 +150,19 @@ async function webhook(a: Account) {
   return { id: created.id as string, secret: created.secret as string, token };
 }
 
+/** A message held as spam (docs/api.md "Quarantine": markup links), once the screening has run. */
+async function heldResponse(a: Account) {
+  const projectId = await project(a);
+  const setId = await createContentSet(api, a.admin, projectId, 'message');
+  const text = `${unique('held')} <a href="https://spam.example/">cheap followers</a>`;
+  const created = await api.call('responses/create', [{ contentSetId: setId, key: unique('page'), value: text }]);
+  expect(created.status).toBe(200);
+  // Twice: the screening's hold is itself a stream record the counting consumer reads.
+  await api.drainStream({ rank: false });
+  await api.drainStream({ rank: false });
+  return { responseId: created.body.responseId as string, text };
+}
+
 /** An anonymous, revokable message response: its value text and revoke token are secrets to the log. */
 async function response(a: Account) {
   const projectId = await project(a);
@@ -215,6 +228,20 @@ const scenarios: Partial<Record<OperationName, Scenario>> = {
       const { responseId, token, text } = await response(a);
       await ok(a, 'responses/erase', [{ responseIds: [responseId] }]);
       return { targetIds: [responseId], secrets: [token, text] };
+    },
+  },
+  'responses/release': {
+    async run(a) {
+      const { responseId, text } = await heldResponse(a);
+      expect((await ok(a, 'responses/release', [{ responseIds: [responseId] }])).changed).toBe(1);
+      return { targetIds: [responseId], secrets: [text] };
+    },
+  },
+  'responses/discard': {
+    async run(a) {
+      const { responseId, text } = await heldResponse(a);
+      expect((await ok(a, 'responses/discard', [{ responseIds: [responseId] }])).changed).toBe(1);
+      return { targetIds: [responseId], secrets: [text] };
     },
   },
   'responses/import': {

@@ -37,8 +37,17 @@ function SettingsForm(props: { set: ContentSet }) {
   const [minDrop, setMinDrop] = useState(
     alerts.minDrop !== undefined && score ? String(roundTo(alerts.minDrop * score.dropInput.perScore, score.dropInput.step)) : '',
   );
+  const quarantine = set.metadata.quarantine;
+  const [visitorBurst, setVisitorBurst] = useState(String(quarantine.visitorBurst));
+  const [surgeFloor, setSurgeFloor] = useState(String(quarantine.surgeFloor));
+  const [surgeFactor, setSurgeFactor] = useState(String(quarantine.surgeFactor));
+  const [spamCheck, setSpamCheck] = useState(quarantine.spamCheck);
   const [saved, setSaved] = useState(false);
   const ids = {
+    visitorBurst: useId(),
+    surgeFloor: useId(),
+    surgeFactor: useId(),
+    quarantineHint: useId(),
     name: useId(),
     description: useId(),
     revoke: useId(),
@@ -60,11 +69,17 @@ function SettingsForm(props: { set: ContentSet }) {
   const validResponses = !score || (Number.isInteger(responses) && responses >= 1 && responses <= MAX_MIN_RESPONSES);
   const drop = Number(minDrop);
   const validDrop = !score || (minDrop.trim() !== '' && Number.isFinite(drop) && drop > 0);
+  // The API's bounds (functions/api/models.ts, the quarantine settings).
+  const whole = (text: string, min: number, max: number) => text.trim() !== '' && Number.isInteger(Number(text)) && Number(text) >= min && Number(text) <= max;
+  const validBurst = whole(visitorBurst, 0, 1000);
+  const validFloor = whole(surgeFloor, 0, 1_000_000);
+  const validFactor = whole(surgeFactor, 1, 1000);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSaved(false);
-    if (validRevoke && validMinCount && validResponses && validDrop)
+    if (validRevoke && validMinCount && validResponses && validDrop && validBurst && validFloor && validFactor)
       save.mutate({
+        quarantine: { visitorBurst: Number(visitorBurst), surgeFloor: Number(surgeFloor), surgeFactor: Number(surgeFactor), spamCheck },
         // A set without a score takes no alert settings (the API refuses them).
         ...(score ? { alerts: { enabled: alertsEnabled, minResponses: responses, minDrop: drop / score.dropInput.perScore } } : {}),
         name: name.trim(),
@@ -170,6 +185,51 @@ function SettingsForm(props: { set: ContentSet }) {
           <p className="hint">Answers of this schema have no score that can turn worse, so its pages never alert.</p>
         )}
       </fieldset>
+      <fieldset className="settings-group">
+        <legend>Held for review</legend>
+        <p id={ids.quarantineHint} className="hint">
+          Responses that look like a flood or spam are held on the project’s Review page instead of being counted; the visitor sees the usual thanks. 0 turns a
+          rule off.
+        </p>
+        <label htmlFor={ids.visitorBurst}>Responses one visitor may give on a page within a minute</label>
+        <input
+          id={ids.visitorBurst}
+          type="number"
+          min={0}
+          max={1000}
+          step={1}
+          value={visitorBurst}
+          onChange={(event) => setVisitorBurst(event.target.value)}
+          aria-describedby={ids.quarantineHint}
+          aria-invalid={validBurst ? undefined : true}
+        />
+        <label htmlFor={ids.surgeFloor}>Responses a page may take within a minute, at least</label>
+        <input
+          id={ids.surgeFloor}
+          type="number"
+          min={0}
+          max={1_000_000}
+          step={1}
+          value={surgeFloor}
+          onChange={(event) => setSurgeFloor(event.target.value)}
+          aria-invalid={validFloor ? undefined : true}
+        />
+        <label htmlFor={ids.surgeFactor}>Or this many times the page’s usual rate</label>
+        <input
+          id={ids.surgeFactor}
+          type="number"
+          min={1}
+          max={1000}
+          step={1}
+          value={surgeFactor}
+          onChange={(event) => setSurgeFactor(event.target.value)}
+          aria-invalid={validFactor ? undefined : true}
+        />
+        <label className="checkbox">
+          <input type="checkbox" checked={spamCheck} onChange={(event) => setSpamCheck(event.target.checked)} />
+          <span>Hold messages that look like spam (links, repeated text, the same message on many pages)</span>
+        </label>
+      </fieldset>
       <label htmlFor={ids.state}>State</label>
       <select id={ids.state} value={state} onChange={(event) => setState(event.target.value as ContentSet['state'])}>
         <option value="active">Active: takes responses</option>
@@ -195,6 +255,11 @@ function SettingsForm(props: { set: ContentSet }) {
       {!validDrop && (
         <p className="error" role="alert">
           The smallest drop must be a number above 0.
+        </p>
+      )}
+      {!(validBurst && validFloor && validFactor) && (
+        <p className="error" role="alert">
+          The review limits must be whole numbers: per visitor 0 to 1,000, per page 0 to 1,000,000, times the usual rate 1 to 1,000.
         </p>
       )}
       <div className="form-actions">
