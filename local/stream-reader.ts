@@ -192,6 +192,10 @@ export class LocalStreamReader {
     };
   }
 
+  private readPage(iterator: string) {
+    return this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: this.options.batchSize ?? 100 }));
+  }
+
   /** One pass over every shard; returns how many records were handled. */
   private async pollOnce(fresh: boolean): Promise<number> {
     const described = await this.currentStream(fresh);
@@ -216,7 +220,15 @@ export class LocalStreamReader {
         ).ShardIterator;
       }
       if (!iterator) continue;
-      const page = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: this.options.batchSize ?? 100 }));
+      let page: Awaited<ReturnType<typeof this.readPage>>;
+      try {
+        page = await this.readPage(iterator);
+      } catch (error) {
+        // An iterator expires (ExpiredIteratorException; 15 minutes on AWS) when handling or a
+        // pause outlasts it: the next pass asks for a new one after the saved position.
+        this.iterators.delete(shardId);
+        throw error;
+      }
       const records = page.Records ?? [];
       // A closed shard (no next iterator): its successor is found by describing the stream again.
       if (!page.NextShardIterator) {

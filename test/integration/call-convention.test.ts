@@ -211,6 +211,7 @@ describe('routes', () => {
     const responses = operationList.filter((operation) => operation.resource === 'responses');
     expect(responses.map((operation) => operation.name).sort()).toEqual([
       'create',
+      'discard',
       'edit',
       'erase',
       'export',
@@ -218,6 +219,7 @@ describe('routes', () => {
       'getAggregates',
       'import',
       'list',
+      'release',
       'remove',
     ]);
     for (const operation of responses) {

@@ -101,6 +101,28 @@ it('resumes after the last accepted record across restarts, and re-reads a refus
   await expectPosition(positionFile, tableName, sequenceNumber(second.at(-1)));
 });
 
+it('asks for a new iterator after a read fails (an expired one), and goes on after the saved position', async () => {
+  const tableName = `${settings.tableName}_expired`;
+  const positionFile = join(folder, 'expired-position.json');
+  await ensureTable(client, tableName);
+  await write(tableName, ['first#0']);
+  const handled: DynamoDBRecord[] = [];
+  const started = reader(handled, { tableName, positionFile });
+  try {
+    await started.drain();
+    // The iterators it keeps between passes, made unusable as an expired one is.
+    const iterators = (started as unknown as { iterators: Map<string, string | undefined> }).iterators;
+    expect(iterators.size).toBe(1);
+    for (const shardId of iterators.keys()) iterators.set(shardId, 'an-expired-iterator');
+    await write(tableName, ['second#0']);
+    await expect(started.drain()).rejects.toThrow();
+    await started.drain();
+  } finally {
+    await started.stop();
+  }
+  expect(keysOf(handled)).toEqual(['position#first#0', 'position#second#0']);
+});
+
 it('moves past the records its filter passes over, though the consumer never sees them', async () => {
   const tableName = `${settings.tableName}_filtered`;
   const positionFile = join(folder, 'filtered-position.json');
