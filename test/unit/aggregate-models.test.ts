@@ -31,11 +31,13 @@ describe('StatsFilter', () => {
 });
 
 describe('top query models', () => {
-  it('default $size to 10 and period to rolling7d', () => {
-    expect(ContentSetTopQueryModel.parse({})).toEqual({ $size: 10, period: 'rolling7d' });
-    expect(ContentTopQueryModel.parse({ contentSetId: 's', projectId: 'p', $size: 100, period: 'year' })).toEqual({
+  it('default $size to 10, period to rolling7d, $sort to count and $minCount to 10', () => {
+    expect(ContentSetTopQueryModel.parse({})).toEqual({ $size: 10, period: 'rolling7d', $sort: 'count', $minCount: 10 });
+    expect(ContentTopQueryModel.parse({ contentSetId: 's', projectId: 'p', $size: 100, period: 'year', $sort: 'worst', $minCount: 1 })).toEqual({
       $size: 100,
       period: 'year',
+      $sort: 'worst',
+      $minCount: 1,
       contentSetId: 's',
       projectId: 'p',
     });
