@@ -72,7 +72,8 @@ export class OperationFunctions extends NestedStack {
   readonly functions: ReadonlyMap<string, ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: OperationFunctionsProps) {
-    super(scope, id, { description: `The functions of the feedback API's operations ${props.operations.map(operationPath).join(', ')}`.slice(0, 1024) });
+    // CDK refuses a stack description over 512 characters (CloudFormation's own limit is 1,024 bytes).
+    super(scope, id, { description: `The functions of the feedback API's operations ${props.operations.map(operationPath).join(', ')}`.slice(0, 512) });
     // One role per access profile instead of one per function: the permissions are the
     // profile's either way, and a role and its policy per function would double the resources.
     const roles = new Map<string, Role>();
