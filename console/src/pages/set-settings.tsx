@@ -203,7 +203,7 @@ function SettingsForm(props: { set: ContentSet }) {
           aria-describedby={ids.quarantineHint}
           aria-invalid={validBurst ? undefined : true}
         />
-        <label htmlFor={ids.surgeFloor}>Responses a page may take within a minute, at least</label>
+        <label htmlFor={ids.surgeFloor}>Responses a page may take within a minute before a surge is held</label>
         <input
           id={ids.surgeFloor}
           type="number"
@@ -214,7 +214,7 @@ function SettingsForm(props: { set: ContentSet }) {
           onChange={(event) => setSurgeFloor(event.target.value)}
           aria-invalid={validFloor ? undefined : true}
         />
-        <label htmlFor={ids.surgeFactor}>Or this many times the page’s usual rate</label>
+        <label htmlFor={ids.surgeFactor}>…or this many times the page’s usual rate, when that is more</label>
         <input
           id={ids.surgeFactor}
           type="number"
