@@ -223,7 +223,9 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
   const consumer = results.consumer;
   if (!consumer?.batchShapes?.length) throw new Error('docs/bench-results.json has no consumer batch shapes: run npm run bench');
   const shapes = consumer.batchShapes;
-  /** The consumer's cost per million responses for a batch shape: its writes, and one Lambda invocation per batch. */
+  // The consumers' reads per response (the screening's recent responses and day counters), as measured on the real stream.
+  const consumerRead = consumer.perResponse.estimated.read ?? 0;
+  /** The consumer's cost per million responses for a batch shape: its writes, the measured reads, and one Lambda invocation per batch. */
   const consumerCost = (shape: (typeof shapes)[number]) => {
     const write = shape.table + shape.indexes;
     // Per batch: its counter updates, ASSUMPTIONS.consumerUpdatesInFlight at a time, then its change record.
@@ -232,7 +234,9 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
     return {
       write,
       dollars:
-        write * PRICES.dynamoWriteRequestUnitPerMillion + (PRICES.lambdaRequestPerMillion + gbSeconds(ms) * 1e6 * PRICES.lambdaArmGbSecond) / shape.batchSize,
+        write * PRICES.dynamoWriteRequestUnitPerMillion +
+        consumerRead * PRICES.dynamoReadRequestUnitPerMillion +
+        (PRICES.lambdaRequestPerMillion + gbSeconds(ms) * 1e6 * PRICES.lambdaArmGbSecond) / shape.batchSize,
     };
   };
   /**
@@ -373,7 +377,7 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
     `Most expensive shape: **${money(Math.max(...totals))} per million responses** (goal: at most $15). The quiet site is charged a whole ranker run per response (one response in a minute): ${units(rankerRun('quiet').write)} WRU and ${units(rankerRun('quiet').read)} RRU, less the ${units(idle.write)} WRU and ${units(idle.read)} RRU every run costs with nothing to do (fixed, below); a busy minute shares one run (${units(rankerRun('busy').write)} WRU, ${units(rankerRun('busy').read)} RRU for ${rankerRun('busy').responses} responses, \`npm run bench:rankings\`, ${rankings.date.slice(0, 10)}).`,
     '',
     `On DynamoDB Local's real stream (${consumer.responses} responses on ${consumer.items} pages, in the batches it delivered) the consumer made ` +
-      `${units(consumer.perResponse.counterUpdates)} counter updates per response (${units(consumer.perResponse.estimated.write ?? 0)} WRU).`,
+      `${units(consumer.perResponse.counterUpdates)} counter updates per response (${units(consumer.perResponse.estimated.write ?? 0)} WRU), and read ${units(consumerRead)} RRU per response (the screening of floods and spam: a set's recent responses, an item's day counters), priced in every row above.`,
     '',
     `Plus fixed: WAF web ACL ${money(PRICES.wafWebAclPerMonth)} + ${ASSUMPTIONS.wafRules} rules × ${money(PRICES.wafRulePerMonth)}, Secrets Manager ${money(PRICES.secretsManagerSecretPerMonth)}, the ranker's run every minute (invocation and an idle run's ${units(idle.write)} WRU and ${units(idle.read)} RRU: checkpoint, empty reads) ${money(rankerMonthly)}, the alerts job's hourly run (an idle run's ${units(alertsIdle.write)} WRU and ${units(alertsIdle.read)} RRU) ${money(alertsMonthly)}: **${money(fixedWithoutRanker + rankerMonthly + alertsMonthly)} a month**. ` +
       `Each evaluation of a page or set by the alerts job (in the hour after it had responses, and once a day while it had some in the last 35 days) adds ${units(perEntity('read'))} RRU and ${units(perEntity('write'))} WRU (\`npm run bench:alerts\`, ${alerts.date.slice(0, 10)}). ` +
