@@ -31,9 +31,8 @@ import { Construct } from 'constructs';
 import { HSTS_MAX_AGE_SECONDS } from '../console/serving';
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER, VISITOR_KEY_HEADER } from '../functions/api/client-address';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_MAX_AGE_SECONDS } from '../functions/api/cors';
-import type { OperationDeclaration } from '../functions/api/operation';
+import { operationPath, RESOURCE_ALIASES, type OperationDeclaration } from '../functions/api/operation';
 import { anonymousWriteOperations, type AnonymousRateLimit } from '../functions/api/rate-limits';
-import { operationRoutes } from './feedback-api';
 import { acknowledgeNag } from './nag';
 
 // VIEWER_ADDRESS_HEADER: set by the edge function on every request from the visitor's address,
@@ -130,7 +129,7 @@ export class PublicEdge extends Construct {
     const viewerAddress = new EdgeFunction(this, 'ViewerAddress', {
       runtime: FunctionRuntime.JS_2_0,
       comment: `Answers CORS preflights; writes the viewer address and the visitor key (IPv6: the /64) into ${VIEWER_ADDRESS_HEADER}, ${VISITOR_KEY_HEADER}`,
-      code: FunctionCode.fromInline(viewerRequestCode(props.corsAllowedOrigins)),
+      code: FunctionCode.fromInline(viewerRequestCode(props.corsAllowedOrigins, props.stageName)),
     });
 
     const apiCache = new CachePolicy(this, 'ApiCache', {
@@ -359,9 +358,14 @@ export class PublicEdge extends Construct {
  * address; anything else comes back as given. test/infra/edge.test.ts runs it against
  * visitorKey and preflightHeaders.
  */
-export function viewerRequestCode(corsAllowedOrigins: readonly string[]): string {
+export function viewerRequestCode(corsAllowedOrigins: readonly string[], stageName: string): string {
   const origins = corsAllowedOrigins.includes('*') ? ['*'] : [...corsAllowedOrigins];
+  // The widgets' alias paths (`/v0/feelbacks/create`) become their operation's own path here,
+  // before the cache and the API, so API Gateway holds one resource and method per operation
+  // rather than two (docs/architecture.md, "Room under CloudFormation's limit").
+  const aliases = Object.fromEntries(Object.entries(RESOURCE_ALIASES).map(([resource, alias]) => [`/${stageName}/${alias}/`, `/${stageName}/${resource}/`]));
   return `var ALLOWED_ORIGINS = ${JSON.stringify(origins)};
+var ALIAS_PREFIXES = ${JSON.stringify(aliases)};
 function preflight(request) {
   var origin = request.headers.origin ? request.headers.origin.value : undefined;
   var headers = {
@@ -398,6 +402,9 @@ function visitorKey(ip) {
 function handler(event) {
   var request = event.request;
   if (request.method === 'OPTIONS') return preflight(request);
+  for (var alias in ALIAS_PREFIXES) {
+    if (request.uri.indexOf(alias) === 0) request.uri = ALIAS_PREFIXES[alias] + request.uri.slice(alias.length);
+  }
   request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };
   request.headers['${VISITOR_KEY_HEADER}'] = { value: visitorKey(event.viewer.ip) };
   delete request.headers['${ORIGIN_VERIFY_HEADER}'];
@@ -405,10 +412,12 @@ function handler(event) {
 }`;
 }
 
-/** `^/v0/(?:responses|feelbacks)/(?:create|edit|remove)/?$`, derived from the registry. */
+/**
+ * `^/v0/(?:responses/create|...)/?$`, derived from the registry: the operations' own paths,
+ * which the web ACL sees also for the widgets' alias paths (the viewer-request function rewrites those).
+ */
 export function anonymousWritePathPattern(stageName: string, operations: readonly OperationDeclaration[]): string {
-  const limited = anonymousWriteOperations(operations);
-  const paths = [...new Set(limited.flatMap((operation) => operationRoutes(operation)))].sort();
+  const paths = anonymousWriteOperations(operations).map(operationPath).sort();
   return `^/${stageName}/(?:${paths.join('|')})/?$`;
 }
 

@@ -17,7 +17,6 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { operationPath, type OperationDeclaration } from '../functions/api/operation';
-import { operationRoutes } from '../functions/api/routes';
 import { handlerModule } from '../functions/api/registry';
 import { openApiJson } from '../functions/api/openapi';
 import { swaggerUiDirectory } from '../functions/reference-page/local';
@@ -26,8 +25,6 @@ import { acknowledgeNag } from './nag';
 import { DOCS_ENTRY } from './paths';
 import { ServiceFunction } from './service-function';
 import { OperationFunctions, operationGroups } from './operation-functions';
-
-export { operationRoutes };
 
 /** The version segment of the base path: the base URL ends in /v0. */
 export const API_STAGE_NAME = 'v0';
@@ -62,7 +59,7 @@ export const DOCS_ROUTES = ['openapi.json', 'docs', 'docs/{file}'] as const;
 
 /**
  * The REST API: one Lambda function per registered operation (proxy integration), routed
- * at POST /<resource>/<name> (+ GET when read-only, + the resource's alias path).
+ * at /<resource>/<name> (POST, and GET when read-only; the alias paths are rewritten to these at the edge).
  */
 export class FeedbackApi extends Construct {
   readonly restApi: RestApi;
@@ -145,9 +142,9 @@ export class FeedbackApi extends Construct {
         // The function's invoke permission is in its nested stack (OperationFunctions): a
         // LambdaIntegration would add one here, in the parent, for every function.
         const integration = new AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${fn.function.functionArn}/invocations` });
-        for (const route of operationRoutes(operation)) {
-          this.resourceAt(route).addMethod('ANY', integration, { authorizationType: AuthorizationType.NONE });
-        }
+        // Its own path only: the distribution's viewer-request function rewrites the widgets'
+        // alias paths (`feelbacks/create`) to it before they reach the API (lib/edge.ts).
+        this.resourceAt(operationPath(operation)).addMethod('ANY', integration, { authorizationType: AuthorizationType.NONE });
       }
     }
     this.functions = functions;

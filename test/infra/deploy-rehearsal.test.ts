@@ -34,6 +34,7 @@ import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import * as path from 'node:path';
+import { runInNewContext } from 'node:vm';
 import { operationPath } from '../../functions/api/operation';
 import { operationList } from '../../functions/api/registry';
 import { ensureAccount, issueApiKey } from '../../functions/operations/api-keys';
@@ -52,6 +53,7 @@ import {
   loadCloudAssembly,
   ofType,
   referencedIds,
+  refId,
   RESERVED_ENVIRONMENT,
   resolveStatements,
   resolveValue,
@@ -121,7 +123,8 @@ const FIRST_KEY = 'https://example.com/rehearsal/first-response';
 
 /**
  * One valid call per operation, keyed by route path, in the order they run (creations
- * before reads). A path may be an alias route (`feelbacks/...`) of an operation.
+ * before reads). A path may be an alias (`feelbacks/...`) of an operation's, which reaches it
+ * through the distribution's viewer-request function, as the widgets' calls do.
  */
 const OPERATION_CALLS: Record<string, OperationCall> = {
   'projects/create': {
@@ -337,6 +340,8 @@ let routes: ApiRoute[];
 let mappings: StreamMapping[];
 let schedules: RuleTarget[];
 let stageName: string;
+/** The API behaviour's viewer-request function of the template's distribution (CloudFront Functions code, run as is). */
+let viewerRequest: (event: Json) => Json;
 let dynamo: DynamoDBClient;
 let streams: DynamoDBStreamsClient;
 let fixture: Fixture;
@@ -373,6 +378,7 @@ beforeAll(async () => {
   schedules = ruleTargets(assembly);
   const stages = ofType(assembly, 'AWS::ApiGateway::Stage').map(([, stage]) => stage.Properties.StageName);
   stageName = stages[0] ?? 'prod';
+  viewerRequest = apiViewerRequest();
 
   const endpoint = process.env.DYNAMODB_ENDPOINT!;
   dynamo = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
@@ -573,8 +579,23 @@ function failure(record: InvocationRecord, what: string): Error {
 
 // ---------------------------------------------------------------- the triggers
 
+function apiViewerRequest(): (event: Json) => Json {
+  const [[, distribution]] = ofType(assembly, 'AWS::CloudFront::Distribution');
+  const behaviour = distribution.Properties.DistributionConfig.CacheBehaviors.find((candidate: Json) => candidate.PathPattern === `/${stageName}/*`);
+  const association = behaviour?.FunctionAssociations?.find((candidate: Json) => candidate.EventType === 'viewer-request');
+  if (!association) throw new Error(`the distribution has no viewer-request function on /${stageName}/*`);
+  return runInNewContext(`${assembly.resources[refId(association.FunctionARN)!].Properties.FunctionCode}; handler`);
+}
+
+/** The path API Gateway is asked for when a client asks the distribution for `routePath` (the edge rewrites the widgets' alias paths). */
+function originPath(routePath: string, method: string): string {
+  const request = viewerRequest({ viewer: { ip: '203.0.113.10' }, request: { method, uri: `/${stageName}/${routePath}`, headers: {}, querystring: {} } });
+  return String(request.uri).slice(stageName.length + 2);
+}
+
 function routeFor(routePath: string, method: string): ApiRoute | undefined {
-  return routes.find((route) => route.path === routePath && (route.httpMethod === method || route.httpMethod === 'ANY'));
+  const asked = originPath(routePath, method);
+  return routes.find((route) => route.path === asked && (route.httpMethod === method || route.httpMethod === 'ANY'));
 }
 
 async function callOperation(routePath: string, call: OperationCall): Promise<void> {
@@ -591,7 +612,7 @@ async function callOperation(routePath: string, call: OperationCall): Promise<vo
   if (call.auth !== 'anonymous') headers.Authorization = `API-KEY ${fixture.keys[call.auth]}`;
   const event = apiGatewayProxyEvent({
     httpMethod: method,
-    path: routePath,
+    path: route.path,
     stage: stageName,
     headers,
     ...(method === 'GET' ? { query: { $p: args } } : { body: args }),

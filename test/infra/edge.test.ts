@@ -12,6 +12,7 @@ import { MockIntegration, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Template } from 'aws-cdk-lib/assertions';
 import fc from 'fast-check';
 import { runInNewContext } from 'node:vm';
+import { operationPath, RESOURCE_ALIASES } from '../../functions/api/operation';
 import { operationList } from '../../functions/api/registry';
 import { visitorKey } from '../../functions/api/visitor-key';
 import { preflightHeaders } from '../../functions/api/cors';
@@ -110,6 +111,22 @@ test('whatever the client sent under the key, the address or the origin-verify h
   expect(request.headers.host).toEqual({ value: 'd111111abcdef8.cloudfront.net' });
 });
 
+test("the widgets' alias paths reach their operation's own path (the API has no route for the alias); other paths are left alone", () => {
+  const uriOf = (uri: string, method = 'POST') => {
+    const event = viewerRequest('198.51.100.7');
+    return handler({ ...event, request: { ...event.request, method, uri, querystring: { $p: { value: '[]' } } } }) as Json;
+  };
+  for (const operation of operationList.filter((candidate) => RESOURCE_ALIASES[candidate.resource])) {
+    const forwarded = uriOf(`/v0/${RESOURCE_ALIASES[operation.resource]}/${operation.name}`);
+    expect(forwarded.uri).toBe(`/v0/${operationPath(operation)}`);
+    expect(forwarded.querystring).toEqual({ $p: { value: '[]' } });
+  }
+  expect(uriOf('/v0/feelbacks/getAggregates', 'GET').uri).toBe('/v0/responses/getAggregates');
+  for (const uri of ['/v0/responses/create', '/v0/projects/get', '/v0/openapi.json', '/feelbacks/create', '/v0/xfeelbacks/create', '/v0/feelbacks']) {
+    expect(uriOf(uri).uri).toBe(uri);
+  }
+});
+
 test("the function's key is the local server's (functions/api/visitor-key.ts), for any address in any notation", () => {
   fc.assert(
     fc.property(fc.oneof(fc.ipV4(), fc.ipV6()), (ip) => {
@@ -146,7 +163,7 @@ test("a CORS preflight is answered at the edge, 204 with the local server's pref
 });
 
 test('with a list of allowed origins, the preflight names an allowed origin and no other, as the local server does', () => {
-  const code = viewerRequestCode(['https://a.example', 'https://b.example']);
+  const code = viewerRequestCode(['https://a.example', 'https://b.example'], 'v0');
   const listed = runInNewContext(`${code}; handler`) as (event: Json) => Json;
   const answer = (origin?: string) =>
     listed({ viewer: { ip: '198.51.100.7' }, request: { method: 'OPTIONS', uri: '/v0/projects/get', headers: origin ? { origin: { value: origin } } : {} } });
