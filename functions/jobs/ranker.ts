@@ -9,7 +9,8 @@
  *    caught up over several runs. Runs read back OVERLAP_MS before the last one's end,
  *    since a consumer stamps its record just before writing it (and clocks differ); the
  *    checkpoint keeps the records read in that margin, so none is recounted;
- * 2. per changed set: reads the set (its schema), its list, recounts the set and the
+ * 2. per changed set: reads the set (its schema), its list (eventually consistent, then
+ *    consistently after a write that lost its condition), recounts the set and the
  *    changed items (their counts per ranked period, from the counters, and for a schema
  *    with a score the bounds of its interval), and every member too when a rolling
  *    window slid since the list was written; merges; writes the list conditionally on the
@@ -153,7 +154,10 @@ export async function refreshTopList(
   const periods = rankedPeriods(now);
   const shape = await setShape(store, scope.contentSetId);
   for (let attempt = 1; ; attempt++) {
-    const stored = await readTopList(store, scope, { consistent: true });
+    // The first read is eventually consistent (half the read units of the list, the largest
+    // read of a run): runs are a minute apart, and a read that missed the last write makes
+    // the conditional write fail, so the attempts after it read consistently.
+    const stored = await readTopList(store, scope, { consistent: attempt > 1 });
     const recount = new Set(changed);
     if (needsFullRecount(stored?.list, now)) for (const id of stored!.list.items.keys()) recount.add(id);
     const items = new Map<string, PeriodCounts>();
