@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import type { ContentSet } from '@feedback-service/client';
+import { isWholeNumberIn, NumberField } from '../components/number-field';
 import { Page, QueryPageState } from '../components/page';
 import { ChangeError } from '../components/states';
 import { useProject } from '../data/projects';
@@ -44,36 +45,26 @@ function SettingsForm(props: { set: ContentSet }) {
   const [spamCheck, setSpamCheck] = useState(quarantine.spamCheck);
   const [saved, setSaved] = useState(false);
   const ids = {
-    visitorBurst: useId(),
-    surgeFloor: useId(),
-    surgeFactor: useId(),
     quarantineHint: useId(),
     name: useId(),
     description: useId(),
-    revoke: useId(),
     state: useId(),
-    revokeHint: useId(),
     onePerVisitorHint: useId(),
-    minCount: useId(),
-    minCountHint: useId(),
-    minResponses: useId(),
-    minDrop: useId(),
     alertsHint: useId(),
   };
   const save = useSaveSet(set.id, { onSuccess: () => setSaved(true) });
   const minutes = Number(revokeMinutes);
   const validRevoke = revokeMinutes.trim() !== '' && Number.isFinite(minutes) && minutes >= 0 && minutes <= MAX_REVOKE_MINUTES;
   const minCount = Number(publicMinCount);
-  const validMinCount = publicMinCount.trim() !== '' && Number.isInteger(minCount) && minCount >= 0 && minCount <= MAX_PUBLIC_MIN_COUNT;
+  const validMinCount = isWholeNumberIn(publicMinCount, 0, MAX_PUBLIC_MIN_COUNT);
   const responses = Number(minResponses);
-  const validResponses = !score || (Number.isInteger(responses) && responses >= 1 && responses <= MAX_MIN_RESPONSES);
+  const validResponses = !score || isWholeNumberIn(minResponses, 1, MAX_MIN_RESPONSES);
   const drop = Number(minDrop);
   const validDrop = !score || (minDrop.trim() !== '' && Number.isFinite(drop) && drop > 0);
   // The API's bounds (functions/api/models.ts, the quarantine settings).
-  const whole = (text: string, min: number, max: number) => text.trim() !== '' && Number.isInteger(Number(text)) && Number(text) >= min && Number(text) <= max;
-  const validBurst = whole(visitorBurst, 0, 1000);
-  const validFloor = whole(surgeFloor, 0, 1_000_000);
-  const validFactor = whole(surgeFactor, 1, 1000);
+  const validBurst = isWholeNumberIn(visitorBurst, 0, 1000);
+  const validFloor = isWholeNumberIn(surgeFloor, 0, 1_000_000);
+  const validFactor = isWholeNumberIn(surgeFactor, 1, 1000);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSaved(false);
@@ -104,22 +95,15 @@ function SettingsForm(props: { set: ContentSet }) {
           Public counts: widgets may show how many answered each option (<code>showCount</code>) without a key
         </span>
       </label>
-      <label htmlFor={ids.minCount}>Hide public counts below (responses)</label>
-      <input
-        id={ids.minCount}
-        type="number"
+      <NumberField
+        label="Hide public counts below (responses)"
         min={0}
         max={MAX_PUBLIC_MIN_COUNT}
-        step={1}
         value={publicMinCount}
-        onChange={(event) => setPublicMinCount(event.target.value)}
-        aria-describedby={ids.minCountHint}
-        aria-invalid={validMinCount ? undefined : true}
+        onChange={setPublicMinCount}
+        valid={validMinCount}
+        hint="Widgets show zeros while a page has fewer responses than this in the period, so a count of one cannot reveal what one person answered; 0 shows every count. Signed-in views always see the counts."
       />
-      <p id={ids.minCountHint} className="hint">
-        Widgets show zeros while a page has fewer responses than this in the period, so a count of one cannot reveal what one person answered; 0 shows every
-        count. Signed-in views always see the counts.
-      </p>
       <label className="checkbox">
         <input type="checkbox" checked={onePerVisitor} onChange={(event) => setOnePerVisitor(event.target.checked)} aria-describedby={ids.onePerVisitorHint} />
         <span>One vote per visitor: a visitor’s second response on a page the same day replaces the first</span>
@@ -132,21 +116,15 @@ function SettingsForm(props: { set: ContentSet }) {
         <input type="checkbox" checked={autoCreate} onChange={(event) => setAutoCreate(event.target.checked)} />
         <span>Create content items automatically on a page’s first response</span>
       </label>
-      <label htmlFor={ids.revoke}>Revoke window (minutes)</label>
-      <input
-        id={ids.revoke}
-        type="number"
+      <NumberField
+        label="Revoke window (minutes)"
         min={0}
         max={MAX_REVOKE_MINUTES}
-        step={1}
         value={revokeMinutes}
-        onChange={(event) => setRevokeMinutes(event.target.value)}
-        aria-describedby={ids.revokeHint}
-        aria-invalid={validRevoke ? undefined : true}
+        onChange={setRevokeMinutes}
+        valid={validRevoke}
+        hint="How long a visitor can change or take back an answer; 0 turns it off (at most 30 days)."
       />
-      <p id={ids.revokeHint} className="hint">
-        How long a visitor can change or take back an answer; 0 turns it off (at most 30 days).
-      </p>
       <fieldset className="settings-group">
         <legend>Alerts</legend>
         {score ? (
@@ -159,26 +137,21 @@ function SettingsForm(props: { set: ContentSet }) {
               <input type="checkbox" checked={alertsEnabled} onChange={(event) => setAlertsEnabled(event.target.checked)} aria-describedby={ids.alertsHint} />
               <span>Alert when feedback turns worse</span>
             </label>
-            <label htmlFor={ids.minResponses}>Fewest responses in each window</label>
-            <input
-              id={ids.minResponses}
-              type="number"
+            <NumberField
+              label="Fewest responses in each window"
               min={1}
               max={MAX_MIN_RESPONSES}
-              step={1}
               value={minResponses}
-              onChange={(event) => setMinResponses(event.target.value)}
-              aria-invalid={validResponses ? undefined : true}
+              onChange={setMinResponses}
+              valid={validResponses}
             />
-            <label htmlFor={ids.minDrop}>Smallest drop that matters ({score.dropInput.unit})</label>
-            <input
-              id={ids.minDrop}
-              type="number"
+            <NumberField
+              label={`Smallest drop that matters (${score.dropInput.unit})`}
               min={0}
               step={score.dropInput.step}
               value={minDrop}
-              onChange={(event) => setMinDrop(event.target.value)}
-              aria-invalid={validDrop ? undefined : true}
+              onChange={setMinDrop}
+              valid={validDrop}
             />
           </>
         ) : (
@@ -191,39 +164,30 @@ function SettingsForm(props: { set: ContentSet }) {
           Responses that look like a flood or spam are held on the project’s Review page instead of being counted; the visitor sees the usual thanks. 0 turns a
           rule off.
         </p>
-        <label htmlFor={ids.visitorBurst}>Responses one visitor may give on a page within a minute</label>
-        <input
-          id={ids.visitorBurst}
-          type="number"
+        <NumberField
+          label="Responses one visitor may give on a page within a minute"
           min={0}
           max={1000}
-          step={1}
           value={visitorBurst}
-          onChange={(event) => setVisitorBurst(event.target.value)}
-          aria-describedby={ids.quarantineHint}
-          aria-invalid={validBurst ? undefined : true}
+          onChange={setVisitorBurst}
+          describedBy={ids.quarantineHint}
+          valid={validBurst}
         />
-        <label htmlFor={ids.surgeFloor}>Responses a page may take within a minute before a surge is held</label>
-        <input
-          id={ids.surgeFloor}
-          type="number"
+        <NumberField
+          label="Responses a page may take within a minute before a surge is held"
           min={0}
           max={1_000_000}
-          step={1}
           value={surgeFloor}
-          onChange={(event) => setSurgeFloor(event.target.value)}
-          aria-invalid={validFloor ? undefined : true}
+          onChange={setSurgeFloor}
+          valid={validFloor}
         />
-        <label htmlFor={ids.surgeFactor}>…or this many times the page’s usual rate, when that is more</label>
-        <input
-          id={ids.surgeFactor}
-          type="number"
+        <NumberField
+          label="…or this many times the page’s usual rate, when that is more"
           min={1}
           max={1000}
-          step={1}
           value={surgeFactor}
-          onChange={(event) => setSurgeFactor(event.target.value)}
-          aria-invalid={validFactor ? undefined : true}
+          onChange={setSurgeFactor}
+          valid={validFactor}
         />
         <label className="checkbox">
           <input type="checkbox" checked={spamCheck} onChange={(event) => setSpamCheck(event.target.checked)} />
