@@ -15,7 +15,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { benchOnDynamoDbLocal, markdownTable } from './bench-lib';
+import { benchAccount, benchOnDynamoDbLocal, markdownTable, positiveInteger } from './bench-lib';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'SILENT';
@@ -34,32 +34,22 @@ interface Run {
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { items: { type: 'string' }, write: { type: 'boolean', default: false } } });
-  const items = Number(values.items ?? 100);
-  if (!Number.isInteger(items) || items < 1) throw new Error('--items must be a positive integer');
+  const items = positiveInteger('--items', values.items, 100);
   return benchOnDynamoDbLocal('The alerts job on the local runtime', TABLE_NAME, () => run(items, values.write ?? false));
 }
 
 async function run(items: number, write: boolean): Promise<string[]> {
   const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { defaultStore } = await import('../functions/store/entity-store');
-  const { ensureTable } = await import('../functions/store/setup');
-  const { meterClient } = await import('./dynamo-meter');
-  const { ensureAccount } = await import('../functions/operations/api-keys');
-  const { createProject } = await import('../functions/operations/projects');
   const { createContentSet } = await import('../functions/operations/sets');
   const { createResponse } = await import('../functions/operations/response-collection');
   const { runAlerts } = await import('../functions/jobs/alerts');
   const { ANONYMOUS } = await import('../functions/api/auth');
   const { startStreamConsumers } = await import('../local/stream-consumers');
 
-  const { store, client } = defaultStore();
-  await ensureTable(client, TABLE_NAME);
-  const meter = meterClient(client);
-  const consumers = startStreamConsumers(client, TABLE_NAME);
   const now = new Date();
+  const { store, client, meter, account, project } = await benchAccount(TABLE_NAME, 'bench-alerts', now);
+  const consumers = startStreamConsumers(client, TABLE_NAME);
   const today = now.toISOString().slice(0, 10);
-  const account = await ensureAccount(store, 'bench-alerts', now);
-  const project = await createProject(store, account.id, { name: 'Bench' }, now);
   const set = await createContentSet(store, account.id, { projectId: project.id, key: 'helpful', schema: 'yes-no', metadata: { name: 'Helpful?' } }, now);
   /** The checkpoint as an hourly run finds it: the last run an hour ago, today's daily evaluation done or not. */
   const checkpoint = (evaluatedDay?: string) =>

@@ -20,7 +20,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { benchOnDynamoDbLocal, markdownTable, positiveInteger } from './bench-lib';
+import { benchAccount, benchOnDynamoDbLocal, markdownTable, positiveInteger } from './bench-lib';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'SILENT';
@@ -53,11 +53,6 @@ async function main(): Promise<number> {
 }
 
 async function run(total: number, write: boolean): Promise<string[]> {
-  const { defaultStore } = await import('../functions/store/entity-store');
-  const { ensureTable } = await import('../functions/store/setup');
-  const { meterClient } = await import('./dynamo-meter');
-  const { ensureAccount } = await import('../functions/operations/api-keys');
-  const { createProject } = await import('../functions/operations/projects');
   const { createContentSet } = await import('../functions/operations/sets');
   const { createContentItem } = await import('../functions/operations/contents');
   const { importResponses } = await import('../functions/operations/response-import');
@@ -65,12 +60,8 @@ async function run(total: number, write: boolean): Promise<string[]> {
   const { startStreamConsumers } = await import('../local/stream-consumers');
   const log = (text: string) => process.stderr.write(`${text}\n`);
 
-  const { store, client } = defaultStore();
-  await ensureTable(client, TABLE_NAME);
-  const meter = meterClient(client);
   const now = new Date();
-  const account = await ensureAccount(store, 'bench-import', now);
-  const project = await createProject(store, account.id, { name: 'Bench' }, now);
+  const { store, client, meter, account, project } = await benchAccount(TABLE_NAME, 'bench-import', now);
   const newSet = (key: string) => createContentSet(store, account.id, { projectId: project.id, key, schema: 'yes-no', metadata: { name: key } }, now);
   const pages = (count: number) => Array.from({ length: count }, (_, index) => `https://docs.example/page-${index}`);
 

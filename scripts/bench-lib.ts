@@ -405,6 +405,25 @@ export async function benchOnDynamoDbLocal(title: string, tableName: string, run
   return left.length === 0 ? 0 : 1;
 }
 
+/**
+ * What the table benches start from, inside `benchOnDynamoDbLocal`'s run: the run's table,
+ * made; the store; the client, metered (scripts/dynamo-meter.ts) from here on; and an account
+ * named `accountName` with one project to fill.
+ */
+export async function benchAccount(tableName: string, accountName: string, now: Date) {
+  const { defaultStore } = await import('../functions/store/entity-store');
+  const { ensureTable } = await import('../functions/store/setup');
+  const { meterClient } = await import('./dynamo-meter');
+  const { ensureAccount } = await import('../functions/operations/api-keys');
+  const { createProject } = await import('../functions/operations/projects');
+  const { store, client } = defaultStore();
+  await ensureTable(client, tableName);
+  const meter = meterClient(client);
+  const account = await ensureAccount(store, accountName, now);
+  const project = await createProject(store, account.id, { name: 'Bench' }, now);
+  return { store, client, meter, account, project };
+}
+
 /** An API Gateway proxy event of a call, as the stage delivers it to an operation's function. */
 export function apiEvent(path: string, method: 'GET' | 'POST', args: unknown[]) {
   return {

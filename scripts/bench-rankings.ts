@@ -25,7 +25,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { benchOnDynamoDbLocal, markdownTable } from './bench-lib';
+import { benchAccount, benchOnDynamoDbLocal, markdownTable } from './bench-lib';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'SILENT';
@@ -60,11 +60,6 @@ async function main(): Promise<number> {
 }
 
 async function run(large: number, write: boolean): Promise<string[]> {
-  const { defaultStore } = await import('../functions/store/entity-store');
-  const { ensureTable } = await import('../functions/store/setup');
-  const { meterClient } = await import('./dynamo-meter');
-  const { ensureAccount } = await import('../functions/operations/api-keys');
-  const { createProject } = await import('../functions/operations/projects');
   const { createContentSet } = await import('../functions/operations/sets');
   const { createResponse } = await import('../functions/operations/response-collection');
   const { insertContentItem, newContentItem } = await import('../functions/operations/contents');
@@ -77,13 +72,9 @@ async function run(large: number, write: boolean): Promise<string[]> {
   const { ANONYMOUS } = await import('../functions/api/auth');
   const { startStreamConsumers } = await import('../local/stream-consumers');
 
-  const { store, client } = defaultStore();
-  await ensureTable(client, TABLE_NAME);
-  const meter = meterClient(client);
-  const consumers = startStreamConsumers(client, TABLE_NAME);
   const now = new Date();
-  const account = await ensureAccount(store, 'bench-rankings', now);
-  const project = await createProject(store, account.id, { name: 'Bench' }, now);
+  const { store, client, meter, account, project } = await benchAccount(TABLE_NAME, 'bench-rankings', now);
+  const consumers = startStreamConsumers(client, TABLE_NAME);
   const newSet = (key: string) => createContentSet(store, account.id, { projectId: project.id, key, schema: 'yes-no', metadata: { name: key } }, now);
   const small = await newSet('small');
   const thousand = await newSet('thousand');
