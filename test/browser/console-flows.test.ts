@@ -78,11 +78,15 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
     const { context, page } = await pages.newPage();
     await signIn(page, `/sets/${setId}/responses`);
     await page.locator('[data-response]').first().waitFor();
-    // Each chunk's answer is held back 1.5 s (the data is the server's own), as a large export
-    // is slow: the progress shows while the chunks arrive.
+    // The chunks' answers are held back (the data is the server's own) until the progress was
+    // seen, as a large export is slow: the progress shows while the chunks arrive.
+    let progressSeen = () => {};
+    const held = new Promise<void>((release) => {
+      progressSeen = release;
+    });
     await page.route('**/v0/responses/export', async (route) => {
       const answer = await route.fetch();
-      await new Promise((wait) => setTimeout(wait, 1500));
+      await held;
       await route.fulfill({ response: answer });
     });
     const csvDownloaded = page.waitForEvent('download');
@@ -93,6 +97,7 @@ describeInBrowser("console in Chromium: exports, a person's data, API keys, webh
       .waitFor();
     expect(await page.getByRole('progressbar', { name: 'Export progress' }).count()).toBe(1);
     await screenshot(page, 'responses-exporting');
+    progressSeen();
     const csvDownload = await csvDownloaded;
     await page.unroute('**/v0/responses/export');
     // The file as a spreadsheet reads it: a header row, then one record per response.

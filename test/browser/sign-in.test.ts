@@ -3,12 +3,19 @@
  * oidc-provider, in a child process): authorization code with PKCE and the redirect back,
  * the person's name and role from members/me, API calls with the Bearer token, an
  * invitation from the Members page accepted by a second person in a fresh browser, and
- * sign-out at the provider.
+ * sign-out at the provider. With short-lived tokens: the Members page's hold on what members
+ * make (issue 27: pending invitations with who made each, withdrawing one, the removal
+ * dialog saying how many API keys the removal also revokes, those keys refused after it; a
+ * person who is no member), while a tab left idle shows the console's silent renewal.
  */
 import type { Browser, Page } from 'playwright-core';
 import type { ConsoleBuild } from '../../console/build';
 import { CLOCK_TOLERANCE_SECONDS } from '../../functions/api/oidc';
+import { DEV_LOGIN_DOMAIN } from '../../local/oidc-provider';
 import { ensureDevOwner } from '../../local/runtime';
+import { issueApiKey } from '../../functions/operations/api-keys';
+import { acceptInvitation, createInvitation } from '../../functions/operations/members';
+import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, tearDownConsoleSuite } from '../support/browser';
 import { startLocalOidcProcess, type LocalOidcProcess } from '../support/local-oidc';
@@ -222,13 +229,27 @@ describeInBrowser('signing in as a person', () => {
   });
 });
 
-describeInBrowser('silent renewal of a short-lived sign-in', () => {
-  /** The provider's ID token lifetime here: the console renews well before it ends, many times over the test. */
+describeInBrowser('short-lived sign-ins (8 s tokens)', () => {
+  /** The provider's ID token lifetime here: the console renews well before it ends, many times over the tests. */
   const TOKEN_TTL_SECONDS = 8;
-  const suite = signInSuite('renewal', { tokenTtlSeconds: TOKEN_TTL_SECONDS });
+  const suite = signInSuite('members', { tokenTtlSeconds: TOKEN_TTL_SECONDS });
   const { pages } = suite;
 
-  test("the console keeps working past the first token's expiry, without a reload or a sign-in, with renewed tokens", async () => {
+  /**
+   * A tab of ada's, signed in first and then left idle while the Members page's tests run:
+   * the silent renewal test below waits until its first token is refused (past the API's
+   * half-minute clock tolerance), and that wait is spent on those tests.
+   */
+  const idleTab = {} as {
+    page: Page;
+    first: string;
+    firstClaims: ReturnType<typeof claimsOf>;
+    bearers: string[];
+    documents: string[];
+    tokenRequests: string[];
+    watchedFrom: number;
+  };
+  beforeAll(async () => {
     const { page } = await pages.newPage();
     const bearers: string[] = [];
     page.on('request', (request) => {
@@ -252,6 +273,103 @@ describeInBrowser('silent renewal of a short-lived sign-in', () => {
       if (request.url().startsWith(suite.provider.issuer)) tokenRequests.push(new URL(request.url()).pathname);
     });
 
+    Object.assign(idleTab, { page, first, firstClaims, bearers, documents, tokenRequests, watchedFrom });
+  });
+
+  describe('the Members page: what members make (issue 27)', () => {
+    /** bob, an admin who made two API keys, and an invitation. */
+    const bob = { memberId: '', keys: [] as string[], invitationId: '' };
+    let viewerInvitationId: string;
+
+    async function signInAsAda(page: Page): Promise<void> {
+      await page.goto(`${suite.base}/members`);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.waitForURL((url) => url.origin === suite.provider.issuer);
+      await page.getByLabel('Login name').fill('ada');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL((url) => url.origin === suite.base);
+      await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
+    }
+
+    beforeAll(async () => {
+      // bob joins as an admin (as the API would make him one) and makes two keys and an invitation.
+      const { store } = defaultStore();
+      const now = new Date();
+      const person = { issuer: suite.provider.issuer, subject: 'bob', email: `bob@${DEV_LOGIN_DOMAIN}`, emailVerified: true, name: 'bob' };
+      const invitation = await createInvitation(
+        store,
+        { accountId: suite.account.accountId, email: person.email, role: 'admin', inviter: { type: 'operator', name: 'test' } },
+        suite.base,
+        now,
+      );
+      const joined = await acceptInvitation(store, { kind: 'newcomer', level: 'anonymous', person }, invitation.url.split('#')[1], now);
+      bob.memberId = joined.person!.memberId;
+      const maker = { type: 'person' as const, memberId: bob.memberId, email: person.email, name: 'bob' };
+      for (const level of ['admin', 'viewer'] as const) {
+        bob.keys.push((await issueApiKey(store, { accountId: suite.account.accountId, level, label: `bob's ${level} key`, createdBy: maker }, now)).key);
+      }
+      bob.invitationId = (
+        await createInvitation(store, { accountId: suite.account.accountId, email: 'carol@example.com', role: 'viewer', inviter: maker }, suite.base, now)
+      ).invitationId;
+      const byKey = await suite.api.call('members/invite', [{ email: 'dave@example.com', role: 'viewer' }], {
+        key: suite.account.admin,
+        headers: { origin: suite.base },
+      });
+      expect(byKey.status).toBe(200);
+      viewerInvitationId = byKey.body.invitationId;
+    });
+
+    test('pending invitations with their makers, Withdraw, and a removal that says how many keys it revokes', async () => {
+      const { page } = await pages.newPage();
+      await signInAsAda(page);
+      const invitations = page.getByRole('table', { name: 'Pending invitations' });
+      const row = (id: string) => invitations.locator(`tr[data-invitation="${id}"]`);
+      await row(viewerInvitationId).waitFor();
+      expect(await row(bob.invitationId).innerText()).toContain('bob');
+      expect(await row(viewerInvitationId).innerText()).toContain('dave@example.com');
+      await checkPage(page, 'members-invitations');
+
+      await page.getByRole('button', { name: 'Withdraw the invitation for dave@example.com' }).click();
+      await page.getByRole('dialog').getByText('The link sent to dave@example.com stops working at once.').waitFor();
+      await page.getByRole('button', { name: 'Withdraw invitation' }).click();
+      await until(async () => (await row(viewerInvitationId).count()) === 0, 15_000, 'the withdrawn invitation gone');
+      const pending = (await suite.api.call('members/invitations', [], { key: suite.account.admin })).body.items.map((item: { id: string }) => item.id);
+      expect(pending).toEqual([bob.invitationId]);
+
+      // Removing bob: the dialog says what else goes before anything is done.
+      await page.getByRole('button', { name: 'Remove bob' }).click();
+      const note = page.getByRole('dialog').getByTestId('revokes-keys');
+      await note.waitFor();
+      expect(await note.innerText()).toBe('This also revokes 2 API keys they created.');
+      await checkPage(page, 'members-remove-revokes-keys');
+      for (const key of bob.keys) expect((await suite.api.call('projects/lookup', [''], { key })).status).toBe(200);
+      await page.getByRole('button', { name: 'Remove member' }).click();
+      await until(async () => (await page.getByRole('rowheader', { name: 'bob', exact: true }).count()) === 0, 15_000, 'bob gone from the members');
+      for (const key of bob.keys) expect((await suite.api.call('projects/lookup', [''], { key })).status).toBe(401);
+      // His invitation went with him.
+      await until(async () => (await row(bob.invitationId).count()) === 0, 15_000, "bob's invitation gone");
+      await page.getByText('No pending invitations.').waitFor();
+    });
+
+    test('a person who is no member sees a page that says so and how to get in, with no role, and signs out', async () => {
+      const { page } = await pages.newPage({ colorScheme: 'dark' });
+      await page.goto(`${suite.base}/projects`);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.waitForURL((url) => url.origin === suite.provider.issuer);
+      await page.getByLabel('Login name').fill('zoe');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL((url) => url.origin === suite.base);
+      await page.getByRole('heading', { level: 1, name: 'You are not a member of an account' }).waitFor();
+      expect(await page.locator('main').innerText()).toContain('ask an owner of the account you work with for an invitation');
+      expect(await page.locator('.level-badge').count()).toBe(0);
+      await checkPage(page, 'not-a-member');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL((url) => url.origin === suite.provider.issuer);
+    });
+  });
+
+  test("the console keeps working past the first token's expiry, without a reload or a sign-in, with renewed tokens", async () => {
+    const { page, first, firstClaims, bearers, documents, tokenRequests, watchedFrom } = idleTab;
     // Past the first token's expiry and the API's clock tolerance: the first token is refused by now.
     const refusedFrom = (firstClaims.exp + CLOCK_TOLERANCE_SECONDS + 1) * 1000;
     await page.waitForTimeout(Math.max(0, refusedFrom - Date.now()));

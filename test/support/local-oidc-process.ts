@@ -5,6 +5,8 @@
  * TOKEN_TTL_SECONDS shortens the tokens' lifetime (the console's silent renewal is tested so).
  *
  *   CONSOLE_ORIGINS=http://127.0.0.1:1234 tsx test/support/local-oidc-process.ts
+ *
+ * The tests run it bundled by esbuild, with plain node (see local-oidc.ts).
  */
 import { startLocalOidcProvider } from '../../local/oidc-provider';
 
