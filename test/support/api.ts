@@ -163,6 +163,21 @@ export async function succeeded<T = any>(api: TestApi, path: string, args: unkno
   return answer.body;
 }
 
+/** Runs `work` over `inputs`, `width` at a time (requests that wait on round trips, not on each other); the results in input order. */
+export async function pool<T, R>(inputs: readonly T[], width: number, work: (input: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(inputs.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < inputs.length) {
+        const index = next++;
+        results[index] = await work(inputs[index]);
+      }
+    }),
+  );
+  return results;
+}
+
 /** A few milliseconds, so that a following write gets a later timestamp. */
 export const pause = () => new Promise((wait) => setTimeout(wait, 5));
 
