@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { hashSecret } from '../../functions/api/auth';
 import { defaultStore } from '../../functions/store/entity-store';
-import { ensureTable } from '../../functions/store/setup';
 import { startTestApi, type TestApi } from '../support/api';
 import { cliBundle } from '../support/cli-bundle';
 
@@ -51,9 +50,8 @@ let api: TestApi;
 const account = `cli-${Math.random().toString(36).slice(2)}`;
 
 beforeAll(async () => {
-  const { client, settings } = defaultStore();
-  await ensureTable(client, settings.tableName);
-  api = await startTestApi();
+  // Answers only: nothing here reads what the stream consumers make of the writes.
+  api = await startTestApi({ stream: false });
 });
 afterAll(() => api.close());
 

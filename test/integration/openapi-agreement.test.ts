@@ -489,7 +489,8 @@ beforeAll(async () => {
   process.env.OIDC_ISSUER = idp.issuer;
   process.env.OIDC_CLIENT_ID = idp.clientId;
   newcomerToken = await idp.token('agreement-newcomer', { expiresIn: 3600 });
-  api = await startTestApi();
+  // Answers only: nothing here reads what the stream consumers make of the writes.
+  api = await startTestApi({ stream: false });
   owner = await createAccount('agreement');
   const project = await api.call('projects/create', [{ name: 'Agreement' }], { key: owner.admin });
   const setId = await createContentSet(api, owner.admin, project.body.id, 'pulse');
