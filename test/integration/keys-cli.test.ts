@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { hashSecret } from '../../functions/api/auth';
 import { defaultStore } from '../../functions/store/entity-store';
-import { ensureTable } from '../../functions/store/setup';
 import { startTestApi, type TestApi } from '../support/api';
+import { cliBundle } from '../support/cli-bundle';
 
 /**
  * bin/keys.ts as a user runs it: a child process on this file's table (DYNAMODB_ENDPOINT
@@ -15,12 +15,13 @@ interface Run {
   stderr: string;
 }
 
-function keys(...args: string[]): Promise<Run> {
+async function keys(...args: string[]): Promise<Run> {
+  // The CLI's code as `npm run keys` runs it, bundled once per run (cli-bundle.ts), without npx's and tsx's start-up on every call.
+  const bundle = await cliBundle('bin/keys.ts');
   return new Promise((done) => {
-    // The CLI as `npm run keys` runs it (tsx), without npx's start-up on every call.
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'bin/keys.ts', ...args],
+      [bundle, ...args],
       {
         cwd: `${__dirname}/../..`,
         env: {
@@ -49,9 +50,8 @@ let api: TestApi;
 const account = `cli-${Math.random().toString(36).slice(2)}`;
 
 beforeAll(async () => {
-  const { client, settings } = defaultStore();
-  await ensureTable(client, settings.tableName);
-  api = await startTestApi();
+  // Answers only: nothing here reads what the stream consumers make of the writes.
+  api = await startTestApi({ stream: false });
 });
 afterAll(() => api.close());
 

@@ -1,7 +1,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { argumentsComponent, openApiDocument } from '../../functions/api/openapi';
 import { OPERATION_NAMES, operations, type OperationName } from '../../functions/api/registry';
-import { createAccount, createContentSet, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { createAccount, createContentSet, pool, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 import { startTestIssuer, type TestIssuer } from '../support/oidc-issuer';
 
 /**
@@ -489,7 +489,8 @@ beforeAll(async () => {
   process.env.OIDC_ISSUER = idp.issuer;
   process.env.OIDC_CLIENT_ID = idp.clientId;
   newcomerToken = await idp.token('agreement-newcomer', { expiresIn: 3600 });
-  api = await startTestApi();
+  // Answers only: nothing here reads what the stream consumers make of the writes.
+  api = await startTestApi({ stream: false });
   owner = await createAccount('agreement');
   const project = await api.call('projects/create', [{ name: 'Agreement' }], { key: owner.admin });
   const setId = await createContentSet(api, owner.admin, project.body.id, 'pulse');
@@ -501,21 +502,6 @@ afterAll(async () => {
   await api.close();
   await idp.close();
 });
-
-/** Runs tasks a few at a time. */
-async function pool<T, R>(items: T[], size: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: size }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        results[index] = await task(items[index]);
-      }
-    }),
-  );
-  return results;
-}
 
 describe('the OpenAPI request schemas and the server accept the same argument arrays', () => {
   it.each(OPERATION_NAMES)(

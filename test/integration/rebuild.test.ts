@@ -7,8 +7,9 @@ import { emptyCounter, type Counter } from '../../functions/domain/aggregation';
 import { isCounterSk, itemCountersOf } from '../../functions/store/counters';
 import { defaultStore } from '../../functions/store/entity-store';
 import { rebuildProject } from '../../functions/jobs/rebuild';
-import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
+import { createAccount, pool, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 import { normalCounter } from '../support/counters';
+import { cliBundle } from '../support/cli-bundle';
 
 /**
  * The rebuild against counters made by the real stream consumer (DynamoDB Local's stream):
@@ -63,10 +64,13 @@ async function entityPartitions(project: string): Promise<string[]> {
 /** Every item of a project's counter partitions, raw, by key; `layout` picks this layout's items or the one before. */
 async function counterItems(project: string, layout: 'current' | 'before' = 'current'): Promise<Record<string, Record<string, unknown>>> {
   const items: Record<string, Record<string, unknown>> = {};
-  for (const pk of await entityPartitions(project)) {
-    const page = await documentClient.send(
+  // The partitions a few at a time; the items by key, whatever order the answers come in.
+  const pages = await pool(await entityPartitions(project), 8, (pk) =>
+    documentClient.send(
       new QueryCommand({ TableName: settings.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }),
-    );
+    ),
+  );
+  for (const page of pages) {
     for (const item of page.Items ?? []) {
       if (isCounterSk(String(item.sk)) === (layout === 'current')) items[`${String(item.pk)} ${String(item.sk)}`] = item;
     }
@@ -185,20 +189,23 @@ async function readSide(itemIds: string[]) {
         : value;
   // Entries of equal count may come back in either order (the rank index does not order ties).
   const byRank = (entries: { id: string; stats: { count: number } }[]) => [...entries].sort((a, b) => b.stats.count - a.stats.count || (a.id < b.id ? -1 : 1));
-  const ask = async (operation: string, args: unknown[]) => {
+  const ask = async ([operation, args]: [string, unknown[]]) => {
     const { status, body } = await api.call(operation, args, { key: owner.viewer });
     expect(status).toBe(200);
     answers[`${operation} ${JSON.stringify(args)}`] = strip(operation.endsWith('/top') ? byRank(body) : body);
   };
+  const questions: [string, unknown[]][] = [];
   for (const period of periods) {
-    await ask('projects/getStats', [projectId, { period }]);
-    for (const id of Object.values(sets)) await ask('sets/getStats', [id, { period }]);
-    for (const id of itemIds) await ask('contents/getStats', [id, { period }]);
+    questions.push(['projects/getStats', [projectId, { period }]]);
+    for (const id of Object.values(sets)) questions.push(['sets/getStats', [id, { period }]]);
+    for (const id of itemIds) questions.push(['contents/getStats', [id, { period }]]);
   }
   for (const period of ['week', 'month', 'year', 'rolling7d', 'rolling28d', 'rolling12m']) {
-    await ask('contents/top', [{ projectId, period, $size: 50 }]);
-    await ask('sets/top', [{ projectId, period, $size: 50 }]);
+    questions.push(['contents/top', [{ projectId, period, $size: 50 }]]);
+    questions.push(['sets/top', [{ projectId, period, $size: 50 }]]);
   }
+  // Reads only, independent of each other: a few at a time.
+  await pool(questions, 8, ask);
   return answers;
 }
 
@@ -396,12 +403,13 @@ describe('migration from the counter layout before', () => {
 });
 
 describe('npm run aggregates:rebuild', () => {
-  function rebuild(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  async function rebuild(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    // The CLI's code bundled once per run (cli-bundle.ts), as the other CLI tests run theirs: npx's and tsx's start-up cost ~2 s of CPU a call.
+    const bundle = await cliBundle('bin/rebuild-aggregates.ts');
     return new Promise((done) => {
-      // node with tsx's loader, as the other CLI tests run theirs: npx's start-up alone costs ~0.8 s of CPU.
       execFile(
         process.execPath,
-        ['--import', 'tsx', 'bin/rebuild-aggregates.ts', ...args],
+        [bundle, ...args],
         {
           cwd: `${__dirname}/../..`,
           env: {

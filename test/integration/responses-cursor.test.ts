@@ -2,7 +2,7 @@ import { ANONYMOUS } from '../../functions/api/auth';
 import { sealCursor, scopeFingerprint, cursorKey } from '../../functions/domain/cursor';
 import { createResponse } from '../../functions/operations/response-collection';
 import { defaultStore } from '../../functions/store/entity-store';
-import { createAccount, createContentSet, expectError, fieldPaths, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
+import { createAccount, createContentSet, expectError, fieldPaths, pool, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
 
 /**
  * responses/list paged by cursor: the same responses as the offset walk, cursors bound to
@@ -34,9 +34,12 @@ beforeAll(async () => {
   setB = await createContentSet(api, owner.admin, projectId, 'pulse');
   otherProject = (await api.call('projects/create', [{ name: 'Theirs' }], { key: other.admin })).body.id;
   // 130 responses over two sets and five items, some at the same minute.
-  for (let index = 0; index < 130; index++) {
-    await respond(index % 2 ? setA : setB, `page-${index % 5}`, Math.floor(index / 3), index % 7 === 0 ? { userId: 'ann' } : undefined);
-  }
+  const write = (index: number) =>
+    respond(index % 2 ? setA : setB, `page-${index % 5}`, Math.floor(index / 3), index % 7 === 0 ? { userId: 'ann' } : undefined);
+  const indexes = Array.from({ length: 130 }, (_, index) => index);
+  // The first ten, one by one, create the ten items (each set's five pages); the rest only add responses to them, a few at a time.
+  for (const index of indexes.slice(0, 10)) await write(index);
+  await pool(indexes.slice(10), 8, write);
   await api.drainStream();
 }, 120_000);
 afterAll(() => api.close());

@@ -4,7 +4,9 @@
  * receivers on 127.0.0.1. Signatures are checked with the `standardwebhooks` package.
  */
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
-process.env.WEBHOOK_RETRY_SCHEDULE = '1,1,1';
+/** Each retry's wait: short, since tests wait for retries to arrive (or hold them with the sweeper stopped). */
+const RETRY_MS = 300;
+process.env.WEBHOOK_RETRY_SCHEDULE = [RETRY_MS, RETRY_MS, RETRY_MS].map((ms) => ms / 1000).join(',');
 
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
@@ -573,8 +575,8 @@ describe('delivery', () => {
     expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(1);
     expect(new Set(requests.map((request) => request.body)).size).toBe(1);
     for (const request of requests) verify(request, secret);
-    // The schedule (1 s, jittered by 10%) between attempts.
-    expect(requests[1].at - requests[0].at).toBeGreaterThanOrEqual(850);
+    // The schedule (RETRY_MS, jittered by 10%) between attempts.
+    expect(requests[1].at - requests[0].at).toBeGreaterThanOrEqual(RETRY_MS * 0.9 - 50);
     const [delivery] = (await ok('webhooks/deliveries', [{ webhookId: id }])).items;
     expect(delivery).toEqual({
       id: expect.any(String),
@@ -624,7 +626,8 @@ describe('delivery', () => {
     const [delivery] = (await ok('webhooks/deliveries', [{ webhookId: id, status: 'failed' }])).items;
     expect(delivery).toMatchObject({ status: 'failed', attempts: 4, lastStatusCode: 503, lastError: 'HTTP 503' });
     expect(delivery).not.toHaveProperty('nextAttemptAt');
-    await new Promise((wait) => setTimeout(wait, 1500));
+    // A retry, were one scheduled, would have come: over three of the schedule's waits and a few sweeps.
+    await new Promise((wait) => setTimeout(wait, 3 * RETRY_MS + 300));
     expect(hook.requests).toHaveLength(4);
     await ok('webhooks/remove', [id]);
   });
@@ -737,7 +740,8 @@ describe('delivery', () => {
     expect(request.headers['webhook-id']).toBe(`msg_${passed.deliveryId}`);
     const failed = await ok('webhooks/test', [id]);
     expect(failed).toEqual({ deliveryId: expect.any(String), status: 'failed', statusCode: 500, error: 'HTTP 500', durationMs: 0 });
-    await new Promise((wait) => setTimeout(wait, 1500));
+    // A retry, were one scheduled, would have come: over three of the schedule's waits and a few sweeps.
+    await new Promise((wait) => setTimeout(wait, 3 * RETRY_MS + 300));
     expect(hook.requests).toHaveLength(2);
     const log = (await ok('webhooks/deliveries', [{ webhookId: id }])).items;
     expect(log.map((delivery: { eventType: string; status: string }) => [delivery.eventType, delivery.status])).toEqual([

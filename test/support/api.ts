@@ -1,4 +1,4 @@
-import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { KeyLevel } from '../../functions/api/auth';
@@ -7,6 +7,7 @@ import { BASE_PATH, createApiServer, linkInvitationsTo } from '../../local/serve
 import { ensureAccount, issueApiKey, revokeApiKey } from '../../functions/operations/api-keys';
 import { defaultStore } from '../../functions/store/entity-store';
 import { ensureTable } from '../../functions/store/setup';
+import { createTableInput } from '../../functions/store/table';
 import { runRanker } from '../../functions/jobs/ranker';
 import { checkResult, watchResults } from './result-check';
 import { anonymousVisitor } from './visitors';
@@ -41,11 +42,19 @@ export interface TestApi {
  * The local HTTP server (same Lambda handlers as deployed) on a free port, over this
  * file's table, with the stream consumer reading DynamoDB Local's real stream; with a
  * `consoleDir`, it also serves that console build at `/`.
+ *
+ * `stream: false` is for files that check the API's answers only, never what the stream
+ * consumers make of its writes (counts, webhooks, screening): their table has no stream and
+ * no consumer runs. DynamoDB Local makes every write to a table with a stream pay for all
+ * the stream records of its database (env.ts), so a file of thousands of writes (each
+ * keyed call also writes its audit entry) slows down with every one of them.
  */
-export async function startTestApi(options: { consoleDir?: string } = {}): Promise<TestApi> {
+export async function startTestApi(options: { consoleDir?: string; stream?: boolean } = {}): Promise<TestApi> {
   const { client, settings } = defaultStore();
-  await ensureTable(client, settings.tableName);
-  const streamConsumers = startStreamConsumers(client, settings.tableName);
+  const withStream = options.stream ?? true;
+  if (withStream) await ensureTable(client, settings.tableName);
+  else await client.send(new CreateTableCommand({ ...createTableInput(settings.tableName), StreamSpecification: undefined }));
+  const streamConsumers = withStream ? startStreamConsumers(client, settings.tableName) : undefined;
   const server: Server = createApiServer({ consoleDir: options.consoleDir });
   // fetch keeps connections for the server's keep-alive time less one second; on a loaded
   // machine that margin is too thin and a reused connection can be reset. A long keep-alive
@@ -73,6 +82,7 @@ export async function startTestApi(options: { consoleDir?: string } = {}): Promi
       return answer;
     },
     async drainStream({ rank = true } = {}) {
+      if (!streamConsumers) throw new Error('drainStream: this file started its API without a stream (startTestApi({ stream: false }))');
       await streamConsumers.drain();
       // Rankings follow the counts by one run of the ranker (every minute on AWS).
       if (rank) await runRanker(defaultStore().store, new Date());
@@ -83,7 +93,7 @@ export async function startTestApi(options: { consoleDir?: string } = {}): Promi
         server.close(() => closed());
         server.closeIdleConnections();
       });
-      await streamConsumers.stop();
+      await streamConsumers?.stop();
       if (results.mismatches.length > 0) throw new Error(`Result check failed:\n${results.mismatches.join('\n')}`);
     },
   };
@@ -161,6 +171,21 @@ export async function succeeded<T = any>(api: TestApi, path: string, args: unkno
   const answer = await api.call<T>(path, args, { key });
   if (answer.status >= 300) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;
+}
+
+/** Runs `work` over `inputs`, `width` at a time (requests that wait on round trips, not on each other); the results in input order. */
+export async function pool<T, R>(inputs: readonly T[], width: number, work: (input: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(inputs.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < inputs.length) {
+        const index = next++;
+        results[index] = await work(inputs[index]);
+      }
+    }),
+  );
+  return results;
 }
 
 /** A few milliseconds, so that a following write gets a later timestamp. */
