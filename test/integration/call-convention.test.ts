@@ -27,7 +27,7 @@ async function raw(path: string, init: RequestInit = {}): Promise<ApiAnswer> {
 }
 
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ stream: false });
   owner = await createAccount('owner');
   projectId = (await api.call('projects/create', [{ name: 'Convention' }], { key: owner.admin })).body.id;
 });

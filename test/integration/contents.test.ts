@@ -31,7 +31,7 @@ async function exists(contentSetId: string, key: string, account: AccountKeys = 
 }
 
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ stream: false });
   owner = await createAccount('owner');
   other = await createAccount('other');
   revokedKey = await revokedAdminKey(owner.accountId);

@@ -14,7 +14,7 @@ let projectId: string;
 let contentSetId: string;
 
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ stream: false });
   owner = await createAccount('json-input');
   projectId = (await api.call('projects/create', [{ name: 'JSON input' }], { key: owner.admin })).body.id;
   contentSetId = await createContentSet(api, owner.admin, projectId, 'message');

@@ -10,7 +10,7 @@ let owner: AccountKeys;
 let other: AccountKeys;
 
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ stream: false });
   owner = await createAccount('keys-owner');
   other = await createAccount('keys-other');
 });

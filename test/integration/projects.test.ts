@@ -14,7 +14,7 @@ async function createProject(name: string, account: AccountKeys = owner, descrip
 }
 
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ stream: false });
   owner = await createAccount('owner');
   other = await createAccount('other');
   revokedKey = await revokedAdminKey(owner.accountId);

@@ -82,7 +82,7 @@ async function pageIds(query: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ stream: false });
   owner = await createAccount('responses-list');
   other = await createAccount('responses-list-other');
   projectId = (await api.call('projects/create', [{ name: 'Listed' }], { key: owner.admin })).body.id;

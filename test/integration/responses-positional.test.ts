@@ -4,7 +4,7 @@ let api: TestApi;
 afterAll(() => api.close());
 
 it('reports errors of the positional form at the argument position', async () => {
-  api = await startTestApi();
+  api = await startTestApi({ stream: false });
   const owner = await createAccount('positional');
   const projectId = (await api.call('projects/create', [{ name: 'P' }], { key: owner.admin })).body.id;
   const set = (await api.call('sets/create', [{ projectId, key: 'r', schema: 'rating', metadata: { name: 'Rating' } }], { key: owner.admin })).body;

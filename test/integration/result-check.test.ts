@@ -49,7 +49,7 @@ describe('the hook in TestApi', () => {
   const original = projectsGet.handler;
 
   beforeAll(async () => {
-    api = await startTestApi();
+    api = await startTestApi({ stream: false });
     owner = await createAccount('result-check');
   });
   afterEach(() => {

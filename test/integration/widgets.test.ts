@@ -11,7 +11,7 @@ let owner: AccountKeys;
 let projectId: string;
 
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ stream: false });
   owner = await createAccount('widgets');
   projectId = (await api.call('projects/create', [{ name: 'Widget site' }], { key: owner.admin })).body.id;
 });
