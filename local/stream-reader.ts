@@ -31,6 +31,9 @@ export interface StreamReaderOptions {
   tumblingWindowSeconds?: number;
 }
 
+/** The longest pause between reads of an idle stream (a consumer's own interval, when longer, stays). */
+const IDLE_POLL_MS = 1000;
+
 /** The tumbling window containing `now`: windows of `seconds` aligned on the epoch, as Lambda's are. */
 function windowOf(seconds: number, now: Date): { start: string; end: string } {
   const start = Math.floor(now.getTime() / (seconds * 1000)) * seconds * 1000;
@@ -103,15 +106,22 @@ export class LocalStreamReader {
 
   start(): void {
     this.stopped = false;
+    const busy = this.options.pollIntervalMs ?? 250;
+    let wait = busy;
     const loop = async () => {
       if (this.stopped) return;
+      let handled = 0;
       try {
-        await this.exclusive(() => this.pollOnce(false));
+        handled = await this.exclusive(() => this.pollOnce(false));
       } catch (error) {
         this.described = undefined;
         logger.error('reading the local stream failed', { error: error as Error });
       }
-      if (!this.stopped) this.timer = setTimeout(loop, this.options.pollIntervalMs ?? 250);
+      // An idle stream is read less and less often, down to once every IDLE_POLL_MS, and the
+      // first records bring the interval back: an idle `npm start` (and every test file's
+      // server) spent most of its CPU polling an empty stream 4 times a second per consumer.
+      wait = handled > 0 ? busy : Math.max(busy, Math.min(wait * 2, IDLE_POLL_MS));
+      if (!this.stopped) this.timer = setTimeout(loop, wait);
     };
     this.timer = setTimeout(loop, 0);
   }
