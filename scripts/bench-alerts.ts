@@ -113,6 +113,7 @@ main().then(
   },
   (error) => {
     console.error(`bench:alerts failed: ${(error as Error).stack ?? (error as Error).message}`);
-    process.exitCode = 1;
+    // DynamoDB Local is stopped by now; the stream consumers' timers would keep the process alive.
+    process.exit(1);
   },
 );

@@ -213,6 +213,7 @@ main().then(
   },
   (error) => {
     console.error(`bench:import failed: ${(error as Error).stack ?? (error as Error).message}`);
-    process.exitCode = 1;
+    // DynamoDB Local is stopped by now; the stream consumers' timers would keep the process alive.
+    process.exit(1);
   },
 );

@@ -229,6 +229,7 @@ main().then(
   },
   (error) => {
     console.error(`bench:rankings failed: ${(error as Error).stack ?? (error as Error).message}`);
-    process.exitCode = 1;
+    // DynamoDB Local is stopped by now; the stream consumers' timers would keep the process alive.
+    process.exit(1);
   },
 );
