@@ -14,6 +14,11 @@ const MAX_REVOKE_MINUTES = 30 * 24 * 60;
 const MAX_PUBLIC_MIN_COUNT = 1000;
 /** The API's bound of an alert's fewest responses (docs/api.md, "Alerts"). */
 const MAX_MIN_RESPONSES = 1_000_000;
+/** The API's bounds of the review rules (functions/api/models.ts, the quarantine settings), for each field and the form's check alike. */
+const REVIEW_BOUNDS = { visitorBurst: { min: 0, max: 1000 }, surgeFloor: { min: 0, max: 1_000_000 }, surgeFactor: { min: 1, max: 1000 } };
+
+/** "0 to 1,000": a field's bounds in the form's error message. */
+const range = (bounds: { min: number; max: number }) => `${bounds.min.toLocaleString('en')} to ${bounds.max.toLocaleString('en')}`;
 
 /** A value to the precision of an input's step, without the float's tail (0.1 * 100 is 10.000000000000002). */
 function roundTo(value: number, step: number): number {
@@ -61,10 +66,9 @@ function SettingsForm(props: { set: ContentSet }) {
   const validResponses = !score || isWholeNumberIn(minResponses, 1, MAX_MIN_RESPONSES);
   const drop = Number(minDrop);
   const validDrop = !score || (minDrop.trim() !== '' && Number.isFinite(drop) && drop > 0);
-  // The API's bounds (functions/api/models.ts, the quarantine settings).
-  const validBurst = isWholeNumberIn(visitorBurst, 0, 1000);
-  const validFloor = isWholeNumberIn(surgeFloor, 0, 1_000_000);
-  const validFactor = isWholeNumberIn(surgeFactor, 1, 1000);
+  const validBurst = isWholeNumberIn(visitorBurst, REVIEW_BOUNDS.visitorBurst.min, REVIEW_BOUNDS.visitorBurst.max);
+  const validFloor = isWholeNumberIn(surgeFloor, REVIEW_BOUNDS.surgeFloor.min, REVIEW_BOUNDS.surgeFloor.max);
+  const validFactor = isWholeNumberIn(surgeFactor, REVIEW_BOUNDS.surgeFactor.min, REVIEW_BOUNDS.surgeFactor.max);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSaved(false);
@@ -166,8 +170,7 @@ function SettingsForm(props: { set: ContentSet }) {
         </p>
         <NumberField
           label="Responses one visitor may give on a page within a minute"
-          min={0}
-          max={1000}
+          {...REVIEW_BOUNDS.visitorBurst}
           value={visitorBurst}
           onChange={setVisitorBurst}
           describedBy={ids.quarantineHint}
@@ -175,16 +178,14 @@ function SettingsForm(props: { set: ContentSet }) {
         />
         <NumberField
           label="Responses a page may take within a minute before a surge is held"
-          min={0}
-          max={1_000_000}
+          {...REVIEW_BOUNDS.surgeFloor}
           value={surgeFloor}
           onChange={setSurgeFloor}
           valid={validFloor}
         />
         <NumberField
           label="…or this many times the page’s usual rate, when that is more"
-          min={1}
-          max={1000}
+          {...REVIEW_BOUNDS.surgeFactor}
           value={surgeFactor}
           onChange={setSurgeFactor}
           valid={validFactor}
@@ -223,7 +224,8 @@ function SettingsForm(props: { set: ContentSet }) {
       )}
       {!(validBurst && validFloor && validFactor) && (
         <p className="error" role="alert">
-          The review limits must be whole numbers: per visitor 0 to 1,000, per page 0 to 1,000,000, times the usual rate 1 to 1,000.
+          The review limits must be whole numbers: per visitor {range(REVIEW_BOUNDS.visitorBurst)}, per page {range(REVIEW_BOUNDS.surgeFloor)}, times the usual
+          rate {range(REVIEW_BOUNDS.surgeFactor)}.
         </p>
       )}
       <div className="form-actions">
