@@ -5,17 +5,20 @@
  *   npm run bench:rankings
  *   npm run bench:rankings -- --items 2000 --write
  *
- * Three yes-no sets: one of 100 items, whose responses go through the real write path and
- * the real stream consumer, one of 1,000 and one of `--items` items (default 20,000),
- * whose history is seeded: their items, their counter items as the consumer would have
- * written them (store/counters.ts's own functions) and change records naming them, since
- * counting tens of thousands of responses through DynamoDB Local's stream takes hours
- * (docs/bench-import.json). Most items have 1 response, every tenth 12 (so that `$minCount`
- * 10 ranks some), yes with a share that differs per item. Then the ranker runs
+ * Four yes-no sets: one of 100 items, whose responses go through the real write path and
+ * the real stream consumer, and three whose history is seeded: one of 1,000 items, one of
+ * `--items` items (default 20,000), and one of 100 aged items. Seeded are their items,
+ * their counter items as the consumer would have written them (store/counters.ts's own
+ * functions) and change records naming them, since counting tens of thousands of
+ * responses through DynamoDB Local's stream takes hours (docs/bench-import.json). Most
+ * items have 1 response an hour ago, every tenth 12 (so that `$minCount` 10 ranks some),
+ * yes with a share that differs per item; an aged item has 12 responses over 500 days, so
+ * its counts and scores differ from period to period, as a site's do after a year. Then the ranker runs
  * (functions/jobs/ranker.ts) and `top` reads. It reports, per ranker run: DynamoDB
  * requests, read and write units by the published rules, for the first run after the seed
  * (every seeded item recounted), an idle run (nothing changed since the last
- * run), a quiet run (one response on one item of a set whose list holds 100 items), a busy
+ * run), a quiet run (one response on one item of a set whose list holds 100 items, and
+ * the same on the aged set: what `npm run cost` charges the quiet site), a busy
  * run (100 responses over 20 items), a daily recount (the first run of the next day, every
  * member of every list recounted); and per `contents/top` call of each set, of the project
  * and of the account, sorted by count, best and worst: requests and read units. The same
@@ -79,6 +82,7 @@ async function run(large: number, write: boolean): Promise<string[]> {
   const small = await newSet('small');
   const thousand = await newSet('thousand');
   const big = await newSet('big');
+  const year = await newSet('year');
   const vote = async (contentSetId: string, key: string) => {
     await createResponse(store, ANONYMOUS, { contentSetId, key, value: 'y' }, { headers: {} }, new Date());
   };
@@ -94,12 +98,19 @@ async function run(large: number, write: boolean): Promise<string[]> {
   /** Item `index`'s history: 1 response, 12 for every tenth; yes with a share of its own (a fixed spread, so runs compare). */
   const history = (index: number) =>
     Array.from({ length: index % 10 === 0 ? 12 : 1 }, (_, vote) => ((index * 37 + vote * 11) % 100 < (index * 53) % 100 ? 'y' : 'n'));
-  /** Seeds the history of `sizes[i]` items in each set: in one pass, since the sets share their project's counter items. */
-  const seed = async (seeded: { contentSet: typeof small; items: number }[]) => {
-    const at = new Date(now.getTime() - 3_600_000);
+  /**
+   * An aged page's history: 12 responses, one in each of the ranked periods' differences
+   * (today, this week, this month, the last 28 days, this year, the last 12 months, earlier),
+   * so that its counts and scores differ between periods, as a site's after a year.
+   */
+  const AGES_DAYS = [0, 0.5, 2, 5, 9, 16, 24, 40, 90, 200, 300, 500];
+  const aged = (index: number) => AGES_DAYS.map((_, vote) => ((index * 37 + vote * 11) % 100 < (index * 53) % 100 ? 'y' : 'n'));
+  /** Seeds the history of `items` items in each set, all an hour ago or `aged`: in one pass, since the sets share their project's counter items. */
+  const seed = async (seeded: { contentSet: typeof small; items: number; aged?: boolean }[]) => {
+    const hourAgo = new Date(now.getTime() - 3_600_000);
     const changes: Parameters<typeof changesPerItem>[0] = [];
     const bySet = new Map<string, string[]>();
-    for (const { contentSet, items } of seeded) {
+    for (const { contentSet, items, aged: spread } of seeded) {
       const ids: string[] = [];
       await inParallel(items, async (index) => {
         const item = newContentItem(contentSet, `page-${index}`, {}, now);
@@ -108,11 +119,12 @@ async function run(large: number, write: boolean): Promise<string[]> {
       });
       bySet.set(contentSet.id, ids);
       ids.forEach((contentItemId, index) => {
-        history(index).forEach((value, vote) => {
+        (spread ? aged(index) : history(index)).forEach((value, vote) => {
           const result = normalizeValue('yes-no', {}, value);
           if (!result.ok) throw new Error(result.reason);
           const scope = { accountId: account.id, projectId: project.id, contentSetId: contentSet.id, contentItemId };
-          changes.push({ eventId: `${contentItemId}-${vote}`, sequenceNumber: '', scope, createdAt: at, added: result.contribution });
+          const createdAt = spread ? new Date(now.getTime() - AGES_DAYS[vote] * DAY_MS - 60_000) : hourAgo;
+          changes.push({ eventId: `${contentItemId}-${vote}`, sequenceNumber: '', scope, createdAt, added: result.contribution });
         });
       });
     }
@@ -139,6 +151,7 @@ async function run(large: number, write: boolean): Promise<string[]> {
   await seed([
     { contentSet: thousand, items: 1000 },
     { contentSet: big, items: large },
+    { contentSet: year, items: 100, aged: true },
   ]);
   await inParallel(100, (index) => vote(small.id, `page-${index}`));
   await consumers.drain();
@@ -168,7 +181,7 @@ async function run(large: number, write: boolean): Promise<string[]> {
   };
   const runs: RankerRun[] = [
     {
-      name: `first run after the seed (${1000 + large + 100} items recounted)`,
+      name: `first run after the seed (${1200 + large} items recounted)`,
       responses: 0,
       requests: first.requests,
       read: first.estimated.read,
@@ -180,6 +193,7 @@ async function run(large: number, write: boolean): Promise<string[]> {
   // fixed and the other runs' cost above it to their responses.
   runs.push(await measured('idle: no response since the last run', 0, async () => {}));
   runs.push(await measured('quiet: one response on one item of a list of 100', 1, () => vote(small.id, 'page-7')));
+  runs.push(await measured('quiet, a year on: one response on one item of a list of 100 aged pages', 1, () => vote(year.id, 'page-7')));
   runs.push(await measured('busy: 100 responses over 20 items of a list of 100', 100, () => inParallel(100, (index) => vote(small.id, `page-${index % 20}`))));
   runs.push(await measured('daily recount (next day: every member of every list)', 0, async () => {}, DAY_MS));
 
@@ -188,8 +202,8 @@ async function run(large: number, write: boolean): Promise<string[]> {
     ['a set of 100 items', { contentSetId: small.id }, 100],
     ['a set of 1000 items', { contentSetId: thousand.id }, 1000],
     [`a set of ${large} items`, { contentSetId: big.id }, large],
-    [`a project (all three sets, ${1100 + large} items)`, { projectId: project.id, schema: 'yes-no' as const }, 1100 + large],
-    ['the account', { schema: 'yes-no' as const }, 1100 + large],
+    [`a project (all four sets, ${1200 + large} items)`, { projectId: project.id, schema: 'yes-no' as const }, 1200 + large],
+    ['the account', { schema: 'yes-no' as const }, 1200 + large],
   ] as const) {
     for (const sort of ['count', 'best', 'worst'] as const) {
       const start = meter.snapshot();

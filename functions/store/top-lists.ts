@@ -48,9 +48,12 @@ const shardOf = (text: string, shards: number) => createHash('sha256').update(te
  * small part, not the whole list (a write costs 1 WRU per KB of the item written). Every
  * part written also carries the set's counts and the buckets, and a reader takes them
  * from the part written last (the highest write count): the set's counts change with every response, and a header
- * item of their own would cost a second write per run.
+ * item of their own would cost a second write per run. 16 parts keep the part of a list
+ * of 100 items under 1 KB, the quiet site's whole write (docs/scaling.md, "Rankings").
+ * Each part names the number of parts it was hashed for (`parts`): a part of another
+ * number is of an older layout, rewritten at the list's next write.
  */
-const ITEM_PARTS = 8;
+const ITEM_PARTS = 16;
 const itemPart = (id: string) => `items#${shardOf(id, ITEM_PARTS)}`;
 /** The part that carries a changed set count when no part's items changed. */
 const FIRST_PART = 'items#0';
@@ -62,7 +65,7 @@ export interface StoredTopList {
   versions: Map<string, number>;
   /** The list's write count, carried by the parts each write wrote: the highest names the part written last. */
   writes: number;
-  /** The parts written before lists named their schema: rewritten at the next write, even unchanged. */
+  /** The parts written before lists named their schema or for another number of parts: rewritten at the next write, even unchanged. */
   olderLayout: Set<string>;
 }
 
@@ -116,11 +119,11 @@ function combineParts(scope: ListScope, parts: Record<string, unknown>[]): Store
   const scores = new Map<string, PeriodScores>();
   const versions = new Map<string, number>();
   const olderLayout = new Set<string>();
-  const scored = typeof latest?.setScores === 'string';
+  const scored = typeof (latest?.setBounds ?? latest?.setScores) === 'string';
   for (const part of parts) {
     const name = String(part.sk).slice(prefix.length);
     versions.set(name, Number(part.version ?? 0));
-    if (part.schema === undefined) olderLayout.add(name);
+    if (part.schema === undefined || part.parts !== ITEM_PARTS) olderLayout.add(name);
     const partBuckets = inLayout(((part.buckets ?? []) as string[]).map(String), '');
     partBuckets.forEach((bucket, index) => {
       // A part written before lists named their schema (and kept scores) is of an older layout: stale, so the ranker recounts every member.
@@ -133,7 +136,7 @@ function combineParts(scope: ListScope, parts: Record<string, unknown>[]): Store
         inLayout(counts.split('.'), '0').map((count, index) => (passed(index) ? 0 : Number(count))),
       );
     }
-    for (const [id, text] of Object.entries((part.scores ?? {}) as Record<string, string>)) {
+    for (const [id, text] of Object.entries((part.bounds ?? part.scores ?? {}) as Record<string, string>)) {
       scores.set(
         fullId(scope.contentSetId, id),
         decodeScores(text).map((score, index) => (passed(index) ? null : score)),
@@ -145,27 +148,47 @@ function combineParts(scope: ListScope, parts: Record<string, unknown>[]): Store
     set: inLayout(((latest?.set ?? []) as number[]).map(Number), 0),
     items,
     ...(latest?.schema === undefined ? {} : { schema: String(latest.schema) }),
-    ...(scored ? { setScores: decodeScores(String(latest!.setScores)), scores } : {}),
+    ...(scored ? { setScores: decodeScores(String(latest!.setBounds ?? latest!.setScores)), scores } : {}),
   };
   return { scope, list, versions, writes: Number(latest?.writes ?? 0), olderLayout };
 }
 
 /**
- * Scores as stored: one string, the periods in TOP_PERIODS order separated by `;`, each
- * `<low>,<high>` or empty where the period has no score. Bounds keep 8 significant digits:
- * ranks of real samples differ far above that, and full doubles would double a list's weight.
+ * Scores as stored (`bounds`, `setBounds`): one string, the periods in TOP_PERIODS order
+ * separated by `;`, each `<low>,<high>`, `=<k>` where it has the bounds of the earlier
+ * period k (a page answered only this week has the same score in most periods), or empty
+ * where the period has no score. Bounds keep 8 significant digits, a leading `0.` written
+ * `.`: ranks of real samples differ far above that, and full doubles would double a list's
+ * weight. Parts written before (`scores`, `setScores`) have neither shorthand, and read alike.
+ * New attribute names, so that a function of the release before, during a deploy, reads a
+ * new part as unscored rather than misreading it.
  */
-function encodeScores(scores: PeriodScores): string {
-  const bound = (value: number) => String(Number(value.toPrecision(8)));
-  return scores.map((score) => (score ? `${bound(score.low)},${bound(score.high)}` : '')).join(';');
+export function encodeScores(scores: PeriodScores): string {
+  const bound = (value: number) => String(Number(value.toPrecision(8))).replace(/^(-?)0\./, '$1.');
+  const texts: string[] = [];
+  return scores
+    .map((score) => {
+      const text = score ? `${bound(score.low)},${bound(score.high)}` : '';
+      const earlier = text ? texts.indexOf(text) : -1;
+      texts.push(text);
+      return earlier >= 0 ? `=${earlier}` : text;
+    })
+    .join(';');
 }
 
-function decodeScores(text: string): PeriodScores {
-  return text.split(';').map((score) => {
-    if (!score) return null;
-    const [low, high] = score.split(',').map(Number);
-    return { low, high };
-  });
+export function decodeScores(text: string): PeriodScores {
+  const scores: PeriodScores = [];
+  for (const score of text.split(';')) {
+    if (score.startsWith('=')) {
+      scores.push(scores[Number(score.slice(1))] ?? null);
+    } else if (score) {
+      const [low, high] = score.split(',').map(Number);
+      scores.push({ low, high });
+    } else {
+      scores.push(null);
+    }
+  }
+  return scores;
 }
 
 function scopeOf(pk: string, sk: string): ListScope {
@@ -212,7 +235,7 @@ export async function readTopLists(store: TableClient, accountId: string, projec
 
 /** The parts of a list as stored (short ids), by part name, without the set's counts (added to those written). */
 function emptyPart(list: TopList): Record<string, unknown> {
-  return { buckets: list.buckets, items: {}, ...(list.scores ? { scores: {} } : {}) };
+  return { buckets: list.buckets, items: {}, ...(list.scores ? { bounds: {} } : {}) };
 }
 
 function partsOf(scope: ListScope, list: TopList): Map<string, Record<string, unknown>> {
@@ -224,7 +247,7 @@ function partsOf(scope: ListScope, list: TopList): Map<string, Record<string, un
     // One string per item, its counts in TOP_PERIODS order (`<day>.<week>.<month>.<year>.<lifetime>.<7d>.<28d>.<12m>`): a list of numbers weighs twice as much.
     (part.items as Record<string, string>)[shortId(scope.contentSetId, id)] = counts.join('.');
     const scores = list.scores?.get(id);
-    if (scores) (part.scores as Record<string, string>)[shortId(scope.contentSetId, id)] = encodeScores(scores);
+    if (scores) (part.bounds as Record<string, string>)[shortId(scope.contentSetId, id)] = encodeScores(scores);
     parts.set(name, part);
   }
   return parts;
@@ -266,7 +289,8 @@ export async function writeTopList(store: TableClient, scope: ListScope, list: T
               ...part,
               set: list.set,
               ...(list.schema === undefined ? {} : { schema: list.schema }),
-              ...(list.setScores ? { setScores: encodeScores(list.setScores) } : {}),
+              ...(list.setScores ? { setBounds: encodeScores(list.setScores) } : {}),
+              parts: ITEM_PARTS,
               writes: (stored?.writes ?? 0) + 1,
               version: (seen ?? 0) + 1,
               updatedAt: now.toISOString(),

@@ -1,8 +1,8 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { currentBuckets, needsFullRecount } from '../../functions/domain/ranking';
 import { defaultStore } from '../../functions/store/entity-store';
 import { ensureTable } from '../../functions/store/setup';
-import { readTopList, writeTopList } from '../../functions/store/top-lists';
+import { decodeScores, encodeScores, readTopList, writeTopList } from '../../functions/store/top-lists';
 import { TOP_PERIODS } from '../../shared/periods';
 
 /**
@@ -21,13 +21,26 @@ const counted = (count: number) => counts(count).join('.');
 
 beforeAll(() => ensureTable(client, settings.tableName));
 
-async function putPart(name: string, part: Record<string, unknown>) {
+async function putPart(name: string, part: Record<string, unknown>, contentSetId = scope.contentSetId) {
   await store.documentClient.send(
     new PutCommand({
       TableName: settings.tableName,
-      Item: { pk: `toplist#${scope.accountId}`, sk: `${scope.projectId}#${scope.contentSetId}#${name}`, ...part },
+      Item: { pk: `toplist#${scope.accountId}`, sk: `${scope.projectId}#${contentSetId}#${name}`, ...part },
     }),
   );
+}
+
+/** The stored parts of one of the scope's lists, as DynamoDB holds them. */
+async function partsOf(contentSetId: string): Promise<Record<string, unknown>[]> {
+  const { Items } = await store.documentClient.send(
+    new QueryCommand({
+      TableName: settings.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': `toplist#${scope.accountId}`, ':prefix': `${scope.projectId}#${contentSetId}#` },
+      ConsistentRead: true,
+    }),
+  );
+  return Items ?? [];
 }
 
 describe('top list parts', () => {
@@ -38,6 +51,7 @@ describe('top list parts', () => {
       items: { a: counted(1) },
       set: counts(1),
       schema: 'pulse',
+      parts: 16,
       writes: 1,
       version: 1,
       updatedAt: '2026-11-25T12:01:00.000Z',
@@ -47,6 +61,7 @@ describe('top list parts', () => {
       items: { b: counted(2) },
       set: counts(3),
       schema: 'pulse',
+      parts: 16,
       writes: 2,
       version: 1,
       updatedAt: '2026-11-25T12:00:30.000Z',
@@ -118,6 +133,65 @@ describe('top list parts', () => {
     expect(stored.list).toEqual({ ...list, scores: new Map([['a', bounds(0.12345679, -0.5)]]) });
     expect(stored.olderLayout.size).toBe(0);
     expect(needsFullRecount(stored.list, now)).toBe(false);
+  });
+
+  it('store bounds in short: a leading 0. as ., a period with the bounds of an earlier one as its index', async () => {
+    const short = { ...scope, contentSetId: 'short' };
+    const score = (low: number, high: number) => ({ low, high });
+    // day, week, month, year, lifetime, rolling7d, rolling28d, rolling12m
+    const periods = [null, score(0.25, 0.75), score(0.25, 0.75), score(-0.5, 1), score(0.25, 0.75), score(2, 3.5), score(-0.5, 1), null];
+    expect(encodeScores(periods)).toBe(';.25,.75;=1;-.5,1;=1;2,3.5;=3;');
+    expect(decodeScores(encodeScores(periods))).toEqual(periods);
+    // A part of the release before wrote every bound in full.
+    expect(decodeScores(';0.25,0.75;0.25,0.75;-0.5,1;0.25,0.75;2,3.5;-0.5,1;')).toEqual(periods);
+    const list = { buckets, set: counts(2), items: new Map([['a', counts(2)]]), schema: 'rating', setScores: periods, scores: new Map([['a', periods]]) };
+    expect(await writeTopList(store, short, list, undefined, now)).toBe(true);
+    const [part] = await partsOf('short');
+    expect([part.setBounds, part.bounds]).toEqual([';.25,.75;=1;-.5,1;=1;2,3.5;=3;', { a: ';.25,.75;=1;-.5,1;=1;2,3.5;=3;' }]);
+    expect((await readTopList(store, short, { consistent: true }))!.list).toEqual(list);
+  });
+
+  it('rewrite every part of a list hashed for another number of parts at its next write, keeping each item once', async () => {
+    const earlier = { ...scope, contentSetId: 'eight' };
+    const ids = Array.from({ length: 40 }, (_, index) => `item-${index}`);
+    const bounds = TOP_PERIODS.map(() => ({ low: 0.5, high: 0.75 }));
+    const inFull = bounds.map(({ low, high }) => `${low},${high}`).join(';');
+    // Eight parts of the release before (no `parts`, bounds in full as `scores`), by the item's index: not where 16 parts hash them.
+    await Promise.all(
+      Array.from({ length: 8 }, (_, part) => {
+        const members = ids.filter((_, index) => index % 8 === part);
+        return putPart(
+          `items#${part}`,
+          {
+            buckets,
+            items: Object.fromEntries(members.map((id) => [id, counted(2)])),
+            scores: Object.fromEntries(members.map((id) => [id, inFull])),
+            set: counts(80),
+            setScores: inFull,
+            schema: 'yes-no',
+            writes: 1,
+            version: 1,
+          },
+          'eight',
+        );
+      }),
+    );
+    const stored = (await readTopList(store, earlier, { consistent: true }))!;
+    expect(stored.olderLayout.size).toBe(8);
+    expect(stored.list.items.size).toBe(40);
+    expect(stored.list.scores!.get('item-3')).toEqual(bounds);
+    expect(needsFullRecount(stored.list, now)).toBe(false);
+    // One item changed: every part is written anew, in 16 parts.
+    const list = { ...stored.list, items: new Map([...stored.list.items, ['item-3', counts(3)]]) };
+    expect(await writeTopList(store, earlier, list, stored, now)).toBe(true);
+    const after = (await readTopList(store, earlier, { consistent: true }))!;
+    expect(after.olderLayout.size).toBe(0);
+    expect(after.list).toEqual(list);
+    expect([...after.versions.keys()].sort()).toEqual(Array.from({ length: 16 }, (_, part) => `items#${part}`).sort());
+    // Each item is in one part only.
+    const parts = await partsOf('eight');
+    expect(parts.flatMap((part) => Object.keys(part.items as object)).sort()).toEqual([...ids].sort());
+    expect(parts.every((part) => part.parts === 16 && part.scores === undefined && part.setScores === undefined)).toBe(true);
   });
 
   it('read a part written before lists named their schema as stale, and rewrite it at the next write even unchanged', async () => {
