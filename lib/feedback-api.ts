@@ -21,6 +21,7 @@ import { handlerModule } from '../functions/api/registry';
 import { openApiJson } from '../functions/api/openapi';
 import { swaggerUiDirectory } from '../functions/reference-page/local';
 import { DOCS_FILES } from '../functions/reference-page/pages';
+import { ACCESS_LOG_FIELDS } from './access-log';
 import { acknowledgeNag } from './nag';
 import { DOCS_ENTRY } from './paths';
 import { ServiceFunction } from './service-function';
@@ -94,7 +95,7 @@ export class FeedbackApi extends Construct {
         loggingLevel: MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
-        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+        accessLogFormat: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
     });
     const stack = Stack.of(this);

@@ -11,20 +11,23 @@ import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER, VISITOR_KEY_HEADER } from 
 import { logger } from '../functions/observability/logger';
 import { anonymousWriteOperations } from '../functions/api/rate-limits';
 import { operationRoutes } from '../functions/api/routes';
+import { operationList } from '../functions/api/registry';
 import { defaultStore } from '../functions/store/entity-store';
 import { docsPath, docsResponse, isDocsPath } from '../functions/reference-page/pages';
 import { localDocsPages } from '../functions/reference-page/local';
 import { serveConsoleFile } from './console-files';
-import { loadOperationModules, type OperationModule } from './operation-modules';
+import { operationModule } from './operation-modules';
 import { AnonymousWriteLimiter, clientAddress, type LocalRateLimitSettings } from './rate-limiter';
 
 export const BASE_PATH = '/v0';
 
-/** Every path of each operation (operationRoutes: `/v0/<resource>/<name>` and the widgets' `/v0/feelbacks/<name>`) to its handler module. */
-function routeTable(modules: Map<string, OperationModule>): Map<string, OperationModule> {
-  const routes = new Map<string, OperationModule>();
-  for (const module of modules.values()) {
-    for (const route of operationRoutes(module.operation)) routes.set(`${BASE_PATH}/${route}`, module);
+type Declaration = (typeof operationList)[number];
+
+/** Every path of each operation (operationRoutes: `/v0/<resource>/<name>` and the widgets' `/v0/feelbacks/<name>`) to its declaration. */
+function routeTable(): Map<string, Declaration> {
+  const routes = new Map<string, Declaration>();
+  for (const declaration of operationList) {
+    for (const route of operationRoutes(declaration)) routes.set(`${BASE_PATH}/${route}`, declaration);
   }
   return routes;
 }
@@ -159,12 +162,12 @@ function tooManyRequests(retryAfterSeconds: number): ApiError {
  * stack deploys.
  */
 export function createApiServer(options: ApiServerOptions = {}): Server {
-  const modules = loadOperationModules();
-  const routes = routeTable(modules);
+  const routes = routeTable();
   const limiter = options.anonymousRateLimit ? new AnonymousWriteLimiter(options.anonymousRateLimit) : undefined;
-  const limited = new Set(anonymousWriteOperations([...modules.values()].map((module) => module.operation)));
+  const limited = new Set(anonymousWriteOperations(operationList));
   return createServer(async (request, response) => {
     const requestId = randomUUID();
+    const started = performance.now();
     const origin = request.headers.origin;
     const url = new URL(request.url ?? '/', 'http://localhost');
     try {
@@ -194,21 +197,24 @@ export function createApiServer(options: ApiServerOptions = {}): Server {
       if (!route) {
         request.resume();
         sendError(response, new ApiError('not-found', `No operation at ${url.pathname}`, { path: url.pathname }), origin, requestId);
-        logger.info('request', { method: request.method, path: url.pathname, status: 404, requestId, error: 'not-found' });
+        logger.info('access', { method: request.method, path: url.pathname, status: 404, requestId, error: 'not-found' });
         return;
       }
-      const decision = limiter && limited.has(route.operation) ? await limiter.check(request) : undefined;
+      const decision = limiter && limited.has(route) ? await limiter.check(request) : undefined;
       if (decision?.limited) {
         request.resume();
         const error = tooManyRequests(decision.retryAfterSeconds);
         const headers = { 'Content-Type': 'application/json', 'Retry-After': String(decision.retryAfterSeconds), ...corsHeaders(origin) };
         send(response, { statusCode: error.status, headers, body: JSON.stringify(error.toBody()) }, requestId);
-        logger.info('request', { method: request.method, path: url.pathname, status: 429, requestId, error: error.code });
+        logger.info('access', { method: request.method, path: url.pathname, status: 429, requestId, error: error.code });
         return;
       }
-      const body = await readBody(request, bodyLimit(route.operation));
+      const body = await readBody(request, bodyLimit(route));
       const event = proxyEvent(request, url, body, requestId, options.anonymousRateLimit?.trustedProxies ?? 0);
-      send(response, await route.handler(event, localLambdaContext(`local-${route.operation.resource}-${route.operation.name}`, requestId)), requestId);
+      const result = await operationModule(route).handler(event, localLambdaContext(`local-${route.resource}-${route.name}`, requestId));
+      send(response, result, requestId);
+      // Every call, as the stage's access log records it on AWS (lib/access-log.ts).
+      logger.info('access', { method: request.method, path: url.pathname, status: result.statusCode, ms: Math.round(performance.now() - started), requestId });
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         sendError(

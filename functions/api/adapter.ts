@@ -158,14 +158,18 @@ export async function handleApiEvent<S extends TableClient>(
     request,
     at: now,
   });
-  logger.info('request', {
-    method: event.httpMethod,
-    path: event.path,
-    operation: operationPath(operation),
-    status: result.statusCode,
-    ms: Math.round((performance.now() - started) * 10) / 10,
-    requestId: request.requestId,
-    ...(errorCode ? { error: errorCode } : {}),
-  });
+  // Failures only: the stage's access log has every call (lib/access-log.ts), but not which
+  // error a call was answered with; a line per success would repeat the access log's.
+  if (errorCode) {
+    logger.info('request', {
+      method: event.httpMethod,
+      path: event.path,
+      operation: operationPath(operation),
+      status: result.statusCode,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      requestId: request.requestId,
+      error: errorCode,
+    });
+  }
   return result;
 }

@@ -20,6 +20,7 @@ import { createTableInput, TABLE_KEYS } from '../../functions/store/table';
 import { openApiJson } from '../../functions/api/openapi';
 import { localDocsAssets, swaggerUiDirectory } from '../../functions/reference-page/local';
 import { DOCS_FILES, docsPages } from '../../functions/reference-page/pages';
+import { ACCESS_LOG_FIELDS } from '../../lib/access-log';
 import { createFeedbackApp } from '../../lib/app';
 import { spaRewriteCode } from '../../lib/console';
 import { API_PATH_PATTERN, FORWARDED_HEADERS, MANAGED_RULE_GROUPS, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER, VISITOR_KEY_HEADER } from '../../lib/edge';
@@ -236,8 +237,11 @@ describe('stage', () => {
           DataTraceEnabled: false,
         }),
       ],
-      AccessLogSetting: { DestinationArn: { 'Fn::GetAtt': [Match.anyValue(), 'Arn'] }, Format: Match.anyValue() },
+      AccessLogSetting: { DestinationArn: { 'Fn::GetAtt': [Match.anyValue(), 'Arn'] }, Format: JSON.stringify(ACCESS_LOG_FIELDS) },
     });
+    // No visitor address is stored: not even the caller's, which behind the distribution is CloudFront's.
+    const [[, stage]] = ofType('AWS::ApiGateway::Stage');
+    expect(JSON.stringify(stage)).not.toMatch(/sourceIp|userAgent|identity\./);
   });
 
   test('outputs ApiUrl ending in /v0, TableName and ConsoleUrl, the API and the console on one domain', () => {

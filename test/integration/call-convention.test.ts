@@ -1,5 +1,6 @@
 import { MAX_BODY_BYTES } from '../../functions/api/adapter';
 import { operationList } from '../../functions/api/registry';
+import { logger } from '../../functions/observability/logger';
 import { createAccount, startTestApi, tableSnapshot, type AccountKeys, type ApiAnswer, type TestApi } from '../support/api';
 
 let api: TestApi;
@@ -129,6 +130,31 @@ describe('request bodies', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
     expect(answer.body.id).toBe(projectId);
+  });
+});
+
+describe('log lines', () => {
+  /** The lines logged during `work`, by message: the local server's access lines and the function's own. */
+  async function linesOf(work: () => Promise<unknown>): Promise<{ message: string; fields: Record<string, unknown> }[]> {
+    const info = jest.spyOn(logger, 'info');
+    try {
+      await work();
+      return info.mock.calls.map(([message, fields]) => ({ message: String(message), fields: fields as Record<string, unknown> }));
+    } finally {
+      info.mockRestore();
+    }
+  }
+
+  it('log every call in the access line, and a function line only for a failed one, with its error code', async () => {
+    const succeeded = await linesOf(() => api.call('projects/get', [projectId], { key: owner.viewer }));
+    expect(succeeded.map((line) => [line.message, line.fields.status])).toEqual([['access', 200]]);
+    const failed = await linesOf(() => api.call('projects/get', ['AAAAAAAAAAAAAAAAAAAAAA'], { key: owner.viewer }));
+    expect(failed.map((line) => [line.message, line.fields.status, line.fields.error])).toEqual([
+      ['request', 404, 'not-found'],
+      ['access', 404, undefined],
+    ]);
+    // Neither line holds an argument or an address.
+    expect(JSON.stringify(failed)).not.toMatch(/AAAAAAAAAAAAAAAAAAAAAA|127\.0\.0\.1/);
   });
 });
 
