@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { join } from 'node:path';
-import type { RunnableOperation } from '../functions/api/operation';
+import type { OperationDeclaration, RunnableOperation } from '../functions/api/operation';
 import { handlerModule, operationList } from '../functions/api/registry';
 import type { TableClient } from '../functions/store/dynamodb-clients';
 import { REPO_ROOT } from '../lib/paths';
@@ -20,10 +20,10 @@ export interface OperationModule {
  * test/unit/registry.test.ts checks that each declaration has exactly one module.
  */
 export function loadOperationModules(): Map<string, OperationModule> {
-  return new Map(
-    operationList.map((declaration) => [
-      `${declaration.resource}/${declaration.name}`,
-      require(join(REPO_ROOT, handlerModule(declaration))) as OperationModule,
-    ]),
-  );
+  return new Map(operationList.map((declaration) => [`${declaration.resource}/${declaration.name}`, operationModule(declaration)]));
+}
+
+/** One operation's handler module, loaded at its first call: a server need not load them all to start. */
+export function operationModule(declaration: Pick<OperationDeclaration, 'resource' | 'name'>): OperationModule {
+  return require(join(REPO_ROOT, handlerModule(declaration))) as OperationModule;
 }

@@ -19,6 +19,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { markdownTable } from './bench-lib';
+import type { ACCESS_LOG_FIELDS } from '../lib/access-log';
 
 /**
  * us-east-1 list prices, as published by AWS in January 2025. No live lookup is possible
@@ -72,12 +73,39 @@ export const ASSUMPTIONS = {
   consumerUpdatesInFlight: 32,
   /** Ranker: billed ms of a run per set it rewrites (reads in parallel, then its parts). */
   rankerMsPerSet: 40,
-  /** Answer size out of CloudFront, and log bytes per API call (access log line + Lambda JSON line + platform lines). */
+  /** Answer size out of CloudFront. */
   answerBytes: 600,
-  logBytesPerApiCall: 1_100,
   /** WAF rules: origin check, rate rule, two managed groups (wafManagedRules block/count). */
   wafRules: 4,
 } as const;
+
+/**
+ * CloudWatch Logs bytes of one successful API call: the stage's access log line
+ * (lib/access-log.ts's fields with typical values) and Lambda's START, END and REPORT lines
+ * (its text format), each event with the 26 bytes CloudWatch counts per event. The
+ * functions write no line of their own for a success (functions/api/adapter.ts).
+ */
+const LOG_BYTES_PER_API_CALL = (() => {
+  const requestId = '6f1c2b9e-4d3a-4f5e-9a8b-7c6d5e4f3a2b';
+  const typical: Record<keyof typeof ACCESS_LOG_FIELDS, string> = {
+    requestId,
+    time: '1764275133123',
+    method: 'POST',
+    path: '/responses/create',
+    status: '200',
+    bytes: '61',
+    ms: '25',
+    integrationMs: '18',
+    waf: 'WAF_ALLOW',
+  };
+  const lines = [
+    JSON.stringify(typical),
+    `START RequestId: ${requestId} Version: $LATEST\n`,
+    `END RequestId: ${requestId}\n`,
+    `REPORT RequestId: ${requestId}\tDuration: 15.62 ms\tBilled Duration: 16 ms\tMemory Size: ${ASSUMPTIONS.lambdaMemoryMb} MB\tMax Memory Used: 92 MB\t\n`,
+  ];
+  return lines.reduce((bytes, line) => bytes + Buffer.byteLength(line) + 26, 0);
+})();
 
 interface Capacity {
   total: number;
@@ -189,7 +217,8 @@ function apiCallCost(result: OperationResult) {
       [`Lambda duration (${ms.toFixed(1)} ms at ${ASSUMPTIONS.lambdaMemoryMb} MB)`]: gbSeconds(ms) * 1e6 * PRICES.lambdaArmGbSecond,
       [`DynamoDB writes (${units(capacity.write)} WRU)`]: capacity.write * PRICES.dynamoWriteRequestUnitPerMillion,
       [`DynamoDB reads (${units(capacity.read)} RRU)`]: capacity.read * PRICES.dynamoReadRequestUnitPerMillion,
-      'CloudWatch Logs (API access log and function log)': (ASSUMPTIONS.logBytesPerApiCall * 1e6 * PRICES.cloudWatchLogsIngestPerGb) / 1024 ** 3,
+      [`CloudWatch Logs (access log line and Lambda's platform lines, ${LOG_BYTES_PER_API_CALL} bytes)`]:
+        (LOG_BYTES_PER_API_CALL * 1e6 * PRICES.cloudWatchLogsIngestPerGb) / 1024 ** 3,
     } as Record<string, number>,
   };
 }
@@ -243,8 +272,9 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
    * The ranker's work per million responses: what a run costs above an idle run (its
    * checkpoint and the empty change-record partitions, paid every minute whatever the
    * traffic, are fixed: below). A quiet site pays that for a whole run (one set, one item
-   * recounted) per response, the worst case; busier shapes share a run among the responses
-   * of a minute (measured: 100 responses over 20 items).
+   * recounted) per response, the worst case, on a list of pages with a year of history
+   * (their scores differ from period to period, so their bounds weigh the most); busier
+   * shapes share a run among the responses of a minute (measured: 100 responses over 20 items).
    */
   const rankerRun = (name: string) => {
     const run = rankings.runs.find((entry) => entry.name.startsWith(name));
@@ -252,8 +282,9 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
     return run;
   };
   const idle = rankerRun('idle');
+  const quietRun = rankerRun('quiet, a year on');
   const rankerCost = (shape: (typeof shapes)[number]) => {
-    const run = shape.name.startsWith('quiet') ? rankerRun('quiet') : rankerRun('busy');
+    const run = shape.name.startsWith('quiet') ? quietRun : rankerRun('busy');
     const perResponse = Math.max(1, run.responses);
     const write = Math.max(0, run.write - idle.write) / perResponse;
     const read = Math.max(0, run.read - idle.read) / perResponse;
@@ -374,7 +405,7 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
       [false, true, true, true, true, true, true],
     ),
     '',
-    `Most expensive shape: **${money(Math.max(...totals))} per million responses** (goal: at most $15). The quiet site is charged a whole ranker run per response (one response in a minute): ${units(rankerRun('quiet').write)} WRU and ${units(rankerRun('quiet').read)} RRU, less the ${units(idle.write)} WRU and ${units(idle.read)} RRU every run costs with nothing to do (fixed, below); a busy minute shares one run (${units(rankerRun('busy').write)} WRU, ${units(rankerRun('busy').read)} RRU for ${rankerRun('busy').responses} responses, \`npm run bench:rankings\`, ${rankings.date.slice(0, 10)}).`,
+    `Most expensive shape: **${money(Math.max(...totals))} per million responses** (goal: at most $15). The quiet site is charged a whole ranker run per response (one response in a minute, on a list of 100 pages with a year of history): ${units(quietRun.write)} WRU and ${units(quietRun.read)} RRU, less the ${units(idle.write)} WRU and ${units(idle.read)} RRU every run costs with nothing to do (fixed, below); a busy minute shares one run (${units(rankerRun('busy').write)} WRU, ${units(rankerRun('busy').read)} RRU for ${rankerRun('busy').responses} responses, \`npm run bench:rankings\`, ${rankings.date.slice(0, 10)}).`,
     '',
     `On DynamoDB Local's real stream (${consumer.responses} responses on ${consumer.items} pages, in the batches it delivered) the consumer made ` +
       `${units(consumer.perResponse.counterUpdates)} counter updates per response (${units(consumer.perResponse.estimated.write ?? 0)} WRU), and read ${units(consumerRead)} RRU per response (the screening of floods and spam: a set's recent responses, an item's day counters), priced in every row above.`,
