@@ -147,7 +147,7 @@ async function run(large: number, write: boolean): Promise<string[]> {
       }
     }
   };
-  log(`Seeding the history of 1,000 + ${large} items, writing responses on 100...`);
+  log(`Seeding the history of 1,000 + ${large} + 100 aged items, writing responses on 100...`);
   await seed([
     { contentSet: thousand, items: 1000 },
     { contentSet: big, items: large },
