@@ -164,7 +164,7 @@ interface BenchResults {
 /** What `npm run bench:rankings -- --write` measured (docs/bench-rankings.json). */
 interface RankingsResults {
   date: string;
-  runs: { name: string; responses: number; requests: number; read: number; write: number }[];
+  runs: { name: string; runs: number; responses: number; requests: number; read: number; write: number }[];
   top: { name: string; items: number; requests: number; read: number }[];
 }
 
@@ -286,8 +286,9 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
   const rankerCost = (shape: (typeof shapes)[number]) => {
     const run = shape.name.startsWith('quiet') ? quietRun : rankerRun('busy');
     const perResponse = Math.max(1, run.responses);
-    const write = Math.max(0, run.write - idle.write) / perResponse;
-    const read = Math.max(0, run.read - idle.read) / perResponse;
+    // A row may sum several runs (the quiet ones): each run's idle part is fixed cost.
+    const write = Math.max(0, run.write - run.runs * idle.write) / perResponse;
+    const read = Math.max(0, run.read - run.runs * idle.read) / perResponse;
     return { write, read, dollars: write * PRICES.dynamoWriteRequestUnitPerMillion + read * PRICES.dynamoReadRequestUnitPerMillion };
   };
   const busy = shapes.find((shape) => shape.name.startsWith('busy')) ?? shapes[0];
@@ -405,7 +406,7 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
       [false, true, true, true, true, true, true],
     ),
     '',
-    `Most expensive shape: **${money(Math.max(...totals))} per million responses** (goal: at most $15). The quiet site is charged a whole ranker run per response (one response in a minute, on a list of 100 pages with a year of history): ${units(quietRun.write)} WRU and ${units(quietRun.read)} RRU, less the ${units(idle.write)} WRU and ${units(idle.read)} RRU every run costs with nothing to do (fixed, below); a busy minute shares one run (${units(rankerRun('busy').write)} WRU, ${units(rankerRun('busy').read)} RRU for ${rankerRun('busy').responses} responses, \`npm run bench:rankings\`, ${rankings.date.slice(0, 10)}).`,
+    `Most expensive shape: **${money(Math.max(...totals))} per million responses** (goal: at most $15). The quiet site is charged a whole ranker run per response (one response in a minute, on a list of 100 pages with a year of history): ${units(quietRun.write / quietRun.runs)} WRU and ${units(quietRun.read / quietRun.runs)} RRU (the mean of ${quietRun.runs} runs, each on another page: the part of the list a page is in decides the write), less the ${units(idle.write)} WRU and ${units(idle.read)} RRU every run costs with nothing to do (fixed, below); a busy minute shares one run (${units(rankerRun('busy').write)} WRU, ${units(rankerRun('busy').read)} RRU for ${rankerRun('busy').responses} responses, \`npm run bench:rankings\`, ${rankings.date.slice(0, 10)}).`,
     '',
     `On DynamoDB Local's real stream (${consumer.responses} responses on ${consumer.items} pages, in the batches it delivered) the consumer made ` +
       `${units(consumer.perResponse.counterUpdates)} counter updates per response (${units(consumer.perResponse.estimated.write ?? 0)} WRU), and read ${units(consumerRead)} RRU per response (the screening of floods and spam: a set's recent responses, an item's day counters), priced in every row above.`,
