@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { killLeftoverDynamoLocal, log, markdownTable, positiveInteger } from './bench-lib';
+import { benchAccount, killLeftoverDynamoLocal, log, markdownTable, positiveInteger } from './bench-lib';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'SILENT';
@@ -93,22 +93,15 @@ async function main(): Promise<number> {
   const workDir = mkdtempSync(join(tmpdir(), 'bench-export-'));
   let server: ChildProcess | undefined;
   try {
-    const { defaultStore } = await import('../functions/store/entity-store');
-    const { ensureTable } = await import('../functions/store/setup');
-    const { ensureAccount, issueApiKey } = await import('../functions/operations/api-keys');
-    const { createProject } = await import('../functions/operations/projects');
+    const { issueApiKey } = await import('../functions/operations/api-keys');
     const { createContentSet } = await import('../functions/operations/sets');
     const { newContentItem } = await import('../functions/operations/contents');
     const { normalizeValue } = await import('../functions/domain/schemas');
     const { newId } = await import('../functions/domain/text');
     const { userIndexAttributes } = await import('../functions/store/items');
-    const { store, client } = defaultStore();
-    await ensureTable(client, TABLE_NAME);
-
     const now = new Date();
-    const account = await ensureAccount(store, 'bench-export', now);
+    const { store, account, project } = await benchAccount(TABLE_NAME, 'bench-export', now);
     const viewer = (await issueApiKey(store, { accountId: account.id, level: 'viewer' }, now)).key;
-    const project = await createProject(store, account.id, { name: 'Export bench' }, now);
     const sets = [
       await createContentSet(store, account.id, { projectId: project.id, key: 'small', schema: 'tagged-message', metadata: { name: 'Small' } }, now),
       await createContentSet(store, account.id, { projectId: project.id, key: 'large', schema: 'tagged-message', metadata: { name: 'Large' } }, now),

@@ -283,11 +283,7 @@ describeInBrowser('short-lived sign-ins (8 s tokens)', () => {
 
     async function signInAsAda(page: Page): Promise<void> {
       await page.goto(`${suite.base}/members`);
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await page.waitForURL((url) => url.origin === suite.provider.issuer);
-      await page.getByLabel('Login name').fill('ada');
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL((url) => url.origin === suite.base);
+      await signInThrough(page, suite.provider.issuer, suite.base, 'ada');
       await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
     }
 
@@ -354,11 +350,7 @@ describeInBrowser('short-lived sign-ins (8 s tokens)', () => {
     test('a person who is no member sees a page that says so and how to get in, with no role, and signs out', async () => {
       const { page } = await pages.newPage({ colorScheme: 'dark' });
       await page.goto(`${suite.base}/projects`);
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await page.waitForURL((url) => url.origin === suite.provider.issuer);
-      await page.getByLabel('Login name').fill('zoe');
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL((url) => url.origin === suite.base);
+      await signInThrough(page, suite.provider.issuer, suite.base, 'zoe');
       await page.getByRole('heading', { level: 1, name: 'You are not a member of an account' }).waitFor();
       expect(await page.locator('main').innerText()).toContain('ask an owner of the account you work with for an invitation');
       expect(await page.locator('.level-badge').count()).toBe(0);
