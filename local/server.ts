@@ -170,6 +170,16 @@ export function createApiServer(options: ApiServerOptions = {}): Server {
     const started = performance.now();
     const origin = request.headers.origin;
     const url = new URL(request.url ?? '/', 'http://localhost');
+    /** The call's line, as the stage's access log records it on AWS (lib/access-log.ts). */
+    const logAccess = (status: number, error?: string) =>
+      logger.info('access', {
+        method: request.method,
+        path: url.pathname,
+        status,
+        ms: Math.round(performance.now() - started),
+        requestId,
+        ...(error ? { error } : {}),
+      });
     try {
       if (options.consoleDir && url.pathname !== BASE_PATH && !url.pathname.startsWith(`${BASE_PATH}/`)) {
         request.resume();
@@ -197,7 +207,7 @@ export function createApiServer(options: ApiServerOptions = {}): Server {
       if (!route) {
         request.resume();
         sendError(response, new ApiError('not-found', `No operation at ${url.pathname}`, { path: url.pathname }), origin, requestId);
-        logger.info('access', { method: request.method, path: url.pathname, status: 404, requestId, error: 'not-found' });
+        logAccess(404, 'not-found');
         return;
       }
       const decision = limiter && limited.has(route) ? await limiter.check(request) : undefined;
@@ -206,15 +216,14 @@ export function createApiServer(options: ApiServerOptions = {}): Server {
         const error = tooManyRequests(decision.retryAfterSeconds);
         const headers = { 'Content-Type': 'application/json', 'Retry-After': String(decision.retryAfterSeconds), ...corsHeaders(origin) };
         send(response, { statusCode: error.status, headers, body: JSON.stringify(error.toBody()) }, requestId);
-        logger.info('access', { method: request.method, path: url.pathname, status: 429, requestId, error: error.code });
+        logAccess(429, error.code);
         return;
       }
       const body = await readBody(request, bodyLimit(route));
       const event = proxyEvent(request, url, body, requestId, options.anonymousRateLimit?.trustedProxies ?? 0);
       const result = await operationModule(route).handler(event, localLambdaContext(`local-${route.resource}-${route.name}`, requestId));
       send(response, result, requestId);
-      // Every call, as the stage's access log records it on AWS (lib/access-log.ts).
-      logger.info('access', { method: request.method, path: url.pathname, status: result.statusCode, ms: Math.round(performance.now() - started), requestId });
+      logAccess(result.statusCode);
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         sendError(

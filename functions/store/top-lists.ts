@@ -48,8 +48,9 @@ const shardOf = (text: string, shards: number) => createHash('sha256').update(te
  * small part, not the whole list (a write costs 1 WRU per KB of the item written). Every
  * part written also carries the set's counts and the buckets, and a reader takes them
  * from the part written last (the highest write count): the set's counts change with every response, and a header
- * item of their own would cost a second write per run. 16 parts keep the part of a list
- * of 100 items under 1 KB, the quiet site's whole write (docs/scaling.md, "Rankings").
+ * item of their own would cost a second write per run. 16 parts hold about 6 items each in
+ * a list of 100: 0.6 to 1.2 KB for new pages, up to 2.5 KB for pages whose periods all have
+ * scores of their own, the quiet site's whole write (docs/scaling.md, "Rankings").
  * Each part names the number of parts it was hashed for (`parts`): a part of another
  * number is of an older layout, rewritten at the list's next write.
  */
