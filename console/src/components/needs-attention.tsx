@@ -71,26 +71,24 @@ function LargestDrops(props: { digest: Digest; sets: Map<string, ContentSet> }) 
     .slice(0, 5);
   if (drops.length === 0) return <p className="muted">No page fell beyond the noise against the week before.</p>;
   return (
-    <>
-      <ol className="attention-list" data-testid="drops">
-        {drops.map((drop) => {
-          const view = scoreView(drop.schema);
-          const config = props.sets.get(drop.contentSetId)?.schemaConfig as never;
-          const format = (value: number) => view?.format(value, config) ?? formatCount(value);
-          return (
-            <li key={drop.contentItemId} data-item={drop.name}>
-              <span className="attention-name">
-                <Link href={`/items/${drop.contentItemId}`}>{drop.name}</Link>
-              </span>
-              <span>
-                {view?.name ?? 'the score'} {changeWords(drop.change, drop.schema)}: {format(drop.previous.score.value)} → {format(drop.score.value)}
-              </span>
-              <span className="attention-count muted">{plural(drop.count, 'response')}</span>
-            </li>
-          );
-        })}
-      </ol>
-    </>
+    <ol className="attention-list" data-testid="drops">
+      {drops.map((drop) => {
+        const view = scoreView(drop.schema);
+        const config = props.sets.get(drop.contentSetId)?.schemaConfig as never;
+        const format = (value: number) => view?.format(value, config) ?? formatCount(value);
+        return (
+          <li key={drop.contentItemId} data-item={drop.name}>
+            <span className="attention-name">
+              <Link href={`/items/${drop.contentItemId}`}>{drop.name}</Link>
+            </span>
+            <span>
+              {view?.name ?? 'the score'} {changeWords(drop.change, drop.schema)}: {format(drop.previous.score.value)} → {format(drop.score.value)}
+            </span>
+            <span className="attention-count muted">{plural(drop.count, 'response')}</span>
+          </li>
+        );
+      })}
+    </ol>
   );
 }
 
