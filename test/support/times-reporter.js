@@ -17,6 +17,8 @@ class TimesReporter {
       .map((suite) => ({
         file: path.relative(this.rootDir, suite.testFilePath),
         seconds: Math.round((suite.perfStats.end - suite.perfStats.start) / 100) / 10,
+        // When the file started, in seconds from the run's start: which files ran side by side.
+        startedAt: Math.round((suite.perfStats.start - this.started) / 100) / 10,
         tests: suite.numPassingTests + suite.numFailingTests,
         failed: suite.numFailingTests > 0 || Boolean(suite.testExecError),
       }))
