@@ -1,5 +1,5 @@
-import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
-import tQuantile from '@stdlib/stats-base-dists-t-quantile';
+import type normalQuantileFunction from '@stdlib/stats-base-dists-normal-quantile';
+import type tQuantileFunction from '@stdlib/stats-base-dists-t-quantile';
 
 /**
  * The scores of docs/api.md ("Scores and their uncertainty"): a period's score with its
@@ -38,6 +38,27 @@ export type ProportionSample = Extract<ScoreSample, { kind: 'proportion' }>;
 export type MeanSample = Extract<ScoreSample, { kind: 'mean' }>;
 
 export const DEFAULT_CONFIDENCE = 0.95;
+
+/**
+ * stdlib's quantile functions, loaded at their first use: the two packages are about a hundred
+ * small modules (a third of a second of CPU to load, measured), which every importer of this
+ * module paid at load (the registry through the alert models, the stream consumers), also
+ * where no interval is ever computed: a Lambda cold start, each test file.
+ */
+let quantiles: { normal: typeof normalQuantileFunction; t: typeof tQuantileFunction } | undefined;
+
+function loadedQuantiles(): NonNullable<typeof quantiles> {
+  quantiles ??= { normal: require('@stdlib/stats-base-dists-normal-quantile'), t: require('@stdlib/stats-base-dists-t-quantile') };
+  return quantiles;
+}
+
+function normalQuantile(p: number, mu: number, sigma: number): number {
+  return loadedQuantiles().normal(p, mu, sigma);
+}
+
+function tQuantile(p: number, degrees: number): number {
+  return loadedQuantiles().t(p, degrees);
+}
 
 /** The two-sided critical value of the standard normal distribution (1.959964 for 95%). */
 function normalCritical(confidence: number): number {
