@@ -35,13 +35,28 @@ export function findChromium(): string | undefined {
 
 const chromiumPath = findChromium();
 
-/** `describe` when a Chromium is installed; otherwise the suite is skipped, with one line saying so. */
+/**
+ * `describe` when a Chromium is installed; otherwise the suite is skipped, with one line saying
+ * so, except under CI=true: there a missing browser fails the suite, so that CI cannot pass
+ * without the console's tests.
+ */
 export function describeInBrowser(name: string, body: () => void): void {
   if (chromiumPath) {
     describe(name, body);
     return;
   }
-  process.stdout.write(`\nNOTICE: browser tests "${name}" skipped: no Chromium found (install Debian's chromium-headless-shell, or set CHROMIUM_PATH)\n`);
+  const required = process.env.CI === 'true';
+  process.stdout.write(
+    `\nNOTICE: browser tests "${name}" ${required ? 'fail' : 'skipped'}: no Chromium found (install Debian's chromium-headless-shell, or set CHROMIUM_PATH)${required ? ', and CI=true needs them run' : ''}\n`,
+  );
+  if (required) {
+    describe(name, () => {
+      test('has a Chromium to run in', () => {
+        expect(findChromium()).toBeDefined();
+      });
+    });
+    return;
+  }
   describe.skip(name, body);
 }
 
