@@ -508,11 +508,19 @@ describe('the OpenAPI request schemas and the server accept the same argument ar
     '%s',
     async (name) => {
       const { valid, cases = [] } = samples(fixture)[name];
-      const all: Case[] = [
-        ...valid.map((args, index) => ({ name: `valid sample ${index}`, args })),
-        ...cases,
-        ...valid.flatMap((args) => variations(args).map((variation) => ({ ...variation, mayDiffer: mayDiffer(name, variation.touched, args) }))),
-      ];
+      const given: Case[] = [...valid.map((args, index) => ({ name: `valid sample ${index}`, args })), ...cases];
+      // A variation that repeats an argument array sent already (one of the samples, a case or
+      // an earlier variation: a field replaced by the value it had, say) would only repeat its answer.
+      const sent = new Set(given.map((testCase) => JSON.stringify(testCase.args)));
+      const generated = valid
+        .flatMap((args) => variations(args).map((variation) => ({ ...variation, mayDiffer: mayDiffer(name, variation.touched, args) })))
+        .filter((variation) => {
+          const key = JSON.stringify(variation.args);
+          if (sent.has(key)) return false;
+          sent.add(key);
+          return true;
+        });
+      const all: Case[] = [...given, ...generated];
       const operation = operations[name];
       const results = await pool(all, 6, async (testCase) => {
         const args = JSON.parse(JSON.stringify(testCase.args)) as unknown[];
