@@ -40,10 +40,10 @@ export type MeanSample = Extract<ScoreSample, { kind: 'mean' }>;
 export const DEFAULT_CONFIDENCE = 0.95;
 
 /**
- * stdlib's quantile functions, loaded at their first use: the two packages are about a hundred
- * small modules (a third of a second of CPU to load, measured), which every importer of this
- * module paid at load (the registry through the alert models, the stream consumers), also
- * where no interval is ever computed: a Lambda cold start, each test file.
+ * stdlib's quantile functions, loaded at their first use: the two packages bring 136 small
+ * packages (427 module files, a third of a second of CPU to load, measured), which every
+ * importer of this module paid at load (the registry through the alert models, the stream
+ * consumers), also where no interval is ever computed: a Lambda cold start, each test file.
  */
 let quantiles: { normal: typeof normalQuantileFunction; t: typeof tQuantileFunction } | undefined;
 
