@@ -52,7 +52,7 @@ export function describeInBrowser(name: string, body: () => void): void {
   if (required) {
     describe(name, () => {
       test('has a Chromium to run in', () => {
-        expect(findChromium()).toBeDefined();
+        expect(chromiumPath).toBeDefined();
       });
     });
     return;
