@@ -11,11 +11,12 @@ if (!fs.existsSync(file)) {
   console.error('No test times yet: run `npm test` (or `npx jest ...`) first.');
   process.exit(1);
 }
-const run: { finishedAt: string; wallSeconds: number; suites: { file: string; seconds: number; tests: number; failed: boolean }[] } = JSON.parse(
-  fs.readFileSync(file, 'utf8'),
-);
+const run: { finishedAt: string; wallSeconds: number; suites: { file: string; seconds: number; startedAt?: number; tests: number; failed: boolean }[] } =
+  JSON.parse(fs.readFileSync(file, 'utf8'));
 const shown = process.argv.includes('--all') ? run.suites : run.suites.slice(0, 10);
 console.log(`jest run finished ${run.finishedAt}: ${run.suites.length} files in ${run.wallSeconds} s (wall)`);
 for (const suite of shown) {
-  console.log(`${suite.seconds.toFixed(1).padStart(7)} s  ${suite.file}  (${suite.tests} tests${suite.failed ? ', FAILED' : ''})`);
+  // Where the file started in the run (older runs did not record it): which files ran side by side.
+  const started = suite.startedAt === undefined ? '' : `, started at ${suite.startedAt.toFixed(1)} s`;
+  console.log(`${suite.seconds.toFixed(1).padStart(7)} s  ${suite.file}  (${suite.tests} tests${started}${suite.failed ? ', FAILED' : ''})`);
 }
