@@ -1,11 +1,11 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
 /**
  * Builds clients/typescript: one ES module bundle (esbuild; no dependency, so nothing is
- * left external) and its declarations (tsc, with the DOM library and no Node types, so the
+ * left external) and its declarations (TypeScript 7's tsc, with the DOM library and no Node types, so the
  * client compiles for browsers as well as Node 20+). `npm run client:build`; the client's
  * build test runs it too.
  */
@@ -24,9 +24,20 @@ export async function buildClient(outDir = resolve(CLIENT_ROOT, 'dist')): Promis
     legalComments: 'none',
     logLevel: 'error',
   });
-  const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', resolve(CLIENT_ROOT, 'tsconfig.json'), '--outDir', outDir], {
-    encoding: 'utf8',
-  });
+  const tsc = spawnSync(
+    process.execPath,
+    [
+      resolve(dirname(require.resolve('typescript-native/package.json')), 'bin/tsc'),
+      '--singleThreaded',
+      '-p',
+      resolve(CLIENT_ROOT, 'tsconfig.json'),
+      '--outDir',
+      outDir,
+    ],
+    {
+      encoding: 'utf8',
+    },
+  );
   if (tsc.status !== 0) throw new Error(`tsc failed for the client:\n${tsc.stdout}${tsc.stderr}`);
 }
 

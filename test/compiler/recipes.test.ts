@@ -1,99 +1,102 @@
 /**
  * The recipes of docs/architecture.md, proved by the compiler: a throwaway schema or period
- * is added to a copy of the catalogue (in memory; no file changes), and the type checker
+ * is added to a copy of the code (the repository's files never change), and the type checker
  * must name exactly the places the recipe lists. A place that silently accepted the new
  * name (a `default:` branch, a `string`) would be missing from the errors.
  */
-import { join, relative } from 'node:path';
-import ts from 'typescript';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { promisify } from 'node:util';
 import { REPO_ROOT } from '../../lib/paths';
+import { runDir } from '../support/run-shared';
 
-jest.setTimeout(240_000);
+jest.setTimeout(120_000);
+
+/**
+ * TypeScript 7's compiler (the native one; `npm run typecheck` uses it too), on one thread: on
+ * two cores its parallel checkers repeat each other's work and spend more CPU for no less time.
+ */
+const TSC = [join(dirname(require.resolve('typescript-native/package.json')), 'bin', 'tsc'), '--singleThreaded', '--pretty', 'false'];
 
 const PROJECTS = ['tsconfig.json', 'console/tsconfig.json'];
 
 /**
- * The project's files that import one of `edited` (directly or through other files, type-only
- * imports included), and the edited files themselves: only their types can change, so no other
- * file can gain an error from the edit, and only these are type checked (a fraction of the
- * project for a catalogue the console alone reads). An edited file that is not a module, or
- * declares globals, could reach any file: then every file is checked.
+ * The folders the server's project compiles (its `include`, which holds the console's too), but
+ * the tests: the recipes name places in the product, and leaving the tests out halves the time.
  */
-function affectedFiles(program: ts.Program, edited: Set<string>, options: ts.CompilerOptions): readonly ts.SourceFile[] {
-  const files = program.getSourceFiles().filter((file) => !program.isSourceFileFromExternalLibrary(file) && !program.isSourceFileDefaultLibrary(file));
-  const editedFiles = files.filter((file) => edited.has(relative(REPO_ROOT, file.fileName)));
-  if (editedFiles.some((file) => !ts.isExternalModule(file) || /\bdeclare\s+global\b/.test(file.text))) return files;
-  const cache = ts.createModuleResolutionCache(REPO_ROOT, (name) => name, options);
-  const importers = new Map<string, ts.SourceFile[]>();
-  for (const file of files) {
-    const { importedFiles, referencedFiles } = ts.preProcessFile(file.text, true, true);
-    const targets = [
-      ...importedFiles.map(({ fileName }) => ts.resolveModuleName(fileName, file.fileName, options, ts.sys, cache).resolvedModule?.resolvedFileName),
-      ...referencedFiles.map(({ fileName }) => join(file.fileName, '..', fileName)),
-    ];
-    for (const target of targets) {
-      if (!target) continue;
-      const key = program.getSourceFile(target)?.fileName;
-      if (key) importers.set(key, [...(importers.get(key) ?? []), file]);
-    }
+function productFolders(): string[] {
+  const { include } = JSON.parse(fs.readFileSync(join(REPO_ROOT, 'tsconfig.json'), 'utf8')) as { include: string[] };
+  return [...new Set(include.map((pattern) => pattern.split('/')[0]))].filter((folder) => folder !== 'test');
+}
+
+/** `from` copied into `to`, without installed packages and build output. */
+function copyTree(from: string, to: string): void {
+  fs.mkdirSync(to, { recursive: true });
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    if (entry.isDirectory()) copyTree(join(from, entry.name), join(to, entry.name));
+    else if (entry.isFile()) fs.copyFileSync(join(from, entry.name), join(to, entry.name));
   }
-  const affected = new Set(editedFiles);
-  for (const file of affected) for (const importer of importers.get(file.fileName) ?? []) affected.add(importer);
-  return [...affected];
 }
 
 /**
- * Per project, the last program and the source files parsed for it: the next recipe's program
- * reuses every file its edits leave alone (parsed and bound once per run, the libraries' large
- * declaration files included), so each recipe pays for type checking only.
+ * A copy of the product's code with `edits` applied, in the run's folder: the compiler reads
+ * files, so the edits go to a copy and the repository never changes. Its node_modules links to
+ * the installed packages, but a package that is a link into the repository (the typed client)
+ * is linked to the copy's folder: the edits reach the files it resolves to.
  */
-const previous = new Map<string, { program: ts.Program; files: Map<string, ts.SourceFile> }>();
+function editedCopy(edits: Record<string, (text: string) => string>): string {
+  const root = fs.mkdtempSync(join(runDir(), 'recipe-'));
+  for (const file of ['package.json', 'tsconfig.json', 'tsconfig.base.json']) fs.copyFileSync(join(REPO_ROOT, file), join(root, file));
+  for (const folder of productFolders()) copyTree(join(REPO_ROOT, folder), join(root, folder));
+  const linkPackages = (folder: string) => {
+    fs.mkdirSync(join(root, folder));
+    for (const entry of fs.readdirSync(join(REPO_ROOT, folder), { withFileTypes: true })) {
+      const name = join(folder, entry.name);
+      if (entry.name === '.bin') continue;
+      if (entry.isDirectory() && entry.name.startsWith('@')) linkPackages(name);
+      else if (entry.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(join(REPO_ROOT, name)), join(root, name));
+      else fs.symlinkSync(join(REPO_ROOT, name), join(root, name));
+    }
+  };
+  linkPackages('node_modules');
+  for (const [file, edit] of Object.entries(edits)) {
+    const path = join(root, file);
+    if (!fs.existsSync(path)) throw new Error(`the recipe test edits ${file}, which is not in the product's folders`);
+    fs.writeFileSync(path, edit(fs.readFileSync(path, 'utf8')));
+  }
+  return root;
+}
+
+/** The files the compiler names in `project` of the copy at `root`. A message without a file (a broken configuration) is thrown. */
+async function filesNamed(root: string, project: string): Promise<string[]> {
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, [...TSC, '-p', project], { cwd: root, maxBuffer: 64 << 20 }).catch(
+    (failure: { stdout?: string; stderr?: string; code?: unknown }) => {
+      if (typeof failure.code !== 'number') throw failure;
+      return { stdout: failure.stdout ?? '', stderr: failure.stderr ?? '' };
+    },
+  );
+  const files = new Set<string>();
+  for (const line of stdout.split('\n')) {
+    // A diagnostic's first line: `path(line,column): error TS1234: ...`; its details are indented.
+    const diagnostic = /^(.+)\(\d+,\d+\): error TS\d+: /.exec(line);
+    if (diagnostic) files.add(relative(root, join(root, diagnostic[1])));
+    else if (/^\S/.test(line)) throw new Error(`tsc -p ${project}: ${line}`);
+  }
+  if (stderr.trim()) throw new Error(`tsc -p ${project}: ${stderr}`);
+  return [...files];
+}
 
 /** The files with type errors when `edits` replace the texts of some files, across the server's and the console's projects. */
-function filesWithErrors(edits: Partial<Record<string, (text: string) => string>>): string[] {
-  const found = new Set<string>();
-  for (const project of PROJECTS) {
-    const configPath = join(REPO_ROOT, project);
-    const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
-    if (!config) throw new Error(`cannot read ${project}`);
-    const last = previous.get(project);
-    const files = last?.files ?? new Map<string, ts.SourceFile>();
-    const host = ts.createCompilerHost(config.options);
-    const readFile = host.readFile.bind(host);
-    host.readFile = (fileName) => {
-      const text = readFile(fileName);
-      const edit = edits[relative(REPO_ROOT, fileName)];
-      return edit && text !== undefined ? edit(text) : text;
-    };
-    const getSourceFile = host.getSourceFile.bind(host);
-    host.getSourceFile = (fileName, language, onError, shouldCreate) => {
-      const edit = edits[relative(REPO_ROOT, fileName)];
-      if (edit) return ts.createSourceFile(fileName, edit(ts.sys.readFile(fileName) ?? ''), language);
-      let file = files.get(fileName);
-      if (!file) {
-        file = getSourceFile(fileName, language, onError, shouldCreate);
-        if (file) files.set(fileName, file);
-      }
-      return file;
-    };
-    // The product's code only: the recipes name places in it, and leaving the tests out halves the time.
-    const rootNames = config.fileNames.filter((file) => !relative(REPO_ROOT, file).startsWith('test/'));
-    const program = ts.createProgram({ rootNames, options: { ...config.options, noEmit: true }, host, oldProgram: last?.program });
-    previous.set(project, { program, files });
-    // What ts.getPreEmitDiagnostics(program) gathers (no declaration diagnostics: nothing is emitted), the semantic check narrowed.
-    const diagnostics = [
-      ...program.getConfigFileParsingDiagnostics(),
-      ...program.getOptionsDiagnostics(),
-      ...program.getSyntacticDiagnostics(),
-      ...affectedFiles(program, new Set(Object.keys(edits)), config.options).flatMap((file) => program.getSemanticDiagnostics(file)),
-      ...program.getGlobalDiagnostics(),
-    ];
-    for (const diagnostic of diagnostics) {
-      if (diagnostic.file) found.add(relative(REPO_ROOT, diagnostic.file.fileName));
-      else throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-    }
+async function filesWithErrors(edits: Record<string, (text: string) => string>): Promise<string[]> {
+  const root = editedCopy(edits);
+  try {
+    const named = await Promise.all(PROJECTS.map((project) => filesNamed(root, project)));
+    return [...new Set(named.flat())].sort();
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
   }
-  return [...found].sort();
 }
 
 function replaced(text: string, from: string, to: string): string {
@@ -101,8 +104,8 @@ function replaced(text: string, from: string, to: string): string {
   return text.replace(from, to);
 }
 
-test('a new schema: its name in SCHEMAS and its config type, then the compiler names its server record, its option labels and its console view', () => {
-  const errors = filesWithErrors({
+test('a new schema: its name in SCHEMAS and its config type, then the compiler names its server record, its option labels and its console view', async () => {
+  const errors = await filesWithErrors({
     'shared/schema-options.ts': (text) =>
       replaced(
         replaced(text, "'message', 'tagged-message'] as const;", "'message', 'tagged-message', 'survey'] as const;"),
@@ -120,8 +123,8 @@ test('a new schema: its name in SCHEMAS and its config type, then the compiler n
   ]);
 });
 
-test('a new period: its entry in PERIODS, then only the console names what it needs (its label and how to say its span)', () => {
-  const errors = filesWithErrors({
+test('a new period: its entry in PERIODS, then only the console names what it needs (its label and how to say its span)', async () => {
+  const errors = await filesWithErrors({
     'shared/periods.ts': (text) =>
       replaced(
         text,
