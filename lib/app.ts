@@ -4,7 +4,7 @@ import { FeedbackStack, type FeedbackStackProps } from './feedback-stack';
 
 export const STACK_NAME = 'FeedbackService';
 
-export interface FeedbackAppOptions extends Pick<AppProps, 'outdir' | 'context'> {
+export interface FeedbackAppOptions extends Pick<AppProps, 'outdir' | 'context' | 'builtinCloudFormationValidation'> {
   readonly stackProps?: Omit<FeedbackStackProps, 'env'>;
 }
 
@@ -15,7 +15,7 @@ export interface FeedbackAppOptions extends Pick<AppProps, 'outdir' | 'context'>
  * error finding fails the synthesis.
  */
 export function createFeedbackApp(options: FeedbackAppOptions = {}): { app: App; stack: FeedbackStack } {
-  const app = new App({ outdir: options.outdir, context: options.context });
+  const app = new App({ outdir: options.outdir, context: options.context, builtinCloudFormationValidation: options.builtinCloudFormationValidation });
   const account = process.env.CDK_DEFAULT_ACCOUNT;
   const region = process.env.CDK_DEFAULT_REGION;
   const stack = new FeedbackStack(app, STACK_NAME, {

@@ -57,7 +57,8 @@ beforeAll(() => {
   fs.mkdirSync(path.join(consoleDir, 'assets'), { recursive: true });
   fs.writeFileSync(path.join(consoleDir, 'index.html'), '<!doctype html>');
   fs.writeFileSync(path.join(consoleDir, 'assets/app-ABC.js'), '');
-  app = new App({ outdir: path.join(outdir, 'assembly') });
+  // CDK's built-in CloudFormation validation checks these constructs in the whole app (stack.test.ts).
+  app = new App({ outdir: path.join(outdir, 'assembly'), builtinCloudFormationValidation: false });
   const stack = edgeStack('ConsoleOnEdge', (scope) => new FeedbackConsole(scope, 'Console', { consoleDir }));
   const bare = edgeStack('EdgeWithoutConsole');
   app.synth();

@@ -66,7 +66,9 @@ let assembly: Promise<string> | undefined;
 /** The directory of this run's cloud assembly (cdk.out layout); synthesized on the first call of the run. */
 export function sharedCloudAssembly(): Promise<string> {
   assembly ??= sharedInRun('assembly', (partial, base) => {
-    withDirectEsbuild(base, () => createFeedbackApp({ outdir: partial, context: cdkJsonContext() }).app.synth());
+    // Without CDK's built-in CloudFormation validation (10 CPU s for this app): stack.test.ts
+    // synthesizes the same app, unbundled, with it and checks its report.
+    withDirectEsbuild(base, () => createFeedbackApp({ outdir: partial, context: cdkJsonContext(), builtinCloudFormationValidation: false }).app.synth());
   });
   return assembly;
 }
