@@ -21,10 +21,7 @@ const TSC = [join(dirname(require.resolve('typescript-native/package.json')), 'b
 
 const PROJECTS = ['tsconfig.json', 'console/tsconfig.json'];
 
-/**
- * The folders the server's project compiles (its `include`, which holds the console's too), but
- * the tests: the recipes name places in the product, and leaving the tests out halves the time.
- */
+/** The folders the server's project compiles (its `include`, which holds the console's too), but the tests: the recipes name places in the product. */
 function productFolders(): string[] {
   const { include } = JSON.parse(fs.readFileSync(join(REPO_ROOT, 'tsconfig.json'), 'utf8')) as { include: string[] };
   return [...new Set(include.map((pattern) => pattern.split('/')[0]))].filter((folder) => folder !== 'test');
