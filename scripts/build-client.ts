@@ -1,7 +1,8 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { NATIVE_TSC } from './native-tsc';
 
 /**
  * Builds clients/typescript: one ES module bundle (esbuild; no dependency, so nothing is
@@ -24,20 +25,7 @@ export async function buildClient(outDir = resolve(CLIENT_ROOT, 'dist')): Promis
     legalComments: 'none',
     logLevel: 'error',
   });
-  const tsc = spawnSync(
-    process.execPath,
-    [
-      resolve(dirname(require.resolve('typescript-native/package.json')), 'bin/tsc'),
-      '--singleThreaded',
-      '-p',
-      resolve(CLIENT_ROOT, 'tsconfig.json'),
-      '--outDir',
-      outDir,
-    ],
-    {
-      encoding: 'utf8',
-    },
-  );
+  const tsc = spawnSync(process.execPath, [...NATIVE_TSC, '-p', resolve(CLIENT_ROOT, 'tsconfig.json'), '--outDir', outDir], { encoding: 'utf8' });
   if (tsc.status !== 0) throw new Error(`tsc failed for the client:\n${tsc.stdout}${tsc.stderr}`);
 }
 

@@ -6,18 +6,16 @@
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '../../lib/paths';
+import { NATIVE_TSC } from '../../scripts/native-tsc';
 import { runDir } from '../support/run-shared';
 
 jest.setTimeout(120_000);
 
-/**
- * TypeScript 7's compiler (the native one; `npm run typecheck` uses it too), on one thread: on
- * two cores its parallel checkers repeat each other's work and spend more CPU for no less time.
- */
-const TSC = [join(dirname(require.resolve('typescript-native/package.json')), 'bin', 'tsc'), '--singleThreaded', '--pretty', 'false'];
+/** TypeScript 7's compiler, as `npm run typecheck` runs it, with diagnostics one per line. */
+const TSC = [...NATIVE_TSC, '--pretty', 'false'];
 
 const PROJECTS = ['tsconfig.json', 'console/tsconfig.json'];
 
