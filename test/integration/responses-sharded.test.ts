@@ -127,7 +127,8 @@ describe('sharded list indexes', () => {
     expect((await list({ contentId, $size: 100 })).items.map((item) => item.id)).toEqual(expected);
     expect(await walk({ contentId, $size: 7 })).toEqual(expected);
     const offset: string[] = [];
-    for (let page = 1; page <= Math.ceil(written.length / 7); page++) offset.push(...(await list({ contentId, $size: 7, $page: page })).items.map((item) => item.id));
+    for (let page = 1; page <= Math.ceil(written.length / 7); page++)
+      offset.push(...(await list({ contentId, $size: 7, $page: page })).items.map((item) => item.id));
     expect(offset).toEqual(expected);
     // from (inclusive) and to (exclusive) bound the merge too.
     const bounded = (await list({ contentId, from: second(1004).toISOString(), to: second(1010).toISOString(), $size: 100 })).items.map((item) => item.id);
