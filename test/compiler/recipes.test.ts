@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '../../lib/paths';
 import { NATIVE_TSC } from '../../scripts/native-tsc';
@@ -25,16 +25,6 @@ function productFolders(): string[] {
   return [...new Set(include.map((pattern) => pattern.split('/')[0]))].filter((folder) => folder !== 'test');
 }
 
-/** `from` copied into `to`, without installed packages and build output. */
-function copyTree(from: string, to: string): void {
-  fs.mkdirSync(to, { recursive: true });
-  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
-    if (entry.isDirectory()) copyTree(join(from, entry.name), join(to, entry.name));
-    else if (entry.isFile()) fs.copyFileSync(join(from, entry.name), join(to, entry.name));
-  }
-}
-
 /**
  * A copy of the product's code with `edits` applied, in the run's folder: the compiler reads
  * files, so the edits go to a copy and the repository never changes. Its node_modules links to
@@ -44,7 +34,9 @@ function copyTree(from: string, to: string): void {
 function editedCopy(edits: Record<string, (text: string) => string>): string {
   const root = fs.mkdtempSync(join(runDir(), 'recipe-'));
   for (const file of ['package.json', 'tsconfig.json', 'tsconfig.base.json']) fs.copyFileSync(join(REPO_ROOT, file), join(root, file));
-  for (const folder of productFolders()) copyTree(join(REPO_ROOT, folder), join(root, folder));
+  // Without installed packages and build output.
+  const copied = (source: string) => !['node_modules', 'dist'].includes(basename(source));
+  for (const folder of productFolders()) fs.cpSync(join(REPO_ROOT, folder), join(root, folder), { recursive: true, filter: copied });
   const linkPackages = (folder: string) => {
     fs.mkdirSync(join(root, folder));
     for (const entry of fs.readdirSync(join(REPO_ROOT, folder), { withFileTypes: true })) {
