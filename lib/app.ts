@@ -14,12 +14,12 @@ export interface FeedbackAppOptions extends Pick<AppProps, 'outdir' | 'context' 
  * cdk-nag 3 runs as a CDK policy-validation plugin (not an Aspect): an unacknowledged
  * error finding fails the synthesis.
  */
-export function createFeedbackApp(options: FeedbackAppOptions = {}): { app: App; stack: FeedbackStack } {
-  const app = new App({ outdir: options.outdir, context: options.context, builtinCloudFormationValidation: options.builtinCloudFormationValidation });
+export function createFeedbackApp({ stackProps, ...appProps }: FeedbackAppOptions = {}): { app: App; stack: FeedbackStack } {
+  const app = new App(appProps);
   const account = process.env.CDK_DEFAULT_ACCOUNT;
   const region = process.env.CDK_DEFAULT_REGION;
   const stack = new FeedbackStack(app, STACK_NAME, {
-    ...options.stackProps,
+    ...stackProps,
     description: 'Self-hostable feedback-collection service (API Gateway, Lambda, DynamoDB)',
     env: account || region ? { account, region } : undefined,
   });
