@@ -75,7 +75,8 @@ async function run(large: number, write: boolean): Promise<string[]> {
   const { recordRankingChanges } = await import('../functions/store/top-lists');
   const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
   const { topContentItems } = await import('../functions/operations/top');
-  const { runRanker, OVERLAP_MS } = await import('../functions/jobs/ranker');
+  const { runRanker } = await import('../functions/jobs/ranker');
+  const { CHANGE_READ_OVERLAP_MS } = await import('../functions/store/top-lists');
   const { ANONYMOUS } = await import('../functions/api/auth');
   const { startStreamConsumers } = await import('../local/stream-consumers');
 
@@ -163,9 +164,9 @@ async function run(large: number, write: boolean): Promise<string[]> {
   const firstStart = meter.snapshot();
   await runRanker(store, new Date());
   const first = meter.since(firstStart);
-  // The checkpoint keeps the records read in the last OVERLAP_MS (so that the next run skips
+  // The checkpoint keeps the records read in the last CHANGE_READ_OVERLAP_MS (so that the next run skips
   // them); a run after that margin leaves it as small as a steady minute does.
-  await sleep(OVERLAP_MS + 1000);
+  await sleep(CHANGE_READ_OVERLAP_MS + 1000);
   // Runs are measured a minute apart, as EventBridge runs the ranker on AWS, and 20 s past
   // a minute: each one's window (the minute since the last and the overlap) then spans
   // two minutes of change-record partitions, whatever the machine's speed.

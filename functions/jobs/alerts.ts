@@ -6,8 +6,8 @@
  *
  * Which entities it reads, without a scan: those with responses lately. A run
  * 1. reads the counting consumer's change records (store/top-lists.ts, as the ranker does)
- *    written since its own checkpoint, at most MAX_MINUTES_PER_RUN minutes of them, reading
- *    back OVERLAP_MS and skipping what the last run read, like the ranker;
+ *    written since its own checkpoint, at most three hours of them, reading back and
+ *    skipping what the last run read, like the ranker (`readChangesSinceCheckpoint`);
  * 2. marks the sets and items they name as watched (store/alerts.ts: their last day with a
  *    response; a watched entity expires 15 days later);
  * 3. evaluates the changed entities, and on its first run of a UTC day every entity watched
@@ -21,7 +21,7 @@
  * overlap). The record's insertion is the `stats.alert` event (through the stream to the
  * webhooks consumer). A set with alerts off covers its items.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type AlertEntity, alertWindows, assessDrop, consolePageUrl, daysOf, scoreMeasureOf } from '../domain/alerts';
 import { sumCounters } from '../domain/aggregation';
 import type { AlertImage } from '../domain/alerts';
@@ -31,16 +31,11 @@ import { logger } from '../observability/logger';
 import { raiseAlert, readSetFacts, watchedEntities, watchedProjects, watchEntities, type WatchedEntity } from '../store/alerts';
 import { counterFromPoint, daySk, pointRecords, readCounterItems } from '../store/counters';
 import type { TableClient } from '../store/dynamodb-clients';
-import { readRankingChanges } from '../store/top-lists';
+import { readChangesSinceCheckpoint, saveChangeCheckpoint, type ChangeReader } from '../store/top-lists';
 import { inParallel } from './parallel';
 
-const CHECKPOINT_KEY = { pk: 'alerts', sk: 'checkpoint' };
-/** How far a run reads back before the last one's end (records are stamped just before they are written; clocks differ). */
-const OVERLAP_MS = 15_000;
-/** How much of a backlog a run takes on: an hourly run reads its hour, a late one up to three. */
-const MAX_MINUTES_PER_RUN = 180;
-/** Where a job with no checkpoint starts reading. */
-const FIRST_RUN_LOOKBACK_MS = 60 * 60_000;
+/** An hourly run reads its hour, a late one up to three; with no checkpoint, the last hour. */
+const CHANGE_READER: ChangeReader = { checkpointKey: { pk: 'alerts', sk: 'checkpoint' }, maxMinutesPerRun: 180, firstRunLookbackMs: 60 * 60_000 };
 
 export interface AlertsResult {
   from: string;
@@ -132,12 +127,8 @@ export async function evaluateEntities(
 
 /** One run of the alerts job at `now` (see the header). */
 export async function runAlerts(store: TableClient, now: Date, options: AlertsOptions = {}): Promise<AlertsResult> {
-  const { Item: checkpoint } = await store.documentClient.send(new GetCommand({ TableName: store.tableName, Key: CHECKPOINT_KEY, ConsistentRead: true }));
-  const through = checkpoint?.through ? new Date(String(checkpoint.through)) : new Date(now.getTime() - FIRST_RUN_LOOKBACK_MS);
-  const from = new Date(through.getTime() - OVERLAP_MS);
-  const to = new Date(Math.min(now.getTime(), from.getTime() + MAX_MINUTES_PER_RUN * 60_000));
-  const seen = new Set<string>(((checkpoint?.seen ?? []) as string[]).map(String));
-  const { changes, records, read } = await readRankingChanges(store, from, to, seen);
+  const run = await readChangesSinceCheckpoint(store, CHANGE_READER, now);
+  const { checkpoint, from, to, changes, records } = run;
 
   const today = now.toISOString().slice(0, 10);
   const changed = new Map<string, Omit<WatchedEntity, 'lastDay'>>();
@@ -159,19 +150,7 @@ export async function runAlerts(store: TableClient, now: Date, options: AlertsOp
   }
   const alerts = await evaluateEntities(store, [...changed.values()], now, options);
 
-  await store.documentClient.send(
-    new PutCommand({
-      TableName: store.tableName,
-      Item: {
-        ...CHECKPOINT_KEY,
-        through: to.toISOString(),
-        // The records the next run reads again (its overlap), so that it skips them.
-        seen: read.filter((sk) => sk >= new Date(to.getTime() - OVERLAP_MS).toISOString()),
-        evaluatedDay: today,
-        updatedAt: now.toISOString(),
-      },
-    }),
-  );
+  await saveChangeCheckpoint(store, CHANGE_READER, run, now, { evaluatedDay: today });
   const result: AlertsResult = { from: from.toISOString(), to: to.toISOString(), changeRecords: records, daily, evaluated: changed.size, alerts };
   if (records > 0 || daily || alerts.length > 0) logger.info('alerts evaluated', { ...result });
   return result;

@@ -5,10 +5,9 @@
  *
  * A run:
  * 1. reads the change records the counting consumer wrote since the last run (a checkpoint
- *    item), at most MAX_MINUTES_PER_RUN minutes of them, so a backlog after downtime is
- *    caught up over several runs. Runs read back OVERLAP_MS before the last one's end,
- *    since a consumer stamps its record just before writing it (and clocks differ); the
- *    checkpoint keeps the records read in that margin, so none is recounted;
+ *    item), at most an hour of them, so a backlog after downtime is caught up over several
+ *    runs; runs read back CHANGE_READ_OVERLAP_MS before the last one's end and skip the
+ *    records the last run read there (store/top-lists.ts `readChangesSinceCheckpoint`);
  * 2. per changed set: reads the set (its schema), its list (eventually consistent, then
  *    consistently after a write that lost its condition), recounts the set and the
  *    changed items (their counts per ranked period, from the counters, and for a schema
@@ -29,20 +28,23 @@ import { mergeTopList, needsFullRecount, sameTopList, type PeriodCounts, type Pe
 import { hasScore, scoreSample, type AnySchemaConfig, type Schema } from '../domain/schemas';
 import { scoreInterval } from '../domain/statistics';
 import { logger } from '../observability/logger';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { nonNegative, sumCounters, type Counter } from '../domain/aggregation';
 import { counterFromPoint, daySk, pointItemRange, pointRecords, readCounterItems, yearSk, type AggregateEntity } from '../store/counters';
 import type { TableClient } from '../store/dynamodb-clients';
-import { allTopListKeys, readRankingChanges, readTopList, writeTopList, type ListScope } from '../store/top-lists';
+import {
+  allTopListKeys,
+  readChangesSinceCheckpoint,
+  readTopList,
+  saveChangeCheckpoint,
+  writeTopList,
+  type ChangeReader,
+  type ListScope,
+} from '../store/top-lists';
 import { inParallel } from './parallel';
 
-const CHECKPOINT_KEY = { pk: 'ranker', sk: 'checkpoint' };
-/** How far a run reads back before the last one's end (clock skew between writers, records stamped before written). */
-export const OVERLAP_MS = 15_000;
-/** How much of a backlog a run takes on (the next runs take the rest). */
-export const MAX_MINUTES_PER_RUN = 60;
-/** Where a ranker with no checkpoint starts reading (a fresh table has no older change records). */
-const FIRST_RUN_LOOKBACK_MS = 10 * 60_000;
+/** An hour of a backlog per run; with no checkpoint, the last 10 minutes (a fresh table has no older change records). */
+const CHANGE_READER: ChangeReader = { checkpointKey: { pk: 'ranker', sk: 'checkpoint' }, maxMinutesPerRun: 60, firstRunLookbackMs: 10 * 60_000 };
 const MAX_ATTEMPTS = 5;
 
 export interface RankerResult {
@@ -187,12 +189,8 @@ export async function refreshTopList(
 
 /** One run of the ranker at `now` (see the header). */
 export async function runRanker(store: TableClient, now: Date, options: { concurrency?: number } = {}): Promise<RankerResult> {
-  const { Item: checkpoint } = await store.documentClient.send(new GetCommand({ TableName: store.tableName, Key: CHECKPOINT_KEY, ConsistentRead: true }));
-  const through = checkpoint?.through ? new Date(String(checkpoint.through)) : new Date(now.getTime() - FIRST_RUN_LOOKBACK_MS);
-  const from = new Date(through.getTime() - OVERLAP_MS);
-  const to = new Date(Math.min(now.getTime(), from.getTime() + MAX_MINUTES_PER_RUN * 60_000));
-  const seen = new Set<string>(((checkpoint?.seen ?? []) as string[]).map(String));
-  const { changes, records, read } = await readRankingChanges(store, from, to, seen);
+  const run = await readChangesSinceCheckpoint(store, CHANGE_READER, now);
+  const { checkpoint, from, to, changes, records } = run;
   const today = now.toISOString().slice(0, 10);
   const dailyRecount = checkpoint?.recountedDay !== today;
   const work = new Map<string, { scope: ListScope; items: Set<string> }>();
@@ -214,19 +212,7 @@ export async function runRanker(store: TableClient, now: Date, options: { concur
     if (outcome.written) result.written++;
     result.retries += outcome.retries;
   });
-  await store.documentClient.send(
-    new PutCommand({
-      TableName: store.tableName,
-      Item: {
-        ...CHECKPOINT_KEY,
-        through: to.toISOString(),
-        // The records the next run reads again (its overlap), so that it skips them.
-        seen: read.filter((sk) => sk >= new Date(to.getTime() - OVERLAP_MS).toISOString()),
-        recountedDay: dailyRecount ? today : checkpoint?.recountedDay,
-        updatedAt: now.toISOString(),
-      },
-    }),
-  );
+  await saveChangeCheckpoint(store, CHANGE_READER, run, now, { recountedDay: dailyRecount ? today : checkpoint?.recountedDay });
   if (records > 0 || dailyRecount) logger.info('top lists refreshed', { ...result });
   return result;
 }

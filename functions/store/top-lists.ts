@@ -20,7 +20,7 @@
  * over 8 partitions per minute (by the batch's first event id) and expire after 2 days.
  */
 import { createHash } from 'node:crypto';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { TOP_PERIODS } from '../../shared/periods';
 import { carriesOver, sameTopList, type PeriodScores, type TopList } from '../domain/ranking';
 import type { TableClient } from './dynamodb-clients';
@@ -374,7 +374,7 @@ export async function recordRankingChanges(store: TableClient, changes: RankingC
  * The change records written in [from, to], merged per set, except those whose sort key is
  * in `skip` (read by the run before); `read` names the records read.
  */
-export async function readRankingChanges(
+async function readRankingChanges(
   store: TableClient,
   from: Date,
   to: Date,
@@ -412,4 +412,68 @@ export async function readRankingChanges(
     }
   }
   return { changes, records, read };
+}
+
+/**
+ * A job that reads the change records in runs, each from where its last run ended (the
+ * ranker, the alerts job): its checkpoint item and how much a run reads.
+ */
+export interface ChangeReader {
+  checkpointKey: { pk: string; sk: string };
+  /** How much of a backlog a run takes on (the next runs take the rest). */
+  maxMinutesPerRun: number;
+  /** Where a reader with no checkpoint starts reading. */
+  firstRunLookbackMs: number;
+}
+
+/**
+ * How far a run reads back before the last one's end: a consumer stamps its record just
+ * before writing it, and clocks differ. The checkpoint keeps the records read in that
+ * margin, so the next run skips them and none is counted twice.
+ */
+export const CHANGE_READ_OVERLAP_MS = 15_000;
+
+export interface ChangeRun {
+  /** The checkpoint item as the last run left it (undefined before the first run), with the job's own fields. */
+  checkpoint: Record<string, unknown> | undefined;
+  from: Date;
+  to: Date;
+  changes: RankingChanges;
+  /** Change records read and not skipped. */
+  records: number;
+  /** Sort keys of every record read. */
+  read: string[];
+}
+
+/** The changes since `reader`'s checkpoint, at most its `maxMinutesPerRun`, up to `now`. */
+export async function readChangesSinceCheckpoint(store: TableClient, reader: ChangeReader, now: Date): Promise<ChangeRun> {
+  const { Item: checkpoint } = await store.documentClient.send(new GetCommand({ TableName: store.tableName, Key: reader.checkpointKey, ConsistentRead: true }));
+  const through = checkpoint?.through ? new Date(String(checkpoint.through)) : new Date(now.getTime() - reader.firstRunLookbackMs);
+  const from = new Date(through.getTime() - CHANGE_READ_OVERLAP_MS);
+  const to = new Date(Math.min(now.getTime(), from.getTime() + reader.maxMinutesPerRun * 60_000));
+  const seen = new Set<string>(((checkpoint?.seen ?? []) as string[]).map(String));
+  return { checkpoint, from, to, ...(await readRankingChanges(store, from, to, seen)) };
+}
+
+/** Moves `reader`'s checkpoint past `run`, with the job's own `fields` (what it did once a day). */
+export async function saveChangeCheckpoint(
+  store: TableClient,
+  reader: ChangeReader,
+  run: ChangeRun,
+  now: Date,
+  fields: Record<string, unknown>,
+): Promise<void> {
+  await store.documentClient.send(
+    new PutCommand({
+      TableName: store.tableName,
+      Item: {
+        ...reader.checkpointKey,
+        through: run.to.toISOString(),
+        // The records the next run reads again (its overlap), so that it skips them.
+        seen: run.read.filter((sk) => sk >= new Date(run.to.getTime() - CHANGE_READ_OVERLAP_MS).toISOString()),
+        ...fields,
+        updatedAt: now.toISOString(),
+      },
+    }),
+  );
 }

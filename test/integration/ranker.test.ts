@@ -49,7 +49,7 @@ describe('the ranker', () => {
     expect(result.changeRecords).toBeGreaterThanOrEqual(1);
     expect(result.written).toBeGreaterThanOrEqual(1);
     expect(await ranked('rolling7d')).toEqual([['a', 2]]);
-    // Nothing changed since: the next run reads back OVERLAP_MS but skips the records the last run read.
+    // Nothing changed since: the next run reads back CHANGE_READ_OVERLAP_MS but skips the records the last run read.
     const again = await runRanker(store, new Date());
     expect([again.changeRecords, again.written]).toEqual([0, 0]);
   });
