@@ -1,10 +1,11 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Stats, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { ComparisonOperator, Stats, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { operatorAlarm } from './operator-alarm';
 import { ALERTS_ENTRY, DIGEST_ENTRY } from './paths';
 import { ServiceFunction } from './service-function';
 import { grantTableAccess } from './table-access';
@@ -65,16 +66,13 @@ export class AlertsJob extends Construct {
       ['AlertsErrorsAlarm', this.alerts, 'The alerts job failed in the last two hours: alerts are not being raised.'],
       ['DigestErrorsAlarm', this.digest, "The weekly digest job failed: this week's digests may not have been sent."],
     ] as const) {
-      const alarm = new Alarm(this, name, {
+      operatorAlarm(this, name, props.alarmAction, {
         alarmDescription: what,
         metric: job.function.metricErrors({ period: Duration.hours(2), statistic: Stats.SUM }),
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
       });
-      alarm.addAlarmAction(props.alarmAction);
-      alarm.addOkAction(props.alarmAction);
     }
   }
 }

@@ -1,10 +1,11 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Stats, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { type Alarm, ComparisonOperator, Stats, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { operatorAlarm } from './operator-alarm';
 import { RANKER_ENTRY } from './paths';
 import { ServiceFunction } from './service-function';
 import { grantTableAccess } from './table-access';
@@ -40,15 +41,12 @@ export class RankerJob extends Construct {
       // No retries: the next minute's run starts from the same checkpoint.
       targets: [new LambdaFunction(this.ranker.function, { retryAttempts: 0 })],
     });
-    this.errorsAlarm = new Alarm(this, 'RankerErrorsAlarm', {
+    this.errorsAlarm = operatorAlarm(this, 'RankerErrorsAlarm', props.alarmAction, {
       alarmDescription: 'The ranker failed 5 minutes in a row: rankings (sets/top, contents/top) are falling behind the counts.',
       metric: this.ranker.function.metricErrors({ period: Duration.minutes(5), statistic: Stats.SUM }),
       threshold: 5,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
     });
-    this.errorsAlarm.addAlarmAction(props.alarmAction);
-    this.errorsAlarm.addOkAction(props.alarmAction);
   }
 }

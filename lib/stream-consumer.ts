@@ -1,5 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Stats, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { type Alarm, ComparisonOperator, Stats, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -8,6 +8,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { StreamConsumerDeclaration } from '../functions/stream/consumers';
 import { acknowledgeNag } from './nag';
+import { operatorAlarm } from './operator-alarm';
 import { ServiceFunction } from './service-function';
 import { grantTableAccess } from './table-access';
 
@@ -82,35 +83,28 @@ export class StreamConsumer extends Construct {
 
     const maxIteratorAge = props.maxIteratorAge ?? Duration.seconds(60);
     this.alarms = {
-      deadLetters: new Alarm(this, 'DeadLettersAlarm', {
+      deadLetters: operatorAlarm(this, 'DeadLettersAlarm', props.alarmAction, {
         alarmDescription: `Stream records failed every retry of the ${declaration.name} consumer and were sent to its dead-letter queue.`,
         metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: Stats.MAXIMUM }),
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
       }),
-      iteratorAge: new Alarm(this, 'IteratorAgeAlarm', {
+      iteratorAge: operatorAlarm(this, 'IteratorAgeAlarm', props.alarmAction, {
         alarmDescription: `The ${declaration.name} consumer lags: its oldest record is older than ${maxIteratorAge.toSeconds()} s.`,
         metric: this.consumer.function.metric('IteratorAge', { period: Duration.minutes(1), statistic: Stats.MAXIMUM }),
         threshold: maxIteratorAge.toMilliseconds(),
         comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: 3,
         datapointsToAlarm: 2,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
       }),
-      errors: new Alarm(this, 'ErrorsAlarm', {
+      errors: operatorAlarm(this, 'ErrorsAlarm', props.alarmAction, {
         alarmDescription: `The ${declaration.name} consumer failed invocations (batches are retried, then bisected, then dead-lettered).`,
         metric: this.consumer.function.metricErrors({ period: Duration.minutes(5), statistic: Stats.SUM }),
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
       }),
     };
-    for (const alarm of Object.values(this.alarms)) {
-      alarm.addAlarmAction(props.alarmAction);
-      alarm.addOkAction(props.alarmAction);
-    }
   }
 }

@@ -1,5 +1,5 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Metric, Stats, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { type Alarm, ComparisonOperator, Metric, Stats, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -7,6 +7,7 @@ import { FilterPattern, MetricFilter, type ILogGroup, type RetentionDays } from 
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { acknowledgeNag } from './nag';
+import { operatorAlarm } from './operator-alarm';
 import { WEBHOOK_SWEEPER_ENTRY } from './paths';
 import { ServiceFunction } from './service-function';
 import { grantTableAccess } from './table-access';
@@ -79,27 +80,21 @@ export class WebhookDelivery extends Construct {
     }
 
     this.alarms = {
-      sweeperErrors: new Alarm(this, 'SweeperErrorsAlarm', {
+      sweeperErrors: operatorAlarm(this, 'SweeperErrorsAlarm', props.alarmAction, {
         alarmDescription: 'The webhook sweeper failed: retries and redeliveries are not being sent.',
         metric: this.sweeper.function.metricErrors({ period: Duration.minutes(5), statistic: Stats.SUM }),
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
       }),
-      failedDeliveries: new Alarm(this, 'FailedDeliveriesAlarm', {
+      failedDeliveries: operatorAlarm(this, 'FailedDeliveriesAlarm', props.alarmAction, {
         alarmDescription:
           'Webhook deliveries gave up (retry schedule exhausted, 410, redirect or another 4xx): receivers missed events. webhooks/deliveries shows them; webhooks/redeliver sends them again.',
         metric: new Metric({ namespace: METRIC_NAMESPACE, metricName: FAILED_DELIVERIES_METRIC, statistic: Stats.SUM, period: Duration.minutes(5) }),
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
       }),
     };
-    for (const alarm of Object.values(this.alarms)) {
-      alarm.addAlarmAction(props.alarmAction);
-      alarm.addOkAction(props.alarmAction);
-    }
   }
 }
