@@ -11,7 +11,7 @@ import { loadedItems } from '../data/paging';
 import { type ResponseQuery, useResponses } from '../data/responses';
 import { useContentSets } from '../data/sets';
 import { exportAll, saveFile, type ExportProgress } from '../lib/export';
-import { formatCount, formatDateTime, plural } from '../lib/format';
+import { dayRangeQuery, formatCount, formatDateTime, plural } from '../lib/format';
 import { hasOptions, hasText, optionIndex, optionText, optionWord, setOptions } from '../schemas';
 import { useReadOn } from '../lib/read-on';
 import { useSession } from '../session';
@@ -35,19 +35,11 @@ interface Filters {
 
 const NO_FILTERS: Filters = { from: '', to: '', state: 'active', option: '', text: '' };
 
-/** The start of a day in the viewer's time zone, as ISO (date inputs name local days). */
-function dayStart(day: string, plusDays = 0): string {
-  const [year, month, date] = day.split('-').map(Number);
-  return new Date(year, month - 1, date + plusDays).toISOString();
-}
-
 function serverQuery(scope: ResponseScope, filters: Filters): ResponseQuery {
   return {
     ...scope,
     state: filters.state,
-    ...(filters.from ? { from: dayStart(filters.from) } : {}),
-    // "To" names the last day included; the API's `to` is exclusive.
-    ...(filters.to ? { to: dayStart(filters.to, 1) } : {}),
+    ...dayRangeQuery(filters.from, filters.to),
   };
 }
 

@@ -59,3 +59,18 @@ export function formatDay(day: string): string {
   const [year, month, date] = day.split('-').map(Number);
   return format(new Date(year, month - 1, date), 'd MMM yyyy');
 }
+
+/** The start of a `YYYY-MM-DD` day in the viewer's time zone (filters name local days), `plusDays` later, as ISO. */
+function dayStart(day: string, plusDays = 0): string {
+  const [year, month, date] = day.split('-').map(Number);
+  return new Date(year, month - 1, date + plusDays).toISOString();
+}
+
+/**
+ * A filter's "from" and "to" days (`YYYY-MM-DD`, '' for none) as a list's `from` and `to`:
+ * "to" names the last day included, and the API's `to` is exclusive, so it is the start of
+ * the day after.
+ */
+export function dayRangeQuery(from: string, to: string): { from?: string; to?: string } {
+  return { ...(from ? { from: dayStart(from) } : {}), ...(to ? { to: dayStart(to, 1) } : {}) };
+}

@@ -26,7 +26,7 @@ import { useContentSets } from '../data/sets';
 import { useWebhooks } from '../data/webhooks';
 import { type TargetKind, targetKinds } from '../lib/audit-targets';
 import { type ExportProgress, readChunks, saveFile } from '../lib/export';
-import { formatCount, formatDateTime, plural } from '../lib/format';
+import { dayRangeQuery, formatCount, formatDateTime, plural } from '../lib/format';
 import { useSession } from '../session';
 
 interface Filters {
@@ -47,20 +47,12 @@ const AUDITED_OPERATIONS = Object.entries(OPERATIONS)
   .map(([name]) => name)
   .sort();
 
-/** The start of a day in the viewer's time zone, as ISO. */
-function dayStart(day: string, plusDays = 0): string {
-  const [year, month, date] = day.split('-').map(Number);
-  return new Date(year, month - 1, date + plusDays).toISOString();
-}
-
 function serverQuery(filters: Filters): AuditQuery {
   return {
     ...(filters.actor ? { actor: filters.actor } : {}),
     ...(filters.operation ? { operation: filters.operation } : {}),
     ...(filters.outcome ? { outcome: filters.outcome } : {}),
-    ...(filters.from ? { from: dayStart(filters.from) } : {}),
-    // "To" names the last day included; the API's `to` is exclusive.
-    ...(filters.to ? { to: dayStart(filters.to, 1) } : {}),
+    ...dayRangeQuery(filters.from, filters.to),
   };
 }
 
