@@ -22,13 +22,13 @@
  * WATCH_DAYS later. An alert needs responses in the last 7 days, a digest in the last
  * complete week (at most 14 days back).
  */
-import { BatchWriteCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { ALERT_QUIET_DAYS, ALERT_RETENTION_DAYS, type AlertEntity, alertSettingsOf } from '../domain/alerts';
 import type { AnySchemaConfig, Schema } from '../domain/schemas';
 import type { AlertImage } from '../domain/alerts';
 import type { DigestImage } from '../domain/events';
-import { budgetedRead, getRawItemsChunked, queryAll, sendUntilProcessed } from './batch';
+import { getRawItemsChunked, queryAll, queryWithinBudget, sendUntilProcessed } from './batch';
 import type { TableClient } from './dynamodb-clients';
 
 /** How long after its last response an entity stays watched: the digest's two weeks and a day. */
@@ -233,9 +233,6 @@ export interface AlertFilter {
   to?: string;
 }
 
-/** Reads of at least this many items when filtered: the filter drops some of what a read returns. */
-const MIN_FILTERED_READ = 100;
-
 const KEY_ATTRIBUTES = ['pk', 'sk', 'expiresAt'];
 
 export function alertOf(item: Record<string, unknown>): AlertImage {
@@ -263,24 +260,15 @@ export async function readAlerts(
     ...(filter.projectId === undefined ? {} : { ':projectId': filter.projectId }),
     ...(filter.contentSetId === undefined ? {} : { ':contentSetId': filter.contentSetId }),
   };
-  const read = await budgetedRead(
-    options.count,
-    conditions.length > 0 ? MIN_FILTERED_READ : 1,
-    async (limit: number, start: Record<string, unknown> | undefined) => {
-      const page = await store.documentClient.send(
-        new QueryCommand({
-          TableName: store.tableName,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: values,
-          ...(conditions.length > 0 ? { FilterExpression: conditions.join(' AND ') } : {}),
-          ScanIndexForward: false,
-          Limit: limit,
-          ExclusiveStartKey: start,
-        }),
-      );
-      return { items: page.Items ?? [], next: page.LastEvaluatedKey };
+  return queryWithinBudget(
+    store,
+    {
+      TableName: store.tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: values,
+      ...(conditions.length > 0 ? { FilterExpression: conditions.join(' AND ') } : {}),
+      ScanIndexForward: false,
     },
-    options.start,
+    options,
   );
-  return { ...read, items: read.items.slice(0, options.count) };
 }

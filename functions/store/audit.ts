@@ -16,14 +16,14 @@
  * The sort key is the entry's time (ISO 8601, UTC, fixed width: it sorts as it reads)
  * and its random id, so entries of the same millisecond stay distinct and a cursor names
  * one exactly. A time range is a key condition on it; actor, operation, target id and outcome are
- * filters on the read, bounded by budgetedRead like the other filtered lists. Each item
+ * filters on the read, bounded like the other filtered lists (batch.ts `queryWithinBudget`). Each item
  * carries `expiresAt` (the table's TTL attribute, store/table.ts) 400 days after `at`. The
  * `audit#` prefix is neither stream consumer's (`response#`, `content#`): writing an entry
  * invokes no one.
  */
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { AUDIT_RETENTION_SECONDS, type AuditEntry } from '../domain/audit';
-import { budgetedRead } from './batch';
+import { queryWithinBudget } from './batch';
 import type { TableClient } from './dynamodb-clients';
 import { TABLE_KEYS } from './table';
 
@@ -123,9 +123,6 @@ export interface AuditFilter {
   to?: string;
 }
 
-/** Reads of at least this many items when filtered: the filter drops some of what a read returns. */
-const MIN_FILTERED_READ = 100;
-
 function keyCondition(accountId: string, filter: AuditFilter) {
   const values: Record<string, unknown> = { ':pk': auditPartition(accountId) };
   // `<at>#<id>` >= from exactly when at >= from; `<at>#<id>` < to exactly when at < to
@@ -184,24 +181,15 @@ export async function readAuditEntries(
 ): Promise<{ items: Record<string, unknown>[]; resume?: Record<string, unknown> }> {
   const key = keyCondition(accountId, filter);
   const filtered = filterExpression(filter);
-  const read = await budgetedRead(
-    options.count,
-    filtered ? MIN_FILTERED_READ : 1,
-    async (limit: number, start: Record<string, unknown> | undefined) => {
-      const page = await store.documentClient.send(
-        new QueryCommand({
-          TableName: store.tableName,
-          KeyConditionExpression: key.expression,
-          ExpressionAttributeValues: { ...key.values, ...filtered?.values },
-          ...(filtered ? { FilterExpression: filtered.expression, ExpressionAttributeNames: filtered.names } : {}),
-          ScanIndexForward: false,
-          Limit: limit,
-          ExclusiveStartKey: start,
-        }),
-      );
-      return { items: page.Items ?? [], next: page.LastEvaluatedKey };
+  return queryWithinBudget(
+    store,
+    {
+      TableName: store.tableName,
+      KeyConditionExpression: key.expression,
+      ExpressionAttributeValues: { ...key.values, ...filtered?.values },
+      ...(filtered ? { FilterExpression: filtered.expression, ExpressionAttributeNames: filtered.names } : {}),
+      ScanIndexForward: false,
     },
-    options.start,
+    options,
   );
-  return { ...read, items: read.items.slice(0, options.count) };
 }

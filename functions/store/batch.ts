@@ -4,10 +4,15 @@ import type { TableClient } from './dynamodb-clients';
 
 export type ItemKey = Record<string, unknown>;
 
-/** Every page of a Query, items in order: for reads whose keys bound their size (one entity's counter items, a watch list). */
-export async function queryAll(store: TableClient, input: ConstructorParameters<typeof QueryCommand>[0]): Promise<Record<string, unknown>[]> {
+type QueryInput = ConstructorParameters<typeof QueryCommand>[0];
+
+/**
+ * Every page of a Query (after its ExclusiveStartKey, if any), items in order: for reads
+ * whose keys bound their size (one entity's counter items, a watch list).
+ */
+export async function queryAll(store: TableClient, input: QueryInput): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
+  let start = input.ExclusiveStartKey;
   do {
     const page = await store.documentClient.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
     items.push(...(page.Items ?? []));
@@ -136,4 +141,30 @@ export async function budgetedRead<T, Position>(
     if (examined >= budget) return { items, resume: position };
     limit = Math.min(Math.max(2 * limit, count - items.length), budget - examined);
   }
+}
+
+/** Reads of at least this many items when filtered: the filter drops some of what a read returns. */
+const MIN_FILTERED_READ = 100;
+
+/**
+ * Up to `count` items of a Query, after the item whose keys are `start`: fewer when it ends,
+ * or when a filtered one (with a FilterExpression) spends its budget (`budgetedRead`: then
+ * `resume` holds the keys where it stopped). The lists of alerts, audit entries and
+ * deliveries.
+ */
+export async function queryWithinBudget(
+  store: TableClient,
+  input: Omit<QueryInput, 'Limit' | 'ExclusiveStartKey'>,
+  options: { start?: Record<string, unknown>; count: number },
+): Promise<{ items: Record<string, unknown>[]; resume?: Record<string, unknown> }> {
+  const read = await budgetedRead(
+    options.count,
+    input.FilterExpression ? MIN_FILTERED_READ : 1,
+    async (limit: number, start: Record<string, unknown> | undefined) => {
+      const page = await store.documentClient.send(new QueryCommand({ ...input, Limit: limit, ExclusiveStartKey: start }));
+      return { items: page.Items ?? [], next: page.LastEvaluatedKey };
+    },
+    options.start,
+  );
+  return { ...read, items: read.items.slice(0, options.count) };
 }

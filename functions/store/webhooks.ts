@@ -31,7 +31,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/li
 import { createHash } from 'node:crypto';
 import { deliveryLifetimeSeconds, type DeliveredEventType, type DeliveryStatus, type WebhookEventType, type WebhookFormat } from '../domain/webhooks';
 import type { TableClient } from './dynamodb-clients';
-import { budgetedRead } from './batch';
+import { queryAll, queryWithinBudget } from './batch';
 
 export const DUE_INDEX = 'due';
 export const DUE_SHARDS = 4;
@@ -147,9 +147,6 @@ export interface Gsi1Filter {
   values: Record<string, unknown>;
 }
 
-/** Reads of at least this many items when filtered: the filter drops some of what a read returns. */
-const MIN_FILTERED_READ = 100;
-
 /**
  * Items of a gsi1 partition in index order, after the item whose keys are `start`: all of
  * them, or with `count` up to that many, fewer when the partition ends or a filtered read
@@ -160,34 +157,17 @@ export async function readGsi1(
   partition: string,
   options: { newestFirst?: boolean; start?: Record<string, unknown>; count?: number; filter?: Gsi1Filter } = {},
 ): Promise<{ items: Record<string, unknown>[]; resume?: Record<string, unknown> }> {
-  const { filter, count } = options;
-  const readPage = async (limit: number | undefined, start: Record<string, unknown> | undefined) => {
-    const page = await store.documentClient.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :partition',
-        ExpressionAttributeValues: { ':partition': partition, ...filter?.values },
-        ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : {}),
-        ScanIndexForward: !options.newestFirst,
-        Limit: limit,
-        ExclusiveStartKey: start,
-      }),
-    );
-    return { items: page.Items ?? [], next: page.LastEvaluatedKey };
+  const { filter, count, start } = options;
+  const query = {
+    TableName: store.tableName,
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :partition',
+    ExpressionAttributeValues: { ':partition': partition, ...filter?.values },
+    ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : {}),
+    ScanIndexForward: !options.newestFirst,
   };
-  if (count !== undefined) {
-    const read = await budgetedRead(count, filter ? MIN_FILTERED_READ : 1, readPage, options.start);
-    return { ...read, items: read.items.slice(0, count) };
-  }
-  const items: Record<string, unknown>[] = [];
-  let start = options.start;
-  do {
-    const page = await readPage(undefined, start);
-    items.push(...page.items);
-    start = page.next;
-  } while (start);
-  return { items };
+  if (count !== undefined) return queryWithinBudget(store, query, { start, count });
+  return { items: await queryAll(store, { ...query, ExclusiveStartKey: start }) };
 }
 
 /** Every webhook of an account (at most 20: one page). */
