@@ -18,6 +18,8 @@
  * Change records are written by the counting consumer, one per stream batch, after the
  * batch's counters: a record names the sets and items a batch changed. They are spread
  * over 8 partitions per minute (by the batch's first event id) and expire after 2 days.
+ * The ranker and the alerts job read them in runs from a checkpoint item of their own
+ * (`<job>` / `checkpoint`: `readChangesSinceCheckpoint`, `saveChangeCheckpoint`).
  */
 import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
