@@ -5,14 +5,14 @@ import {
   intensityWord,
   jsxElement,
   mostChosen,
+  optionCountsChart,
+  optionCountsTotals,
   paletteColors,
   type SchemaView,
   SENTIMENT_SCORE,
   sentimentWord,
-  stackedChart,
-  sumOf,
-  type Titles,
   titled,
+  type Titles,
   valuesLiteral,
 } from './view';
 
@@ -75,12 +75,8 @@ export const reaction: SchemaView<'reaction'> = {
     const intensity = data.intensity ?? 0;
     return `${plural(data.count, 'reaction')}, ${sentimentWord(sentiment)} (sentiment ${formatScore(sentiment)}) with ${intensityWord(intensity)} intensity (${formatDecimal(intensity)}). Most chosen: ${mostChosen(options, data.counts, data.count)}.`;
   },
-  chart: (input) =>
-    stackedChart(
-      input.data.points.map((point) => point[0]),
-      input,
-    ),
-  pointTotals: (data) => data.points.map(([counts]) => sumOf(counts)),
+  chart: optionCountsChart,
+  pointTotals: optionCountsTotals,
   score: SENTIMENT_SCORE,
   snippet: ({ set, config, options, count }) => {
     const preset = reactionPreset(config);

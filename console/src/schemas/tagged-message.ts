@@ -4,14 +4,14 @@ import {
   escapeHtml,
   jsxElement,
   mostChosen,
+  optionCountsChart,
+  optionCountsTotals,
   type OptionDisplay,
   optionText,
   paletteColors,
   type SchemaView,
   SENTIMENT_SCORE,
   sentimentWord,
-  stackedChart,
-  sumOf,
   valuesLiteral,
 } from './view';
 
@@ -48,12 +48,8 @@ export const taggedMessage: SchemaView<'tagged-message'> = {
     const sentiment = data.summary ?? 0;
     return `${plural(data.count, 'message')}, ${sentimentWord(sentiment)} overall (sentiment ${formatScore(sentiment)}). Most tagged: ${mostChosen(options, data.counts, data.count)}.`;
   },
-  chart: (input) =>
-    stackedChart(
-      input.data.points.map((point) => point[0]),
-      input,
-    ),
-  pointTotals: (data) => data.points.map(([counts]) => sumOf(counts)),
+  chart: optionCountsChart,
+  pointTotals: optionCountsTotals,
   score: SENTIMENT_SCORE,
   snippet: ({ set, options }) => {
     const preset = tagPreset(options);

@@ -174,6 +174,22 @@ export function sumOf(counts: number[]): number {
   return counts.reduce((sum, count) => sum + count, 0);
 }
 
+/** The points of a schema whose points begin with the counts per option (reaction, tagged message). */
+type OptionCountPoints = { points: [number[], ...number[]][] };
+
+/** The chart of such a schema: each point's counts per option, stacked. */
+export function optionCountsChart(input: Pick<ChartInput<Schema>, 'options' | 'colors' | 'labels' | 'titles'> & { data: OptionCountPoints }) {
+  return stackedChart(
+    input.data.points.map((point) => point[0]),
+    input,
+  );
+}
+
+/** Each point's total of such a schema: the sum of its counts per option. */
+export function optionCountsTotals(data: OptionCountPoints): number[] {
+  return data.points.map(([counts]) => sumOf(counts));
+}
+
 /** Titles of known option values: [emoji, title]. */
 export type Titles = Record<string, [emoji: string, title: string]>;
 
