@@ -12,8 +12,11 @@ if (!fs.existsSync(file)) {
   console.error('No test times yet: run `npm test` (or `npx jest ...`) first.');
   process.exit(1);
 }
-const run: { finishedAt: string; wallSeconds: number; suites: { file: string; seconds: number; startedAt?: number; cpuSeconds?: number; tests: number; failed: boolean }[] } =
-  JSON.parse(fs.readFileSync(file, 'utf8'));
+const run: {
+  finishedAt: string;
+  wallSeconds: number;
+  suites: { file: string; seconds: number; startedAt?: number; cpuSeconds?: number; tests: number; failed: boolean }[];
+} = JSON.parse(fs.readFileSync(file, 'utf8'));
 const ordered = process.argv.includes('--cpu') ? [...run.suites].sort((a, b) => (b.cpuSeconds ?? 0) - (a.cpuSeconds ?? 0)) : run.suites;
 const shown = process.argv.includes('--all') ? ordered : ordered.slice(0, 10);
 const workerCpu = run.suites.reduce((sum, suite) => sum + (suite.cpuSeconds ?? 0), 0);
