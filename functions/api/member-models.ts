@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ALERT_MAIL_MODES, MAX_FOLLOWED_PROJECTS } from '../domain/notifications';
 import { ROLES } from './roles';
 import { cursor } from './response-models';
 import { id, MAX_PAGE_SIZE } from './models';
@@ -57,3 +58,26 @@ export const invitationToken = z
   .min(1)
   .max(100)
   .regex(/^[A-Za-z0-9_-]+$/);
+
+export const AlertMailModeModel = z.enum(ALERT_MAIL_MODES).meta({
+  id: 'AlertMailMode',
+  description: "Alert mails: `immediately` (one mail per alert as it is raised), `daily` (one mail a day listing the day before's alerts) or `off`.",
+});
+
+/** members/setNotifications: the fields given change, the others stay; `projects: null` follows every project again. */
+export const NotificationSettingsModel = z
+  .strictObject({
+    weeklyDigest: z.boolean().optional(),
+    alerts: AlertMailModeModel.optional(),
+    projects: z.array(id).min(1).max(MAX_FOLLOWED_PROJECTS).nullable().optional(),
+    resumeMail: z.boolean().optional(),
+  })
+  .meta({
+    id: 'NotificationSettings',
+    description:
+      'What to change of your own notifications: `weeklyDigest`, `alerts`, `projects` (only these projects; `null`: every project of the account), and `resumeMail: true` to mail your address again after it bounced or was marked as spam.',
+  });
+export type NotificationSettingsModel = z.infer<typeof NotificationSettingsModel>;
+
+/** members/sendDigest: the project whose last complete week to mail to oneself now. */
+export const projectToMail = id;

@@ -5,6 +5,8 @@ import { SCHEMAS, type Schema } from '../domain/schemas';
 import { CONTENT_STATES, PROJECT_STATES, RESPONSE_STATES } from '../domain/states';
 import { QUARANTINE_REASONS } from '../domain/quarantine';
 import { DELIVERY_STATUSES, TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from '../domain/webhooks';
+import { ALERT_MAIL_MODES } from '../domain/notifications';
+import { SUPPRESSION_REASONS } from '../domain/mail-suppression';
 import { ERROR_STATUS, type ErrorCode } from './errors';
 
 /**
@@ -213,6 +215,48 @@ export const CreatedApiKeyModel = z
 
 const role = z.enum(['viewer', 'admin', 'owner']);
 
+export const NotificationPreferencesModel = z
+  .object({
+    weeklyDigest: z.boolean(),
+    alerts: z.enum(ALERT_MAIL_MODES),
+    projects: z.array(z.string()).optional(),
+  })
+  .meta({
+    id: 'NotificationPreferences',
+    description: 'Notifications in effect: the weekly digest on or off, alert mails (`immediately`, `daily`, `off`), and `projects` when limited to some.',
+  });
+
+export const MailSuppressionModel = z.object({ reason: z.enum(SUPPRESSION_REASONS), at: timestamp, detail: z.string().optional() }).meta({
+  id: 'MailSuppression',
+  description:
+    'Why the service sends no more mail to an address in this account: `bounce` (a permanent bounce), `complaint` (marked as spam) or `refused` (the mail server refused it for good).',
+});
+
+export const MemberMailModel = z.object({ address: z.string().optional(), suppressed: MailSuppressionModel.optional() }).meta({
+  id: 'MemberMail',
+  description: "Where the member's mail goes: the address their sign-in provider verified (none: no mail), and its suppression if any.",
+});
+
+export const NotificationsModel = z
+  .object({
+    preferences: NotificationPreferencesModel,
+    /** What the member chose; the other fields follow their role. */
+    chosen: z.object({ weeklyDigest: z.boolean().optional(), alerts: z.enum(ALERT_MAIL_MODES).optional(), projects: z.array(z.string()).optional() }),
+    defaults: NotificationPreferencesModel,
+    mail: MemberMailModel,
+    /** Whether this deployment sends mail at all; `off` says why not. */
+    delivery: z.object({ enabled: z.boolean(), off: z.string().optional() }),
+  })
+  .meta({
+    id: 'Notifications',
+    description:
+      "Your own notifications in this account: those in effect, what you chose, your role's defaults, where your mail goes, and whether this deployment sends mail.",
+  });
+
+export const DigestMailedModel = z
+  .object({ sent: z.boolean(), to: z.string(), subject: z.string() })
+  .meta({ id: 'DigestMailed', description: 'members/sendDigest: the digest mail sent to your own address, and its subject.' });
+
 export const MemberModel = z
   .object({
     id: entityId,
@@ -224,6 +268,9 @@ export const MemberModel = z
     createdAt: timestamp,
     updatedAt: timestamp,
     keys: z.number().int().min(0).optional(),
+    /** members/list only: the member's notifications in effect and where their mail goes. */
+    notifications: NotificationPreferencesModel.optional(),
+    mail: MemberMailModel.optional(),
   })
   .meta({
     id: 'Member',

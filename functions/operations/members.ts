@@ -21,6 +21,7 @@ import { type AccountItem, Invitation as InvitationEntity, type InvitationItem, 
 import { keys as itemKeys, type TransactItem } from '../store/items';
 import { conflictPause, isConflict, writeTransaction } from '../store/transactions';
 import { accountKeys, cascadeOf, KEYS_MADE_MEANWHILE, keyMaker, makerView, TRANSACTION_ITEMS, writeAhead } from './access-cascade';
+import { membersMail } from './notifications';
 import { cursorPage } from './paging';
 
 /** How long an invitation can be accepted. */
@@ -63,8 +64,9 @@ export async function listMembers(store: Store, accountId: string, query: Member
     { accountId, scope: { operation: 'members/list' }, path: 'args.0.cursor' },
     { cursor: query.cursor, size: query.$size },
   );
+  const mail = await membersMail(store, accountId, page.items);
   return {
-    items: page.items.map((member) => memberView(member, fallingKeys(keys, { memberId: member.id }).length)),
+    items: page.items.map((member) => ({ ...memberView(member, fallingKeys(keys, { memberId: member.id }).length), ...mail.get(member.id) })),
     ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
   };
 }
@@ -343,6 +345,8 @@ export async function acceptInvitation(store: Store, caller: Caller, token: stri
     role: invitation.role,
     // Unverified, a token's email is only what someone typed: the invited address is recorded instead.
     email: verifiedEmail(person) ?? invitation.email,
+    // Mail goes only to an address the provider verified (operations/notifications.ts).
+    ...(verifiedEmail(person) ? { mailAddress: verifiedEmail(person) } : {}),
     name: person.name,
     createdAt: timestamp,
     updatedAt: timestamp,

@@ -182,6 +182,21 @@ export const Member = new Entity({
     name: { type: 'string' },
     /** How many API keys the member created (absent: none), moved with each creation: the cascade checks it saw them all. */
     keysMade: { type: 'number' },
+    /**
+     * Where mail goes (docs/api.md, "Mail"): an email the sign-in provider verified
+     * (`email_verified`), recorded at acceptance and by the member's own members/notifications
+     * calls; absent, the member gets no mail.
+     */
+    mailAddress: { type: 'string' },
+    /** What the member chose of their notifications (domain/notifications.ts); absent fields follow the role. */
+    notifications: {
+      type: 'map',
+      properties: {
+        weeklyDigest: { type: 'boolean' },
+        alerts: { type: ['immediately', 'daily', 'off'] as const },
+        projects: { type: 'list', items: { type: 'string' } },
+      },
+    },
     ...timestamps,
   },
   indexes: {

@@ -339,6 +339,15 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
       valid: [['fbi_unknown']],
       cases: [{ name: 'not base64url', args: ['fbi unknown'] }],
     },
+    'members/notifications': { valid: [[]], cases: [{ name: 'an argument', args: [{}] }] },
+    'members/setNotifications': {
+      valid: [[{ weeklyDigest: false }], [{ alerts: 'daily', projects: null }], [{ projects: ['p1', 'p2'], resumeMail: true }]],
+      cases: [
+        { name: 'unknown mode', args: [{ alerts: 'hourly' }] },
+        { name: 'unknown field', args: [{ digest: true }] },
+        { name: 'empty project list', args: [{ projects: [] }] },
+      ],
+    },
     'members/renameAccount': {
       valid: [['Docs team']],
       cases: [

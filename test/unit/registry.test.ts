@@ -50,11 +50,14 @@ describe('operation registry', () => {
         (name) => /\/(create|save)$/.test(name) || /^responses\/(erase|import|release|discard)$/.test(name) || /^(keys|members|webhooks|audit)\//.test(name),
       ),
     ).toBe(true);
-    // members/*: admin, but for members/me (every member and key), members/accept (signed-in people) and members/invitedTo (a token's holder).
+    // members/*: admin, but for members/me (every member and key), members/accept (signed-in people), members/invitedTo (a token's holder),
+    // and one's own notifications (every member; keys are refused: they have no mailbox).
     expect(OPERATION_NAMES.filter((name) => name.startsWith('members/') && operations[name].level !== 'admin').sort()).toEqual([
       'members/accept',
       'members/invitedTo',
       'members/me',
+      'members/notifications',
+      'members/setNotifications',
     ]);
     expect([operations['members/me'].level, operations['members/accept'].level]).toEqual(['viewer', 'person']);
     expect(OPERATION_NAMES.filter((name) => /^(keys|webhooks|audit)\//.test(name)).every((name) => operations[name].level === 'admin')).toBe(true);
@@ -93,6 +96,7 @@ describe('operation registry', () => {
       'members/invite',
       'members/remove',
       'members/renameAccount',
+      'members/setNotifications',
       'members/setRole',
       'members/withdraw',
       'projects/create',

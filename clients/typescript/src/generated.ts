@@ -92,6 +92,9 @@ export type AlertListModel = {
   cursor?: string;
 };
 
+/** Alert mails: `immediately` (one mail per alert as it is raised), `daily` (one mail a day listing the day before's alerts) or `off`. */
+export type AlertMailMode = "immediately" | "daily" | "off";
+
 /** One page of alerts/list, newest first; `cursor` while more remain. */
 export type AlertPage = {
   items: Alert[];
@@ -541,6 +544,13 @@ export type KeysListArguments = [({
 /** The arguments of keys/revoke: id: string */
 export type KeysRevokeArguments = [string];
 
+/** Why the service sends no more mail to an address in this account: `bounce` (a permanent bounce), `complaint` (marked as spam) or `refused` (the mail server refused it for good). */
+export type MailSuppression = {
+  reason: "bounce" | "complaint" | "refused";
+  at: Timestamp;
+  detail?: string;
+};
+
 /** Who the caller is: the account and level, and either the member (role, person) or the API key. */
 export type Me = {
   accountId: string;
@@ -569,6 +579,14 @@ export type Member = {
   createdAt: Timestamp;
   updatedAt: Timestamp;
   keys?: number;
+  notifications?: NotificationPreferences;
+  mail?: MemberMail;
+};
+
+/** Where the member's mail goes: the address their sign-in provider verified (none: no mail), and its suppression if any. */
+export type MemberMail = {
+  address?: string;
+  suppressed?: MailSuppression;
 };
 
 /** One page of members/list, oldest first. */
@@ -604,17 +622,54 @@ export type MembersListArguments = [({
 /** The arguments of members/me:  */
 export type MembersMeArguments = [];
 
+/** The arguments of members/notifications:  */
+export type MembersNotificationsArguments = [];
+
 /** The arguments of members/remove: id: string */
 export type MembersRemoveArguments = [string];
 
 /** The arguments of members/renameAccount: name: string */
 export type MembersRenameAccountArguments = [string];
 
+/** The arguments of members/setNotifications: { weeklyDigest?, alerts?: 'immediately' | 'daily' | 'off', projects?: string[] | null, resumeMail? } */
+export type MembersSetNotificationsArguments = [NotificationSettings];
+
 /** The arguments of members/setRole: id: string, role: 'viewer' | 'admin' | 'owner' */
 export type MembersSetRoleArguments = [string, Role];
 
 /** The arguments of members/withdraw: id: string */
 export type MembersWithdrawArguments = [string];
+
+/** Notifications in effect: the weekly digest on or off, alert mails (`immediately`, `daily`, `off`), and `projects` when limited to some. */
+export type NotificationPreferences = {
+  weeklyDigest: boolean;
+  alerts: "immediately" | "daily" | "off";
+  projects?: string[];
+};
+
+/** Your own notifications in this account: those in effect, what you chose, your role's defaults, where your mail goes, and whether this deployment sends mail. */
+export type Notifications = {
+  preferences: NotificationPreferences;
+  chosen: {
+    weeklyDigest?: boolean;
+    alerts?: "immediately" | "daily" | "off";
+    projects?: string[];
+  };
+  defaults: NotificationPreferences;
+  mail: MemberMail;
+  delivery: {
+    enabled: boolean;
+    off?: string;
+  };
+};
+
+/** What to change of your own notifications: `weeklyDigest`, `alerts`, `projects` (only these projects; `null`: every project of the account), and `resumeMail: true` to mail your address again after it bounced or was marked as spam. */
+export type NotificationSettings = {
+  weeklyDigest?: boolean;
+  alerts?: AlertMailMode;
+  projects?: string[] | null;
+  resumeMail?: boolean;
+};
 
 /** An invitation not yet accepted, expired or withdrawn: never its link. `invitedBy`: who made it, as named then. */
 export type PendingInvitation = {
@@ -1282,10 +1337,14 @@ export interface Operations {
   "members/list": { args: MembersListArguments; result: MemberPage };
   /** Who the caller is: the account, the level, and the member's role and person or the API key's id and label. */
   "members/me": { args: MembersMeArguments; result: Me };
+  /** Your own notifications in this account (a signed-in member; an API key has no mailbox): the weekly digest, alert mails, the projects they cover, your role's defaults, the verified address mail goes to, its suppression, and whether this deployment sends mail. */
+  "members/notifications": { args: MembersNotificationsArguments; result: Notifications };
   /** Removes a member, from the person's next request on, revoking the keys they created and their pending invitations. Removing an admin or owner needs an owner; the last owner cannot be removed. */
   "members/remove": { args: MembersRemoveArguments; result: void };
   /** Names the account as its people see it (members/me, invitation pages); owners only. The name the account was created with (the key CLI's) stays its name there. */
   "members/renameAccount": { args: MembersRenameAccountArguments; result: Account };
+  /** Changes your own notifications (the fields given; the others stay): `weeklyDigest`, `alerts` (`immediately`, `daily`, `off`), `projects` (`null`: all); `resumeMail: true` mails your address again after a bounce or complaint. Audited. */
+  "members/setNotifications": { args: MembersSetNotificationsArguments; result: Notifications };
   /** Changes a member's role. Changes to or from admin or owner need an owner; the last owner cannot be demoted. A demotion revokes the member's keys above their new level and the invitations they may no longer grant. */
   "members/setRole": { args: MembersSetRoleArguments; result: Member };
   /** Withdraws a pending invitation by its id: its link no longer works. Withdrawing an owner invitation needs an owner. */
@@ -1360,8 +1419,10 @@ export const OPERATIONS = {
   "members/invitedTo": { readOnly: true, level: "anonymous" },
   "members/list": { readOnly: true, level: "admin" },
   "members/me": { readOnly: true, level: "viewer" },
+  "members/notifications": { readOnly: true, level: "viewer" },
   "members/remove": { readOnly: false, level: "admin" },
   "members/renameAccount": { readOnly: false, level: "admin" },
+  "members/setNotifications": { readOnly: false, level: "viewer" },
   "members/setRole": { readOnly: false, level: "admin" },
   "members/withdraw": { readOnly: false, level: "admin" },
   "webhooks/create": { readOnly: false, level: "admin" },

@@ -8,9 +8,20 @@ import {
   MemberInviteModel,
   MemberListQueryModel,
   memberId,
+  NotificationSettingsModel,
   RoleModel,
 } from '../member-models';
-import { AccountModel, InvitationModel, InvitedToModel, MemberModel, MemberPageModel, MeModel, NoContent, PendingInvitationPageModel } from '../result-models';
+import {
+  AccountModel,
+  InvitationModel,
+  InvitedToModel,
+  MemberModel,
+  MemberPageModel,
+  MeModel,
+  NoContent,
+  NotificationsModel,
+  PendingInvitationPageModel,
+} from '../result-models';
 
 /**
  * The people of the caller's own account (docs/api.md, "Members and invitations"). A
@@ -145,4 +156,30 @@ export const membersRenameAccount = declareOperation({
   level: 'admin',
   readOnly: false,
   errors: [],
+});
+
+export const membersNotifications = declareOperation({
+  resource: 'members',
+  name: 'notifications',
+  summary:
+    "Your own notifications in this account (a signed-in member; an API key has no mailbox): the weekly digest, alert mails, the projects they cover, your role's defaults, the verified address mail goes to, its suppression, and whether this deployment sends mail.",
+  args: z.tuple([]),
+  signature: '',
+  result: NotificationsModel,
+  level: 'viewer',
+  readOnly: true,
+  errors: [],
+});
+
+export const membersSetNotifications = declareOperation({
+  resource: 'members',
+  name: 'setNotifications',
+  summary:
+    'Changes your own notifications (the fields given; the others stay): `weeklyDigest`, `alerts` (`immediately`, `daily`, `off`), `projects` (`null`: all); `resumeMail: true` mails your address again after a bounce or complaint. Audited.',
+  args: z.tuple([NotificationSettingsModel]),
+  signature: "{ weeklyDigest?, alerts?: 'immediately' | 'daily' | 'off', projects?: string[] | null, resumeMail? }",
+  result: NotificationsModel,
+  level: 'viewer',
+  readOnly: false,
+  errors: ['not-found'],
 });

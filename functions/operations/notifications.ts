@@ -1,0 +1,145 @@
+/**
+ * members/notifications, members/setNotifications (docs/api.md, "Mail"): a member's own
+ * notification preferences, and what members/list shows admins of everyone's.
+ *
+ * Mail goes only to an address the member's sign-in provider verified. The membership
+ * records it at acceptance; a member who joined before, or whose provider verified a
+ * new address since, has it recorded by their own next call here (the console's
+ * Notifications page reads it): mail then follows the address the person signs in with.
+ */
+import { type Caller, verifiedEmail } from '../api/auth';
+import { ApiError } from '../api/errors';
+import type { NotificationSettingsModel } from '../api/member-models';
+import { defaultPreferences, effectivePreferences, type StoredPreferences } from '../domain/notifications';
+import { mailConfiguration } from '../mail/settings';
+import type { MemberItem, Store } from '../store/entities';
+import { getRawItemsChunked } from '../store/batch';
+import { liftSuppression, type SuppressionRecord, suppressionsOf } from '../store/mail';
+import { isConditionFailure } from '../store/conditions';
+
+type PersonCaller = Extract<Caller, { kind: 'person' }>;
+
+function personOnly(caller: Caller): PersonCaller {
+  if (caller.kind === 'person') return caller;
+  throw new ApiError('forbidden', "Notifications are a person's: an API key has no mailbox. Sign in as the member instead.", { required: 'person' });
+}
+
+/** What a member chose, as stored (the map's fields only). */
+export function storedPreferences(member: Pick<MemberItem, 'notifications'>): StoredPreferences {
+  const stored = member.notifications ?? {};
+  return {
+    ...(stored.weeklyDigest === undefined ? {} : { weeklyDigest: stored.weeklyDigest }),
+    ...(stored.alerts === undefined ? {} : { alerts: stored.alerts }),
+    ...(stored.projects === undefined ? {} : { projects: stored.projects }),
+  };
+}
+
+const suppressionView = (suppression: SuppressionRecord | undefined) =>
+  suppression ? { suppressed: { reason: suppression.reason, at: suppression.at, ...(suppression.detail ? { detail: suppression.detail } : {}) } } : {};
+
+/** members/list's view of a page of members' mail: preferences in effect, address, suppression (one BatchGetItem). */
+export async function membersMail(store: Store, accountId: string, members: MemberItem[]) {
+  const suppressions = await suppressionsOf(
+    store,
+    accountId,
+    members.flatMap((member) => (member.mailAddress ? [member.mailAddress] : [])),
+  );
+  return new Map(
+    members.map((member) => [
+      member.id,
+      {
+        notifications: effectivePreferences(member.role, storedPreferences(member)),
+        mail: {
+          ...(member.mailAddress ? { address: member.mailAddress } : {}),
+          ...suppressionView(member.mailAddress ? suppressions.get(member.mailAddress.toLowerCase()) : undefined),
+        },
+      },
+    ]),
+  );
+}
+
+/** The member's item, read strongly consistent (their own; authentication read it already this request). */
+async function ownMember(store: Store, caller: PersonCaller): Promise<MemberItem> {
+  const { data } = await store.entities.Member.query.byId({ id: caller.memberId }).go();
+  const listed = data.find((candidate) => candidate.accountId === caller.accountId);
+  const { data: member } = listed ? await store.entities.Member.get({ personKey: listed.personKey }).go({ consistent: true }) : { data: null };
+  if (!member || member.id !== caller.memberId) throw new ApiError('unauthorized', 'Your membership changed meanwhile; sign in again');
+  return member;
+}
+
+/** Records the token's verified email as the member's mail address when it differs (one UpdateItem, conditioned on the membership). */
+async function refreshMailAddress(store: Store, caller: PersonCaller, member: MemberItem, now: Date): Promise<MemberItem> {
+  const verified = verifiedEmail(caller.person);
+  if (!verified || verified === member.mailAddress) return member;
+  try {
+    await store.entities.Member.patch({ personKey: member.personKey })
+      .set({ mailAddress: verified, updatedAt: now.toISOString() })
+      .where((attributes, { eq }) => `${eq(attributes.id, member.id)} AND ${eq(attributes.accountId, member.accountId)}`)
+      .go({ response: 'none' });
+  } catch (error) {
+    if (isConditionFailure(error)) throw new ApiError('unauthorized', 'Your membership changed meanwhile; sign in again');
+    throw error;
+  }
+  return { ...member, mailAddress: verified };
+}
+
+async function notificationsView(store: Store, member: MemberItem) {
+  const chosen = storedPreferences(member);
+  const suppressions = member.mailAddress ? await suppressionsOf(store, member.accountId, [member.mailAddress]) : new Map();
+  const configuration = mailConfiguration();
+  return {
+    preferences: effectivePreferences(member.role, chosen),
+    chosen,
+    defaults: defaultPreferences(member.role),
+    mail: {
+      ...(member.mailAddress ? { address: member.mailAddress } : {}),
+      ...suppressionView(member.mailAddress ? suppressions.get(member.mailAddress.toLowerCase()) : undefined),
+    },
+    delivery: configuration.enabled ? { enabled: true } : { enabled: false, off: configuration.off },
+  };
+}
+
+/** members/notifications: the caller's own. */
+export async function readNotifications(store: Store, caller: Caller, now: Date) {
+  const person = personOnly(caller);
+  return notificationsView(store, await refreshMailAddress(store, person, await ownMember(store, person), now));
+}
+
+/** The projects of the account among `ids`; the others are refused (one BatchGetItem). */
+async function requireProjects(store: Store, accountId: string, ids: string[]): Promise<void> {
+  const items = await getRawItemsChunked(
+    store,
+    ids.map((id) => ({ pk: `project#${id}`, sk: 'project' })),
+  );
+  const unknown = ids.filter((_, index) => items[index]?.accountId !== accountId);
+  if (unknown.length > 0) throw new ApiError('not-found', `No project ${unknown.map((id) => `"${id}"`).join(', ')} in this account`, { projectIds: unknown });
+}
+
+/**
+ * members/setNotifications: changes the fields given of the caller's own preferences;
+ * `resumeMail` lifts the suppression of their own address (they fixed what bounced).
+ */
+export async function setNotifications(store: Store, caller: Caller, input: NotificationSettingsModel & { resumeMail?: boolean }, now: Date) {
+  const person = personOnly(caller);
+  const member = await refreshMailAddress(store, person, await ownMember(store, person), now);
+  const projects = input.projects ? [...new Set(input.projects)] : input.projects;
+  if (projects) await requireProjects(store, member.accountId, projects);
+  const chosen: StoredPreferences = {
+    ...storedPreferences(member),
+    ...(input.weeklyDigest === undefined ? {} : { weeklyDigest: input.weeklyDigest }),
+    ...(input.alerts === undefined ? {} : { alerts: input.alerts }),
+  };
+  if (projects === null) delete chosen.projects;
+  else if (projects) chosen.projects = projects;
+  try {
+    await store.entities.Member.patch({ personKey: member.personKey })
+      .set({ notifications: chosen, updatedAt: now.toISOString() })
+      .where((attributes, { eq }) => `${eq(attributes.id, member.id)} AND ${eq(attributes.accountId, member.accountId)}`)
+      .go({ response: 'none' });
+  } catch (error) {
+    if (isConditionFailure(error)) throw new ApiError('unauthorized', 'Your membership changed meanwhile; sign in again');
+    throw error;
+  }
+  if (input.resumeMail && member.mailAddress) await liftSuppression(store, member.accountId, member.mailAddress);
+  return notificationsView(store, { ...member, notifications: chosen });
+}
