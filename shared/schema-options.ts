@@ -87,18 +87,31 @@ const OPTION_LABELS: { [S in Schema]: (config: SchemaConfig[S]) => string[] } = 
   'yes-no': () => ['yes', 'no'],
   reaction: (config) => config.options.map((option) => option.value),
   'tagged-message': (config) => config.tags.map((tag) => tag.value),
-  rating: ({ min, max, step }) => {
-    const labels: string[] = [];
-    for (let index = 0; min + index * step <= max + 1e-9; index++) labels.push(String(roundStep(min + index * step)));
-    return labels;
-  },
+  rating: (config) => Array.from({ length: ratingOptionCount(config) }, (_, option) => String(ratingOfOption(config, option))),
 };
+
+/**
+ * How far a rating may be from a step and still be that step: the rounding of decimal
+ * fractions (0.1 + 0.2 for 0.3), nothing a person would type (docs/api.md, "Response
+ * values per schema").
+ */
+export const STEP_TOLERANCE = 1e-9;
+
+/** How many steps a rating scale has, its ends included. */
+export function ratingOptionCount({ min, max, step }: SchemaConfig['rating']): number {
+  return Math.round((max - min) / step) + 1;
+}
+
+/**
+ * The rating an option stands for: min + option × step, without the sum's binary
+ * rounding (0.30000000000000004 is 0.3), kept within [min, max]. A rating is stored and
+ * counted as this value, and it is the option's label.
+ */
+export function ratingOfOption({ min, max, step }: SchemaConfig['rating'], option: number): number {
+  return Math.min(max, Math.max(min, Math.round((min + option * step) * 1e9) / 1e9));
+}
 
 /** Names of the options a schema counts, in the order of `values` and `counts`. */
 export function optionLabels<S extends Schema>(schema: S, config: AnySchemaConfig): string[] {
   return (OPTION_LABELS[schema] as (config: SchemaConfig[S]) => string[])(config as SchemaConfig[S]);
-}
-
-function roundStep(value: number): number {
-  return Math.round(value * 1e9) / 1e9;
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { TOP_PERIODS } from '../../shared/periods';
-import { DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE, schemaName } from './models';
+import { DEFAULT_PAGE_SIZE, id, instant, MAX_PAGE_SIZE, schemaName } from './models';
 import { StatPeriodModel } from './response-models';
 
 /**
@@ -18,22 +18,12 @@ export const DEFAULT_TOP_PERIOD = 'rolling7d' as const;
  */
 export const MAX_SHIFT = 36_600;
 
-/**
- * An instant, as JSON carries dates: an ISO 8601 date-time with `Z` or an offset
- * (`2026-11-16T10:00:00Z`, `2026-11-16T10:00:00+02:00`), or a calendar date (`2026-11-16`,
- * meaning its UTC midnight). A date-time without an offset is refused: it would be read
- * in the server's time zone.
- */
-export const referenceDate = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
-  error: 'reference must be an ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset',
-});
-
 export const StatsFilter = z
   .strictObject({
     /** Default `lifetime` (DEFAULT_STAT_PERIOD). */
     period: StatPeriodModel.optional(),
     /** Picks the period containing this instant; default now. */
-    reference: referenceDate.optional(),
+    reference: instant.optional(),
     /** Whole periods to move by, negative = earlier; default 0. Lifetime ignores it. */
     shift: z.number().int().min(-MAX_SHIFT).max(MAX_SHIFT).optional(),
     /** `previous`: the answer gains the period before (`shift` one less) and the score's change since (docs/api.md, "Scores"). */

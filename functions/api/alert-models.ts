@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { ALERT_ENTITIES } from '../domain/alerts';
 import { SCHEMAS } from '../domain/schemas';
-import { DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE } from './models';
-import { cursor, isoDate } from './response-models';
+import { DEFAULT_PAGE_SIZE, id, instant, MAX_PAGE_SIZE } from './models';
+import { cursor } from './response-models';
 
 /* Arguments */
 
@@ -17,7 +17,7 @@ export const AlertListModel = z
 export type AlertListModel = z.infer<typeof AlertListModel>;
 
 export const DigestQueryModel = z
-  .strictObject({ reference: isoDate.optional() })
+  .strictObject({ reference: instant.optional() })
   .meta({ id: 'DigestQueryModel', description: 'The digest of the last complete week (Monday to Sunday, UTC) that ended before `reference` (default now).' });
 export type DigestQueryModel = z.infer<typeof DigestQueryModel>;
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { id, MAX_PAGE_SIZE } from './models';
-import { cursor, EXPORT_FORMATS, isoDate } from './response-models';
+import { id, instant, MAX_PAGE_SIZE } from './models';
+import { cursor, EXPORT_FORMATS } from './response-models';
 
 export const DEFAULT_AUDIT_PAGE_SIZE = 50;
 
@@ -15,8 +15,8 @@ const auditSelection = {
   targetId: id.optional(),
   /** `ok`: the calls that succeeded; `refused`: those answered with an error (any code). */
   outcome: z.enum(['ok', 'refused']).optional(),
-  from: isoDate.optional(),
-  to: isoDate.optional(),
+  from: instant.optional(),
+  to: instant.optional(),
   cursor: cursor.optional(),
 };
 

@@ -16,6 +16,22 @@ export const MAX_REVOKE_WINDOW_SECONDS = 30 * 24 * 3600;
 export const DEFAULT_REVOKE_WINDOW_SECONDS = 3600;
 
 export const id = z.string().min(1).max(64);
+
+/**
+ * Every date argument of the API, one grammar (docs/api.md, "Identifiers, dates, states"):
+ * a calendar date `YYYY-MM-DD`, meaning its UTC midnight, or an RFC 3339 date-time with
+ * seconds and `Z` or an offset (`2026-11-16T10:00:00Z`, `2026-11-16T10:00:00.5+02:00`),
+ * within the years 0000 to 9999 in UTC. A date-time without an offset is refused: it would
+ * be read in the server's time zone. Parsed once here and handed on in one form, ISO 8601
+ * in UTC with milliseconds (`2026-11-16T08:00:00.000Z`).
+ */
+export const INSTANT_RULE = 'must be a date YYYY-MM-DD (its UTC midnight) or a date-time YYYY-MM-DDTHH:MM:SS with Z or an offset (±HH:MM)';
+export const instant = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: INSTANT_RULE })
+  .transform((text) => new Date(text).toISOString())
+  .refine((utc) => /^\d{4}-/.test(utc), 'must be within the years 0000 to 9999 in UTC')
+  .meta({ id: 'Instant', description: 'A date YYYY-MM-DD (its UTC midnight) or a date-time with seconds and Z or an offset.' });
+
 export const lookupText = z.string().max(1024);
 
 export const projectName = z.string().trim().min(1).max(50);

@@ -4,7 +4,7 @@ import { PROFILING_FIELDS, PROFILING_VALUE_MAX_LENGTH, type ProfilingField } fro
 import { STAT_PERIODS } from '../../shared/periods';
 import { MAX_CURSOR_LENGTH } from '../domain/cursor';
 import { RESPONSE_STATES } from '../domain/states';
-import { contentKey, ContentKeyModel, DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE } from './models';
+import { contentKey, ContentKeyModel, DEFAULT_PAGE_SIZE, id, instant, MAX_PAGE_SIZE } from './models';
 
 /** Bounds the bytes a single anonymous response can add to the table. */
 export const CONTEXT_MAX_BYTES = 2048;
@@ -86,8 +86,6 @@ export const ResponseRemoveModel = z
   .transform(({ responseId, feelbackId, ...rest }) => ({ ...rest, responseId: (responseId ?? feelbackId)! }))
   .meta({ id: 'ResponseRemoveModel', description: 'A response to revoke, with its revoke token.', ...ONE_ID });
 
-export const isoDate = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
-
 /** A person as responses name them: profiling.userId (or context.$user), matched exactly. */
 export const userId = z.string().min(1).max(PROFILING_VALUE_MAX_LENGTH);
 export const cursor = z.string().min(1).max(MAX_CURSOR_LENGTH);
@@ -99,8 +97,8 @@ const responseSelection = {
   contentId: id.optional(),
   userId: userId.optional(),
   state: z.enum([...RESPONSE_STATES, 'all']).default('active'),
-  from: isoDate.optional(),
-  to: isoDate.optional(),
+  from: instant.optional(),
+  to: instant.optional(),
   cursor: cursor.optional(),
 };
 
@@ -216,7 +214,7 @@ export const ImportRowModel = z
     key: contentKey.optional(),
     contentId: id.optional(),
     value: z.unknown().refine(present, 'value is required'),
-    createdAt: isoDate,
+    createdAt: instant,
     userId: userId.optional(),
     context: ResponseContext.optional(),
     importId: z.string().min(1).max(IMPORT_ID_MAX_LENGTH),

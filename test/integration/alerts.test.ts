@@ -147,6 +147,13 @@ test("projects/digest and the digest job: the week's worst and best pages, its c
   const inWeek = (from: string, to: string) => written.filter((response) => response.day >= from && response.day <= to).length;
 
   const digest = await ok('projects/digest', [projectId, { reference: nextMonday.toISOString() }], owner.viewer);
+  // A date is the same instant as its UTC midnight, as in every date argument (getStats' reference among them).
+  expect(await ok('projects/digest', [projectId, { reference: bucketKey('day', nextMonday) }], owner.viewer)).toEqual(digest);
+  const refused = await api.call('projects/digest', [projectId, { reference: '2026-11-16T10:00:00' }], { key: owner.viewer });
+  expect([refused.status, refused.body.data.fields]).toEqual([
+    400,
+    [{ path: 'args.1.reference', message: 'must be a date YYYY-MM-DD (its UTC midnight) or a date-time YYYY-MM-DDTHH:MM:SS with Z or an offset (±HH:MM)' }],
+  ]);
   expect(digest).toMatchObject({
     projectId,
     projectName: 'Docs',

@@ -174,6 +174,33 @@ describe('responses/import', () => {
     }
   });
 
+  it('takes ratings by the same rule as responses/create: a step within 1e-9 is the step, off the scale is refused', async () => {
+    const ratingSet = await createContentSet(api, owner.admin, projectId, 'rating');
+    const at = '2024-03-01T12:00:00Z';
+    const { status, body } = await importRows(
+      [
+        { key: 'page', value: 4.0000000009, createdAt: at, importId: 'near-4' },
+        { key: 'page', value: 5.0000000009, createdAt: at, importId: 'above-5' },
+        { key: 'page', value: '0.9999999991', createdAt: at, importId: 'below-1' },
+        { key: 'page', value: 2.5, createdAt: at, importId: 'between' },
+      ],
+      ratingSet,
+    );
+    expect(status).toBe(200);
+    expect(
+      body.rows.map((row: { status: string; error?: { data: { fields: { path: string; message: string }[] } } }) => [row.status, row.error?.data.fields[0]]),
+    ).toEqual([
+      ['imported', undefined],
+      ['refused', { path: 'args.1.1.value', message: "5.0000000009 is not on this set's scale: a rating is from 1 to 5 in steps of 1" }],
+      ['refused', { path: 'args.1.2.value', message: `"0.9999999991" is not on this set's scale: a rating is from 1 to 5 in steps of 1` }],
+      ['refused', { path: 'args.1.3.value', message: "2.5 is not on this set's scale: a rating is from 1 to 5 in steps of 1" }],
+    ]);
+    await api.drainStream();
+    const listed = await succeeded(api, 'responses/list', [{ contentSetId: ratingSet }], owner.viewer);
+    expect(listed.items.map((response: { value: unknown }) => response.value)).toEqual([4]);
+    expect((await stats(ratingSet, 'lifetime')).data.summary).toBe(4);
+  });
+
   it('is for admins only, POST only, and refuses malformed calls whole', async () => {
     const row = { key: 'k', value: 'y', createdAt: '2024-01-01T00:00:00Z', importId: 'x' };
     expectError(await importRows([row], setId, owner.viewer), 403, 'forbidden');

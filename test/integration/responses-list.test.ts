@@ -364,10 +364,18 @@ describe('from and to', () => {
     expect(await pageIds({ contentId, from: minute(31).toISOString(), to: minute(34).toISOString(), state: 'revoked' })).toEqual([]);
   });
 
-  it('refuses bounds that are not ISO date-times, and an empty or reversed range', async () => {
+  it('reads a date as its UTC midnight, as every date argument', async () => {
+    const day = minute(31).toISOString().slice(0, 10);
+    expect(await pageIds({ contentId, to: day })).toEqual(await pageIds({ contentId, to: `${day}T00:00:00Z` }));
+    const sinceMidnight = await pageIds({ contentId, from: day });
+    expect(sinceMidnight.length).toBeGreaterThan(0);
+    expect(sinceMidnight).toEqual(await pageIds({ contentId, from: `${day}T00:00:00.000+00:00` }));
+  });
+
+  it('refuses bounds that are not dates or date-times with an offset, and an empty or reversed range', async () => {
     const refused: [Record<string, unknown>, string][] = [
       [{ from: 'yesterday' }, 'args.0.from'],
-      [{ from: '2025-01-01' }, 'args.0.from'],
+      [{ from: '2025-01-01T00:00:00' }, 'args.0.from'],
       [{ to: 1735689600000 }, 'args.0.to'],
       [{ from: minute(32).toISOString(), to: minute(32).toISOString() }, 'args.0.to'],
       [{ from: minute(33).toISOString(), to: minute(31).toISOString() }, 'args.0.to'],

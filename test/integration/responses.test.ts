@@ -241,6 +241,27 @@ describe('values of each schema', () => {
     await refusedValues(set.id, [-0.5, 10.5, 7.25, 11, 'ten', null]);
   });
 
+  it('rating: within 1e-9 of a step is stored and counted as the step; off the scale, even by 1e-9, is refused naming the value', async () => {
+    const { set, storedValues } = await acceptedValues('rating', [4.0000000009, 2.9999999995, '5.0000000000'], { min: 1, max: 5, step: 1 });
+    expect(storedValues).toEqual([4, 3, 5]);
+    await api.drainStream();
+    const stats = await api.call('sets/getStats', [set.id], { key: owner.viewer });
+    expect([stats.body.data.values, stats.body.data.summary]).toEqual([[0, 0, 1, 1, 1], 4]);
+    const answers = await expectRefusedWithoutWrites(
+      [5.0000000009, 0.9999999991, 4.000000002].map((value) => ({
+        args: [{ contentSetId: set.id, key: 'refused', value }],
+        status: 400,
+        error: 'bad-request',
+        fields: ['args.0.value'],
+      })),
+    );
+    expect(answers.map((answer) => answer.body.data.fields[0].message)).toEqual([
+      "5.0000000009 is not on this set's scale: a rating is from 1 to 5 in steps of 1",
+      "0.9999999991 is not on this set's scale: a rating is from 1 to 5 in steps of 1",
+      "4.000000002 is not on this set's scale: a rating is from 1 to 5 in steps of 1",
+    ]);
+  });
+
   it('reaction: the github preset by default', async () => {
     const github = ['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes'];
     const { set, storedValues } = await acceptedValues('reaction', github);

@@ -10,10 +10,10 @@ describe('StatsFilter', () => {
     expect(StatsFilter.parse({})).toEqual({});
     expect(StatsFilter.parse({ period: 'rolling28d', reference: '2026-11-16T10:00:00+02:00', shift: -3 })).toEqual({
       period: 'rolling28d',
-      reference: '2026-11-16T10:00:00+02:00',
+      reference: '2026-11-16T08:00:00.000Z',
       shift: -3,
     });
-    expect(StatsFilter.parse({ reference: '2026-11-16' }).reference).toBe('2026-11-16');
+    expect(StatsFilter.parse({ reference: '2026-11-16' }).reference).toBe('2026-11-16T00:00:00.000Z');
   });
 
   it.each([

@@ -257,9 +257,49 @@ describe('normalizeValue', () => {
   it('rating: refuses a number DynamoDB cannot store, even within the tolerance of a step', () => {
     const around0 = config('rating', { min: -1, max: 1 });
     expect(accepted('rating', 0, around0).value).toBe(0);
-    expect(accepted('rating', 1e-130, around0).value).toBe(1e-130);
+    // Within the tolerance of the step 0: stored and counted as 0.
+    expect(accepted('rating', 1e-130, around0).value).toBe(0);
     for (const value of [1e-131, -1e-200, Number.MIN_VALUE, '1e-200'])
       expect({ value, refused: refused('rating', value, around0) }).toEqual({ value, refused: true });
+  });
+
+  it('rating: within 1e-9 of a bound but off the scale is refused, naming the value', () => {
+    for (const value of [5.0000000009, 5 + 1e-12, '5.0000000009', 0.9999999991, 1 - 1e-12]) {
+      const result = normalizeValue('rating', config('rating'), value);
+      expect({ value, result }).toEqual({
+        value,
+        result: { ok: false, reason: `${JSON.stringify(value)} is not on this set's scale: a rating is from 1 to 5 in steps of 1` },
+      });
+    }
+    const tenths = config('rating', { min: 0, max: 1, step: 0.1 });
+    expect(refused('rating', 1.0000000001, tenths)).toBe(true);
+    expect(refused('rating', -1e-10, tenths)).toBe(true);
+  });
+
+  it('rating: within 1e-9 of a step is stored and counted as that step; farther off is refused', () => {
+    expect(accepted('rating', 4.0000000009)).toEqual({ ok: true, value: 4, contribution: { option: 3, rating: 4 } });
+    expect(accepted('rating', 3.9999999991)).toEqual({ ok: true, value: 4, contribution: { option: 3, rating: 4 } });
+    expect(accepted('rating', 4.9999999995)).toEqual({ ok: true, value: 5, contribution: { option: 4, rating: 5 } });
+    expect(accepted('rating', '2.0000000001').value).toBe(2);
+    for (const value of [4.000000002, 3.999999998, 4.5]) {
+      expect({ value, reason: normalizeValue('rating', config('rating'), value) }).toEqual({
+        value,
+        reason: { ok: false, reason: `${value} is not on this set's scale: a rating is from 1 to 5 in steps of 1` },
+      });
+    }
+    const tenths = config('rating', { min: 0, max: 1, step: 0.1 });
+    // The binary sum 0.30000000000000004 is stored as the step's own value, 0.3.
+    expect(accepted('rating', 0.1 + 0.2, tenths)).toEqual({ ok: true, value: 0.3, contribution: { option: 3, rating: 0.3 } });
+    expect(accepted('rating', 0.7000000004, tenths).value).toBe(0.7);
+  });
+
+  it('rating: a refusal names the value, a long one cut', () => {
+    expect(normalizeValue('rating', config('rating'), 'four')).toEqual({
+      ok: false,
+      reason: '"four" is not a rating: a rating is a number, or a decimal number as a string',
+    });
+    const long = normalizeValue('rating', config('rating'), 'x'.repeat(100));
+    expect(long.ok === false && long.reason).toBe(`"${'x'.repeat(39)}… is not a rating: a rating is a number, or a decimal number as a string`);
   });
 
   it('rating: custom scales, including fractional steps and floating-point sums', () => {

@@ -165,8 +165,8 @@ export type AuditExportModel = {
   operation?: string;
   targetId?: string;
   outcome?: "ok" | "refused";
-  from?: string;
-  to?: string;
+  from?: Instant;
+  to?: Instant;
   cursor?: string;
   format: "csv" | "ndjson";
 };
@@ -180,8 +180,8 @@ export type AuditListModel = {
   operation?: string;
   targetId?: string;
   outcome?: "ok" | "refused";
-  from?: string;
-  to?: string;
+  from?: Instant;
+  to?: Instant;
   cursor?: string;
   $size?: number;
 };
@@ -475,7 +475,7 @@ export type DeliveryPage = {
 
 /** The digest of the last complete week (Monday to Sunday, UTC) that ended before `reference` (default now). */
 export type DigestQueryModel = {
-  reference?: string;
+  reference?: Instant;
 };
 
 /** Responses deleted by this call; `more` when a person has responses left for another call. */
@@ -507,11 +507,14 @@ export type ImportRowModel = {
   key?: string;
   contentId?: string;
   value: unknown;
-  createdAt: string;
+  createdAt: Instant;
   userId?: string;
   context?: ResponseContext;
   importId: string;
 };
+
+/** A date YYYY-MM-DD (its UTC midnight) or a date-time with seconds and Z or an offset. */
+export type Instant = string;
 
 /** A single-use invitation: `url` carries its secret (after `#`) and is shown only in this answer. */
 export type Invitation = {
@@ -980,8 +983,8 @@ export type ResponseExportModel = {
   contentId?: string;
   userId?: string;
   state?: "active" | "revoked" | "quarantined" | "discarded" | "all";
-  from?: string;
-  to?: string;
+  from?: Instant;
+  to?: Instant;
   cursor?: string;
   format: "csv" | "ndjson";
 };
@@ -1004,8 +1007,8 @@ export type ResponseQueryModel = {
   contentId?: string;
   userId?: string;
   state?: "active" | "revoked" | "quarantined" | "discarded" | "all";
-  from?: string;
-  to?: string;
+  from?: Instant;
+  to?: Instant;
   cursor?: string;
 };
 
@@ -1149,7 +1152,7 @@ export type Stats = {
 /** The period of getStats: its kind (default lifetime), an instant in it (default now), a shift in whole periods, and compare: "previous" for the period before and the change since. */
 export type StatsFilter = {
   period?: StatPeriod;
-  reference?: string;
+  reference?: Instant;
   shift?: number;
   compare?: "previous";
 };

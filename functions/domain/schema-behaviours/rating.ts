@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DEFAULT_RATING, MAX_OPTIONS } from '../../../shared/schema-options';
+import { DEFAULT_RATING, MAX_OPTIONS, ratingOfOption, ratingOptionCount, STEP_TOLERANCE } from '../../../shared/schema-options';
 import { countsOf, mean, nonNegative } from '../aggregation';
 import { isStorableNumber, STORED_NUMBER_RULE, storable } from '../stored-numbers';
 import type { SchemaBehaviour } from './behaviour';
@@ -23,6 +23,29 @@ const stepSize = storable(
     .max(2 * RATING_LIMIT),
 );
 
+/**
+ * The option of a rating on the scale, or undefined: a rating is within [min, max] (also
+ * within STEP_TOLERANCE of a bound outside it is off the scale: 5.0000000009 is no rating
+ * of 1 to 5) and within STEP_TOLERANCE of a step, which is what it is stored and counted as
+ * (docs/api.md, "Response values per schema"). The tolerance only absorbs the rounding of
+ * decimal fractions (0.1 + 0.2 for the step 0.3).
+ */
+function ratingOption(config: { min: number; max: number; step: number }, rated: number): number | undefined {
+  if (rated < config.min || rated > config.max) return undefined;
+  const option = Math.round((rated - config.min) / config.step);
+  return Math.abs(rated - ratingOfOption(config, option)) <= STEP_TOLERANCE ? option : undefined;
+}
+
+function scaleWords({ min, max, step }: { min: number; max: number; step: number }): string {
+  return `a rating is from ${min} to ${max} in steps of ${step}`;
+}
+
+/** A refused value as the error names it: JSON, the first 40 characters of a long one. */
+function valueText(value: unknown): string {
+  const text = value === undefined ? 'undefined' : JSON.stringify(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
 /** A number from min to max in steps (default 1 to 5 by 1); each step is an option, and the mean rating is the summary. */
 export const rating: SchemaBehaviour<'rating'> = {
   config: z
@@ -39,20 +62,21 @@ export const rating: SchemaBehaviour<'rating'> = {
     .refine((config) => config.max > config.min, 'max must be greater than min')
     .refine((config) => {
       const steps = (config.max - config.min) / config.step;
-      return Math.abs(steps - Math.round(steps)) < 1e-9 && Math.round(steps) >= 1 && Math.round(steps) + 1 <= MAX_OPTIONS;
+      return Math.abs(steps - Math.round(steps)) < STEP_TOLERANCE && Math.round(steps) >= 1 && Math.round(steps) + 1 <= MAX_OPTIONS;
     }, `(max - min) must be a whole number of steps, with at most ${MAX_OPTIONS} values`),
-  value: ({ min, max, step }, value) => {
+  value: (config, value) => {
     const rated = typeof value === 'string' && DECIMAL_TEXT.test(value) ? Number(value) : value;
-    if (typeof rated !== 'number' || !Number.isFinite(rated)) return { ok: false, reason: 'a rating must be a number, or a decimal number as a string' };
-    if (!isStorableNumber(rated)) return { ok: false, reason: `a rating must be ${STORED_NUMBER_RULE}` };
-    const steps = (rated - min) / step;
-    if (rated < min - 1e-9 || rated > max + 1e-9 || Math.abs(steps - Math.round(steps)) > 1e-9) {
-      return { ok: false, reason: `a rating must be between ${min} and ${max} in steps of ${step}` };
+    if (typeof rated !== 'number' || !Number.isFinite(rated)) {
+      return { ok: false, reason: `${valueText(value)} is not a rating: a rating is a number, or a decimal number as a string` };
     }
-    return { ok: true, value: rated, contribution: { option: Math.round(steps), rating: rated } };
+    if (!isStorableNumber(rated)) return { ok: false, reason: `${valueText(value)} is not a rating: a rating must be ${STORED_NUMBER_RULE}` };
+    const option = ratingOption(config, rated);
+    if (option === undefined) return { ok: false, reason: `${valueText(value)} is not on this set's scale: ${scaleWords(config)}` };
+    const onStep = ratingOfOption(config, option);
+    return { ok: true, value: onStep, contribution: { option, rating: onStep } };
   },
   // The mean rating on the set's scale.
-  score: (total, { min, max, step }) => meanOfOptions(total, Math.round((max - min) / step) + 1, (option) => min + option * step, min, max),
+  score: (total, config) => meanOfOptions(total, ratingOptionCount(config), (option) => ratingOfOption(config, option), config.min, config.max),
   aggregate: ({ optionCount, period, count, total, points }) => ({
     schema: 'rating',
     period,
