@@ -42,6 +42,12 @@ export interface TopList {
   buckets: string[];
   /** The set's own counts. */
   set: PeriodCounts;
+  /**
+   * The writes its counter items had had when the set's counts were read (store/counters.ts
+   * `counterWrites`): of two recounts, the one with more read the later counts, whichever
+   * run wrote last. Absent in a list written before it was kept.
+   */
+  setVersion?: number;
   /** Counts per content item id. */
   items: Map<string, PeriodCounts>;
   /** The set's schema; absent in a list written before rankings by quality. */
@@ -148,7 +154,14 @@ const byCountThenId = (a: [string, number], b: [string, number]) => b[1] - a[1] 
  */
 export function mergeTopList(
   list: TopList | undefined,
-  recounted: { set: PeriodCounts; items: Map<string, PeriodCounts>; schema?: string; setScores?: PeriodScores; scores?: Map<string, PeriodScores> },
+  recounted: {
+    set: PeriodCounts;
+    setVersion?: number;
+    items: Map<string, PeriodCounts>;
+    schema?: string;
+    setScores?: PeriodScores;
+    scores?: Map<string, PeriodScores>;
+  },
   now: Date,
   depth = TOP_LIST_DEPTH,
 ): TopList {
@@ -176,13 +189,14 @@ export function mergeTopList(
   return {
     buckets: current,
     set: recounted.set,
+    ...(recounted.setVersion === undefined ? {} : { setVersion: recounted.setVersion }),
     items: new Map([...items].filter(([id]) => kept.has(id))),
     ...(recounted.schema === undefined ? {} : { schema: recounted.schema }),
     ...(scores ? { setScores: recounted.setScores ?? TOP_PERIODS.map(() => null), scores: new Map([...scores].filter(([id]) => kept.has(id))) } : {}),
   };
 }
 
-/** Same buckets and counts (a list that did not change is not written again). */
+/** Same buckets and counts (a list that did not change is not written again), whatever the versions of the set's counts. */
 export function sameTopList(a: TopList, b: TopList): boolean {
   const sorted = <T>(map: Map<string, T> | undefined) => map && [...map].sort(([x], [y]) => byId(x, y));
   const counts = (list: TopList) => JSON.stringify([list.buckets, list.set, sorted(list.items), list.schema, list.setScores, sorted(list.scores)]);

@@ -13,7 +13,10 @@
  *    changed items (their counts per ranked period, from the counters, and for a schema
  *    with a score the bounds of its interval), and every member too when a rolling
  *    window slid since the list was written; merges; writes the list conditionally on the
- *    version it read (another run's write makes it start over);
+ *    version it read (another run's write makes it start over; the set's counts are stamped
+ *    with their counters' write count, so that two runs at once leave the later recount's;
+ *    a list that looks unchanged on the eventually consistent read is read again
+ *    consistently before nothing is written);
  * 3. once per UTC day, on its first run, recounts every list whose rolling windows slid,
  *    whether or not it changed (the windows slide without any response);
  * 4. moves the checkpoint.
@@ -30,7 +33,7 @@ import { scoreInterval } from '../domain/statistics';
 import { logger } from '../observability/logger';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { nonNegative, sumCounters, type Counter } from '../domain/aggregation';
-import { counterFromPoint, daySk, pointItemRange, pointRecords, readCounterItems, yearSk, type AggregateEntity } from '../store/counters';
+import { counterFromPoint, counterWrites, daySk, pointItemRange, pointRecords, readCounterItems, yearSk, type AggregateEntity } from '../store/counters';
 import type { TableClient } from '../store/dynamodb-clients';
 import {
   allTopListKeys,
@@ -93,8 +96,15 @@ function rankedPeriods(now: Date) {
  * year item (this year). Day items (`d#`) sort before year items (`y#`), so the range holds
  * both, and every year item of the entity (one per year, from y#0000), which lifetime
  * sums: a read costs per 4 KB, so one Query of a few more items costs less than two.
+ * `version`: the writes of the items read (every counted change writes a year item, all of
+ * which are read), which orders two recounts of the entity.
  */
-async function periodCounters(store: TableClient, entity: AggregateEntity, entityId: string, periods: ReturnType<typeof rankedPeriods>): Promise<Counter[]> {
+async function periodCounters(
+  store: TableClient,
+  entity: AggregateEntity,
+  entityId: string,
+  periods: ReturnType<typeof rankedPeriods>,
+): Promise<{ counters: Counter[]; version: number }> {
   const range = {
     from: pointItemRange('day', periods.days[0], periods.days.at(-1)!).from,
     to: pointItemRange('month', periods.months[0], periods.months.at(-1)!).to,
@@ -110,13 +120,14 @@ async function periodCounters(store: TableClient, entity: AggregateEntity, entit
       'month',
     ),
   };
-  return periods.sums.map(({ granularity, keys }) => {
+  const counters = periods.sums.map(({ granularity, keys }) => {
     const records = keys === 'all' ? [...points[granularity].values()] : keys.map((key) => points[granularity].get(key));
     return sumCounters(
       records.map((record) => counterFromPoint(record, 0)),
       0,
     );
   });
+  return { counters, version: counterWrites(items) };
 }
 
 /** The schema and config of a set, for its scores; undefined when the set is gone. */
@@ -134,19 +145,23 @@ async function periodCounts(
   entityId: string,
   periods: ReturnType<typeof rankedPeriods>,
   shape: SetShape,
-): Promise<{ counts: PeriodCounts; scores?: PeriodScores }> {
-  const counters = await periodCounters(store, entity, entityId, periods);
+): Promise<{ counts: PeriodCounts; version: number; scores?: PeriodScores }> {
+  const { counters, version } = await periodCounters(store, entity, entityId, periods);
   const counts = counters.map((counter) => nonNegative(counter.count));
-  if (!shape || !hasScore(shape.schema)) return { counts };
+  if (!shape || !hasScore(shape.schema)) return { counts, version };
   const scores = counters.map((counter) => {
     const sample = scoreSample(shape.schema, shape.config, counter);
     const interval = sample && scoreInterval(sample);
     return interval ? { low: interval.low, high: interval.high } : null;
   });
-  return { counts, scores };
+  return { counts, version, scores };
 }
 
-/** Recounts a set's list: the set, the `changed` items, and every member when a window slid. Returns whether it wrote. */
+/**
+ * Recounts a set's list: the set, the `changed` items, and every member when a window slid.
+ * `written`: whether it wrote any part of the list (also in an attempt that another run
+ * interrupted: the run whose last attempt finds its counts already stored did write them).
+ */
 export async function refreshTopList(
   store: TableClient,
   scope: ListScope,
@@ -155,11 +170,16 @@ export async function refreshTopList(
 ): Promise<{ written: boolean; retries: number }> {
   const periods = rankedPeriods(now);
   const shape = await setShape(store, scope.contentSetId);
+  let written = false;
+  let consistent = false;
+  let retries = 0;
   for (let attempt = 1; ; attempt++) {
     // The first read is eventually consistent (half the read units of the list, the largest
     // read of a run): runs are a minute apart, and a read that missed the last write makes
-    // the conditional write fail, so the attempts after it read consistently.
-    const stored = await readTopList(store, scope, { consistent: attempt > 1 });
+    // the conditional write fail, so the attempts after it read consistently. A read that
+    // missed a write can also make the recount look unchanged (a count that went up and down
+    // again): nothing is left unwritten on an eventually consistent read alone.
+    const stored = await readTopList(store, scope, { consistent });
     const recount = new Set(changed);
     if (needsFullRecount(stored?.list, now)) for (const id of stored!.list.items.keys()) recount.add(id);
     const items = new Map<string, PeriodCounts>();
@@ -174,6 +194,7 @@ export async function refreshTopList(
       stored?.list,
       {
         set: set.counts,
+        setVersion: set.version,
         items,
         // A set that is gone keeps the schema its list named.
         schema: shape?.schema ?? stored?.list.schema ?? '',
@@ -181,8 +202,15 @@ export async function refreshTopList(
       },
       now,
     );
-    if (stored && stored.olderLayout.size === 0 && sameTopList(stored.list, list)) return { written: false, retries: attempt - 1 };
-    if (await writeTopList(store, scope, list, stored, now)) return { written: true, retries: attempt - 1 };
+    if (stored && stored.olderLayout.size === 0 && sameTopList(stored.list, list)) {
+      if (consistent) return { written, retries };
+    } else {
+      const outcome = await writeTopList(store, scope, list, stored, now);
+      written ||= outcome.written > 0;
+      if (outcome.complete) return { written, retries };
+      retries++;
+    }
+    consistent = true;
     if (attempt >= MAX_ATTEMPTS) throw new Error(`the top list of set ${scope.contentSetId} kept changing during ${MAX_ATTEMPTS} attempts`);
   }
 }

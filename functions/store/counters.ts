@@ -471,6 +471,16 @@ export function readCounterItems(
   });
 }
 
+/**
+ * How many writes counter items have had together (their `v`): every counted change adds
+ * one to a day item and one to a year item, and nothing lowers it, so of two reads of the
+ * same items the later one has at least as many, and as many only if nothing changed
+ * between them. The ranker stamps the set counts it writes with it (store/top-lists.ts).
+ */
+export function counterWrites(items: Record<string, unknown>[]): number {
+  return items.reduce((sum, item) => sum + Number(item.v ?? 0), 0);
+}
+
 /** Every item of an entity's partition (`agg#...`), this layout's and the one before: one strongly consistent Query. */
 export function readEntityItems(store: TableClient, pk: string): Promise<Record<string, unknown>[]> {
   return queryAll(store, { TableName: store.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true });

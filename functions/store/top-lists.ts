@@ -49,7 +49,7 @@ const shardOf = (text: string, shards: number) => createHash('sha256').update(te
  * the item id). A run writes only the parts whose items changed: one response costs one
  * small part, not the whole list (a write costs 1 WRU per KB of the item written). Every
  * part written also carries the set's counts and the buckets, and a reader takes them
- * from the part written last (the highest write count): the set's counts change with every response, and a header
+ * from the latest part (`latestPart`): the set's counts change with every response, and a header
  * item of their own would cost a second write per run. 16 parts hold about 6 items each in
  * a list of 100: 0.6 to 1.2 KB for new pages, up to 2.5 KB for pages whose periods all have
  * scores of their own, the quiet site's whole write (docs/scaling.md, "Rankings").
@@ -57,7 +57,8 @@ const shardOf = (text: string, shards: number) => createHash('sha256').update(te
  * number is of an older layout, rewritten at the list's next write.
  */
 const ITEM_PARTS = 16;
-const itemPart = (id: string) => `items#${shardOf(id, ITEM_PARTS)}`;
+/** The part an item is stored in. */
+export const itemPart = (id: string) => `items#${shardOf(id, ITEM_PARTS)}`;
 /** The part that carries a changed set count when no part's items changed. */
 const FIRST_PART = 'items#0';
 
@@ -66,7 +67,7 @@ export interface StoredTopList {
   scope: ListScope;
   list: TopList;
   versions: Map<string, number>;
-  /** The list's write count, carried by the parts each write wrote: the highest names the part written last. */
+  /** The list's write count, carried by the parts each write wrote. */
   writes: number;
   /** The parts written before lists named their schema or for another number of parts: rewritten at the next write, even unchanged. */
   olderLayout: Set<string>;
@@ -99,13 +100,19 @@ function inLayout<T>(values: T[], missing: T): T[] {
 }
 
 /**
- * The part written last: the highest write count (`writes`, one more than the list's at
- * every write, so no clock decides), then the part's name; its set counts and buckets are
- * the list's.
+ * The part whose set counts and buckets are the list's: the one whose set counts were read
+ * from the most counter writes (`cv`, the list's `setVersion`: the latest counts, whichever
+ * run wrote last), then the highest write count (`writes`, one more than the list's at
+ * every write: the buckets of a later run with the same counts), then the part's name. No
+ * clock decides. Two runs that start from the same list write the same write count, each
+ * on parts of its own; ordered by write count alone, the part with the greater name would
+ * win, and with it counts read before the other run's, until the set's next change.
  */
 function latestPart(parts: Record<string, unknown>[]): Record<string, unknown> | undefined {
   const later = (a: Record<string, unknown>, b: Record<string, unknown>) =>
-    Number(a.writes ?? 0) - Number(b.writes ?? 0) || (String(a.sk) > String(b.sk) ? 1 : String(a.sk) < String(b.sk) ? -1 : 0);
+    Number(a.cv ?? -1) - Number(b.cv ?? -1) ||
+    Number(a.writes ?? 0) - Number(b.writes ?? 0) ||
+    (String(a.sk) > String(b.sk) ? 1 : String(a.sk) < String(b.sk) ? -1 : 0);
   return parts.reduce<Record<string, unknown> | undefined>((latest, part) => (!latest || later(part, latest) > 0 ? part : latest), undefined);
 }
 
@@ -149,6 +156,7 @@ function combineParts(scope: ListScope, parts: Record<string, unknown>[]): Store
   const list: TopList = {
     buckets,
     set: inLayout(((latest?.set ?? []) as number[]).map(Number), 0),
+    ...(latest?.cv === undefined ? {} : { setVersion: Number(latest.cv) }),
     items,
     ...(latest?.schema === undefined ? {} : { schema: String(latest.schema) }),
     ...(scored ? { setScores: decodeScores(String(latest!.setBounds ?? latest!.setScores)), scores } : {}),
@@ -258,10 +266,17 @@ function partsOf(scope: ListScope, list: TopList): Map<string, Record<string, un
 
 /**
  * Writes the parts of `list` that differ from `stored`, each on the condition that it is
- * still at the version read (absent when new); false when another run changed one first
- * (the parts written are each a consistent recount: the caller reads again and merges).
+ * still at the version read (absent when new). `complete` is false when another run changed
+ * one first (the parts written are each a consistent recount: the caller reads again and
+ * merges); `written` counts the parts this call wrote, which it did even when not complete.
  */
-export async function writeTopList(store: TableClient, scope: ListScope, list: TopList, stored: StoredTopList | undefined, now: Date): Promise<boolean> {
+export async function writeTopList(
+  store: TableClient,
+  scope: ListScope,
+  list: TopList,
+  stored: StoredTopList | undefined,
+  now: Date,
+): Promise<{ complete: boolean; written: number }> {
   const { pk, prefix } = listPrefix(scope);
   const before = stored ? partsOf(scope, stored.list) : new Map<string, Record<string, unknown>>();
   const after = partsOf(scope, list);
@@ -293,6 +308,7 @@ export async function writeTopList(store: TableClient, scope: ListScope, list: T
               set: list.set,
               ...(list.schema === undefined ? {} : { schema: list.schema }),
               ...(list.setScores ? { setBounds: encodeScores(list.setScores) } : {}),
+              ...(list.setVersion === undefined ? {} : { cv: list.setVersion }),
               parts: ITEM_PARTS,
               writes: (stored?.writes ?? 0) + 1,
               version: (seen ?? 0) + 1,
@@ -312,7 +328,7 @@ export async function writeTopList(store: TableClient, scope: ListScope, list: T
       }
     }),
   );
-  return outcomes.every(Boolean);
+  return { complete: outcomes.every(Boolean), written: outcomes.filter(Boolean).length };
 }
 
 /** The key of every top list (the daily recount), from the sparse index, every page of every shard. */

@@ -1,10 +1,12 @@
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TOP_PERIODS } from '../../shared/periods';
 import { ANONYMOUS } from '../../functions/api/auth';
 import { refreshTopList, runRanker } from '../../functions/jobs/ranker';
 import { createResponse } from '../../functions/operations/response-collection';
 import { topContentItems } from '../../functions/operations/top';
 import { defaultStore } from '../../functions/store/entity-store';
-import { minuteKey, readTopList } from '../../functions/store/top-lists';
+import type { TableClient } from '../../functions/store/dynamodb-clients';
+import { itemPart, minuteKey, readTopList } from '../../functions/store/top-lists';
 import { meterClient } from '../../scripts/dynamo-meter';
 import { createAccount, createContentSet, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 
@@ -81,12 +83,82 @@ describe('the ranker', () => {
     const items = await contentItemIds(['c', 'd']);
     const scope = { accountId: owner.accountId, projectId, contentSetId };
     const outcomes = await Promise.all([refreshTopList(store, scope, [items.c], new Date()), refreshTopList(store, scope, [items.d], new Date())]);
-    // Both wrote (one after starting over on the other's version), or one found nothing left to write.
+    // Every part either run wrote was written by one of them first: at least one wrote.
     expect(outcomes.filter((outcome) => outcome.written).length).toBeGreaterThanOrEqual(1);
     const list = await readTopList(store, scope, { consistent: true });
     const SEVEN_DAYS = TOP_PERIODS.indexOf('rolling7d');
     expect(list!.list.items.get(items.c)![SEVEN_DAYS]).toBe(4);
     expect(list!.list.items.get(items.d)![SEVEN_DAYS]).toBe(1);
+  });
+
+  it("says that each of two runs wrote when each wrote a part before the other, and the other's retry found its counts there", async () => {
+    await vote('e', 2);
+    // Ids are random: pages until one is in another part than e's.
+    const items = await contentItemIds(['e']);
+    for (let page = 0; !items.f; page++) {
+      await vote(`f${page}`, 3);
+      const { [`f${page}`]: id } = await contentItemIds([`f${page}`]);
+      if (itemPart(id) !== itemPart(items.e)) items.f = id;
+    }
+    await api.drainStream({ rank: false });
+    const scope = { accountId: owner.accountId, projectId, contentSetId };
+    // Both runs read the list and recount e and f, then their writes meet: the first run's
+    // write of e's part goes first, the second run's write of f's part goes first.
+    const first = heldWrites();
+    const second = heldWrites();
+    const runs = Promise.all([
+      refreshTopList(first.store, scope, [items.e, items.f], new Date()),
+      refreshTopList(second.store, scope, [items.e, items.f], new Date()),
+    ]);
+    await Promise.all([first.arrived, second.arrived]);
+    for (const part of new Set([...first.parts(), ...second.parts()])) {
+      const order = part === itemPart(items.f) ? [second, first] : [first, second];
+      for (const run of order) await run.release(part);
+    }
+    const outcomes = await runs;
+    // Each lost one write, started over, and found the other's write holding what it counted.
+    expect(outcomes).toEqual([
+      { written: true, retries: 1 },
+      { written: true, retries: 1 },
+    ]);
+    const list = await readTopList(store, scope, { consistent: true });
+    const SEVEN_DAYS = TOP_PERIODS.indexOf('rolling7d');
+    expect([list!.list.items.get(items.e)![SEVEN_DAYS], list!.list.items.get(items.f)![SEVEN_DAYS]]).toEqual([2, 3]);
+  });
+
+  it('writes a recount that equals what an eventually consistent read of the list returned, when a consistent read holds other counts', async () => {
+    const scope = { accountId: owner.accountId, projectId, contentSetId };
+    await api.drainStream();
+    const before = (await readTopList(store, scope, { consistent: true }))!;
+    const { Items: earlier } = await store.documentClient.send(
+      new QueryCommand({
+        TableName: store.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': `toplist#${owner.accountId}`, ':prefix': `${projectId}#${contentSetId}#` },
+        ConsistentRead: true,
+      }),
+    );
+    // A vote is ranked, then removed and counted out: the counts are what they were before it.
+    const created = (await api.call('responses/create', [{ contentSetId, key: 'g', value: '+', revokable: true }])).body;
+    await api.drainStream();
+    const { g } = await contentItemIds(['g']);
+    expect((await readTopList(store, scope, { consistent: true }))!.list.items.has(g)).toBe(true);
+    expect((await api.call('responses/remove', [{ responseId: created.responseId, revokeToken: created.revokable.token }])).status).toBe(204);
+    await api.drainStream({ rank: false });
+    // An eventually consistent read that missed the vote's write returns the list as it was before it.
+    const lagging: TableClient = {
+      ...store,
+      documentClient: {
+        send: (command: unknown) =>
+          command instanceof QueryCommand && !command.input.ConsistentRead && String(command.input.ExpressionAttributeValues?.[':pk']).startsWith('toplist#')
+            ? Promise.resolve({ Items: earlier })
+            : store.documentClient.send(command as never),
+      } as unknown as DynamoDBDocumentClient,
+    };
+    expect((await refreshTopList(lagging, scope, [g], new Date())).written).toBe(true);
+    const after = (await readTopList(store, scope, { consistent: true }))!;
+    expect(after.list.items.has(g)).toBe(false);
+    expect(after.list.set).toEqual(before.list.set);
   });
 
   it("rewrites one part of the list for a response on one item, the set's counts with it", async () => {
@@ -111,6 +183,40 @@ describe('the ranker', () => {
     expect(minuteKey(new Date('2026-11-25T10:11:59.999Z'))).toBe('2026-11-25T10:11');
   });
 });
+
+/**
+ * The table through a gate that holds a run's first writes of top list parts until the test
+ * releases them part by part (later writes pass): `arrived` once the run has sent them.
+ */
+function heldWrites() {
+  const held = new Map<string, () => Promise<void>>();
+  let open = false;
+  let arrived!: () => void;
+  const send = (command: unknown) => {
+    const input = command instanceof PutCommand ? command.input : undefined;
+    if (open || !String(input?.Item?.pk).startsWith('toplist#')) return store.documentClient.send(command as never);
+    return new Promise((resolve, reject) => {
+      held.set(String(input!.Item!.sk).replace(/^.*#(items#\d+)$/, '$1'), () => store.documentClient.send(command as never).then(resolve, reject));
+      // A run sends all of its writes at once: the others arrive before the next turn.
+      if (held.size === 1) setImmediate(() => arrived());
+    });
+  };
+  return {
+    store: { ...store, documentClient: { send } as unknown as DynamoDBDocumentClient } satisfies TableClient,
+    arrived: new Promise<void>((resolve) => {
+      arrived = () => {
+        open = true;
+        resolve();
+      };
+    }),
+    parts: () => [...held.keys()],
+    async release(part: string) {
+      await held
+        .get(part)?.()
+        .catch(() => undefined);
+    },
+  };
+}
 
 async function contentItemIds(keys: string[]): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};

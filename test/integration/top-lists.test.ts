@@ -2,7 +2,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { currentBuckets, needsFullRecount } from '../../functions/domain/ranking';
 import { defaultStore } from '../../functions/store/entity-store';
 import { ensureTable } from '../../functions/store/setup';
-import { decodeScores, encodeScores, readTopList, writeTopList } from '../../functions/store/top-lists';
+import { decodeScores, encodeScores, itemPart, readTopList, writeTopList } from '../../functions/store/top-lists';
 import { TOP_PERIODS } from '../../shared/periods';
 
 /**
@@ -72,10 +72,34 @@ describe('top list parts', () => {
     expect(Object.fromEntries(stored!.list.items)).toEqual({ a: counts(1), b: counts(2) });
   });
 
+  it('take the set counts of the later recount when two runs write parts of their own from one list', async () => {
+    const racing = { ...scope, contentSetId: 'racing' };
+    // Two pages in different parts, the one of the run that read the counters first in the part that sorts last.
+    const ids = Array.from({ length: 40 }, (_, index) => `page-${index}`).sort((a, b) => itemPart(a).localeCompare(itemPart(b)));
+    const [fresh, stale] = [ids[0], ids.at(-1)!];
+    expect(itemPart(stale) > itemPart(fresh)).toBe(true);
+    expect(
+      (await writeTopList(store, racing, { buckets, set: counts(1), setVersion: 2, items: new Map([[fresh, counts(1)]]), schema: 'pulse' }, undefined, now))
+        .complete,
+    ).toBe(true);
+    const stored = (await readTopList(store, racing, { consistent: true }))!;
+    // Both runs read this list. The early one recounted the set after a response on `stale`; the
+    // late one after another on `fresh` too (two counter writes more), and wrote first.
+    const early = { ...stored.list, set: counts(2), setVersion: 4, items: new Map([...stored.list.items, [stale, counts(1)]]) };
+    const late = { ...stored.list, set: counts(3), setVersion: 6, items: new Map([[fresh, counts(2)]]) };
+    expect(await writeTopList(store, racing, late, stored, now)).toEqual({ complete: true, written: 1 });
+    expect(await writeTopList(store, racing, early, stored, now)).toEqual({ complete: true, written: 1 });
+    const after = (await readTopList(store, racing, { consistent: true }))!;
+    // The same write count on both parts: the later counts win, not the part that sorts last.
+    expect(after.writes).toBe(2);
+    expect([after.list.set, after.list.setVersion]).toEqual([counts(3), 6]);
+    expect(Object.fromEntries(after.list.items)).toEqual({ [fresh]: counts(2), [stale]: counts(1) });
+  });
+
   it('write the changed parts only, one more write count, and the set counts in each', async () => {
     const stored = (await readTopList(store, scope, { consistent: true }))!;
     const list = { buckets, set: counts(4), items: new Map([...stored.list.items, ['b', counts(3)]]), schema: 'pulse' };
-    expect(await writeTopList(store, scope, list, stored, now)).toBe(true);
+    expect((await writeTopList(store, scope, list, stored, now)).complete).toBe(true);
     const after = (await readTopList(store, scope, { consistent: true }))!;
     expect(after.writes).toBe(3);
     expect(after.list.set).toEqual(counts(4));
@@ -85,7 +109,7 @@ describe('top list parts', () => {
 
   it('carry a change of the set counts alone in one part, when no item changed', async () => {
     const stored = (await readTopList(store, scope, { consistent: true }))!;
-    expect(await writeTopList(store, scope, { ...stored.list, set: counts(5) }, stored, now)).toBe(true);
+    expect((await writeTopList(store, scope, { ...stored.list, set: counts(5) }, stored, now)).complete).toBe(true);
     const after = (await readTopList(store, scope, { consistent: true }))!;
     expect(after.list.set).toEqual(counts(5));
     const written = [...after.versions].filter(([name, version]) => version !== stored.versions.get(name));
@@ -128,7 +152,7 @@ describe('top list parts', () => {
       setScores: bounds(0.1, 0.2),
       scores: new Map([['a', bounds(0.123456789123, -0.5)]]),
     };
-    expect(await writeTopList(store, scored, list, undefined, now)).toBe(true);
+    expect((await writeTopList(store, scored, list, undefined, now)).complete).toBe(true);
     const stored = (await readTopList(store, scored, { consistent: true }))!;
     expect(stored.list).toEqual({ ...list, scores: new Map([['a', bounds(0.12345679, -0.5)]]) });
     expect(stored.olderLayout.size).toBe(0);
@@ -145,7 +169,7 @@ describe('top list parts', () => {
     // A part of the release before wrote every bound in full.
     expect(decodeScores(';0.25,0.75;0.25,0.75;-0.5,1;0.25,0.75;2,3.5;-0.5,1;')).toEqual(periods);
     const list = { buckets, set: counts(2), items: new Map([['a', counts(2)]]), schema: 'rating', setScores: periods, scores: new Map([['a', periods]]) };
-    expect(await writeTopList(store, short, list, undefined, now)).toBe(true);
+    expect((await writeTopList(store, short, list, undefined, now)).complete).toBe(true);
     const [part] = await partsOf('short');
     expect([part.setBounds, part.bounds]).toEqual([';.25,.75;=1;-.5,1;=1;2,3.5;=3;', { a: ';.25,.75;=1;-.5,1;=1;2,3.5;=3;' }]);
     expect((await readTopList(store, short, { consistent: true }))!.list).toEqual(list);
@@ -183,7 +207,7 @@ describe('top list parts', () => {
     expect(needsFullRecount(stored.list, now)).toBe(false);
     // One item changed: every part is written anew, in 16 parts.
     const list = { ...stored.list, items: new Map([...stored.list.items, ['item-3', counts(3)]]) };
-    expect(await writeTopList(store, earlier, list, stored, now)).toBe(true);
+    expect((await writeTopList(store, earlier, list, stored, now)).complete).toBe(true);
     const after = (await readTopList(store, earlier, { consistent: true }))!;
     expect(after.olderLayout.size).toBe(0);
     expect(after.list).toEqual(list);
@@ -208,7 +232,7 @@ describe('top list parts', () => {
     expect(needsFullRecount(stored.list, now)).toBe(true);
     expect([...stored.olderLayout]).toEqual(['items#0']);
     const list = { buckets, set: counts(2), items: stored.list.items, schema: 'pulse' };
-    expect(await writeTopList(store, before, list, stored, now)).toBe(true);
+    expect((await writeTopList(store, before, list, stored, now)).complete).toBe(true);
     const after = (await readTopList(store, before, { consistent: true }))!;
     expect([after.list.schema, after.olderLayout.size, after.versions.get('items#0')]).toEqual(['pulse', 0, 2]);
     expect(needsFullRecount(after.list, now)).toBe(false);
