@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { CONTENT_STATES, PROJECT_STATES } from '../domain/states';
 import { SCHEMAS } from '../domain/schemas';
 import { storable } from '../domain/stored-numbers';
+import { MAX_ADDRESS_LIMIT } from '../domain/quarantine';
 
 /**
  * Argument models of SPEC part 2, as zod schemas. Objects are strict: an unknown field
@@ -70,6 +71,7 @@ export const AlertSettingsInputModel = z
 export const QuarantineSettingsInputModel = z
   .strictObject({
     visitorBurst: z.number().int().min(0).max(1000).optional(),
+    addressLimit: z.number().int().min(0).max(MAX_ADDRESS_LIMIT).optional(),
     surgeFactor: z.number().int().min(1).max(1000).optional(),
     surgeFloor: z.number().int().min(0).max(1_000_000).optional(),
     spamCheck: z.boolean().optional(),
@@ -77,7 +79,7 @@ export const QuarantineSettingsInputModel = z
   .meta({
     id: 'QuarantineSettingsInput',
     description:
-      "A content set's quarantine settings to change: one visitor's most responses on an item a minute, the surge rule's factor and floor, the spam check of messages.",
+      "A content set's quarantine settings to change: one visitor's (or address's) most responses on an item a minute, one address's most visitors on an item a day, the surge rule's factor and floor, the spam check of messages.",
   });
 
 export const projectStateFilter = z.enum(['all', ...PROJECT_STATES]);

@@ -58,7 +58,13 @@ export const SchemaConfigModel = z
   .meta({ id: 'SchemaConfig', description: "A content set's complete schemaConfig; its shape follows the set's schema." });
 
 export const QuarantineSettingsModel = z
-  .object({ visitorBurst: z.number().int().min(0), surgeFactor: z.number().int().min(1), surgeFloor: z.number().int().min(0), spamCheck: z.boolean() })
+  .object({
+    visitorBurst: z.number().int().min(0),
+    addressLimit: z.number().int().min(0),
+    surgeFactor: z.number().int().min(1),
+    surgeFloor: z.number().int().min(0),
+    spamCheck: z.boolean(),
+  })
   .meta({ id: 'QuarantineSettings', description: 'A content set\'s quarantine settings, defaults filled in (docs/api.md, "Quarantine").' });
 
 export const AlertSettingsModel = z

@@ -27,6 +27,8 @@ export interface ResponseImage {
   importId?: string;
   /** An anonymous response's visitor hash of the day on its item (domain/visitor-hash.ts); keyed calls have none. */
   visitor?: string;
+  /** Its address hash of the day on its item (domain/visitor-hash.ts `addressHash`); keyed calls have none. */
+  address?: string;
   /** Why and when it was held (state `quarantined`, `discarded`, and after its release). */
   quarantine?: QuarantineRecord;
   createdAt: string;

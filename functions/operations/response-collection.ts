@@ -29,7 +29,7 @@ import { isConditionFailure } from '../store/conditions';
 import { autoMetadata, insertContentItem, newContentItem } from './contents';
 import { issueRevokeToken, resolveTarget, stateChecks, validValue } from './response-targets';
 import { rememberItem, rememberKey } from './target-cache';
-import { visitorResponseIdOf } from './visitor-identity';
+import { type VisitorIdentity, visitorIdentityOf } from './visitor-identity';
 
 export interface ResponseWriteResult {
   responseId: string;
@@ -66,7 +66,7 @@ export async function createResponse(
     const value = validValue(set, input.value);
     const revokeWindow = set.revokeWindowSeconds ?? 0;
     const revokable = wantsToken && revokeWindow > 0 ? issueRevokeToken(set.id, revokeWindow, now) : undefined;
-    const record = (contentItemId: string, visitor: string | undefined, id = newId()): NewResponse => ({
+    const record = (contentItemId: string, identity: VisitorIdentity | undefined, id = newId()): NewResponse => ({
       id,
       accountId: set.accountId,
       projectId: set.projectId,
@@ -80,7 +80,8 @@ export async function createResponse(
       profiling: Object.keys(profiling).length > 0 ? profiling : undefined,
       revokeTokenHash: revokable ? hashSecret(revokable.token) : undefined,
       revokeExpiresAt: revokable?.expireAt,
-      visitor,
+      visitor: identity?.visitor,
+      address: identity?.address,
       createdAt: timestamp,
       updatedAt: timestamp,
       // The person the response is about, when the caller named one: found and erased by it.
@@ -88,17 +89,18 @@ export async function createResponse(
     });
     const written = (response: NewResponse) => ({ responseId: response.id, feelbackId: response.id, ...(revokable ? { revokable } : {}) });
 
-    // An anonymous response carries the visitor's hash of the day on the item, for the flood
-    // rules (stream/screening.ts). One vote per visitor: a set with onePerVisitor takes it as
-    // the id the visitor's responses on the item share today, replacing the earlier one (docs/api.md).
+    // An anonymous response carries the visitor's and the address's hashes of the day on the
+    // item, for the flood rules (stream/screening.ts). One vote per visitor: a set with
+    // onePerVisitor takes the visitor's as the id its responses on the item share today,
+    // replacing the earlier one (docs/api.md).
     const oncePerVisitor = caller.level === 'anonymous' && onePerVisitorOf(set);
-    const visitorOf = (contentItemId: string) =>
-      caller.level === 'anonymous' ? visitorResponseIdOf(table, request, { contentSetId: set.id, contentItemId }, now) : Promise.resolve(undefined);
+    const identityOf = (contentItemId: string) =>
+      caller.level === 'anonymous' ? visitorIdentityOf(table, request, { contentSetId: set.id, contentItemId }, now) : Promise.resolve(undefined);
 
     if (target.item) {
-      const visitor = await visitorOf(target.item.id);
-      if (visitor && oncePerVisitor) {
-        const response = record(target.item.id, visitor, visitor);
+      const identity = await identityOf(target.item.id);
+      if (identity && oncePerVisitor) {
+        const response = record(target.item.id, identity, identity.visitor);
         try {
           await updatePlainItem(table, visitorResponseUpdate(table.tableName, response));
         } catch (error) {
@@ -108,14 +110,14 @@ export async function createResponse(
         return written(response);
       }
       // A new id: the condition (attribute_not_exists) never fails but on a collision of 128 random bits.
-      const response = record(target.item.id, visitor);
+      const response = record(target.item.id, identity);
       await putPlainItem(table, createResponseWrite(table.tableName, response).Put!);
       return written(response);
     }
     const item = newContentItem(set, input.key!, autoMetadata(input.key!), now);
     // A new item has no earlier response: the visitor's id is written as any new one.
-    const visitor = await visitorOf(item.id);
-    const response = record(item.id, visitor, (oncePerVisitor ? visitor : undefined) ?? newId());
+    const identity = await identityOf(item.id);
+    const response = record(item.id, identity, (oncePerVisitor ? identity?.visitor : undefined) ?? newId());
     const outcome = await insertContentItem(table, item, [
       createResponseWrite(table.tableName, response),
       ...stateChecks(table.tableName, { projectId: set.projectId, contentSetId: set.id, itemId: null }),

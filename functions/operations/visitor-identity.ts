@@ -1,11 +1,12 @@
 /**
- * Who an anonymous response comes from, as far as `onePerVisitor` needs to know
- * (docs/api.md, "One vote per visitor"): the response id the visitor's responses on an
- * item share for the UTC day (domain/visitor-hash.ts), under the day's salt
- * (store/visitor-salts.ts), which each function instance reads once per day and keeps.
+ * Who an anonymous response comes from, as far as `onePerVisitor` and the flood rules need
+ * to know (docs/api.md, "One vote per visitor", "Quarantine"): the response id the visitor's
+ * responses on an item share for the UTC day, and the hash of its address alone on the item
+ * that day (domain/visitor-hash.ts), under the day's salt (store/visitor-salts.ts), which
+ * each function instance reads once per day and keeps.
  */
 import { callerVisitorKey } from '../api/client-address';
-import { saltDay, visitorResponseId } from '../domain/visitor-hash';
+import { addressHash, saltDay, visitorResponseId } from '../domain/visitor-hash';
 import type { TableClient } from '../store/dynamodb-clients';
 import { daySalt } from '../store/visitor-salts';
 
@@ -29,18 +30,28 @@ export function forgetVisitorSalt(): void {
   remembered = undefined;
 }
 
+export interface VisitorIdentity {
+  /** The id of the visitor's response on the item today (address and user agent). */
+  visitor: string;
+  /** The hash of the address on the item today, whatever the user agent. */
+  address: string;
+}
+
 /**
- * The id of the visitor's response on this item today, or undefined when the request
+ * The visitor's and the address's hashes on this item today, or undefined when the request
  * names no address (then it is not recognised, and counts as a response of its own).
  */
-export async function visitorResponseIdOf(
+export async function visitorIdentityOf(
   table: TableClient,
   request: { headers: Record<string, string | undefined>; sourceIp?: string },
   target: { contentSetId: string; contentItemId: string },
   now: Date,
-): Promise<string | undefined> {
+): Promise<VisitorIdentity | undefined> {
   const addressKey = callerVisitorKey(request.headers, request.sourceIp);
   if (!addressKey) return undefined;
   const salt = await saltOfDay(table, saltDay(now));
-  return visitorResponseId(salt, { addressKey, userAgent: request.headers['user-agent'] ?? '' }, target);
+  return {
+    visitor: visitorResponseId(salt, { addressKey, userAgent: request.headers['user-agent'] ?? '' }, target),
+    address: addressHash(salt, addressKey, target),
+  };
 }

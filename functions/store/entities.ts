@@ -416,6 +416,8 @@ export const Response = new Entity({
     importId: { type: 'string', readOnly: true },
     /** An anonymous response's visitor hash of the day on its item (domain/visitor-hash.ts), for the flood rules: never an address. */
     visitor: { type: 'string', readOnly: true },
+    /** An anonymous response's address hash of the day on its item (domain/visitor-hash.ts `addressHash`), for the flood rules: never an address. */
+    address: { type: 'string', readOnly: true },
     /** `{ reason, at }`: why and when the screening held it (domain/quarantine.ts); kept after a release or discard. */
     quarantine: { type: 'any' },
     /**

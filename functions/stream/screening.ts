@@ -18,9 +18,20 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { addBuckets, bucketKey } from '../../shared/periods';
 import type { DomainEvent, ResponseImage } from '../domain/events';
-import { BASELINE_DAYS, floodReason, quarantineSettingsOf, type Arrival, type QuarantineReason, type QuarantineSettingsInput } from '../domain/quarantine';
+import {
+  type AddressAdmission,
+  BASELINE_DAYS,
+  floodReason,
+  quarantineSettingsOf,
+  type Arrival,
+  type QuarantineReason,
+  type QuarantineSettings,
+  type QuarantineSettingsInput,
+} from '../domain/quarantine';
+import { saltDay } from '../domain/visitor-hash';
 import { messageOf, spamReason } from '../domain/spam';
 import { inParallel } from '../jobs/parallel';
+import { admitVisitor } from '../store/address-visitors';
 import { getRawItemsChunked } from '../store/batch';
 import { isConditionFailure } from '../store/conditions';
 import { daySk, itemCountersOf, readCounterItems } from '../store/counters';
@@ -43,6 +54,7 @@ const arrivalOf = (response: ResponseImage): Arrival => ({
   id: response.id,
   contentItemId: response.contentItemId,
   ...(response.visitor === undefined ? {} : { visitor: response.visitor }),
+  ...(response.address === undefined ? {} : { address: response.address }),
   createdAt: Date.parse(response.createdAt),
 });
 
@@ -63,6 +75,31 @@ async function itemCountBefore(store: TableClient, contentItemId: string, now: D
   const to = daySk(bucketKey('day', addBuckets('day', now, -1)));
   const items = await readCounterItems(store, 'contentItem', contentItemId, { from, to });
   return items.reduce((sum, item) => sum + itemCountersOf(item).total.count, 0);
+}
+
+/** Arrival order: by time, then by id (domain/quarantine.ts orders a burst the same way). */
+const byArrival = (a: ResponseImage, b: ResponseImage) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+
+/**
+ * Whether each anonymous response's visitor is among the first `addressLimit` of its address
+ * on the item that day (store/address-visitors.ts): one conditional update per response, in
+ * arrival order per address, addresses in parallel.
+ */
+async function addressAdmissions(store: TableClient, responses: ResponseImage[], settings: QuarantineSettings): Promise<Map<string, AddressAdmission>> {
+  const admissions = new Map<string, AddressAdmission>();
+  if (settings.addressLimit === 0) return admissions;
+  const perAddress = new Map<string, ResponseImage[]>();
+  for (const response of responses) {
+    if (response.address === undefined || response.visitor === undefined) continue;
+    perAddress.set(response.address, [...(perAddress.get(response.address) ?? []), response]);
+  }
+  await inParallel([...perAddress.values()], 16, async (arrivals) => {
+    for (const response of arrivals.sort(byArrival)) {
+      const day = saltDay(new Date(response.createdAt));
+      admissions.set(response.id, await admitVisitor(store, response.address!, response.visitor!, settings.addressLimit, day));
+    }
+  });
+  return admissions;
 }
 
 /** Holds a response: on the condition that it is active and was never held. False when it was not (a redelivery, a release). */
@@ -121,11 +158,12 @@ export async function screenNewResponses(store: TableClient, events: DomainEvent
     const surgeItems =
       settings.surgeFloor > 0 ? [...new Set(screened.filter((response) => response.visitor !== undefined).map((response) => response.contentItemId))] : [];
     const baselines = new Map(await Promise.all(surgeItems.map(async (itemId) => [itemId, await itemCountBefore(store, itemId, now)] as const)));
+    const admissions = await addressAdmissions(store, screened, settings);
 
     for (const response of screened) {
       const message = messages.get(response.id);
       const reason =
-        floodReason(arrivalOf(response), arrivals, settings, baselines.get(response.contentItemId) ?? 0) ??
+        floodReason(arrivalOf(response), arrivals, settings, baselines.get(response.contentItemId) ?? 0, admissions.get(response.id)) ??
         (message === undefined
           ? undefined
           : spamReason(

@@ -511,6 +511,7 @@ describeInBrowser('console in Chromium', () => {
     await page.getByLabel(/Create content items automatically/).uncheck();
     await page.getByLabel('Revoke window (minutes)').fill('10');
     await page.getByLabel('Responses one visitor may give on a page within a minute').fill('8');
+    await page.getByLabel('Browsers one address may answer with on a page each day').fill('40');
     await page.getByLabel(/Hold messages that look like spam/).uncheck();
     await page.getByLabel('State').selectOption('inactive');
     await page.getByRole('button', { name: 'Save settings' }).click();
@@ -526,7 +527,7 @@ describeInBrowser('console in Chromium', () => {
         alerts: { enabled: false, minResponses: 20 },
         onePerVisitor: false,
         publicMinCount: 3,
-        quarantine: { visitorBurst: 8, surgeFactor: 20, surgeFloor: 600, spamCheck: false },
+        quarantine: { visitorBurst: 8, addressLimit: 40, surgeFactor: 20, surgeFloor: 600, spamCheck: false },
       },
       'inactive',
     ]);

@@ -9,7 +9,7 @@ process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
 
 import { rebuildProject } from '../../functions/jobs/rebuild';
 import { defaultStore } from '../../functions/store/entity-store';
-import { createAccount, createContentSet, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+import { createAccount, createContentSet, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
 import { startReceiver, until, type Receiver } from '../support/webhook-receiver';
 
 jest.setTimeout(120_000);
@@ -132,6 +132,77 @@ describe('a burst of one visitor', () => {
   });
 });
 
+describe('one address, many user agents (a script varying its browser string)', () => {
+  const SCRIPT_ADDRESS = '203.0.113.50';
+  /** Twenty "no" votes on one page of a onePerVisitor set, each with another user agent, from the given addresses. */
+  async function rig(contentSetId: string, key: string, addressOf: (index: number) => string): Promise<string[]> {
+    const ids: string[] = [];
+    for (let index = 0; index < 20; index++) {
+      const answer = await api.call('responses/create', [{ contentSetId, key, value: 'no' }], {
+        headers: { 'user-agent': `rigging-script/${index}`, 'x-forwarded-for': addressOf(index) },
+      });
+      // The usual answer, held or not.
+      expect(answer.status).toBe(200);
+      expect(typeof answer.body.responseId).toBe('string');
+      ids.push(answer.body.responseId);
+    }
+    await settle();
+    return ids;
+  }
+
+  test('from one address: the first addressLimit (3) are counted, the other 17 held for address-limit', async () => {
+    const votes = await createContentSet(api, owner.admin, projectId, 'yes-no', { metadata: { publicAggregates: true, onePerVisitor: true } });
+    const ids = await rig(votes, 'https://example.com/rigged', () => SCRIPT_ADDRESS);
+    // Twenty visitors by their hashes: onePerVisitor alone would count them all.
+    expect(new Set(ids).size).toBe(20);
+    const contentId = await itemOf(ids[0]);
+    const held = await listed(contentId, 'quarantined');
+    expect(held.map((response) => response.id).sort()).toEqual(ids.slice(3).sort());
+    expect(new Set(held.map((response) => response.quarantine?.reason))).toEqual(new Set(['address-limit']));
+    expect((await listed(contentId, 'active')).map((response) => response.id).sort()).toEqual(ids.slice(0, 3).sort());
+    const stats = await api.call('contents/getStats', [contentId], { key: owner.viewer });
+    expect(stats.body.count).toBe(3);
+    const keyed = (await api.call('responses/getAggregates', [contentId], { key: owner.viewer })).body as number[];
+    const anonymous = (await api.call('responses/getAggregates', [contentId], { method: 'GET' })).body as number[];
+    expect([keyed, anonymous]).toEqual([
+      [0, 3],
+      [0, 3],
+    ]);
+    await expectCountsEqualRecount();
+
+    // An admin who knows them (an office behind one address) releases them: all counted.
+    expect((await api.call('responses/release', [{ contentId }], { key: owner.admin })).body).toEqual({ changed: 17, more: false });
+    await settle();
+    expect((await api.call('contents/getStats', [contentId], { key: owner.viewer })).body.count).toBe(20);
+    await expectCountsEqualRecount();
+
+    // What the limit stored: hashes and a count, never the address or a user agent.
+    const stored = (await tableSnapshot()).join('\n');
+    expect(stored).not.toContain(SCRIPT_ADDRESS);
+    expect(stored).not.toContain('rigging-script');
+  });
+
+  test('from twenty addresses: all twenty counted', async () => {
+    const votes = await createContentSet(api, owner.admin, projectId, 'yes-no', { metadata: { publicAggregates: true, onePerVisitor: true } });
+    const ids = await rig(votes, 'https://example.com/twenty-homes', (index) => `203.0.113.${100 + index}`);
+    const contentId = await itemOf(ids[0]);
+    expect(await listed(contentId, 'quarantined')).toEqual([]);
+    expect((await api.call('contents/getStats', [contentId], { key: owner.viewer })).body.count).toBe(20);
+    expect((await api.call('responses/getAggregates', [contentId], { method: 'GET' })).body).toEqual([0, 20]);
+    await expectCountsEqualRecount();
+  });
+
+  test('a set may raise the limit (an office) or turn it off', async () => {
+    const votes = await createContentSet(api, owner.admin, projectId, 'yes-no', {
+      metadata: { onePerVisitor: true, quarantine: { addressLimit: 30, visitorBurst: 0 } },
+    });
+    const ids = await rig(votes, 'https://example.com/office', () => '203.0.113.51');
+    expect(await listed(await itemOf(ids[0]), 'quarantined')).toEqual([]);
+    const refused = await api.call('sets/save', [votes, { quarantine: { addressLimit: 1001 } }], { key: owner.admin });
+    expect(refused.status).toBe(400);
+  });
+});
+
 test('spam messages are held with their reason; other visitors and keyed servers are not held', async () => {
   const spam = [
     ['https://example.com/spam-1', 'Cheap deals at www.deals-shop.com, http://x.example.net and offers.example.org'],
@@ -168,7 +239,7 @@ test('spam messages are held with their reason; other visitors and keyed servers
 
 test('the settings show their defaults and are saved per set', async () => {
   const { body } = await api.call('sets/get', [messageSet], { key: owner.viewer });
-  expect(body.metadata.quarantine).toEqual({ visitorBurst: 5, surgeFactor: 20, surgeFloor: 600, spamCheck: true });
+  expect(body.metadata.quarantine).toEqual({ visitorBurst: 5, addressLimit: 3, surgeFactor: 20, surgeFloor: 600, spamCheck: true });
   const saved = await api.call('sets/save', [messageSet, { quarantine: { visitorBurst: 10, spamCheck: false } }], { key: owner.admin });
-  expect(saved.body.metadata.quarantine).toEqual({ visitorBurst: 10, surgeFactor: 20, surgeFloor: 600, spamCheck: false });
+  expect(saved.body.metadata.quarantine).toEqual({ visitorBurst: 10, addressLimit: 3, surgeFactor: 20, surgeFloor: 600, spamCheck: false });
 });

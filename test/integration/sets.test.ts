@@ -77,7 +77,7 @@ describe('sets/create', () => {
         alerts: { enabled: true, minResponses: 20, minDrop: 0.1 },
         onePerVisitor: true,
         publicMinCount: 0,
-        quarantine: { visitorBurst: 5, surgeFactor: 20, surgeFloor: 600, spamCheck: true },
+        quarantine: { visitorBurst: 5, addressLimit: 3, surgeFactor: 20, surgeFloor: 600, spamCheck: true },
       },
     });
     const read = await api.call('sets/get', [body.id], { key: owner.viewer });
@@ -94,7 +94,7 @@ describe('sets/create', () => {
       alerts: { enabled: false, minResponses: 20 },
       onePerVisitor: true,
       publicMinCount: 0,
-      quarantine: { visitorBurst: 5, surgeFactor: 20, surgeFloor: 600, spamCheck: true },
+      quarantine: { visitorBurst: 5, addressLimit: 3, surgeFactor: 20, surgeFloor: 600, spamCheck: true },
     });
   });
 

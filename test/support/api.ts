@@ -10,7 +10,7 @@ import { ensureTable } from '../../functions/store/setup';
 import { createTableInput } from '../../functions/store/table';
 import { runRanker } from '../../functions/jobs/ranker';
 import { checkResult, watchResults } from './result-check';
-import { anonymousVisitor } from './visitors';
+import { anonymousVisitor, TEST_SERVER_ADDRESSES } from './visitors';
 
 export interface ApiAnswer<T = any> {
   status: number;
@@ -55,7 +55,7 @@ export async function startTestApi(options: { consoleDir?: string; stream?: bool
   if (withStream) await ensureTable(client, settings.tableName);
   else await client.send(new CreateTableCommand({ ...createTableInput(settings.tableName), StreamSpecification: undefined }));
   const streamConsumers = withStream ? startStreamConsumers(client, settings.tableName) : undefined;
-  const server: Server = createApiServer({ consoleDir: options.consoleDir });
+  const server: Server = createApiServer({ consoleDir: options.consoleDir, anonymousRateLimit: TEST_SERVER_ADDRESSES });
   // fetch keeps connections for the server's keep-alive time less one second; on a loaded
   // machine that margin is too thin and a reused connection can be reset. A long keep-alive
   // leaves the client's own idle timeout to close them first.

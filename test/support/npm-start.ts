@@ -28,6 +28,8 @@ export async function startNpmStart(dataDir: string, env: Record<string, string>
     PORT: String(port),
     DYNAMODB_LOCAL_PORT: String(dynamoPort),
     OIDC_PORT: '0',
+    // Each anonymous call's own address (test/support/visitors.ts), from the one trusted proxy it plays.
+    TRUST_PROXY: 'true',
     ...env,
   };
   // Its own DynamoDB Local and table, as a developer's `npm start` has.

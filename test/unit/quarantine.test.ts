@@ -16,8 +16,14 @@ function arrivals(count: number, options: { item?: string; visitor?: string; sta
 
 describe('settings', () => {
   test('defaults fill what a set did not give', () => {
-    expect(quarantineSettingsOf(undefined)).toEqual({ visitorBurst: 5, surgeFactor: 20, surgeFloor: 600, spamCheck: true });
-    expect(quarantineSettingsOf({ visitorBurst: 2, spamCheck: false })).toEqual({ visitorBurst: 2, surgeFactor: 20, surgeFloor: 600, spamCheck: false });
+    expect(quarantineSettingsOf(undefined)).toEqual({ visitorBurst: 5, addressLimit: 3, surgeFactor: 20, surgeFloor: 600, spamCheck: true });
+    expect(quarantineSettingsOf({ visitorBurst: 2, spamCheck: false })).toEqual({
+      visitorBurst: 2,
+      addressLimit: 3,
+      surgeFactor: 20,
+      surgeFloor: 600,
+      spamCheck: false,
+    });
   });
 
   test('the surge threshold is the floor until the mean rate times the factor passes it', () => {
@@ -65,6 +71,51 @@ describe('visitor burst', () => {
     const burst = arrivals(8);
     expect(burst.map((response) => floodReason(response, burst, { ...settings, visitorBurst: 0 }, 0)).filter(Boolean)).toEqual([]);
     expect(burst.map((response) => floodReason(response, burst, { ...settings, visitorBurst: 1 }, 0)).filter(Boolean)).toHaveLength(7);
+  });
+});
+
+describe('one address, many user agents', () => {
+  // Twenty user agents from one address: twenty visitors, one address.
+  const agents = (count: number, step: number) =>
+    Array.from({ length: count }, (_, index) => ({
+      id: `u${String(index).padStart(3, '0')}`,
+      contentItemId: 'item',
+      visitor: `agent-${index}`,
+      address: 'one-address',
+      createdAt: T0 + index * step,
+    }));
+
+  test('a visitor past the address limit is held for it, before any other rule', () => {
+    const [first] = agents(1, 0);
+    expect(floodReason(first, [first], settings, 0, 'over-limit')).toBe('address-limit');
+    expect(floodReason(first, [first], settings, 0, 'admitted')).toBeUndefined();
+    // Keyed responses have no visitor: never held for floods.
+    const { visitor: _visitor, ...keyed } = first;
+    expect(floodReason(keyed, [keyed], settings, 0, 'over-limit')).toBeUndefined();
+  });
+
+  test('a burst from one address within a minute is held whatever the user agents say', () => {
+    const burst = agents(8, 1000);
+    expect(burst.map((response) => floodReason(response, burst, settings, 0))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      'visitor-burst',
+      'visitor-burst',
+      'visitor-burst',
+    ]);
+    // Spread over more than a minute each, they are no burst.
+    const slow = agents(8, 12_001);
+    expect(slow.map((response) => floodReason(response, slow, settings, 0)).filter(Boolean)).toEqual([]);
+  });
+
+  test('other addresses and responses without an address are not part of the burst', () => {
+    const crowd = agents(8, 1000).map((response, index) => ({ ...response, address: `address-${index}` }));
+    expect(crowd.map((response) => floodReason(response, crowd, settings, 0)).filter(Boolean)).toEqual([]);
+    const before = agents(8, 1000).map(({ address: _address, ...response }) => response);
+    expect(before.map((response) => floodReason(response, before, settings, 0)).filter(Boolean)).toEqual([]);
   });
 });
 

@@ -836,21 +836,23 @@ export type ProjectsSaveArguments = [string, ProjectSaveModel];
 
 /** Why and when a response was held back (docs/api.md "Quarantine"); kept after its release or discard. */
 export type Quarantine = {
-  reason: "visitor-burst" | "item-surge" | "spam-links" | "spam-link-density" | "spam-repeated-text" | "spam-same-message-across-items" | "spam-known-shape";
+  reason: "visitor-burst" | "address-limit" | "item-surge" | "spam-links" | "spam-link-density" | "spam-repeated-text" | "spam-same-message-across-items" | "spam-known-shape";
   at: Timestamp;
 };
 
 /** A content set's quarantine settings, defaults filled in (docs/api.md, "Quarantine"). */
 export type QuarantineSettings = {
   visitorBurst: number;
+  addressLimit: number;
   surgeFactor: number;
   surgeFloor: number;
   spamCheck: boolean;
 };
 
-/** A content set's quarantine settings to change: one visitor's most responses on an item a minute, the surge rule's factor and floor, the spam check of messages. */
+/** A content set's quarantine settings to change: one visitor's (or address's) most responses on an item a minute, one address's most visitors on an item a day, the surge rule's factor and floor, the spam check of messages. */
 export type QuarantineSettingsInput = {
   visitorBurst?: number;
+  addressLimit?: number;
   surgeFactor?: number;
   surgeFloor?: number;
   spamCheck?: boolean;

@@ -15,7 +15,12 @@ const MAX_PUBLIC_MIN_COUNT = 1000;
 /** The API's bound of an alert's fewest responses (docs/api.md, "Alerts"). */
 const MAX_MIN_RESPONSES = 1_000_000;
 /** The API's bounds of the review rules (functions/api/models.ts, the quarantine settings), for each field and the form's check alike. */
-const REVIEW_BOUNDS = { visitorBurst: { min: 0, max: 1000 }, surgeFloor: { min: 0, max: 1_000_000 }, surgeFactor: { min: 1, max: 1000 } };
+const REVIEW_BOUNDS = {
+  visitorBurst: { min: 0, max: 1000 },
+  addressLimit: { min: 0, max: 1000 },
+  surgeFloor: { min: 0, max: 1_000_000 },
+  surgeFactor: { min: 1, max: 1000 },
+};
 
 /** "0 to 1,000": a field's bounds in the form's error message. */
 const range = (bounds: { min: number; max: number }) => `${bounds.min.toLocaleString('en')} to ${bounds.max.toLocaleString('en')}`;
@@ -45,6 +50,7 @@ function SettingsForm(props: { set: ContentSet }) {
   );
   const quarantine = set.metadata.quarantine;
   const [visitorBurst, setVisitorBurst] = useState(String(quarantine.visitorBurst));
+  const [addressLimit, setAddressLimit] = useState(String(quarantine.addressLimit));
   const [surgeFloor, setSurgeFloor] = useState(String(quarantine.surgeFloor));
   const [surgeFactor, setSurgeFactor] = useState(String(quarantine.surgeFactor));
   const [spamCheck, setSpamCheck] = useState(quarantine.spamCheck);
@@ -67,14 +73,21 @@ function SettingsForm(props: { set: ContentSet }) {
   const drop = Number(minDrop);
   const validDrop = !score || (minDrop.trim() !== '' && Number.isFinite(drop) && drop > 0);
   const validBurst = isWholeNumberIn(visitorBurst, REVIEW_BOUNDS.visitorBurst.min, REVIEW_BOUNDS.visitorBurst.max);
+  const validAddressLimit = isWholeNumberIn(addressLimit, REVIEW_BOUNDS.addressLimit.min, REVIEW_BOUNDS.addressLimit.max);
   const validFloor = isWholeNumberIn(surgeFloor, REVIEW_BOUNDS.surgeFloor.min, REVIEW_BOUNDS.surgeFloor.max);
   const validFactor = isWholeNumberIn(surgeFactor, REVIEW_BOUNDS.surgeFactor.min, REVIEW_BOUNDS.surgeFactor.max);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSaved(false);
-    if (validRevoke && validMinCount && validResponses && validDrop && validBurst && validFloor && validFactor)
+    if (validRevoke && validMinCount && validResponses && validDrop && validBurst && validAddressLimit && validFloor && validFactor)
       save.mutate({
-        quarantine: { visitorBurst: Number(visitorBurst), surgeFloor: Number(surgeFloor), surgeFactor: Number(surgeFactor), spamCheck },
+        quarantine: {
+          visitorBurst: Number(visitorBurst),
+          addressLimit: Number(addressLimit),
+          surgeFloor: Number(surgeFloor),
+          surgeFactor: Number(surgeFactor),
+          spamCheck,
+        },
         // A set without a score takes no alert settings (the API refuses them).
         ...(score ? { alerts: { enabled: alertsEnabled, minResponses: responses, minDrop: drop / score.dropInput.perScore } } : {}),
         name: name.trim(),
@@ -177,6 +190,14 @@ function SettingsForm(props: { set: ContentSet }) {
           valid={validBurst}
         />
         <NumberField
+          label="Browsers one address may answer with on a page each day"
+          {...REVIEW_BOUNDS.addressLimit}
+          value={addressLimit}
+          onChange={setAddressLimit}
+          valid={validAddressLimit}
+          hint="A household has a few; an office, school or mobile network behind one shared address may have many more: raise it for a site such visitors use, or approve them on the Review page."
+        />
+        <NumberField
           label="Responses a page may take within a minute before a surge is held"
           {...REVIEW_BOUNDS.surgeFloor}
           value={surgeFloor}
@@ -222,10 +243,10 @@ function SettingsForm(props: { set: ContentSet }) {
           The smallest drop must be a number above 0.
         </p>
       )}
-      {!(validBurst && validFloor && validFactor) && (
+      {!(validBurst && validAddressLimit && validFloor && validFactor) && (
         <p className="error" role="alert">
-          The review limits must be whole numbers: per visitor {range(REVIEW_BOUNDS.visitorBurst)}, per page {range(REVIEW_BOUNDS.surgeFloor)}, times the usual
-          rate {range(REVIEW_BOUNDS.surgeFactor)}.
+          The review limits must be whole numbers: per visitor {range(REVIEW_BOUNDS.visitorBurst)}, browsers per address {range(REVIEW_BOUNDS.addressLimit)},
+          per page {range(REVIEW_BOUNDS.surgeFloor)}, times the usual rate {range(REVIEW_BOUNDS.surgeFactor)}.
         </p>
       )}
       <div className="form-actions">
