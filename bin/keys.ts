@@ -19,6 +19,7 @@ import type { StoreSettings } from '../functions/store/dynamodb-clients';
 import { describeError, Failure, print, requestOrExitCode, runCli, UsageError, parseCommandLine, where } from './cli';
 import type { ApiKeyItem, Store } from '../functions/store/entities';
 import { DEFAULT_TABLE_NAME } from '../functions/store/table';
+import { nameProblem, normalizedName } from '../shared/names';
 
 const USAGE = `Usage: npm run keys -- <command> [options]
 
@@ -107,13 +108,18 @@ function plain(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }
 
-function accountName(value: string | undefined): string {
-  const name = (value ?? '').trim();
-  if (name === '') throw new UsageError('--account needs a non-empty name');
-  if (name.length > MAX_ACCOUNT_NAME) throw new UsageError(`--account must be at most ${MAX_ACCOUNT_NAME} characters`);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
-  if (/[\u0000-\u001f\u007f]/.test(name)) throw new UsageError('--account must not contain control characters');
+/** A name given on the command line, by the API's one rule of names people read (shared/names.ts). */
+function nameOption(option: string, value: string | undefined, maxLength: number): string {
+  const name = normalizedName(value ?? '');
+  if (name === '') throw new UsageError(`--${option} needs a non-empty name`);
+  if (name.length > maxLength) throw new UsageError(`--${option} must be at most ${maxLength} characters`);
+  const problem = nameProblem(name);
+  if (problem !== undefined) throw new UsageError(`--${option} ${problem}`);
   return name;
+}
+
+function accountName(value: string | undefined): string {
+  return nameOption('account', value, MAX_ACCOUNT_NAME);
 }
 
 function entry(key: ApiKeyItem, names: Map<string, string>): KeyEntry {
@@ -150,8 +156,7 @@ async function create(store: Store, values: TextOptions, output: Output): Promis
   if (values.level === undefined) throw new UsageError('create needs --level admin|viewer');
   if (!LEVELS.includes(values.level as KeyLevel)) throw new UsageError(`--level must be admin or viewer, not "${values.level}"`);
   const level = values.level as KeyLevel;
-  const label = values.label?.trim() || undefined;
-  if (label !== undefined && label.length > MAX_LABEL) throw new UsageError(`--label must be at most ${MAX_LABEL} characters`);
+  const label = values.label === undefined || values.label.trim() === '' ? undefined : nameOption('label', values.label, MAX_LABEL);
 
   const now = new Date();
   const account = await ensureAccount(store, name, now);

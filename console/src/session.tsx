@@ -10,6 +10,7 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider, useQuery }
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ApiError, createClient, type ApiKeyInfo, type FeedbackClient, type Me } from '@feedback-service/client';
 import { endSessionUrl, finishSignIn, isSignInCallback, loadConfig, refreshTokens, type ConsoleConfig, type OidcConfig, type PersonTokens } from './oidc';
+import { readableNamesFetch } from './lib/readable-names';
 
 export type KeyLevel = ApiKeyInfo['level'];
 
@@ -72,7 +73,7 @@ function store(credential: Credential | undefined): void {
 
 /** Checks a key with members/me (read-only: signing in writes nothing) and answers its level. */
 export async function checkKey(key: string): Promise<KeyLevel> {
-  const me = await createClient({ baseUrl: API_BASE_URL, apiKey: key }).members.me();
+  const me = await createClient({ baseUrl: API_BASE_URL, apiKey: key, fetch: readableNamesFetch }).members.me();
   return me.level;
 }
 
@@ -202,9 +203,10 @@ export function SessionProvider(props: { children: ReactNode; signIn: (controls:
   const apiKey = credential?.kind === 'key' ? credential.key : undefined;
   const client = useMemo(() => {
     if (!kind) return undefined;
-    if (kind === 'key') return createClient({ baseUrl: API_BASE_URL, apiKey });
+    if (kind === 'key') return createClient({ baseUrl: API_BASE_URL, apiKey, fetch: readableNamesFetch });
     return createClient({
       baseUrl: API_BASE_URL,
+      fetch: readableNamesFetch,
       token: async () => {
         const tokens = tokensRef.current;
         const oidc = config?.oidc;

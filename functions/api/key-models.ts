@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { cursor } from './response-models';
+import { nameText } from '../domain/names';
 import { id, MAX_PAGE_SIZE } from './models';
 
 export const MAX_KEY_LABEL = 200;
@@ -7,7 +8,7 @@ export const DEFAULT_KEY_PAGE_SIZE = 100;
 
 export const KeyCreateModel = z.strictObject({
   level: z.enum(['viewer', 'admin']),
-  label: z.string().trim().min(1).max(MAX_KEY_LABEL).optional(),
+  label: nameText(MAX_KEY_LABEL).optional(),
 });
 export type KeyCreateModel = z.infer<typeof KeyCreateModel>;
 

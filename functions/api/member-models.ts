@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { ALERT_MAIL_MODES, MAX_FOLLOWED_PROJECTS } from '../domain/notifications';
 import { ROLES } from './roles';
 import { cursor } from './response-models';
+import { nameText } from '../domain/names';
 import { id, MAX_PAGE_SIZE } from './models';
 
 export const DEFAULT_MEMBER_PAGE_SIZE = 100;
@@ -47,7 +48,7 @@ export const InvitationListQueryModel = z.strictObject({
 export type InvitationListQueryModel = z.infer<typeof InvitationListQueryModel>;
 
 /** An account's name as its people see it (members/renameAccount). */
-export const AccountNameModel = z.string().trim().min(1).max(100);
+export const AccountNameModel = nameText(100);
 
 export const memberId = id;
 export const invitationId = id;

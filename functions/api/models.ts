@@ -3,6 +3,7 @@ import { CONTENT_STATES, PROJECT_STATES } from '../domain/states';
 import { SCHEMAS } from '../domain/schemas';
 import { storable } from '../domain/stored-numbers';
 import { MAX_ADDRESS_LIMIT } from '../domain/quarantine';
+import { nameText } from '../domain/names';
 
 /**
  * Argument models of SPEC part 2, as zod schemas. Objects are strict: an unknown field
@@ -35,7 +36,7 @@ export const instant = z
 
 export const lookupText = z.string().max(1024);
 
-export const projectName = z.string().trim().min(1).max(50);
+export const projectName = nameText(50);
 export const description = z.string().max(255);
 /**
  * Keys are stored (and content keys hashed) as UTF-8, where a lone surrogate becomes U+FFFD:
@@ -47,8 +48,9 @@ const WELL_FORMED_PATTERN = /^(?:[^\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF]
 const WELL_FORMED = 'must be well-formed Unicode (no lone surrogates)';
 export const setKey = z.string().min(1).max(30).regex(WELL_FORMED_PATTERN, WELL_FORMED);
 export const contentKey = z.string().min(1).max(1024).regex(WELL_FORMED_PATTERN, WELL_FORMED);
-export const setName = z.string().trim().min(1).max(100);
-export const title = z.string().max(1024);
+export const setName = nameText(100);
+/** An item's title: empty for none. */
+export const title = nameText(1024, 0);
 export const url = z.string().max(2048);
 export const revokeWindow = z.number().int().min(0).max(MAX_REVOKE_WINDOW_SECONDS);
 /** Past a thousand, a threshold hides counts nobody could single anyone out of. */

@@ -8,6 +8,7 @@
  */
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import { logger } from '../observability/logger';
+import { nameProblem, normalizedName } from '../../shared/names';
 import { ApiError } from './errors';
 
 /** Tokens longer than this are refused before anything parses them (a bound on unauthenticated work). */
@@ -133,6 +134,18 @@ export function audienceMatches(payload: JWTPayload, clientId: string): boolean 
 
 const text = (value: unknown, max: number) => (typeof value === 'string' && value.length > 0 && value.length <= max ? value : undefined);
 
+/**
+ * The token's `name` as a display name, by the one rule of names people read
+ * (shared/names.ts): NFC and trimmed, or none when it breaks the rule. The person did not
+ * type it here and cannot fix it here, so it is not refused: they are then named by
+ * their email, as members whose provider gives no name.
+ */
+function displayName(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const name = text(normalizedName(value), 200);
+  return name !== undefined && nameProblem(name) === undefined ? name : undefined;
+}
+
 /** Verifies a token and names its person; every refusal is `unauthorized` (an unreachable provider: `unavailable`). */
 export async function verifyPersonToken(token: string, settings: OidcSettings): Promise<Person> {
   if (token.length > MAX_TOKEN_LENGTH) throw refused(`The token must be at most ${MAX_TOKEN_LENGTH} characters`);
@@ -162,7 +175,7 @@ export async function verifyPersonToken(token: string, settings: OidcSettings): 
   const subject = text(payload.sub, 255);
   if (!subject) throw refused('The token names no subject');
   const email = text(payload.email, 320);
-  const name = text(payload.name, 200);
+  const name = displayName(payload.name);
   return {
     issuer: settings.issuer,
     subject,

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { DELIVERY_STATUSES, MAX_WEBHOOK_URL_LENGTH, WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from '../domain/webhooks';
-import { DEFAULT_PAGE_SIZE, description, id, MAX_PAGE_SIZE } from './models';
+import { nameText } from '../domain/names';
+import { DEFAULT_PAGE_SIZE, id, MAX_PAGE_SIZE } from './models';
 import { cursor } from './response-models';
 
 /** The form of a webhook URL; whether it may be http and where it resolves are checked by the operation (webhooks/targets.ts). */
@@ -18,12 +19,15 @@ const events = z
 
 const pageSize = z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE);
 
+/** What a person reads a webhook by (its name in the console): a name, by the one rule. */
+const webhookDescription = nameText(255, 0);
+
 export const WebhookCreateModel = z.strictObject({
   url: webhookUrl,
   events: events.optional(),
   projectId: id.optional(),
   format: z.enum(WEBHOOK_FORMATS).optional(),
-  description: description.optional(),
+  description: webhookDescription.optional(),
   enabled: z.boolean().optional(),
 });
 
@@ -33,7 +37,7 @@ export const WebhookSaveModel = z.strictObject({
   events: events.optional(),
   projectId: id.nullable().optional(),
   format: z.enum(WEBHOOK_FORMATS).optional(),
-  description: description.nullable().optional(),
+  description: webhookDescription.nullable().optional(),
   enabled: z.boolean().optional(),
 });
 

@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { ConsoleBuild } from '../../console/build';
 import { readFileSync } from 'node:fs';
 import { issueApiKey } from '../../functions/operations/api-keys';
+import { createProject } from '../../functions/operations/projects';
 import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, signInAt, tearDownConsoleSuite } from '../support/browser';
@@ -140,6 +141,25 @@ describeInBrowser('console in Chromium: the audit log', () => {
     await page.getByLabel('From').fill(tomorrow.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }));
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('No entries match these filters.').waitFor();
+    await context.close();
+  });
+
+  test('names stored before the rule of names show their hidden characters as code points, unchanged in the table', async () => {
+    // Written past the API's rule, as names stored before it were.
+    const { store } = defaultStore();
+    const spoofed = await createProject(store, account.accountId, { name: 'Acme\u202Eevil' }, new Date());
+    await store.entities.Account.patch({ id: account.accountId }).set({ displayName: 'Docs\u200B team' }).go();
+    const { context, page } = await pages.newPage();
+    await signIn(page, '/projects');
+    const row = page.locator('tr', { hasText: 'Acme' });
+    expect(await row.first().innerText()).toContain('Acme⟦U+202E⟧evil');
+    await page.goto(`${base}/members`);
+    expect(await page.getByTestId('account-name').innerText()).toBe('Docs⟦U+200B⟧ team');
+    await page.goto(`${base}/projects/${spoofed.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Acme⟦U+202E⟧evil' }).waitFor();
+    await checkPage(page, 'names-stored-before-the-rule');
+    // The table keeps what was stored.
+    expect((await api.call('projects/get', [spoofed.id], { key: adminKey })).body.name).toBe('Acme\u202Eevil');
     await context.close();
   });
 

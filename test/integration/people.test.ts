@@ -375,6 +375,37 @@ describe('members and invitations', () => {
     expectError(await api.call('members/invitedTo', [token]), 404, 'not-found');
   });
 
+  it("one rule for names: renameAccount refuses bidirectional overrides, isolates and zero-width characters; a token's such name is not recorded", async () => {
+    const account = await createAccount('spoof');
+    const owner = await ownerOf(account.accountId, someone('owner'));
+    const before = (await api.call('members/me', [], bearer(owner))).body.accountName;
+    for (const [name, codePoint] of [
+      ['Acme\u202Eevil', 'U+202E'],
+      ['Acme\u2066Inc\u2069', 'U+2066'],
+      ['Ac\u200Bme', 'U+200B'],
+      ['Acme\u0000', 'U+0000'],
+    ]) {
+      const answer = await api.call('members/renameAccount', [name], bearer(owner));
+      expectError(answer, 400, 'bad-request');
+      expect(answer.body.data.fields).toEqual([{ path: 'args.0', message: expect.stringContaining(`must not contain ${codePoint}`) }]);
+    }
+    // Nothing changed: the people invited read the name it had.
+    expect((await api.call('members/me', [], bearer(owner))).body.accountName).toBe(before);
+    expect((await api.call('members/renameAccount', ['  Cafe\u0301 🧑🏽‍💻 '], bearer(owner))).body.name).toBe('Café 🧑🏽‍💻');
+
+    // A provider's display name breaking the rule is not recorded (the member reads as their email); a good one is, in NFC.
+    const invite = async () =>
+      (
+        await api.call('members/invite', [{ email: `${someone('x')}@example.com`, role: 'viewer' }], { key: account.admin, headers: { origin: CONSOLE } })
+      ).body.url.split('#')[1];
+    const spoofer = await idp.token(someone('spoofer'), { claims: { name: 'Admin\u202E' } });
+    const joined = await api.call('members/accept', [await invite()], bearer(spoofer));
+    expect(joined.status).toBe(200);
+    expect(joined.body.person.name).toBeUndefined();
+    const named = await idp.token(someone('named'), { claims: { name: ' Jose\u0301 ' } });
+    expect((await api.call('members/accept', [await invite()], bearer(named))).body.person.name).toBe('José');
+  });
+
   it("invitation links point at CONSOLE_URL, never at the request's Origin; without it invite fails naming it", async () => {
     const invite = (origin: string) => api.call('members/invite', [{ email: 'x@example.com', role: 'viewer' }], { key: account.admin, headers: { origin } });
     const linked = await invite('https://evil.example');

@@ -5,6 +5,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createClient, type MembersInviteArguments, type Role } from '@feedback-service/client';
+import { readableNamesFetch } from '../lib/readable-names';
 import { API_BASE_URL, useSession } from '../session';
 import { apiKeyKeys } from './api-keys';
 
@@ -36,7 +37,7 @@ export function useInvitations() {
 export function useInvitedTo(token: string | undefined) {
   return useQuery({
     queryKey: memberKeys.invitedTo(token ?? ''),
-    queryFn: () => createClient({ baseUrl: API_BASE_URL }).members.invitedTo(token!),
+    queryFn: () => createClient({ baseUrl: API_BASE_URL, fetch: readableNamesFetch }).members.invitedTo(token!),
     enabled: Boolean(token),
     retry: false,
   });

@@ -1,14 +1,15 @@
 import * as z from 'zod';
 import { DEFAULT_TAGS, MAX_OPTIONS, TAG_ICON_MAX_LENGTH, TAG_LABEL_MAX_LENGTH, type TagOption } from '../../../shared/schema-options';
 import { countsOf, mean } from '../aggregation';
+import { nameText } from '../names';
 import type { SchemaBehaviour } from './behaviour';
 import { BLANK_CELLS, meanOfOptions, messageProblem, optionValue, sentiment, uniqueValues } from './behaviour';
 
 const tagOption = z.strictObject({
   value: optionValue,
   sentiment,
-  label: z.string().trim().min(1).max(TAG_LABEL_MAX_LENGTH).optional(),
-  icon: z.string().trim().min(1).max(TAG_ICON_MAX_LENGTH).optional(),
+  label: nameText(TAG_LABEL_MAX_LENGTH).optional(),
+  icon: nameText(TAG_ICON_MAX_LENGTH).optional(),
 }) satisfies z.ZodType<TagOption, unknown>;
 
 /** One of the set's tags (idea, error, other by default), each with a sentiment, and an optional message. */
