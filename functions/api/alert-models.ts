@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ALERT_ENTITIES } from '../domain/alerts';
+import { ALERT_ENTITIES, MAX_FALSE_DISCOVERY_RATE, MIN_FALSE_DISCOVERY_RATE } from '../domain/alerts';
 import { SCHEMAS } from '../domain/schemas';
 import { DEFAULT_PAGE_SIZE, id, instant, MAX_PAGE_SIZE } from './models';
 import { cursor } from './response-models';
@@ -15,6 +15,14 @@ export const AlertListModel = z
   })
   .meta({ id: 'AlertListModel', description: "Which alerts to list: the account's, or a project's or a content set's." });
 export type AlertListModel = z.infer<typeof AlertListModel>;
+
+export const AccountAlertSettingsInputModel = z
+  .strictObject({ falseDiscoveryRate: z.number().min(MIN_FALSE_DISCOVERY_RATE).max(MAX_FALSE_DISCOVERY_RATE) })
+  .meta({
+    id: 'AccountAlertSettingsInput',
+    description: `The account's false discovery rate, ${MIN_FALSE_DISCOVERY_RATE} to ${MAX_FALSE_DISCOVERY_RATE}: the expected share of false alerts among those one day's evaluation raises (docs/api.md "Alerts").`,
+  });
+export type AccountAlertSettingsInputModel = z.infer<typeof AccountAlertSettingsInputModel>;
 
 export const DigestQueryModel = z
   .strictObject({ reference: instant.optional() })
@@ -39,6 +47,21 @@ const scoreChange = z.object({
   method: z.enum(['newcombe', 'welch', 'count']),
 });
 const windowScore = z.object({ score: scoreInterval, count, from: dayKey, to: dayKey });
+const probability = z.number().min(0).max(1);
+
+/** Why an alert fired (docs/api.md "Alerts"). */
+const alertSignificance = z.object({
+  method: z.literal('benjamini-hochberg'),
+  pValue: probability,
+  adjustedPValue: probability,
+  threshold: probability,
+  falseDiscoveryRate: probability,
+  tested: z.number().int().min(1),
+});
+
+export const AccountAlertSettingsModel = z
+  .object({ falseDiscoveryRate: probability })
+  .meta({ id: 'AccountAlertSettings', description: 'The account\'s alert settings, the default filled in (docs/api.md "Alerts").' });
 
 export const AlertModel = z
   .object({
@@ -55,11 +78,14 @@ export const AlertModel = z
     current: windowScore,
     previous: windowScore,
     change: scoreChange,
+    /** Absent on alerts raised before alerts carried it. */
+    significance: alertSignificance.optional(),
     createdAt: timestamp,
   })
   .meta({
     id: 'Alert',
-    description: "An entity's last 7 days (`current`) significantly worse than the 28 days before them (`previous`); `url` its page in the console.",
+    description:
+      "An entity's last 7 complete days (`current`) significantly worse than the 28 days before them (`previous`); `url` its page in the console; `significance` its p-value and the threshold it passed.",
   });
 
 export const AlertPageModel = z

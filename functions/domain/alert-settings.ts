@@ -21,11 +21,30 @@ export const DEFAULT_MIN_DROP = 0.1;
 export const DEFAULT_RATING_MIN_DROP = 0.5;
 /** An entity alerts at most once in this many days, however often it is evaluated. */
 export const ALERT_QUIET_DAYS = 7;
-/** The windows: the last CURRENT_DAYS days (today included) against the PREVIOUS_DAYS days before them. */
+/** The windows: the last CURRENT_DAYS complete days (to yesterday) against the PREVIOUS_DAYS days before them. */
 export const CURRENT_DAYS = 7;
 export const PREVIOUS_DAYS = 28;
 /** Alert records are kept this long (DynamoDB TTL), like the audit log. */
 export const ALERT_RETENTION_DAYS = 400;
+
+/**
+ * An account's alert settings (alerts/settings, alerts/saveSettings): the false discovery
+ * rate of each day's evaluation, the expected share of false alerts among the alerts it
+ * raises for the account (functions/domain/multiple-testing.ts).
+ */
+export interface AccountAlertSettings {
+  falseDiscoveryRate: number;
+}
+
+export const DEFAULT_FALSE_DISCOVERY_RATE = 0.05;
+/** The rates an account may choose: from one in a thousand to one in four. */
+export const MIN_FALSE_DISCOVERY_RATE = 0.001;
+export const MAX_FALSE_DISCOVERY_RATE = 0.25;
+
+/** An account's settings as stored (absent before any was saved) with the default filled in. */
+export function accountAlertSettingsOf(stored: Partial<AccountAlertSettings> | undefined): AccountAlertSettings {
+  return { falseDiscoveryRate: stored?.falseDiscoveryRate ?? DEFAULT_FALSE_DISCOVERY_RATE };
+}
 
 /** The measure a schema's score is, in words and formats: a share, a rating, or a sentiment; undefined for schemas without a score. */
 export type ScoreMeasure = 'share' | 'rating' | 'sentiment';

@@ -1,14 +1,16 @@
 /**
  * Alerts, the pure part (the settings: alert-settings.ts, kept apart so that the widgets'
- * bundles, which show a set, carry no statistics) (docs/api.md "Alerts"): a set's alert settings and their defaults,
- * the two windows an evaluation compares (the last 7 days, `rolling7d` ending today, and
- * the 28 days before them), whether a drop between them is an alert, and the plain words
- * of an alert. No I/O; the clock is an argument.
+ * bundles, which show a set, carry no statistics) (docs/api.md "Alerts"): the two windows an
+ * evaluation compares (the last 7 complete days and the 28 days before them), each entity's
+ * test of a drop between them, the decision over all the entities of an account evaluated
+ * together (Benjamini-Hochberg, multiple-testing.ts), and the plain words of an alert. No
+ * I/O; the clock is an argument.
  */
-import { addBuckets, bucketKey, resolvePeriod } from '../../shared/periods';
+import { addBuckets, bucketKey, bucketStart } from '../../shared/periods';
 import type { Schema } from '../../shared/schema-options';
 import { ALERT_QUIET_DAYS, type AlertSettings, CURRENT_DAYS, PREVIOUS_DAYS, type ScoreMeasure } from './alert-settings';
-import { scoreChange, scoreInterval, type ScoreChange, type ScoreInterval, type ScoreSample } from './statistics';
+import { benjaminiHochberg } from './multiple-testing';
+import { changePValue, scoreChange, scoreInterval, type ScoreChange, type ScoreInterval, type ScoreSample } from './statistics';
 
 /** A window of whole UTC days, `from` and `to` inclusive day keys (YYYY-MM-DD). */
 export interface DayWindow {
@@ -16,13 +18,17 @@ export interface DayWindow {
   to: string;
 }
 
-/** The windows an evaluation at `now` compares: `rolling7d` ending today, and the 28 days before it. */
+/**
+ * The windows an evaluation on `now`'s UTC day compares: the 7 complete days before it, and
+ * the 28 days before those. Complete days, so that every evaluation of a day sees the same
+ * counts: an entity's windows are one test a day, however often the job runs.
+ */
 export function alertWindows(now: Date): { current: DayWindow; previous: DayWindow } {
-  const current = resolvePeriod('rolling7d', { now });
-  if (current.points.length !== CURRENT_DAYS) throw new Error(`rolling7d has ${current.points.length} days`);
+  const today = bucketStart('day', now);
+  const day = (offset: number) => bucketKey('day', addBuckets('day', today, offset));
   return {
-    current: { from: current.points[0], to: current.points.at(-1)! },
-    previous: { from: bucketKey('day', addBuckets('day', current.start, -PREVIOUS_DAYS)), to: bucketKey('day', addBuckets('day', current.start, -1)) },
+    current: { from: day(-CURRENT_DAYS), to: day(-1) },
+    previous: { from: day(-CURRENT_DAYS - PREVIOUS_DAYS), to: day(-CURRENT_DAYS - 1) },
   };
 }
 
@@ -41,19 +47,22 @@ export interface WindowScore {
   to: string;
 }
 
+/** One entity's test: its windows' scores, the change with its 95% interval, and the change's p-value. */
 export interface DropAssessment {
   current: WindowScore;
   previous: WindowScore;
   change: ScoreChange;
-  /** Significantly worse by at least `minDrop`, with `minResponses` in each window. */
-  alerts: boolean;
+  /** The change's two-sided p-value (statistics.ts `changePValue`): below 0.05 exactly when `change`'s interval excludes 0. */
+  pValue: number;
+  /** The score fell by at least `minDrop` (point estimates; every score here is better when higher). */
+  fellByMinDrop: boolean;
 }
 
 /**
- * Compares the two windows of an entity: undefined when either has fewer than
- * `minResponses` (nothing to say), otherwise the scores, the change, and whether it alerts:
- * the change's interval lies below 0 (significant, a drop) and the drop's point estimate is
- * at least `minDrop`. Every score here is better when higher.
+ * Tests an entity's two windows: undefined when either has fewer than `minResponses` (it is
+ * not tested, and not one of its evaluation's tests), otherwise the scores, the change, its
+ * p-value and whether the drop is at least `minDrop`. Whether it alerts is decided with the
+ * other entities of its account (`decideAlerts`).
  */
 export function assessDrop(
   samples: { current: ScoreSample; previous: ScoreSample },
@@ -65,15 +74,60 @@ export function assessDrop(
   const current = scoreInterval(samples.current);
   const previous = scoreInterval(samples.previous);
   const change = scoreChange(samples.current, samples.previous);
-  if (!current || !previous || !change) return undefined;
-  const alerts =
-    change.significant === true && change.high !== null && change.high < 0 && -change.delta >= (settings.minDrop ?? Number.POSITIVE_INFINITY) - 1e-12;
+  const pValue = changePValue(samples.current, samples.previous);
+  if (!current || !previous || !change || pValue === null) return undefined;
   return {
     current: { score: current, count: samples.current.n, ...windows.current },
     previous: { score: previous, count: samples.previous.n, ...windows.previous },
     change,
-    alerts,
+    pValue,
+    fellByMinDrop: -change.delta >= (settings.minDrop ?? Number.POSITIVE_INFINITY) - 1e-12,
   };
+}
+
+/** Why an alert fired: its p-value and the threshold of its evaluation that it passed. */
+export interface AlertSignificance {
+  method: 'benjamini-hochberg';
+  /** The change's two-sided p-value, from the method of its interval (Newcombe's or Welch's). */
+  pValue: number;
+  /** The Benjamini-Hochberg adjusted p-value: the alert would have fired at any false discovery rate at or above it. */
+  adjustedPValue: number;
+  /** The step-up threshold the evaluation's alerts passed: k x falseDiscoveryRate / tested, k its significant changes. */
+  threshold: number;
+  /** The account's setting it was decided at. */
+  falseDiscoveryRate: number;
+  /** How many of the account's entities the evaluation tested (m). */
+  tested: number;
+}
+
+/**
+ * The alerts of one evaluation of an account's entities (each tested by `assessDrop`):
+ * Benjamini-Hochberg at `falseDiscoveryRate` over all their p-values, then, of the changes it
+ * finds significant, the drops of at least `minDrop`. A rise found significant is a
+ * discovery that raises no alert (the p-values are two-sided); a significant change always
+ * has its 95% interval away from 0, since the threshold never exceeds the rate (at most 0.25).
+ */
+export function decideAlerts<Entry extends { assessment: DropAssessment }>(
+  tested: readonly Entry[],
+  falseDiscoveryRate: number,
+): { entry: Entry; significance: AlertSignificance }[] {
+  const { each, threshold } = benjaminiHochberg(
+    tested.map((entry) => entry.assessment.pValue),
+    falseDiscoveryRate,
+  );
+  return tested.flatMap((entry, index) => {
+    const { assessment } = entry;
+    if (!each[index].rejected || !assessment.fellByMinDrop || assessment.change.delta >= 0) return [];
+    const significance: AlertSignificance = {
+      method: 'benjamini-hochberg',
+      pValue: assessment.pValue,
+      adjustedPValue: each[index].adjustedPValue,
+      threshold,
+      falseDiscoveryRate,
+      tested: tested.length,
+    };
+    return [{ entry, significance }];
+  });
 }
 
 /** Whether an entity that last alerted at `lastAlertAt` may alert again at `now`. */
@@ -115,6 +169,8 @@ export function alertWords(measure: ScoreMeasure, current: WindowScore, previous
 }
 
 export {
+  type AccountAlertSettings,
+  accountAlertSettingsOf,
   ALERT_QUIET_DAYS,
   ALERT_RETENTION_DAYS,
   alertSettingsOf,
@@ -122,13 +178,20 @@ export {
   type AlertSettings,
   type AlertSettingsInput,
   CURRENT_DAYS,
+  DEFAULT_FALSE_DISCOVERY_RATE,
   defaultMinDrop,
+  MAX_FALSE_DISCOVERY_RATE,
+  MIN_FALSE_DISCOVERY_RATE,
   PREVIOUS_DAYS,
   type ScoreMeasure,
   scoreMeasureOf,
 } from './alert-settings';
 
-/** An alert as stored (store/alerts.ts) and listed by `alerts/list`: an entity's last 7 days significantly worse than the 28 before. */
+/**
+ * An alert as stored (store/alerts.ts) and listed by `alerts/list`: an entity's last 7 days
+ * significantly worse than the 28 before. Later fields are optional, as alerts raised before
+ * them are kept (400 days): a reader takes what it knows.
+ */
 export interface AlertImage {
   id: string;
   accountId: string;
@@ -145,5 +208,7 @@ export interface AlertImage {
   current: WindowScore;
   previous: WindowScore;
   change: ScoreChange;
+  /** Why it fired; absent on alerts raised before each carried it. */
+  significance?: AlertSignificance;
   createdAt: string;
 }

@@ -1,4 +1,6 @@
+import type normalCdfFunction from '@stdlib/stats-base-dists-normal-cdf';
 import type normalQuantileFunction from '@stdlib/stats-base-dists-normal-quantile';
+import type tCdfFunction from '@stdlib/stats-base-dists-t-cdf';
 import type tQuantileFunction from '@stdlib/stats-base-dists-t-quantile';
 
 /**
@@ -12,6 +14,9 @@ import type tQuantileFunction from '@stdlib/stats-base-dists-t-quantile';
  * - A mean: Student's t interval with the sample variance (n >= 2; n = 1 gives the whole
  *   scale), clipped to the scale. Its change: Welch's t interval with the Welch-Satterthwaite
  *   degrees of freedom, clipped to the largest possible difference.
+ *
+ * A change's p-value is its interval's own (`changePValue`): the p at which the interval of
+ * confidence 1 - p has an end at 0, so p < 0.05 exactly when the 95% interval excludes 0.
  */
 
 export interface ScoreInterval {
@@ -44,12 +49,19 @@ export const DEFAULT_CONFIDENCE = 0.95;
  * packages (427 module files, a third of a second of CPU to load, measured), which every
  * importer of this module paid at load (the registry through the alert models, the stream
  * consumers), also where no interval is ever computed: a Lambda cold start, each test file.
+ * The distribution functions of the p-values likewise.
  */
 let quantiles: { normal: typeof normalQuantileFunction; t: typeof tQuantileFunction } | undefined;
+let distributions: { normal: typeof normalCdfFunction; t: typeof tCdfFunction } | undefined;
 
 function loadedQuantiles(): NonNullable<typeof quantiles> {
   quantiles ??= { normal: require('@stdlib/stats-base-dists-normal-quantile'), t: require('@stdlib/stats-base-dists-t-quantile') };
   return quantiles;
+}
+
+function loadedDistributions(): NonNullable<typeof distributions> {
+  distributions ??= { normal: require('@stdlib/stats-base-dists-normal-cdf'), t: require('@stdlib/stats-base-dists-t-cdf') };
+  return distributions;
 }
 
 function normalQuantile(p: number, mu: number, sigma: number): number {
@@ -115,14 +127,47 @@ function significance(low: number, high: number): boolean {
   return low > 0 || high < 0;
 }
 
-/** Newcombe's hybrid score interval for p1 - p2 (1998b, method 10): each side from the nearer bounds of the two Wilson intervals. */
-function newcombe(current: ProportionSample, previous: ProportionSample, z: number): ScoreChange {
+/** The ends of Newcombe's hybrid score interval for p1 - p2 at critical value z. */
+function newcombeBounds(current: ProportionSample, previous: ProportionSample, z: number): { delta: number; low: number; high: number } {
   const one = wilson(current, z);
   const two = wilson(previous, z);
   const delta = one.value - two.value;
   const low = delta - Math.sqrt((one.value - one.low) ** 2 + (two.high - two.value) ** 2);
   const high = delta + Math.sqrt((one.high - one.value) ** 2 + (two.value - two.low) ** 2);
+  return { delta, low, high };
+}
+
+/** Newcombe's hybrid score interval for p1 - p2 (1998b, method 10): each side from the nearer bounds of the two Wilson intervals. */
+function newcombe(current: ProportionSample, previous: ProportionSample, z: number): ScoreChange {
+  const { delta, low, high } = newcombeBounds(current, previous, z);
   return { delta, low, high, significant: significance(low, high), method: 'newcombe' };
+}
+
+/** Past this critical value the two-sided p-value is below 1e-300: 0 as far as any decision goes. */
+const MAX_CRITICAL = 37;
+
+/**
+ * The p-value of Newcombe's interval: the z at which its end nearer 0 reaches 0, found by
+ * bisection (the ends move outward as z grows, since each Wilson bound does), as the
+ * two-sided normal tail 2 * Phi(-z). The interval has no closed-form inverse, and no
+ * maintained package finds a root of a function: 80 halvings of [0, 37] leave z within 1e-22.
+ */
+function newcombePValue(current: ProportionSample, previous: ProportionSample): number {
+  const delta = current.successes / current.n - previous.successes / previous.n;
+  if (delta === 0) return 1;
+  const reachesZero = (z: number) => {
+    const bounds = newcombeBounds(current, previous, z);
+    return delta < 0 ? bounds.high >= 0 : bounds.low <= 0;
+  };
+  if (!reachesZero(MAX_CRITICAL)) return 0;
+  let inside = 0;
+  let outside = MAX_CRITICAL;
+  for (let step = 0; step < 80; step++) {
+    const middle = (inside + outside) / 2;
+    if (reachesZero(middle)) outside = middle;
+    else inside = middle;
+  }
+  return Math.min(1, 2 * loadedDistributions().normal(-(inside + outside) / 2, 0, 1));
 }
 
 /**
@@ -145,6 +190,33 @@ function welch(current: MeanSample, previous: MeanSample, confidence: number): S
   const low = clip(delta - half, -range, range);
   const high = clip(delta + half, -range, range);
   return { delta, low, high, significant: significance(low, high), method: 'welch' };
+}
+
+/** The two-sided p-value of Welch's t test, the one its interval inverts; 1 where the interval is every possible difference. */
+function welchPValue(current: MeanSample, previous: MeanSample): number {
+  if (current.n < 2 || previous.n < 2) return 1;
+  const one = moments(current);
+  const two = moments(previous);
+  const delta = one.mean - two.mean;
+  const shareOne = one.variance / current.n;
+  const shareTwo = two.variance / previous.n;
+  const standardError = Math.sqrt(shareOne + shareTwo);
+  if (standardError === 0) return delta === 0 ? 1 : 0;
+  const degrees = (shareOne + shareTwo) ** 2 / (shareOne ** 2 / (current.n - 1) + shareTwo ** 2 / (previous.n - 1));
+  return Math.min(1, 2 * loadedDistributions().t(-Math.abs(delta / standardError), degrees));
+}
+
+/**
+ * The two-sided p-value of the change from `previous` to `current`, from the same method as
+ * its interval (Newcombe's for proportions, Welch's for means): the interval at confidence
+ * 1 - p has an end at 0, so the 95% interval excludes 0 exactly when p < 0.05. Null when
+ * either counted nothing.
+ */
+export function changePValue(current: ScoreSample, previous: ScoreSample): number | null {
+  if (current.n <= 0 || previous.n <= 0) return null;
+  if (current.kind === 'proportion' && previous.kind === 'proportion') return newcombePValue(current, previous);
+  if (current.kind === 'mean' && previous.kind === 'mean') return welchPValue(current, previous);
+  throw new TypeError(`cannot compare a ${current.kind} with a ${previous.kind}`);
 }
 
 /** The change of the score from `previous` to `current` with its interval; null when either counted nothing. */

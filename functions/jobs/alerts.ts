@@ -1,8 +1,8 @@
 /**
- * The alerts job (docs/api.md "Alerts"): finds content items and sets whose last 7 days are
- * significantly worse than the 28 days before them, and raises one alert per such entity at
- * most every 7 days. Run hourly on AWS (EventBridge), every ALERTS_INTERVAL_SECONDS (30 s)
- * by `npm start`; the same code.
+ * The alerts job (docs/api.md "Alerts"): finds content items and sets whose last 7 complete
+ * days are significantly worse than the 28 days before them, and raises one alert per such
+ * entity at most every 7 days. Run hourly on AWS (EventBridge), every ALERTS_INTERVAL_SECONDS
+ * (30 s) by `npm start`; the same code.
  *
  * Which entities it reads, without a scan: those with responses lately. A run
  * 1. reads the counting consumer's change records (store/top-lists.ts, as the ranker does)
@@ -10,25 +10,58 @@
  *    skipping what the last run read, like the ranker (`readChangesSinceCheckpoint`);
  * 2. marks the sets and items they name as watched (store/alerts.ts: their last day with a
  *    response; a watched entity expires 15 days later);
- * 3. evaluates the changed entities, and on its first run of a UTC day every entity watched
- *    with responses in the last 7 days (the windows slide without a response; an entity
- *    with none in 7 days cannot have `minResponses` in the current window);
- * 4. moves its checkpoint.
+ * 3. evaluates the entities not yet tested that day: on its first run of a UTC day every
+ *    entity watched since the current window began (one with no response since cannot
+ *    have `minResponses` in it), on later runs those that changed (a page whose history
+ *    was imported, a new page);
+ * 4. records which entities it tested that day, and moves its checkpoint.
  *
- * Evaluating an entity: one Query of its 35 day counter items, its set's settings (one read
- * per set and run), and for an alert one read of the item (its name) and one transaction
- * (the alert record and the entity's guard: at most one alert in 7 days, also when runs
- * overlap). The record's insertion is the `stats.alert` event (through the stream to the
- * webhooks consumer). A set with alerts off covers its items.
+ * Once a day, on complete days: a stable page tested every hour would get a false alert
+ * from one of its many looks (the windows slide and each look is a new chance). The windows
+ * end yesterday, so each entity's are tested at most once a day, and a second evaluation
+ * (a retry, overlapping schedules) repeats the same test on the same counts.
+ *
+ * The evaluation of the day: for each entity, one Query of its 35 day counter items and its
+ * set's settings (one read per set), its test (domain/alerts.ts `assessDrop`: enough
+ * responses, the change's p-value); entities that alerted in the last 7 days (their guards,
+ * one read per 100) are not tested, since they cannot alert. Then, per account, the
+ * decision over all its tested entities together at the account's false discovery rate
+ * (`decideAlerts`: Benjamini-Hochberg), and for each alert one read of the item (its name)
+ * and one transaction (the alert record and the entity's guard: at most one alert in 7
+ * days, also when runs overlap). The record's insertion is the `stats.alert` event (through
+ * the stream to the webhooks consumer). A set with alerts off covers its items.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type AlertEntity, alertWindows, assessDrop, consolePageUrl, daysOf, scoreMeasureOf } from '../domain/alerts';
+import {
+  type AlertEntity,
+  type AlertImage,
+  alertWindows,
+  assessDrop,
+  consolePageUrl,
+  daysOf,
+  decideAlerts,
+  type DropAssessment,
+  type ScoreMeasure,
+  scoreMeasureOf,
+} from '../domain/alerts';
 import { sumCounters } from '../domain/aggregation';
-import type { AlertImage } from '../domain/alerts';
 import { optionLabels, scoreSample } from '../domain/schemas';
 import { newId } from '../domain/text';
 import { logger } from '../observability/logger';
-import { raiseAlert, readSetFacts, watchedEntities, watchedProjects, watchEntities, type WatchedEntity } from '../store/alerts';
+import {
+  type AlertScope,
+  entitiesInQuietPeriod,
+  markTested,
+  raiseAlert,
+  readAccountAlertSettings,
+  readSetFacts,
+  type SetFacts,
+  watchedEntities,
+  watchedProjects,
+  watchEntity,
+  watchProjects,
+  type WatchedEntity,
+} from '../store/alerts';
 import { counterFromPoint, daySk, pointRecords, readCounterItems } from '../store/counters';
 import type { TableClient } from '../store/dynamodb-clients';
 import { readChangesSinceCheckpoint, saveChangeCheckpoint, type ChangeReader } from '../store/top-lists';
@@ -41,9 +74,12 @@ export interface AlertsResult {
   from: string;
   to: string;
   changeRecords: number;
-  /** Whether this run re-evaluated every entity watched in the last 7 days (its first of the UTC day). */
+  /** Whether this run evaluated every watched entity (its first of the UTC day); later runs only changed ones. */
   daily: boolean;
+  /** Entities it read: not yet tested that day. */
   evaluated: number;
+  /** Entities it tested: enough responses in both windows, alerts on, not in their quiet days. */
+  tested: number;
   alerts: string[];
 }
 
@@ -83,27 +119,55 @@ async function itemName(store: TableClient, id: string): Promise<string> {
   return String(Item?.title || Item?.key || id);
 }
 
-/** Evaluates entities at `now`; raises the alerts due. Returns the ids of the alerts raised. */
+type Entity = AlertScope;
+
+/** An entity tested by an evaluation. */
+interface Tested {
+  entity: Entity;
+  set: SetFacts;
+  measure: ScoreMeasure;
+  assessment: DropAssessment;
+}
+
+/**
+ * Evaluates entities on `now`'s UTC day: tests each, decides per account over all its
+ * tested entities together, and raises the alerts due. Returns how many were tested and
+ * the ids of the alerts raised.
+ */
 export async function evaluateEntities(
   store: TableClient,
-  entities: readonly Omit<WatchedEntity, 'lastDay'>[],
+  entities: readonly Entity[],
   now: Date,
   options: AlertsOptions = {},
-): Promise<string[]> {
+): Promise<{ tested: Entity[]; alerts: string[] }> {
   const windows = alertWindows(now);
   const sets = await readSetFacts(store, new Set(entities.map((entity) => entity.contentSetId)));
-  const raised: string[] = [];
-  await inParallel([...entities], options.concurrency ?? 8, async (entity) => {
+  const watching = entities.filter((entity) => {
     const set = sets.get(entity.contentSetId);
-    const measure = set && scoreMeasureOf(set.schema);
-    if (!set?.active || !set.alerts.enabled || !measure) return;
-    const optionCount = optionLabels(set.schema, set.config).length;
-    const counters = await windowCounters(store, entity.entity, entity.id, windows, optionCount);
-    const current = scoreSample(set.schema, set.config, counters.current);
-    const previous = scoreSample(set.schema, set.config, counters.previous);
-    if (!current || !previous) return;
-    const assessment = assessDrop({ current, previous }, windows, set.alerts);
-    if (!assessment?.alerts) return;
+    return set?.active === true && set.alerts.enabled && scoreMeasureOf(set.schema) !== undefined;
+  });
+  const quiet = await entitiesInQuietPeriod(store, watching, now);
+  const tested: Tested[] = [];
+  await inParallel(
+    watching.filter((entity) => !quiet.has(`${entity.entity}#${entity.id}`)),
+    options.concurrency ?? 8,
+    async (entity) => {
+      const set = sets.get(entity.contentSetId)!;
+      const optionCount = optionLabels(set.schema, set.config).length;
+      const counters = await windowCounters(store, entity.entity, entity.id, windows, optionCount);
+      const current = scoreSample(set.schema, set.config, counters.current);
+      const previous = scoreSample(set.schema, set.config, counters.previous);
+      const assessment = current && previous && assessDrop({ current, previous }, windows, set.alerts);
+      if (assessment) tested.push({ entity, set, measure: scoreMeasureOf(set.schema)!, assessment });
+    },
+  );
+
+  const accounts = new Map<string, Tested[]>();
+  for (const entry of tested) accounts.set(entry.set.accountId, [...(accounts.get(entry.set.accountId) ?? []), entry]);
+  const settings = await readAccountAlertSettings(store, accounts.keys());
+  const due = [...accounts].flatMap(([accountId, family]) => decideAlerts(family, settings.get(accountId)!.falseDiscoveryRate));
+  const raised: string[] = [];
+  await inParallel(due, options.concurrency ?? 8, async ({ entry: { entity, set, measure, assessment }, significance }) => {
     const alert: AlertImage = {
       id: newId(),
       accountId: set.accountId,
@@ -118,11 +182,12 @@ export async function evaluateEntities(
       current: assessment.current,
       previous: assessment.previous,
       change: assessment.change,
+      significance,
       createdAt: now.toISOString(),
     };
     if (await raiseAlert(store, alert, now)) raised.push(alert.id);
   });
-  return raised;
+  return { tested: tested.map((entry) => entry.entity), alerts: raised };
 }
 
 /** One run of the alerts job at `now` (see the header). */
@@ -131,27 +196,42 @@ export async function runAlerts(store: TableClient, now: Date, options: AlertsOp
   const { checkpoint, from, to, changes, records } = run;
 
   const today = now.toISOString().slice(0, 10);
-  const changed = new Map<string, Omit<WatchedEntity, 'lastDay'>>();
+  const changed = new Map<string, Entity>();
   for (const [contentSetId, change] of changes) {
     const scope = { accountId: change.accountId, projectId: change.projectId, contentSetId };
     changed.set(`contentSet#${contentSetId}`, { entity: 'contentSet', id: contentSetId, ...scope });
     for (const id of change.items) changed.set(`contentItem#${id}`, { entity: 'contentItem', id, ...scope });
   }
-  await watchEntities(store, [...changed.values()], today);
+  const watchedNow: WatchedEntity[] = [];
+  await inParallel([...changed.values()], 16, async (entity) => {
+    watchedNow.push(await watchEntity(store, entity, today));
+  });
+  await watchProjects(store, [...changed.values()], today);
 
+  // Not yet tested today: on the day's first run every watched entity, later only changed ones.
   const daily = checkpoint?.evaluatedDay !== today;
+  const due = new Map<string, WatchedEntity>();
+  const since = alertWindows(now).current.from;
   if (daily) {
-    const since = alertWindows(now).current.from;
     for (const project of await watchedProjects(store, since)) {
-      for (const entity of await watchedEntities(store, project.accountId, project.projectId, since)) {
-        changed.set(`${entity.entity}#${entity.id}`, entity);
-      }
+      for (const entity of await watchedEntities(store, project.accountId, project.projectId, since)) due.set(`${entity.entity}#${entity.id}`, entity);
     }
   }
-  const alerts = await evaluateEntities(store, [...changed.values()], now, options);
+  for (const entity of watchedNow) due.set(`${entity.entity}#${entity.id}`, entity);
+  const untested = [...due.values()].filter((entity) => entity.testedDay !== today);
+  const { tested, alerts } = await evaluateEntities(store, untested, now, options);
+  await inParallel(tested, 16, (entity) => markTested(store, entity, today));
 
   await saveChangeCheckpoint(store, CHANGE_READER, run, now, { evaluatedDay: today });
-  const result: AlertsResult = { from: from.toISOString(), to: to.toISOString(), changeRecords: records, daily, evaluated: changed.size, alerts };
+  const result: AlertsResult = {
+    from: from.toISOString(),
+    to: to.toISOString(),
+    changeRecords: records,
+    daily,
+    evaluated: untested.length,
+    tested: tested.length,
+    alerts,
+  };
   if (records > 0 || daily || alerts.length > 0) logger.info('alerts evaluated', { ...result });
   return result;
 }

@@ -1,9 +1,12 @@
 /**
  * alerts/list and projects/digest: the alerts the alerts job raised (functions/jobs/alerts.ts,
  * store/alerts.ts), newest first through the one cursor paging (paging.ts), and a project's
- * weekly digest (digest.ts).
+ * weekly digest (digest.ts); alerts/settings and alerts/saveSettings: the account's false
+ * discovery rate, on its account item.
  */
-import type { AlertListModel, DigestQueryModel } from '../api/alert-models';
+import type { AccountAlertSettingsInputModel, AlertListModel, DigestQueryModel } from '../api/alert-models';
+import { ApiError } from '../api/errors';
+import { type AccountAlertSettings, accountAlertSettingsOf } from '../domain/alerts';
 import { DEFAULT_PAGE_SIZE } from '../api/models';
 import { type AlertFilter, alertOf, readAlerts } from '../store/alerts';
 import type { Store } from '../store/entities';
@@ -33,4 +36,19 @@ export async function listAlerts(store: Store, accountId: string, query: AlertLi
 export async function projectDigest(store: Store, accountId: string, projectId: string, query: DigestQueryModel | null | undefined, now: Date) {
   const project = await loadProject(store, accountId, projectId);
   return buildProjectDigest(store, { accountId, projectId, name: project.name }, query?.reference ? new Date(query.reference) : now);
+}
+
+/** alerts/settings: the account's alert settings, the default filled in. */
+export async function alertSettings(store: Store, accountId: string): Promise<AccountAlertSettings> {
+  const { data } = await store.entities.Account.get({ id: accountId }).go();
+  if (!data) throw new ApiError('unauthorized', 'The account no longer exists');
+  return accountAlertSettingsOf(data.alerts);
+}
+
+/** alerts/saveSettings: the account's false discovery rate, read by the next day's evaluation. */
+export async function saveAlertSettings(store: Store, accountId: string, input: AccountAlertSettingsInputModel, now: Date): Promise<AccountAlertSettings> {
+  const { data } = await store.entities.Account.patch({ id: accountId })
+    .set({ alerts: { falseDiscoveryRate: input.falseDiscoveryRate }, updatedAt: now.toISOString() })
+    .go({ response: 'all_new' });
+  return accountAlertSettingsOf(data.alerts);
 }

@@ -8,6 +8,7 @@
  * | An account's alerts, newest first (alerts/list)       | table | alerts#<accountId>                    | <createdAt>#<alertId>         |
  * | An account's digests as sent                          | table | digests#<accountId>                   | <createdAt>#<digestId>        |
  * | The last alert of an entity (at most one in 7 days)   | table | alertguard#<entity>#<id>              | guard                         |
+ * | An account's alert settings (on the account item)     | table | account#<accountId>                   | account                       |
  * | Watched entities of a project (responses lately)      | table | alertwatch#<accountId>#<projectId>    | <entity>#<id>                 |
  * | Watched projects                                      | table | alertwatch#projects#<shard 0-7>       | <accountId>#<projectId>       |
  * | A job's checkpoint                                    | table | alerts / digests                      | checkpoint                    |
@@ -20,16 +21,27 @@
  * the alerts job copies the counting consumer's change records (store/top-lists.ts, kept 2
  * days) into it, an entity's item carrying its last day with a response and expiring
  * WATCH_DAYS later. An alert needs responses in the last 7 days, a digest in the last
- * complete week (at most 14 days back).
+ * complete week (at most 14 days back). The item also carries the last day the alerts job
+ * tested the entity (`testedDay`): once a day at most.
  */
-import { BatchWriteCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
-import { ALERT_QUIET_DAYS, ALERT_RETENTION_DAYS, type AlertEntity, alertSettingsOf } from '../domain/alerts';
+import {
+  type AccountAlertSettings,
+  accountAlertSettingsOf,
+  ALERT_QUIET_DAYS,
+  ALERT_RETENTION_DAYS,
+  type AlertEntity,
+  alertSettingsOf,
+  quietPeriodOver,
+} from '../domain/alerts';
 import type { AnySchemaConfig, Schema } from '../domain/schemas';
 import type { AlertImage } from '../domain/alerts';
 import type { DigestImage } from '../domain/events';
 import { getRawItemsChunked, queryAll, queryWithinBudget, sendUntilProcessed } from './batch';
 import type { TableClient } from './dynamodb-clients';
+import { keys } from './items';
+import { isConditionFailure } from './conditions';
 
 /** How long after its last response an entity stays watched: the digest's two weeks and a day. */
 export const WATCH_DAYS = 15;
@@ -46,35 +58,104 @@ const projectShard = (accountId: string, projectId: string) =>
 const epochSeconds = (at: Date) => Math.floor(at.getTime() / 1000);
 const dayAfter = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
 
-/** An entity with responses lately: its scope and the last day it had one. */
-export interface WatchedEntity {
+/** An entity: what it is and its scope. */
+export interface AlertScope {
   entity: AlertEntity;
   id: string;
   accountId: string;
   projectId: string;
   contentSetId: string;
-  lastDay: string;
 }
 
-/** Marks entities and their projects as having had responses on `day`: one write each, 25 a request. */
-export async function watchEntities(store: TableClient, entities: readonly Omit<WatchedEntity, 'lastDay'>[], day: string): Promise<void> {
+/** An entity with responses lately: its scope, the last day it had one, and the last day the alerts job tested it. */
+export interface WatchedEntity extends AlertScope {
+  lastDay: string;
+  testedDay?: string;
+}
+
+const watchKey = (entity: AlertScope) => ({ pk: watchPartition(entity.accountId, entity.projectId), sk: `${entity.entity}#${entity.id}` });
+
+/**
+ * Marks an entity as having had responses on `day`: one UpdateItem, which keeps the day the
+ * entity was last tested and answers it. Its project: `watchProjects`.
+ */
+export async function watchEntity(store: TableClient, entity: AlertScope, day: string): Promise<WatchedEntity> {
+  const { Attributes } = await store.documentClient.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: watchKey(entity),
+      UpdateExpression:
+        'SET #entity = :entity, id = :id, accountId = :accountId, projectId = :projectId, contentSetId = :contentSetId, lastDay = :day, expiresAt = :expiresAt',
+      ExpressionAttributeNames: { '#entity': 'entity' },
+      ExpressionAttributeValues: {
+        ':entity': entity.entity,
+        ':id': entity.id,
+        ':accountId': entity.accountId,
+        ':projectId': entity.projectId,
+        ':contentSetId': entity.contentSetId,
+        ':day': day,
+        ':expiresAt': epochSeconds(dayAfter(day, WATCH_DAYS)),
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return watchedOf(Attributes!);
+}
+
+/** Marks the projects of `entities` as having had responses on `day`: one write each, 25 a request. */
+export async function watchProjects(store: TableClient, entities: readonly AlertScope[], day: string): Promise<void> {
   const expiresAt = epochSeconds(dayAfter(day, WATCH_DAYS));
-  const items = new Map<string, Record<string, unknown>>();
+  const projects = new Map<string, Record<string, unknown>>();
   for (const entity of entities) {
-    const pk = watchPartition(entity.accountId, entity.projectId);
-    items.set(`${pk}|${entity.entity}#${entity.id}`, { pk, sk: `${entity.entity}#${entity.id}`, ...entity, lastDay: day, expiresAt });
     const projectPk = projectShard(entity.accountId, entity.projectId);
     const projectSk = `${entity.accountId}#${entity.projectId}`;
-    items.set(`${projectPk}|${projectSk}`, { pk: projectPk, sk: projectSk, accountId: entity.accountId, projectId: entity.projectId, lastDay: day, expiresAt });
+    projects.set(`${projectPk}|${projectSk}`, {
+      pk: projectPk,
+      sk: projectSk,
+      accountId: entity.accountId,
+      projectId: entity.projectId,
+      lastDay: day,
+      expiresAt,
+    });
   }
-  const writes = [...items.values()];
+  const writes = [...projects.values()];
   for (let start = 0; start < writes.length; start += 25) {
     const chunk = writes.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
-    await sendUntilProcessed('watching entities', chunk, async (requests) => {
+    await sendUntilProcessed('watching projects', chunk, async (requests) => {
       const output = await store.documentClient.send(new BatchWriteCommand({ RequestItems: { [store.tableName]: requests } }));
       return (output.UnprocessedItems?.[store.tableName] ?? []) as typeof chunk;
     });
   }
+}
+
+/** Records that the alerts job tested an entity on `day`, if it is still watched: one UpdateItem. */
+export async function markTested(store: TableClient, entity: AlertScope, day: string): Promise<void> {
+  try {
+    await store.documentClient.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: watchKey(entity),
+        UpdateExpression: 'SET testedDay = :day',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':day': day },
+      }),
+    );
+  } catch (error) {
+    // Not watched (expired meanwhile, or evaluated without having been watched): nothing to mark.
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+function watchedOf(item: Record<string, unknown>): WatchedEntity {
+  return {
+    entity: item.entity as AlertEntity,
+    id: String(item.id),
+    accountId: String(item.accountId),
+    projectId: String(item.projectId),
+    contentSetId: String(item.contentSetId),
+    lastDay: String(item.lastDay),
+    ...(typeof item.testedDay === 'string' ? { testedDay: item.testedDay } : {}),
+  };
 }
 
 /** The projects with responses on or after `since` (a day key): one Query per shard. */
@@ -100,14 +181,7 @@ export async function watchedEntities(store: TableClient, accountId: string, pro
     FilterExpression: 'lastDay >= :since',
     ExpressionAttributeValues: { ':pk': watchPartition(accountId, projectId), ':since': since },
   });
-  return items.map((item) => ({
-    entity: item.entity as AlertEntity,
-    id: String(item.id),
-    accountId: String(item.accountId),
-    projectId: String(item.projectId),
-    contentSetId: String(item.contentSetId),
-    lastDay: String(item.lastDay),
-  }));
+  return items.map(watchedOf);
 }
 
 /** What the jobs read of a set: its scope, schema, alert settings (defaults filled in) and whether it is active. */
@@ -145,6 +219,27 @@ export async function readSetFacts(store: TableClient, ids: Iterable<string>): P
     });
   }
   return sets;
+}
+
+/** Accounts' alert settings by id, defaults filled in (a missing account gets the defaults): one BatchGetItem per 100. */
+export async function readAccountAlertSettings(store: TableClient, accountIds: Iterable<string>): Promise<Map<string, AccountAlertSettings>> {
+  const ids = [...new Set(accountIds)];
+  const items = await getRawItemsChunked(store, ids.map(keys.account));
+  return new Map(ids.map((id, index) => [id, accountAlertSettingsOf(items[index]?.alerts as Partial<AccountAlertSettings> | undefined)]));
+}
+
+/** Which of `entities` alerted within the last ALERT_QUIET_DAYS before `now` (their guards): one BatchGetItem per 100. */
+export async function entitiesInQuietPeriod(store: TableClient, entities: readonly { entity: AlertEntity; id: string }[], now: Date): Promise<Set<string>> {
+  const guards = await getRawItemsChunked(
+    store,
+    entities.map((entity) => guardKey(entity.entity, entity.id)),
+  );
+  const quiet = new Set<string>();
+  entities.forEach((entity, index) => {
+    const at = guards[index]?.at;
+    if (typeof at === 'string' && !quietPeriodOver(at, now)) quiet.add(`${entity.entity}#${entity.id}`);
+  });
+  return quiet;
 }
 
 /**

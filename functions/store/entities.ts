@@ -123,6 +123,8 @@ export const Account = new Entity({
     displayName: { type: 'string' },
     /** How many members are owners; kept by operations/members.ts in the transactions that change roles (absent: none). */
     owners: { type: 'number' },
+    /** The account's alert settings (alerts/saveSettings); absent: the defaults (domain/alert-settings.ts). */
+    alerts: { type: 'map', properties: { falseDiscoveryRate: { type: 'number' } } },
     ...timestamps,
   },
   indexes: {

@@ -39,6 +39,7 @@ const identity = (entity: string) => ({ __edb_e__: entity, __edb_v__: MODEL_VERS
 
 /** Table keys of the entities the hot path reads, checks or writes (entities.ts `byId` / `byKey` indexes). */
 export const keys = {
+  account: (id: string): ItemKey => ({ pk: `account#${id}`, sk: 'account' }),
   apiKey: (keyHash: string): ItemKey => ({ pk: `apikey#${keyHash}`, sk: 'apikey' }),
   /** A person's membership, by the hash of issuer and subject (functions/api/auth.ts `personKey`). */
   member: (personKey: string): ItemKey => ({ pk: `member#${personKey}`, sk: 'member' }),

@@ -135,6 +135,8 @@ describe('every operation through the client', () => {
       'webhooks/remove': () => admin.webhooks.remove(hook.id),
       // After the changes above, which each wrote an audit entry.
       'alerts/list': () => viewer.alerts.list({ projectId: project.id }),
+      'alerts/settings': () => viewer.alerts.settings(),
+      'alerts/saveSettings': () => admin.alerts.saveSettings({ falseDiscoveryRate: 0.05 }),
       'audit/list': () => admin.audit.list({ operation: 'webhooks/remove', $size: 5 }),
       'audit/export': () => admin.audit.export({ targetId: hook.id, format: 'ndjson' }),
     };

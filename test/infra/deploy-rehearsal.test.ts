@@ -225,6 +225,8 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
     keep: (body, fixture) => expect(body.projectId).toBe(fixture.project.id),
   },
   'alerts/list': { auth: 'viewer', afterStream: true, args: () => [{ $size: 10 }], keep: (body) => expect(body.items).toEqual([]) },
+  'alerts/settings': { auth: 'viewer', args: () => [], keep: (body) => expect(body).toEqual({ falseDiscoveryRate: 0.05 }) },
+  'alerts/saveSettings': { auth: 'admin', args: () => [{ falseDiscoveryRate: 0.05 }], keep: (body) => expect(body).toEqual({ falseDiscoveryRate: 0.05 }) },
   // The docs function (GET /openapi.json, /docs): it reads no table.
   'openapi.json': { auth: 'anonymous', method: 'GET', args: () => [] },
   'keys/list': { auth: 'admin', args: () => [{ $size: 10 }], keep: (body) => expect(body.items.length).toBeGreaterThan(0) },

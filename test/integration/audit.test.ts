@@ -329,6 +329,12 @@ const scenarios: Partial<Record<OperationName, Scenario>> = {
       return { targetIds: [invitationId, memberId], secrets: [bearer, token], actor: { type: 'person', memberId, email, name: 'Ada Person' } };
     },
   },
+  'alerts/saveSettings': {
+    async run(a) {
+      await ok(a, 'alerts/saveSettings', [{ falseDiscoveryRate: 0.07 }]);
+      return { targetIds: [], secrets: [] };
+    },
+  },
   'members/renameAccount': {
     async run(a) {
       // An owner renames: a person the operator made one (as the key CLI's add-owner does).

@@ -277,6 +277,14 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
         { name: 'a forged cursor', args: [{ cursor: 'forged' }], exception: 'sealedCursor' },
       ],
     },
+    'alerts/settings': { valid: [[]] },
+    'alerts/saveSettings': {
+      valid: [[{ falseDiscoveryRate: 0.05 }], [{ falseDiscoveryRate: 0.25 }]],
+      cases: [
+        { name: 'a rate above 0.25', args: [{ falseDiscoveryRate: 0.5 }] },
+        { name: 'no rate', args: [{}] },
+      ],
+    },
     'projects/digest': {
       valid: [[f.projectId], [f.projectId, { reference: '2026-03-04T10:00:00+02:00' }], [UNKNOWN_ID, null]],
       cases: [{ name: 'a date for reference', args: [f.projectId, { reference: '2026-03-04' }] }],

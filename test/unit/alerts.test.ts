@@ -1,9 +1,21 @@
-import { alertSettingsOf, alertSettingsProblem, alertWindows, alertWords, assessDrop, daysOf, quietPeriodOver } from '../../functions/domain/alerts';
+import {
+  accountAlertSettingsOf,
+  alertSettingsOf,
+  alertSettingsProblem,
+  alertWindows,
+  alertWords,
+  assessDrop,
+  daysOf,
+  decideAlerts,
+  type DropAssessment,
+  quietPeriodOver,
+} from '../../functions/domain/alerts';
 import { bestPages, type DigestPage, digestWeeks, largestChanges, responsesChange, worstPages } from '../../functions/domain/digest';
 import { chatSegments, slackText } from '../../functions/domain/webhook-chat';
 
 const windows = alertWindows(new Date('2026-11-27T12:00:00Z'));
 const share = (successes: number, n: number) => ({ kind: 'proportion' as const, successes, n });
+const settings = { enabled: true, minResponses: 20, minDrop: 0.1 };
 
 describe('alert settings', () => {
   test('defaults: on with a score, 20 responses, 0.10 of a share or sentiment, 0.5 of a 1-5 rating scaled by its range', () => {
@@ -15,6 +27,11 @@ describe('alert settings', () => {
     expect(alertSettingsOf('yes-no', {}, { enabled: false, minDrop: 0.3 })).toEqual({ enabled: false, minResponses: 20, minDrop: 0.3 });
   });
 
+  test("an account's false discovery rate: 0.05 unless it chose another", () => {
+    expect(accountAlertSettingsOf(undefined)).toEqual({ falseDiscoveryRate: 0.05 });
+    expect(accountAlertSettingsOf({ falseDiscoveryRate: 0.1 })).toEqual({ falseDiscoveryRate: 0.1 });
+  });
+
   test('a schema without a score may not turn alerts on or give a minDrop', () => {
     expect(alertSettingsProblem('message', { enabled: true })).toMatch(/no score/);
     expect(alertSettingsProblem('message', { minDrop: 0.2 })).toMatch(/no minDrop/);
@@ -24,30 +41,91 @@ describe('alert settings', () => {
 });
 
 describe('alert windows and drops', () => {
-  test('the last 7 days (rolling7d ending today) against the 28 days before them', () => {
-    expect(windows).toEqual({ current: { from: '2026-11-21', to: '2026-11-27' }, previous: { from: '2026-10-24', to: '2026-11-20' } });
+  test('the last 7 complete days (to yesterday) against the 28 days before them, the same all day', () => {
+    expect(windows).toEqual({ current: { from: '2026-11-20', to: '2026-11-26' }, previous: { from: '2026-10-23', to: '2026-11-19' } });
+    expect(alertWindows(new Date('2026-11-27T00:00:00Z'))).toEqual(windows);
+    expect(alertWindows(new Date('2026-11-27T23:59:59.999Z'))).toEqual(windows);
     expect(daysOf(windows.previous)).toHaveLength(28);
     expect(daysOf(windows.current)).toHaveLength(7);
   });
 
-  const settings = { enabled: true, minResponses: 20, minDrop: 0.1 };
-  test('alerts when the change interval lies below 0 and the drop is at least minDrop', () => {
+  test("an entity's test: its scores, the change, the change's p-value and whether it fell by minDrop", () => {
     const drop = assessDrop({ current: share(10, 30), previous: share(40, 50) }, windows, settings)!;
-    expect(drop.alerts).toBe(true);
     expect(drop.change).toMatchObject({ significant: true, method: 'newcombe' });
-    expect(drop.current).toMatchObject({ count: 30, from: '2026-11-21', to: '2026-11-27', score: { method: 'wilson' } });
-  });
-
-  test('no alert for a rise, a drop within the noise, a drop under minDrop, or too few responses', () => {
-    expect(assessDrop({ current: share(40, 50), previous: share(10, 30) }, windows, settings)!.alerts).toBe(false);
-    expect(assessDrop({ current: share(15, 20), previous: share(17, 20) }, windows, settings)!.alerts).toBe(false);
+    expect(drop.current).toMatchObject({ count: 30, from: '2026-11-20', to: '2026-11-26', score: { method: 'wilson' } });
+    expect(drop.pValue).toBeLessThan(0.0001);
+    expect(drop.fellByMinDrop).toBe(true);
     // Significant with thousands of responses, but 5 points: under 0.10.
     const small = assessDrop({ current: share(7500, 10000), previous: share(8000, 10000) }, windows, settings)!;
-    expect(small.change.significant).toBe(true);
-    expect(small.alerts).toBe(false);
-    expect(assessDrop({ current: share(0, 19), previous: share(40, 50) }, windows, settings)).toBeUndefined();
+    expect(small.pValue).toBeLessThan(0.05);
+    expect(small.fellByMinDrop).toBe(false);
+    expect(assessDrop({ current: share(40, 50), previous: share(10, 30) }, windows, settings)!.fellByMinDrop).toBe(false);
   });
 
+  test('too few responses in either window: not tested', () => {
+    expect(assessDrop({ current: share(0, 19), previous: share(40, 50) }, windows, settings)).toBeUndefined();
+    expect(assessDrop({ current: share(10, 30), previous: share(19, 19) }, windows, settings)).toBeUndefined();
+  });
+});
+
+describe("one evaluation's alerts: Benjamini-Hochberg over the account's tests", () => {
+  /** A test with p-value `pValue` of a change `delta`, large enough or not. */
+  const tested = (name: string, pValue: number, delta = -0.3, fellByMinDrop = true) => ({
+    name,
+    assessment: { pValue, fellByMinDrop, change: { delta, low: null, high: null, significant: null, method: 'newcombe' } } as unknown as DropAssessment,
+  });
+  // [BH95] section 4's 15 p-values (see multiple-testing.test.ts): the four smallest are significant at 0.05.
+  const BH95 = [0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344, 0.0459, 0.324, 0.4262, 0.5719, 0.6528, 0.759, 1];
+
+  test('[BH95] the four smallest alert, each with its p-value and the threshold 4 x 0.05 / 15', () => {
+    const decided = decideAlerts(
+      BH95.map((p, index) => tested(`page-${index}`, p)),
+      0.05,
+    );
+    expect(decided.map(({ entry }) => entry.name)).toEqual(['page-0', 'page-1', 'page-2', 'page-3']);
+    expect(decided[3].significance).toEqual({
+      method: 'benjamini-hochberg',
+      pValue: 0.0095,
+      adjustedPValue: expect.closeTo(0.035625, 12),
+      threshold: expect.closeTo((4 * 0.05) / 15, 15),
+      falseDiscoveryRate: 0.05,
+      tested: 15,
+    });
+    // Alone, each of the first nine would have alerted (p < 0.05): the old rule's false alerts.
+    expect(BH95.filter((p) => p < 0.05)).toHaveLength(9);
+  });
+
+  test('a significant rise or a drop under minDrop raises no alert, yet is one of the tests', () => {
+    const decided = decideAlerts(
+      [tested('rise', 0.0001, 0.3), tested('small', 0.0004, -0.05, false), ...BH95.slice(2).map((p, index) => tested(`page-${index}`, p))],
+      0.05,
+    );
+    expect(decided.map(({ entry }) => entry.name)).toEqual(['page-0', 'page-1']);
+    expect(decided[0].significance).toMatchObject({ tested: 15, threshold: expect.closeTo((4 * 0.05) / 15, 15) });
+  });
+
+  test('one entity tested alone alerts exactly when its 95% interval lies below 0, as before', () => {
+    const alone = (current: number, previous: number) =>
+      decideAlerts([{ assessment: assessDrop({ current: share(current, 40), previous: share(previous, 100) }, windows, settings)! }], 0.05);
+    const significant = (current: number) => assessDrop({ current: share(current, 40), previous: share(80, 100) }, windows, settings)!.change.significant;
+    // 80% of 100 before; of 40 since, from 15 (clearly worse) to 32 (the same share).
+    const currents = Array.from({ length: 18 }, (_, index) => 15 + index);
+    expect(currents.map((current) => alone(current, 80).length)).toEqual(currents.map((current) => (significant(current) ? 1 : 0)));
+    expect(alone(15, 80)).toHaveLength(1);
+    expect(alone(32, 80)).toHaveLength(0);
+  });
+
+  test('a higher rate finds more: at 0.25, the nine smallest of [BH95]', () => {
+    expect(
+      decideAlerts(
+        BH95.map((p, index) => tested(`page-${index}`, p)),
+        0.25,
+      ),
+    ).toHaveLength(9);
+  });
+});
+
+describe('quiet days and words', () => {
   test('an entity alerts again only 7 days after its last alert', () => {
     expect(quietPeriodOver(undefined, new Date())).toBe(true);
     expect(quietPeriodOver('2026-11-20T12:00:01Z', new Date('2026-11-27T12:00:00Z'))).toBe(false);

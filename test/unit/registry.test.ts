@@ -40,14 +40,18 @@ describe('operation registry', () => {
     for (const operation of declared) expect(operation.resource).toBe(resource);
   });
 
-  it('only the widget operations are anonymous; admin: create/save, erasure, keys, webhooks and the audit log', () => {
+  it("only the widget operations are anonymous; admin: create/save, erasure, keys, webhooks, the audit log and the account's alert settings", () => {
     const anonymous = OPERATION_NAMES.filter((name) => operations[name].level === 'anonymous');
     // And members/invitedTo: what an invitation link invites to, for the one who holds its token.
     expect(anonymous.sort()).toEqual(['members/invitedTo', 'responses/create', 'responses/edit', 'responses/getAggregates', 'responses/remove']);
     const admin = OPERATION_NAMES.filter((name) => operations[name].level === 'admin');
     expect(
       admin.every(
-        (name) => /\/(create|save)$/.test(name) || /^responses\/(erase|import|release|discard)$/.test(name) || /^(keys|members|webhooks|audit)\//.test(name),
+        (name) =>
+          /\/(create|save)$/.test(name) ||
+          /^responses\/(erase|import|release|discard)$/.test(name) ||
+          /^(keys|members|webhooks|audit)\//.test(name) ||
+          name === 'alerts/saveSettings',
       ),
     ).toBe(true);
     // members/*: admin, but for members/me (every member and key), members/accept (signed-in people), members/invitedTo (a token's holder),
@@ -88,6 +92,7 @@ describe('operation registry', () => {
 
   it('audits every operation that changes something and needs a key or a person: the registry says which', () => {
     expect(OPERATION_NAMES.filter((name) => isAudited(operations[name])).sort()).toEqual([
+      'alerts/saveSettings',
       'contents/create',
       'contents/save',
       'keys/create',

@@ -1,4 +1,5 @@
-import { countChange, type ScoreSample, scoreChange, scoreInterval } from '../../functions/domain/statistics';
+import fc from 'fast-check';
+import { changePValue, countChange, type ScoreSample, scoreChange, scoreInterval } from '../../functions/domain/statistics';
 
 /*
  * Reference values.
@@ -15,6 +16,8 @@ import { countChange, type ScoreSample, scoreChange, scoreInterval } from '../..
  *          scipy.stats.ttest_1samp(x, 0).confidence_interval(0.95)
  *          scipy.stats.ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
  *          scipy.stats.norm.ppf(0.975) for Wilson's z at n = 1.
+ *        and the Welch p-values likewise:
+ *          scipy.stats.ttest_ind(a, b, equal_var=False).pvalue
  */
 
 const proportion = (successes: number, n: number): ScoreSample => ({ kind: 'proportion', successes, n });
@@ -210,6 +213,64 @@ describe('scoreChange: Welch t interval of a difference of means [SciPy]', () =>
 
   it('refuses to compare a proportion with a mean', () => {
     expect(() => scoreChange(proportion(1, 2), mean(FIVE, [1, 1, 0, 0, 0], 1, 5))).toThrow(TypeError);
+  });
+});
+
+describe("changePValue: the p-value of the change's own interval", () => {
+  it.each([
+    ['ratings (2,1,3,5,9) - (6,4,4,3,3)', mean(FIVE, [2, 1, 3, 5, 9], 1, 5), mean(FIVE, [6, 4, 4, 3, 3], 1, 5), 0.007499836863733156],
+    ['sentiments (3,2,4,6) - (7,3,2,2)', mean([-1, 0, 0.5, 1], [3, 2, 4, 6], -1, 1), mean([-1, 0, 0.5, 1], [7, 3, 2, 2], -1, 1), 0.04383981965269417],
+    ['ratings (0,0,1,1,2) - (6,4,4,3,3)', mean(FIVE, [0, 0, 1, 1, 2], 1, 5), mean(FIVE, [6, 4, 4, 3, 3], 1, 5), 0.03156644358921552],
+    ['ratings (1,0,0,2,2) - (0,2,3,0,0)', mean(FIVE, [1, 0, 0, 2, 2], 1, 5), mean(FIVE, [0, 2, 3, 0, 0], 1, 5), 0.18346274195446918],
+  ])("Welch's t test [SciPy]: %s", (_name, current, previous, p) => {
+    expect(changePValue(current, previous)).toBeCloseTo(p, 10);
+    expect(changePValue(previous, current)).toBeCloseTo(p, 10);
+  });
+
+  it("Welch's: 1 when a side has one value or nothing changes; 0 for a change where neither side varies", () => {
+    expect(changePValue(mean(FIVE, [0, 0, 0, 0, 1], 1, 5), mean(FIVE, [6, 4, 4, 3, 3], 1, 5))).toBe(1);
+    expect(changePValue(mean(FIVE, [0, 0, 0, 0, 4], 1, 5), mean(FIVE, [0, 0, 3, 0, 0], 1, 5))).toBe(0);
+    expect(changePValue(mean(FIVE, [0, 0, 4, 0, 0], 1, 5), mean(FIVE, [0, 0, 3, 0, 0], 1, 5))).toBe(1);
+  });
+
+  it.each([
+    ['(a)', 56, 70, 48, 80],
+    ['(b)', 9, 10, 3, 10],
+    ['(c)', 6, 7, 2, 7],
+    ['(d)', 5, 56, 0, 29],
+    ['(g)', 10, 10, 0, 20],
+    ['(h)', 10, 10, 0, 10],
+  ])("Newcombe's [N98b] example %s: at confidence 1 - p the interval's end nearer 0 is 0", (_example, x1, n1, x2, n2) => {
+    const p = changePValue(proportion(x1, n1), proportion(x2, n2))!;
+    expect(p).toBeGreaterThan(0);
+    expect(scoreChange(proportion(x1, n1), proportion(x2, n2), 1 - p)?.low).toBeCloseTo(0, 9);
+    // The mirror image: the same p, the other end.
+    expect(changePValue(proportion(x2, n2), proportion(x1, n1))).toBeCloseTo(p, 12);
+    expect(scoreChange(proportion(x2, n2), proportion(x1, n1), 1 - p)?.high).toBeCloseTo(0, 9);
+  });
+
+  it("Newcombe's: 1 when the shares are equal ([N98b] (e), (f)); null when a side counted nothing", () => {
+    expect(changePValue(proportion(0, 10), proportion(0, 20))).toBe(1);
+    expect(changePValue(proportion(5, 10), proportion(10, 20))).toBe(1);
+    expect(changePValue(proportion(0, 0), proportion(3, 10))).toBeNull();
+  });
+
+  it('is below a level exactly when the interval at one minus that level excludes 0, on random samples', () => {
+    const share = fc.integer({ min: 1, max: 400 }).chain((n) => fc.record({ n: fc.constant(n), successes: fc.integer({ min: 0, max: n }) }));
+    const ratings = fc.array(fc.integer({ min: 0, max: 30 }), { minLength: 5, maxLength: 5 }).filter((counts) => counts.reduce((a, b) => a + b) > 0);
+    const sample = fc.oneof(
+      fc.tuple(share, share).map(([one, two]) => [proportion(one.successes, one.n), proportion(two.successes, two.n)] as const),
+      fc.tuple(ratings, ratings).map(([one, two]) => [mean(FIVE, one, 1, 5), mean(FIVE, two, 1, 5)] as const),
+    );
+    fc.assert(
+      fc.property(sample, fc.constantFrom(0.05, 0.01, 0.001), ([current, previous], level) => {
+        const p = changePValue(current, previous)!;
+        // On the boundary within rounding either answer is right.
+        fc.pre(Math.abs(p - level) > 1e-9);
+        expect(p < level).toBe(scoreChange(current, previous, 1 - level)!.significant);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -8,6 +8,16 @@ export type Account = {
   name: string;
 };
 
+/** The account's alert settings, the default filled in (docs/api.md "Alerts"). */
+export type AccountAlertSettings = {
+  falseDiscoveryRate: number;
+};
+
+/** The account's false discovery rate, 0.001 to 0.25: the expected share of false alerts among those one day's evaluation raises (docs/api.md "Alerts"). */
+export type AccountAlertSettingsInput = {
+  falseDiscoveryRate: number;
+};
+
 /** Who made a call, a key or an invitation: an API key (its public id and label), a member signed in as a person (membership id, and the email and name they joined with, or a verified email), or the operator with direct access to the table (`name`: the key CLI). */
 export type Actor = {
   type: "key";
@@ -40,7 +50,7 @@ export type AggregatedData = {
   summary?: number;
 };
 
-/** An entity's last 7 days (`current`) significantly worse than the 28 days before them (`previous`); `url` its page in the console. */
+/** An entity's last 7 complete days (`current`) significantly worse than the 28 days before them (`previous`); `url` its page in the console; `significance` its p-value and the threshold it passed. */
 export type Alert = {
   id: string;
   accountId: string;
@@ -81,6 +91,14 @@ export type Alert = {
     significant: boolean | null;
     method: "newcombe" | "welch" | "count";
   };
+  significance?: {
+    method: "benjamini-hochberg";
+    pValue: number;
+    adjustedPValue: number;
+    threshold: number;
+    falseDiscoveryRate: number;
+    tested: number;
+  };
   createdAt: string;
 };
 
@@ -117,6 +135,12 @@ export type AlertSettingsInput = {
 
 /** The arguments of alerts/list: query?: { projectId?, contentSetId?, $size?, cursor? } */
 export type AlertsListArguments = [(AlertListModel | null | undefined)?];
+
+/** The arguments of alerts/saveSettings: { falseDiscoveryRate: number } */
+export type AlertsSaveSettingsArguments = [AccountAlertSettingsInput];
+
+/** The arguments of alerts/settings:  */
+export type AlertsSettingsArguments = [];
 
 /** Every failure: `error` identifies it; bad-request lists the offending arguments in data.fields as { path, message }. */
 export type ApiErrorBody = {
@@ -1378,6 +1402,10 @@ export interface Operations {
   "audit/list": { args: AuditListArguments; result: AuditPage };
   /** The account's alerts (or a project's or a content set's), newest first; page on with the returned cursor. */
   "alerts/list": { args: AlertsListArguments; result: AlertPage };
+  /** Sets the account's false discovery rate (0.001 to 0.25): the expected share of false alerts among those one day's evaluation raises. Lower means fewer false alerts and fewer true ones. */
+  "alerts/saveSettings": { args: AlertsSaveSettingsArguments; result: AccountAlertSettings };
+  /** The account's alert settings: the false discovery rate of each day's evaluation (default 0.05). */
+  "alerts/settings": { args: AlertsSettingsArguments; result: AccountAlertSettings };
 }
 
 export type OperationName = keyof Operations;
@@ -1442,4 +1470,6 @@ export const OPERATIONS = {
   "audit/export": { readOnly: true, level: "admin" },
   "audit/list": { readOnly: true, level: "admin" },
   "alerts/list": { readOnly: true, level: "viewer" },
+  "alerts/saveSettings": { readOnly: false, level: "admin" },
+  "alerts/settings": { readOnly: true, level: "viewer" },
 } as const satisfies Record<OperationName, { readOnly: boolean; level: "anonymous" | "viewer" | "admin" | "person" }>;

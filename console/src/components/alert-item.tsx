@@ -1,10 +1,12 @@
 /**
  * One alert in words, as the webhook's chat line says it: "Getting started: the share of yes
  * fell from 90% (70–97%) to 25% (11–47%) over the last 7 days, 20 responses", with a link to
- * the page or set it is about and when it was raised.
+ * the page or set it is about, why it fired (its p-value and the threshold it passed) and
+ * when it was raised.
  */
 import { Link } from 'wouter';
 import type { Alert } from '@feedback-service/client';
+import { significanceWords } from '../lib/alert-significance';
 import { formatDateTime, plural } from '../lib/format';
 import { scoreView } from '../schemas';
 
@@ -32,6 +34,7 @@ export function AlertItem(props: { alert: Alert }) {
       </Link>
       {alert.entity === 'contentSet' && <span className="muted"> (the whole set)</span>}
       <span className="alert-words">{alertWords(alert)}.</span>
+      {alert.significance && <span className="muted alert-significance">{significanceWords(alert.significance)}</span>}
       <time className="muted alert-time" dateTime={alert.createdAt}>
         {formatDateTime(alert.createdAt)}
       </time>
