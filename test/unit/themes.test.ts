@@ -6,6 +6,7 @@ import {
   type Discovery,
   discoverThemes,
   guessLanguage,
+  isRising,
   logLikelihoodRatio,
   messagePhrases,
   nearDuplicateGroups,
@@ -187,7 +188,7 @@ describe('phrases', () => {
     ];
     const previous = Array.from({ length: 20 }, (_, i) => message(`b${i}`, i % 2 ? 'where is my refund' : 'search is slow'));
     const phrases = standoutPhrases(period, history, { previous });
-    expect(phrases[0]).toMatchObject({ key: 'charg twice', text: 'charged twice', count: 3, messageIds: ['p1', 'p2', 'p3'], new: true, rising: true });
+    expect(phrases[0]).toMatchObject({ key: 'charg twice', text: 'charged twice', count: 3, messageIds: ['p1', 'p2', 'p3'], new: true });
     expect(phrases.some((phrase) => phrase.key.includes('spam'))).toBe(false); // one visitor's three copies
     expect(phrases.some((phrase) => phrase.key === 'charg')).toBe(false); // gives way to "charged twice"
     expect(phrases.some((phrase) => phrase.key === 'refund')).toBe(false); // not above its history
@@ -341,9 +342,12 @@ describe('shares', () => {
     expect(shareOf(12, 31).share).toEqual(scoreInterval({ kind: 'proportion', successes: 12, n: 31 }));
     const change = shareWithChange(12, 31, 2, 40);
     expect(change.change).toEqual(scoreChange({ kind: 'proportion', successes: 12, n: 31 }, { kind: 'proportion', successes: 2, n: 40 }));
-    expect(change).toMatchObject({ count: 12, previous: { count: 2 }, new: false, rising: true });
-    expect(shareWithChange(3, 30, 0, 30)).toMatchObject({ new: true, rising: false });
-    expect(shareWithChange(3, 30, 4, 30).rising).toBe(false);
+    expect(change).toMatchObject({ count: 12, previous: { count: 2 }, new: false });
+    expect(shareWithChange(3, 30, 0, 30)).toMatchObject({ new: true });
+    expect(isRising(12, 31, 2, 40)).toBe(true);
+    expect(isRising(3, 30, 0, 30)).toBe(false); // new, but three of thirty is no sure rise
+    expect(isRising(3, 30, 4, 30)).toBe(false);
+    expect(isRising(2, 40, 12, 31)).toBe(false); // falling
   });
 
   test('counts a period’s messages per theme and other', () => {

@@ -23,7 +23,7 @@ import {
  */
 
 /** A message stays in a theme at this similarity to its centroid or more, else it goes to `other`. */
-export const MEMBER_THRESHOLD = 0.3;
+export const MEMBER_THRESHOLD = 0.25;
 
 export function hashOf(text: string): number {
   let hash = 0x811c9dc5;

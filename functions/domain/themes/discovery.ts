@@ -4,7 +4,7 @@ import { type Corpus, centroidOf, centroidSimilarity, describe, hashOf, MEMBER_T
 import { type Curation, replayCuration } from './curation';
 import { matchPrevious } from './stable-ids';
 import type { Discovery, Theme, ThemeMessage, ThemeModel, ThemeSketch } from './types';
-import { dot, type Embedder, shippedWordVectors, type WordVectors, wordVectorEmbedder } from './embedder';
+import { type Embedder, shippedWordVectors, type WordVectors, wordVectorEmbedder } from './embedder';
 import { DENSE_WEIGHT, denseCentroid, sparseCentroid } from './vectors';
 
 export interface DiscoveryOptions {
@@ -29,7 +29,7 @@ const MIN_EDGE = 0.2;
 /** Refinement rounds after the graph's communities: each message to its most similar centroid. */
 const REFINEMENTS = 3;
 /** Louvain's resolution: above 1 favours more, smaller communities. */
-const RESOLUTION = 1;
+const RESOLUTION = 1.5;
 /** Discovery clusters at most this many distinct messages (the first by a hash of their id); the rest are assigned to the themes found. */
 export const SAMPLE_LIMIT = 4000;
 /** A sketch keeps this many member ids for matching the next discovery. */
@@ -59,8 +59,12 @@ function informative(corpus: Corpus, i: number, stemGroups: ReadonlyMap<string, 
 
 /**
  * Communities of the k-nearest-neighbour similarity graph (Louvain, seeded), as lists of message
- * indexes. Each row's sparse cosines are summed through an inverted index of the sparse terms
- * (only pairs sharing a term cost anything); dense cosines are plain dot products.
+ * indexes. An edge joins a message to each of its NEIGHBOURS most similar (at MIN_EDGE or
+ * more) and weighs the shared-nearest-neighbour overlap of its ends, (shared + 1) / |union|
+ * (Jarvis and Patrick's idea, as single-cell clustering uses it before Louvain): two messages
+ * are close when their neighbourhoods agree, which keeps one frequent word ("app", "page")
+ * from tying reasons together. Each row's sparse cosines are summed through an inverted index
+ * of the sparse terms (only pairs sharing a term cost anything).
  */
 function graphCommunities(corpus: Corpus, nodes: readonly number[]): number[][] {
   const graph = new Graph({ type: 'undirected' });
@@ -73,24 +77,47 @@ function graphCommunities(corpus: Corpus, nodes: readonly number[]): number[][] 
       postings.set(term, list);
     }
   });
+  const dimensions = corpus.embedder.dimensions;
+  const matrix = new Float32Array(nodes.length * dimensions);
+  nodes.forEach((node, position) => matrix.set(corpus.vectors[node].dense, position * dimensions));
   const sparseRow = new Float64Array(nodes.length);
+  const neighbourLists: number[][] = [];
   for (let a = 0; a < nodes.length; a++) {
     sparseRow.fill(0);
     for (const [term, weight] of corpus.vectors[nodes[a]].sparse) for (const [b, other] of postings.get(term) ?? []) sparseRow[b] += weight * other;
-    const dense = corpus.vectors[nodes[a]].dense;
-    const scores: Array<[number, number]> = [];
+    // The NEIGHBOURS best scores, kept sorted (best first; ties to the lower index) by insertion.
+    const best: number[] = [];
+    const bestScores: number[] = [];
+    const rowStart = a * dimensions;
     for (let b = 0; b < nodes.length; b++) {
       if (a === b) continue;
-      const score = DENSE_WEIGHT * dot(dense, corpus.vectors[nodes[b]].dense) + (1 - DENSE_WEIGHT) * sparseRow[b];
-      if (score >= MIN_EDGE) scores.push([b, score]);
+      let dense = 0;
+      const columnStart = b * dimensions;
+      for (let d = 0; d < dimensions; d++) dense += matrix[rowStart + d] * matrix[columnStart + d];
+      const score = DENSE_WEIGHT * dense + (1 - DENSE_WEIGHT) * sparseRow[b];
+      if (score < MIN_EDGE || (best.length === NEIGHBOURS && score <= bestScores[NEIGHBOURS - 1])) continue;
+      let at = Math.min(best.length, NEIGHBOURS - 1);
+      while (at > 0 && bestScores[at - 1] < score) at -= 1;
+      best.splice(at, 0, b);
+      bestScores.splice(at, 0, score);
+      if (best.length > NEIGHBOURS) {
+        best.pop();
+        bestScores.pop();
+      }
     }
-    scores.sort((x, y) => y[1] - x[1] || x[0] - y[0]);
-    for (const [b, score] of scores.slice(0, NEIGHBOURS)) {
+    neighbourLists.push(best);
+  }
+  const sets = neighbourLists.map((list) => new Set(list));
+  neighbourLists.forEach((list, a) => {
+    for (const b of list) {
       const source = String(nodes[a]);
       const target = String(nodes[b]);
-      if (!graph.hasEdge(source, target)) graph.addEdge(source, target, { weight: score });
+      if (graph.hasEdge(source, target)) continue;
+      let shared = 0;
+      for (const neighbour of sets[a]) if (sets[b].has(neighbour)) shared += 1;
+      graph.addEdge(source, target, { weight: (shared + 1) / (sets[a].size + sets[b].size - shared) });
     }
-  }
+  });
   const communities = louvain(graph, { resolution: RESOLUTION, rng: seededRandom(40), getEdgeWeight: 'weight' });
   const byCommunity = new Map<number, number[]>();
   for (const node of nodes) {

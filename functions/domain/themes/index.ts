@@ -26,8 +26,10 @@
  *    stand out in a period against the longer history (Dunning's log-likelihood ratio), each
  *    `{ key, text, count, messageIds, score, share }` and with `previous` its change.
  * 4. Shares: `shareOf(count, total)` (Wilson) and `shareWithChange(count, total, previousCount,
- *    previousTotal)` (Newcombe; `new`, `rising`); `countsByTheme(themes, messageIds)` counts a
- *    period's (or the previous period's) messages per theme.
+ *    previousTotal)` (Newcombe; `new`); `isRising(count, total, historyCount, historyTotal)`:
+ *    significantly above its share in the history before the period (the "rising" flag of
+ *    themes and phrases); `countsByTheme(themes, messageIds)` counts a period's (or the previous
+ *    period's, or the history's) messages per theme.
  * 5. `Embedder` (text -> unit vector): the shipped one is `wordVectorEmbedder()` (SIF over 100,000
  *    GloVe words built into word-vectors.json, 7.5 MB, parsed on first use); a stronger model
  *    plugs in through the same interface. A model made by one embedder is never compared with
@@ -44,6 +46,6 @@ export { type DiscoveryOptions, discoverThemes, SAMPLE_LIMIT, seededRandom } fro
 export { type Embedder, parseWordVectors, shippedWordVectors, type WordVectorFile, type WordVectors, wordVectorEmbedder } from './embedder';
 export { NEAR_DUPLICATE_THRESHOLD, nearDuplicateGroups } from './near-duplicates';
 export { logLikelihoodRatio, messagePhrases, type Phrase, type PhraseMessage, type StandoutPhrase, standoutPhrases } from './phrases';
-export { countsByTheme, type ShareOfPeriod, type ShareWithChange, shareOf, shareWithChange } from './shares';
+export { countsByTheme, isRising, type ShareOfPeriod, type ShareWithChange, shareOf, shareWithChange } from './shares';
 export { type AnalysedText, analyseText, guessLanguage, normaliseText, spellingCorrections } from './text';
 export type { Discovery, Theme, ThemeMessage, ThemeModel, ThemeSketch } from './types';

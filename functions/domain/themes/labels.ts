@@ -3,8 +3,8 @@ import type { PhraseIndex } from './phrases';
 /**
  * A theme's label and terms, drawn from its messages' phrases. A phrase scores by how many of
  * the theme's messages hold it (coverage, counted once per near-duplicate group) times how much
- * more often than in the whole corpus (log2 of 1 + lift), longer phrases a little preferred
- * (+15% a word) since "code sample broken" says more than "code". The label is the best
+ * more often than in the whole corpus (log2 of 1 + lift), longer phrases preferred (+60% a
+ * word: "dark mode" over "dark" when most of its messages say "dark mode"). The label is the best
  * phrase's readable form, 1-4 words; the terms are the best five whose keys are not part of a
  * better one. Ties fall to the key's code-point order: deterministic.
  */
@@ -37,7 +37,7 @@ export function scoredPhrases({ groups, corpusGroups, corpusSize, index }: Label
     const lift = coverage / ((corpusGroups.get(key) ?? count) / corpusSize);
     const text = index.surface(key);
     if (text.split(' ').length > LABEL_MAX_WORDS) continue;
-    scored.push({ key, text, coverage, score: coverage * Math.log2(1 + lift) * (1 + 0.15 * (index.words(key) - 1)) });
+    scored.push({ key, text, coverage, score: coverage * Math.log2(1 + lift) * (1 + 0.6 * (index.words(key) - 1)) });
   }
   return scored.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }

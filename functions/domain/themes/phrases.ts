@@ -123,7 +123,6 @@ export interface StandoutPhrase {
   previous?: ShareOfPeriod;
   change?: ScoreChange | null;
   new?: boolean;
-  rising?: boolean;
 }
 
 export interface StandoutOptions {
@@ -176,13 +175,8 @@ export function standoutPhrases(period: readonly PhraseMessage[], history: reado
   const previousIndex = indexOf(options.previous);
   const previousTotal = options.previous.length;
   return top.map((phrase) => {
-    const {
-      previous,
-      change,
-      new: isNew,
-      rising,
-    } = shareWithChange(phrase.count, period.length, previousIndex.messages.get(phrase.key)?.size ?? 0, previousTotal);
-    return { ...phrase, previous, change, new: isNew, rising };
+    const { previous, change, new: isNew } = shareWithChange(phrase.count, period.length, previousIndex.messages.get(phrase.key)?.size ?? 0, previousTotal);
+    return { ...phrase, previous, change, new: isNew };
   });
 }
 

@@ -3,8 +3,9 @@ import { type ScoreChange, type ScoreInterval, scoreChange, scoreInterval } from
 /**
  * A theme's (or a phrase's) share of a period's messages with its Wilson interval, and with a
  * previous period its count and share there, the change of the share with Newcombe's interval
- * (functions/domain/statistics.ts, as getStats' compare), `new` when it had no message before
- * and `rising` when the change is significant and up.
+ * (functions/domain/statistics.ts, as getStats' compare) and `new` when it had no message
+ * before. `isRising` says whether a share is significantly above its share in the history
+ * before the period (Newcombe's interval of the difference above 0).
  */
 export interface ShareOfPeriod {
   count: number;
@@ -15,7 +16,6 @@ export interface ShareWithChange extends ShareOfPeriod {
   previous: ShareOfPeriod;
   change: ScoreChange | null;
   new: boolean;
-  rising: boolean;
 }
 
 export function shareOf(count: number, total: number): ShareOfPeriod {
@@ -29,8 +29,19 @@ export function shareWithChange(count: number, total: number, previousCount: num
     previous: shareOf(previousCount, previousTotal),
     change,
     new: previousCount === 0 && count > 0,
-    rising: change?.significant === true && change.delta > 0,
   };
+}
+
+/**
+ * Rising: the period's share significantly above the share in the history before it (all the
+ * scope's messages before the period that discovery saw, e.g. the 7 weeks before a week). The
+ * history, not the previous period alone: a week of a few dozen messages against the week
+ * before cannot show a theme that doubled within days (on the evaluation set it missed two of
+ * three rising themes; against the history it found all three, docs/themes.md).
+ */
+export function isRising(count: number, total: number, historyCount: number, historyTotal: number): boolean {
+  const change = scoreChange({ kind: 'proportion', successes: count, n: total }, { kind: 'proportion', successes: historyCount, n: historyTotal });
+  return change?.significant === true && change.delta > 0;
 }
 
 /** How many of `messageIds` each theme holds (`other` for those in none): to count a period's messages, or the one before. */
