@@ -69,6 +69,14 @@ module.exports = {
       to: { path: '^functions/(api|handlers|reference-page)/' },
     },
     {
+      name: 'mail-knows-not-its-callers',
+      severity: 'error',
+      comment:
+        'functions/mail/ composes and sends mail for the jobs and operations that call it; it imports none of them, nor the API (what it says comes in as domain values).',
+      from: { path: '^functions/mail/' },
+      to: { path: '^functions/(api|handlers|operations|stream|jobs|webhooks|reference-page|unsubscribe)/' },
+    },
+    {
       name: 'webhook-engine-knows-not-its-callers',
       severity: 'error',
       comment:

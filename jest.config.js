@@ -4,7 +4,8 @@ const os = require('node:os');
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
-  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest'] },
+  // JSX as tsconfig.base.json says (react-jsx): the mails' templates (functions/mail/templates.tsx).
+  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { transform: { react: { runtime: 'automatic' } } } }] },
   // @middy/*, @feelback/js and jose are published as ES modules only.
   transformIgnorePatterns: ['/node_modules/(?!(@middy|@feelback|jose)/)'],
   // The TypeScript client (clients/typescript, an ES module package) imports its own files as './x.js'.

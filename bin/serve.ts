@@ -13,7 +13,10 @@
  * OIDC_PORT (the local sign-in provider's port, default 3001; 0 = any free one),
  * OIDC_ISSUER and OIDC_CLIENT_ID (a real provider instead of the local one), OIDC_SCOPES,
  * OIDC_LOGOUT_URL (sign-out at a provider without an end_session_endpoint), CONSOLE_URL
- * (where invitation links point; default: this console's URL).
+ * (where invitation links point; default: this console's URL), MAIL_FROM (default
+ * "Feedback service <feedback@localhost>"), SMTP_URL (send mail through this SMTP server;
+ * unset: .eml files in DATA_DIR/outbox, one printed line each), MAIL_RATE_PER_SECOND,
+ * MAIL_TOKEN_KEY (default: generated once into DATA_DIR/mail-token.key).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

@@ -32,7 +32,7 @@ import { HSTS_MAX_AGE_SECONDS } from '../console/serving';
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER, VISITOR_KEY_HEADER } from '../functions/api/client-address';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_MAX_AGE_SECONDS } from '../functions/api/cors';
 import { operationPath, RESOURCE_ALIASES, type OperationDeclaration } from '../functions/api/operation';
-import { anonymousWriteOperations, type AnonymousRateLimit } from '../functions/api/rate-limits';
+import { ANONYMOUS_EXTRA_PATHS, anonymousWriteOperations, type AnonymousRateLimit } from '../functions/api/rate-limits';
 import { acknowledgeNag } from './nag';
 
 // VIEWER_ADDRESS_HEADER: set by the edge function on every request from the visitor's address,
@@ -417,7 +417,7 @@ function handler(event) {
  * which the web ACL sees also for the widgets' alias paths (the viewer-request function rewrites those).
  */
 export function anonymousWritePathPattern(stageName: string, operations: readonly OperationDeclaration[]): string {
-  const paths = anonymousWriteOperations(operations).map(operationPath).sort();
+  const paths = [...anonymousWriteOperations(operations).map(operationPath), ...ANONYMOUS_EXTRA_PATHS].sort();
   return `^/${stageName}/(?:${paths.join('|')})/?$`;
 }
 

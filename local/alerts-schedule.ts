@@ -1,3 +1,4 @@
+import { withMail } from '../functions/mail/mails';
 import { type AlertsResult, configuredConsoleUrl, runAlerts } from '../functions/jobs/alerts';
 import { type DigestResult, runDigests } from '../functions/jobs/digest';
 import type { TableClient } from '../functions/store/dynamodb-clients';
@@ -25,7 +26,7 @@ export class LocalAlerts extends RepeatingJob<AlertsResult | undefined> {
     super({
       name: 'alerts run',
       // CONSOLE_URL is read at each run: the runtime sets it once its server listens.
-      work: () => runAlerts(options.store, clock(), { consoleUrl: configuredConsoleUrl() }),
+      work: () => withMail(options.store, (mail) => runAlerts(options.store, clock(), { consoleUrl: configuredConsoleUrl(), mail })),
       fallback: undefined,
       intervalMs: options.intervalMs ?? alertsIntervalMs(),
     });
@@ -39,6 +40,11 @@ export class LocalAlerts extends RepeatingJob<AlertsResult | undefined> {
 export class LocalDigests extends RepeatingJob<DigestResult | undefined> {
   constructor(options: { store: TableClient; clock?: () => Date }) {
     const clock = options.clock ?? (() => new Date());
-    super({ name: 'digest run', work: () => runDigests(options.store, clock()), fallback: undefined, intervalMs: 60_000 });
+    super({
+      name: 'digest run',
+      work: () => withMail(options.store, (mail) => runDigests(options.store, clock(), mail)),
+      fallback: undefined,
+      intervalMs: 60_000,
+    });
   }
 }

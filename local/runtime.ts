@@ -17,6 +17,7 @@ import { LocalAlerts, LocalDigests } from './alerts-schedule';
 import { LocalRanker } from './ranker-schedule';
 import { startStreamConsumers, type LocalStreamConsumers } from './stream-consumers';
 import { useSecretsKey } from '../functions/webhooks/secrets';
+import { mailTokenKey } from '../functions/secrets/keys';
 import { LocalWebhookSweeper } from './webhook-sweeper';
 
 export const DEV_ACCOUNT = 'local-dev';
@@ -138,6 +139,24 @@ async function ensureDevKeys(wanted: Partial<Record<KeyLevel, string>>, dataDir:
  * `npm start`: DynamoDB Local (unless an endpoint is given), the table, dev keys, the HTTP
  * server, the stream consumers, the webhook sweeper and the ranker.
  */
+/** A sender address for npm start when MAIL_FROM is not set. */
+export const LOCAL_MAIL_FROM = 'Feedback service <feedback@localhost>';
+
+/**
+ * Mail under npm start (README, "Mail"): on by default, sent through SMTP_URL when set, else
+ * written as .eml files to DATA_DIR/outbox (owner-only like the rest of DATA_DIR); the
+ * unsubscribe links' key kept beside the data, so links in mails written earlier keep working.
+ */
+function configureLocalMail(dataDir: string | undefined): void {
+  process.env.MAIL_FROM ??= LOCAL_MAIL_FROM;
+  if (dataDir) {
+    const outbox = join(dataDir, 'outbox');
+    ensurePrivateDir(outbox);
+    process.env.MAIL_OUTBOX_DIR ??= outbox;
+    if (!process.env.MAIL_TOKEN_KEY) mailTokenKey.use(keyFromFile(join(dataDir, 'mail-token.key')));
+  }
+}
+
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   let dynamo: DynamoDbLocal | undefined;
   // Owner only: DynamoDB Local's files there hold every account's data, next to keys and secrets.
@@ -153,6 +172,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await ensureTable(client, settings.tableName);
     // Webhook signing secrets are sealed with a key kept beside the data (WEBHOOK_SECRETS_KEY overrides it).
     if (options.dataDir && !process.env.WEBHOOK_SECRETS_KEY) useSecretsKey(keyFromFile(join(options.dataDir, 'webhook-secrets.key')));
+    configureLocalMail(options.dataDir);
     const keys = await ensureDevKeys(options.devKeys, options.dataDir);
     const streamConsumers = options.consumeStream === false ? undefined : startStreamConsumers(client, settings.tableName, options.dataDir);
     const ranker = options.consumeStream === false ? undefined : new LocalRanker({ store, clock: options.clock });

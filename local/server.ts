@@ -14,6 +14,8 @@ import { operationRoutes } from '../functions/api/routes';
 import { operationList } from '../functions/api/registry';
 import { defaultStore } from '../functions/store/entity-store';
 import { docsPath, docsResponse, isDocsPath } from '../functions/reference-page/pages';
+import { UNSUBSCRIBE_PATH } from '../functions/mail/settings';
+import { handler as unsubscribeHandler } from '../functions/unsubscribe/handler';
 import { localDocsPages } from '../functions/reference-page/local';
 import { serveConsoleFile } from './console-files';
 import { operationModule } from './operation-modules';
@@ -82,6 +84,9 @@ const EDGE_ONLY_HEADERS = new Set([VIEWER_ADDRESS_HEADER, ORIGIN_VERIFY_HEADER, 
  * `sourceIp` is the client's address as the per-visitor limit reads it (the socket's, or
  * what `TRUST_PROXY`'s proxies recorded): the audit log and `onePerVisitor` take it from there.
  */
+/** The unsubscribe handler refuses more itself; the server reads no more than this. */
+const UNSUBSCRIBE_BODY_LIMIT = 4096;
+
 function proxyEvent(request: IncomingMessage, url: URL, body: string, requestId: string, trustedProxies: number): APIGatewayProxyEvent {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
@@ -201,6 +206,25 @@ export function createApiServer(options: ApiServerOptions = {}): Server {
         request.resume();
         const headers = { origin, 'if-none-match': request.headers['if-none-match'] };
         send(response, docsResponse(localDocsPages(), { method: request.method ?? 'GET', path: docsPath(url.pathname, BASE_PATH), headers }), requestId);
+        return;
+      }
+      if (url.pathname === UNSUBSCRIBE_PATH) {
+        // The mails' unsubscribe link: the stack's function of its own, under the same per-visitor limit.
+        const decision = limiter ? await limiter.check(request) : undefined;
+        if (decision?.limited) {
+          request.resume();
+          send(
+            response,
+            { statusCode: 429, headers: { 'Content-Type': 'text/plain', 'Retry-After': String(decision.retryAfterSeconds) }, body: 'Too many requests' },
+            requestId,
+          );
+          logAccess(429, 'too-many-requests');
+          return;
+        }
+        const body = await readBody(request, UNSUBSCRIBE_BODY_LIMIT);
+        const result = await unsubscribeHandler(proxyEvent(request, url, body, requestId, options.anonymousRateLimit?.trustedProxies ?? 0));
+        send(response, result, requestId);
+        logAccess(result.statusCode);
         return;
       }
       const route = routes.get(url.pathname);

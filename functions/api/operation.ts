@@ -83,6 +83,8 @@ export interface OperationDeclaration<
   pagesByCursor?: boolean;
   /** Seals or opens webhook signing secrets: its function may read the key that protects them. */
   opensWebhookSecrets?: boolean;
+  /** Sends mail: its function gets the mail settings, the unsubscribe links' key and `ses:SendEmail` on the identity. */
+  sendsMail?: boolean;
   /** Timeout of its Lambda function in seconds (default 10; API Gateway answers 504 after 29). */
   timeoutSeconds?: number;
   /** Its request body limit in bytes, when not MAX_BODY_BYTES (functions/api/limits.ts). */

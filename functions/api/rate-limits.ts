@@ -24,6 +24,12 @@ export interface AnonymousRateLimit {
   windowSeconds: number;
 }
 
+/**
+ * Paths outside the registry that the limit covers too (under the stage): the mails'
+ * unsubscribe link (functions/unsubscribe/handler.ts), which needs no credential.
+ */
+export const ANONYMOUS_EXTRA_PATHS = ['mail/unsubscribe'] as const;
+
 /** Whether the limit applies to an operation: callable anonymously, and not read-only. */
 export function isAnonymousWrite(operation: Pick<OperationDeclaration, 'level' | 'readOnly'>): boolean {
   return operation.level === 'anonymous' && !operation.readOnly;

@@ -213,3 +213,10 @@ export function slackBody(event: ChatEvent, config?: unknown): string {
 export function discordBody(event: ChatEvent, config?: unknown): string {
   return JSON.stringify({ content: discordText(event, config), allowed_mentions: { parse: [] } });
 }
+
+/** The line in plain words, no platform's markup: what an alert mail says (mail/templates.tsx), as Slack would. */
+export function plainLine(event: ChatEvent, config?: unknown): string {
+  return chatSegments(event, config)
+    .map((segment) => segment.text)
+    .join('');
+}

@@ -1,6 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { logger } from '../observability/logger';
+import { withMail } from '../mail/mails';
 import { defaultTableClient } from '../store/dynamodb-clients';
 import { type AlertsResult, configuredConsoleUrl, runAlerts } from './alerts';
 
@@ -12,4 +13,4 @@ import { type AlertsResult, configuredConsoleUrl, runAlerts } from './alerts';
  */
 export const handler = middy<unknown, AlertsResult>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
-  .handler(() => runAlerts(defaultTableClient(), new Date(), { consoleUrl: configuredConsoleUrl() }));
+  .handler(() => withMail(defaultTableClient(), (mail) => runAlerts(defaultTableClient(), new Date(), { consoleUrl: configuredConsoleUrl(), mail })));

@@ -65,6 +65,8 @@ import {
 import { counterFromPoint, daySk, pointRecords, readCounterItems } from '../store/counters';
 import type { TableClient } from '../store/dynamodb-clients';
 import { readChangesSinceCheckpoint, saveChangeCheckpoint, type ChangeReader } from '../store/top-lists';
+import type { MailContext } from '../mail/mails';
+import { type AlertMailResult, mailAlerts } from './alert-mail';
 import { inParallel } from './parallel';
 
 /** An hourly run reads its hour, a late one up to three; with no checkpoint, the last hour. */
@@ -81,12 +83,16 @@ export interface AlertsResult {
   /** Entities it tested: enough responses in both windows, alerts on, not in their quiet days. */
   tested: number;
   alerts: string[];
+  /** What it mailed (jobs/alert-mail.ts), when mail is on. */
+  mail?: AlertMailResult;
 }
 
 export interface AlertsOptions {
   /** The console's base URL (CONSOLE_URL): alerts link the entity's page. */
   consoleUrl?: string;
   concurrency?: number;
+  /** Mail, when on: the alerts go to the members who want them (jobs/alert-mail.ts). */
+  mail?: MailContext;
 }
 
 /** The console's base URL from the configuration, or undefined when unset or not an http(s) URL. */
@@ -221,6 +227,7 @@ export async function runAlerts(store: TableClient, now: Date, options: AlertsOp
   const untested = [...due.values()].filter((entity) => entity.testedDay !== today);
   const { tested, alerts } = await evaluateEntities(store, untested, now, options);
   await inParallel(tested, 16, (entity) => markTested(store, entity, today));
+  const mail = options.mail ? await mailAlerts(store, now, options.mail, daily) : undefined;
 
   await saveChangeCheckpoint(store, CHANGE_READER, run, now, { evaluatedDay: today });
   const result: AlertsResult = {
@@ -231,6 +238,7 @@ export async function runAlerts(store: TableClient, now: Date, options: AlertsOp
     evaluated: untested.length,
     tested: tested.length,
     alerts,
+    ...(mail ? { mail } : {}),
   };
   if (records > 0 || daily || alerts.length > 0) logger.info('alerts evaluated', { ...result });
   return result;

@@ -14,7 +14,10 @@ import { defaultPreferences, effectivePreferences, type StoredPreferences } from
 import { mailConfiguration } from '../mail/settings';
 import type { MemberItem, Store } from '../store/entities';
 import { getRawItemsChunked } from '../store/batch';
-import { liftSuppression, type SuppressionRecord, suppressionsOf } from '../store/mail';
+import { liftSuppression, type SuppressionRecord, suppressionsOf, takeSendNow } from '../store/mail';
+import { accountAudience } from '../mail/audience';
+import { mailDigestTo, withMail } from '../mail/mails';
+import { buildProjectDigest } from './digest';
 import { isConditionFailure } from '../store/conditions';
 
 type PersonCaller = Extract<Caller, { kind: 'person' }>;
@@ -142,4 +145,42 @@ export async function setNotifications(store: Store, caller: Caller, input: Noti
   }
   if (input.resumeMail && member.mailAddress) await liftSuppression(store, member.accountId, member.mailAddress);
   return notificationsView(store, { ...member, notifications: chosen });
+}
+
+/** How often a member may ask for their digest now. */
+export const SEND_NOW_INTERVAL_MS = 5 * 60_000;
+
+/**
+ * members/sendDigest: the project's digest of its last complete week, mailed now to the
+ * caller's own verified address only (mail/mails.ts `mailDigestTo`), whatever their
+ * preferences; at most once every 5 minutes per member.
+ */
+export async function sendOwnDigest(store: Store, caller: Caller, projectId: string, now: Date) {
+  const person = personOnly(caller);
+  const configuration = mailConfiguration();
+  if (!configuration.enabled) throw new ApiError('unavailable', configuration.off);
+  const member = await refreshMailAddress(store, person, await ownMember(store, person), now);
+  const address = member.mailAddress;
+  if (!address) throw new ApiError('conflict', 'Your sign-in provider has not verified an email address for you, so the service cannot mail you');
+  const { data: project } = await store.entities.Project.get({ id: projectId }).go();
+  if (!project || project.accountId !== member.accountId) throw new ApiError('not-found', `No project "${projectId}" in this account`, { projectId });
+  if ((await suppressionsOf(store, member.accountId, [address])).size > 0) {
+    throw new ApiError('conflict', 'Mail to your address bounced or was marked as spam: ask to be mailed again in your notification settings first');
+  }
+  if (!(await takeSendNow(store, member.id, now, SEND_NOW_INTERVAL_MS))) {
+    throw new ApiError('too-many-requests', 'You asked for a digest in the last 5 minutes; try again later', {
+      retryAfterSeconds: SEND_NOW_INTERVAL_MS / 1000,
+    });
+  }
+  const digest = await buildProjectDigest(store, { accountId: member.accountId, projectId, name: project.name }, now);
+  const self = {
+    recipient: { memberId: member.id, personKey: member.personKey, accountId: member.accountId, address },
+    preferences: effectivePreferences(member.role, storedPreferences(member)),
+  };
+  const audience = { ...(await accountAudience(store, member.accountId)), members: [self] };
+  const outcome = await withMail(store, (mail) => mailDigestTo(mail!.sender, mail!.settings, audience, self, digest));
+  if (outcome.state !== 'sent') {
+    throw new ApiError('unavailable', `The digest could not be sent: ${'reason' in outcome ? outcome.reason : outcome.state}`);
+  }
+  return { sent: true, to: address, subject: outcome.subject };
 }

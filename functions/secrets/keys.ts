@@ -53,3 +53,26 @@ export const WEBHOOK_SECRETS_KEY: ServiceKeySpec<Buffer> = {
   missingOnLambda: 'WEBHOOK_SECRETS_KEY_ARN is not set: this function cannot seal or open webhook secrets',
 };
 export const webhookSecretsKey = serviceKey(WEBHOOK_SECRETS_KEY);
+
+function mailTokenKeyOf(text: string): Buffer {
+  const key = Buffer.from(text, 'base64');
+  if (key.length !== 32) throw new Error('MAIL_TOKEN_KEY must be the base64 of 32 bytes');
+  return key;
+}
+
+/**
+ * The key signing the unsubscribe links of mails (mail/unsubscribe-token.ts): `MAIL_TOKEN_KEY`
+ * (base64 of 32 bytes) or `MAIL_TOKEN_KEY_ARN` (given to the functions that send mail or
+ * take unsubscribes, and only those). `npm start` keeps one in `DATA_DIR/mail-token.key`, so
+ * links in mails written earlier keep working after a restart. A new key voids every link
+ * sent before it (the Notifications page still works).
+ */
+export const MAIL_TOKEN_KEY: ServiceKeySpec<Buffer> = {
+  valueVariable: 'MAIL_TOKEN_KEY',
+  secretIdVariable: 'MAIL_TOKEN_KEY_ARN',
+  fromValue: mailTokenKeyOf,
+  fromSecretString: keyFromText,
+  forThisProcess: () => randomBytes(32),
+  missingOnLambda: 'MAIL_TOKEN_KEY_ARN is not set: this function cannot sign or check unsubscribe links',
+};
+export const mailTokenKey = serviceKey(MAIL_TOKEN_KEY);

@@ -328,7 +328,8 @@ export interface AlertFilter {
   to?: string;
 }
 
-const KEY_ATTRIBUTES = ['pk', 'sk', 'expiresAt'];
+/** Attributes of the record that are not the alert's: its keys, its TTL, whether it was mailed. */
+const KEY_ATTRIBUTES = ['pk', 'sk', 'expiresAt', 'mailed'];
 
 export function alertOf(item: Record<string, unknown>): AlertImage {
   const alert = { ...item };
@@ -365,5 +366,18 @@ export async function readAlerts(
       ScanIndexForward: false,
     },
     options,
+  );
+}
+
+/** Marks an alert as mailed to everyone who wanted it at once (functions/jobs/alert-mail.ts reads the others again). */
+export async function markAlertMailed(store: TableClient, alert: Pick<AlertImage, 'accountId' | 'createdAt' | 'id'>): Promise<void> {
+  await store.documentClient.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: { pk: alertsPartition(alert.accountId), sk: `${alert.createdAt}#${alert.id}` },
+      UpdateExpression: 'SET mailed = :yes',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':yes': true },
+    }),
   );
 }

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, createClient, type FeedbackClient, type OperationName } from '../../clients/typescript/src';
@@ -11,6 +13,9 @@ import { ensureDevOwner } from '../../local/runtime';
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
 // members/invite links to the console.
 process.env.CONSOLE_URL = 'http://localhost:3000';
+// members/sendDigest writes its mail as a file here.
+process.env.MAIL_FROM = 'feedback@localhost';
+process.env.MAIL_OUTBOX_DIR = join(tmpdir(), `client-test-outbox-${process.pid}`);
 
 /**
  * The TypeScript client against the local server: every operation once (the `calls` map
@@ -119,6 +124,7 @@ describe('every operation through the client', () => {
       'members/list': () => admin.members.list({ $size: 5 }),
       'members/notifications': () => ownerPerson.members.notifications(),
       'members/setNotifications': () => ownerPerson.members.setNotifications({ alerts: 'daily' }),
+      'members/sendDigest': () => ownerPerson.members.sendDigest(project.id),
       'members/invitations': () => admin.members.invitations({ $size: 5 }),
       'members/withdraw': async () => admin.members.withdraw((await admin.members.invite({ email: 'withdrawn@example.com', role: 'viewer' })).invitationId),
       'members/setRole': () => admin.members.setRole(joined!.person!.memberId, 'viewer'),

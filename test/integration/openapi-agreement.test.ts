@@ -356,6 +356,13 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
         { name: 'empty project list', args: [{ projects: [] }] },
       ],
     },
+    'members/sendDigest': {
+      valid: [['p1']],
+      cases: [
+        { name: 'no project', args: [] },
+        { name: 'not a string', args: [5] },
+      ],
+    },
     'members/renameAccount': {
       valid: [['Docs team']],
       cases: [

@@ -4,6 +4,7 @@ import { answersNoContent, type OperationDeclaration } from '../../functions/api
 import { operationList } from '../../functions/api/registry';
 import { operationRoutes } from '../../functions/api/routes';
 import { BASE_PATH } from '../../local/server';
+import { UNSUBSCRIBE_PATH } from '../../functions/mail/settings';
 
 /**
  * The result check of the integration tests: every successful answer of an operation must
@@ -74,7 +75,8 @@ export function watchResults(server: Server): { mismatches: string[] } {
     response.end = ((...args: unknown[]) => {
       const [chunk] = args;
       const url = new URL(request.url ?? '/', 'http://localhost');
-      if (url.pathname.startsWith(`${BASE_PATH}/`)) {
+      // The operations answer JSON; the mails' unsubscribe link answers pages (functions/unsubscribe/).
+      if (url.pathname.startsWith(`${BASE_PATH}/`) && url.pathname !== UNSUBSCRIBE_PATH) {
         const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : '';
         try {
           checkResult(url.pathname.slice(BASE_PATH.length + 1), response.statusCode, text === '' ? undefined : JSON.parse(text));

@@ -61,6 +61,7 @@ describe('operation registry', () => {
       'members/invitedTo',
       'members/me',
       'members/notifications',
+      'members/sendDigest',
       'members/setNotifications',
     ]);
     expect([operations['members/me'].level, operations['members/accept'].level]).toEqual(['viewer', 'person']);
@@ -101,6 +102,7 @@ describe('operation registry', () => {
       'members/invite',
       'members/remove',
       'members/renameAccount',
+      'members/sendDigest',
       'members/setNotifications',
       'members/setRole',
       'members/withdraw',

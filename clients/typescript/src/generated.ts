@@ -497,6 +497,13 @@ export type DeliveryPage = {
   cursor?: Cursor;
 };
 
+/** members/sendDigest: the digest mail sent to your own address, and its subject. */
+export type DigestMailed = {
+  sent: boolean;
+  to: string;
+  subject: string;
+};
+
 /** The digest of the last complete week (Monday to Sunday, UTC) that ended before `reference` (default now). */
 export type DigestQueryModel = {
   reference?: Instant;
@@ -657,6 +664,9 @@ export type MembersRemoveArguments = [string];
 
 /** The arguments of members/renameAccount: name: string */
 export type MembersRenameAccountArguments = [string];
+
+/** The arguments of members/sendDigest: projectId: string */
+export type MembersSendDigestArguments = [string];
 
 /** The arguments of members/setNotifications: { weeklyDigest?, alerts?: 'immediately' | 'daily' | 'off', projects?: string[] | null, resumeMail? } */
 export type MembersSetNotificationsArguments = [NotificationSettings];
@@ -1372,6 +1382,8 @@ export interface Operations {
   "members/remove": { args: MembersRemoveArguments; result: void };
   /** Names the account as its people see it (members/me, invitation pages); owners only. The name the account was created with (the key CLI's) stays its name there. */
   "members/renameAccount": { args: MembersRenameAccountArguments; result: Account };
+  /** Mails you this week's digest of a project now (its last complete week), to your own verified address only, whatever your preferences; once every 5 minutes at most. */
+  "members/sendDigest": { args: MembersSendDigestArguments; result: DigestMailed };
   /** Changes your own notifications (the fields given; the others stay): `weeklyDigest`, `alerts` (`immediately`, `daily`, `off`), `projects` (`null`: all); `resumeMail: true` mails your address again after a bounce or complaint. Audited. */
   "members/setNotifications": { args: MembersSetNotificationsArguments; result: Notifications };
   /** Changes a member's role. Changes to or from admin or owner need an owner; the last owner cannot be demoted. A demotion revokes the member's keys above their new level and the invitations they may no longer grant. */
@@ -1455,6 +1467,7 @@ export const OPERATIONS = {
   "members/notifications": { readOnly: true, level: "viewer" },
   "members/remove": { readOnly: false, level: "admin" },
   "members/renameAccount": { readOnly: false, level: "admin" },
+  "members/sendDigest": { readOnly: false, level: "viewer" },
   "members/setNotifications": { readOnly: false, level: "viewer" },
   "members/setRole": { readOnly: false, level: "admin" },
   "members/withdraw": { readOnly: false, level: "admin" },

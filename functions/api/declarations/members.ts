@@ -9,10 +9,12 @@ import {
   MemberListQueryModel,
   memberId,
   NotificationSettingsModel,
+  projectToMail,
   RoleModel,
 } from '../member-models';
 import {
   AccountModel,
+  DigestMailedModel,
   InvitationModel,
   InvitedToModel,
   MemberModel,
@@ -182,4 +184,19 @@ export const membersSetNotifications = declareOperation({
   level: 'viewer',
   readOnly: false,
   errors: ['not-found'],
+});
+
+export const membersSendDigest = declareOperation({
+  resource: 'members',
+  name: 'sendDigest',
+  summary:
+    "Mails you this week's digest of a project now (its last complete week), to your own verified address only, whatever your preferences; once every 5 minutes at most.",
+  args: z.tuple([projectToMail]),
+  signature: 'projectId: string',
+  result: DigestMailedModel,
+  level: 'viewer',
+  readOnly: false,
+  errors: ['not-found', 'conflict', 'too-many-requests', 'unavailable'],
+  sendsMail: true,
+  timeoutSeconds: 28,
 });
