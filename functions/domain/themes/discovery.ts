@@ -79,7 +79,9 @@ function graphCommunities(corpus: Corpus, nodes: readonly number[]): number[][] 
   });
   const dimensions = corpus.embedder.dimensions;
   const matrix = new Float32Array(nodes.length * dimensions);
-  nodes.forEach((node, position) => matrix.set(corpus.vectors[node].dense, position * dimensions));
+  nodes.forEach((node, position) => {
+    matrix.set(corpus.vectors[node].dense, position * dimensions);
+  });
   const sparseRow = new Float64Array(nodes.length);
   const neighbourLists: number[][] = [];
   for (let a = 0; a < nodes.length; a++) {
