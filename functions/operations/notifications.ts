@@ -70,19 +70,24 @@ async function ownMember(store: Store, caller: PersonCaller): Promise<MemberItem
   return member;
 }
 
-/** Records the token's verified email as the member's mail address when it differs (one UpdateItem, conditioned on the membership). */
-async function refreshMailAddress(store: Store, caller: PersonCaller, member: MemberItem, now: Date): Promise<MemberItem> {
-  const verified = verifiedEmail(caller.person);
-  if (!verified || verified === member.mailAddress) return member;
+/** Changes the caller's own membership item (one UpdateItem), on the condition that it is still that membership. */
+async function patchOwnMember(store: Store, member: MemberItem, change: Pick<MemberItem, 'mailAddress'> | Pick<MemberItem, 'notifications'>, now: Date) {
   try {
     await store.entities.Member.patch({ personKey: member.personKey })
-      .set({ mailAddress: verified, updatedAt: now.toISOString() })
+      .set({ ...change, updatedAt: now.toISOString() })
       .where((attributes, { eq }) => `${eq(attributes.id, member.id)} AND ${eq(attributes.accountId, member.accountId)}`)
       .go({ response: 'none' });
   } catch (error) {
     if (isConditionFailure(error)) throw new ApiError('unauthorized', 'Your membership changed meanwhile; sign in again');
     throw error;
   }
+}
+
+/** Records the token's verified email as the member's mail address when it differs. */
+async function refreshMailAddress(store: Store, caller: PersonCaller, member: MemberItem, now: Date): Promise<MemberItem> {
+  const verified = verifiedEmail(caller.person);
+  if (!verified || verified === member.mailAddress) return member;
+  await patchOwnMember(store, member, { mailAddress: verified }, now);
   return { ...member, mailAddress: verified };
 }
 
@@ -134,15 +139,7 @@ export async function setNotifications(store: Store, caller: Caller, input: Noti
   };
   if (projects === null) delete chosen.projects;
   else if (projects) chosen.projects = projects;
-  try {
-    await store.entities.Member.patch({ personKey: member.personKey })
-      .set({ notifications: chosen, updatedAt: now.toISOString() })
-      .where((attributes, { eq }) => `${eq(attributes.id, member.id)} AND ${eq(attributes.accountId, member.accountId)}`)
-      .go({ response: 'none' });
-  } catch (error) {
-    if (isConditionFailure(error)) throw new ApiError('unauthorized', 'Your membership changed meanwhile; sign in again');
-    throw error;
-  }
+  await patchOwnMember(store, member, { notifications: chosen }, now);
   if (input.resumeMail && member.mailAddress) await liftSuppression(store, member.accountId, member.mailAddress);
   return notificationsView(store, { ...member, notifications: chosen });
 }

@@ -33,11 +33,14 @@ export const cursorSealingKey = serviceKey(CURSOR_SECRET);
 /** A key of the right size from any text (the stack's generated Secrets Manager string). */
 const keyFromText = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
-function keyFromBase64(text: string): Buffer {
-  const key = Buffer.from(text, 'base64');
-  if (key.length !== 32) throw new Error('WEBHOOK_SECRETS_KEY must be the base64 of 32 bytes');
-  return key;
-}
+/** A 32-byte key from the base64 in `variable` (the value variables of the keys below). */
+const keyFromBase64 =
+  (variable: string) =>
+  (text: string): Buffer => {
+    const key = Buffer.from(text, 'base64');
+    if (key.length !== 32) throw new Error(`${variable} must be the base64 of 32 bytes`);
+    return key;
+  };
 
 /**
  * The key sealing webhook signing secrets at rest (webhooks/secrets.ts): `WEBHOOK_SECRETS_KEY`
@@ -47,18 +50,12 @@ function keyFromBase64(text: string): Buffer {
 export const WEBHOOK_SECRETS_KEY: ServiceKeySpec<Buffer> = {
   valueVariable: 'WEBHOOK_SECRETS_KEY',
   secretIdVariable: 'WEBHOOK_SECRETS_KEY_ARN',
-  fromValue: keyFromBase64,
+  fromValue: keyFromBase64('WEBHOOK_SECRETS_KEY'),
   fromSecretString: keyFromText,
   forThisProcess: () => randomBytes(32),
   missingOnLambda: 'WEBHOOK_SECRETS_KEY_ARN is not set: this function cannot seal or open webhook secrets',
 };
 export const webhookSecretsKey = serviceKey(WEBHOOK_SECRETS_KEY);
-
-function mailTokenKeyOf(text: string): Buffer {
-  const key = Buffer.from(text, 'base64');
-  if (key.length !== 32) throw new Error('MAIL_TOKEN_KEY must be the base64 of 32 bytes');
-  return key;
-}
 
 /**
  * The key signing the unsubscribe links of mails (mail/unsubscribe-token.ts): `MAIL_TOKEN_KEY`
@@ -70,7 +67,7 @@ function mailTokenKeyOf(text: string): Buffer {
 export const MAIL_TOKEN_KEY: ServiceKeySpec<Buffer> = {
   valueVariable: 'MAIL_TOKEN_KEY',
   secretIdVariable: 'MAIL_TOKEN_KEY_ARN',
-  fromValue: mailTokenKeyOf,
+  fromValue: keyFromBase64('MAIL_TOKEN_KEY'),
   fromSecretString: keyFromText,
   forThisProcess: () => randomBytes(32),
   missingOnLambda: 'MAIL_TOKEN_KEY_ARN is not set: this function cannot sign or check unsubscribe links',
