@@ -3,6 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { localLambdaContext } from './lambda-context';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { API_SECURITY_HEADERS } from '../functions/api/adapter';
 import { bodyLimit } from '../functions/api/limits';
 import { preflightHeaders, corsHeaders } from '../functions/api/cors';
@@ -170,7 +171,7 @@ export function createApiServer(options: ApiServerOptions = {}): Server {
   const routes = routeTable();
   const limiter = options.anonymousRateLimit ? new AnonymousWriteLimiter(options.anonymousRateLimit) : undefined;
   const limited = new Set(anonymousWriteOperations(operationList));
-  return createServer(async (request, response) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (request, response) => {
     const requestId = randomUUID();
     const started = performance.now();
     const origin = request.headers.origin;
@@ -262,4 +263,36 @@ export function createApiServer(options: ApiServerOptions = {}): Server {
       sendError(response, new ApiError('internal-error', `Internal error; request id ${requestId}`, { requestId }), origin, requestId);
     }
   });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerUnparsable(error, socket));
+  return server;
+}
+
+/**
+ * Room for the request line and headers: the adapter's own limit on the query string (16
+ * KiB, QUERY_LIMITS) answers before Node's default of 16 KiB for all of them would.
+ */
+const MAX_HEADER_BYTES = 64 * 1024;
+
+/**
+ * A request Node cannot parse (headers beyond MAX_HEADER_BYTES, a malformed request line)
+ * never reaches a handler; it is answered with an ApiError body like every other refusal
+ * (Node's own answer is a bare status line), and the connection closed.
+ */
+function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) return;
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const refusal = new ApiError(
+    'bad-request',
+    tooLarge
+      ? `The request line and headers must be at most ${MAX_HEADER_BYTES} bytes; send larger arguments as a POST body`
+      : 'The request could not be parsed as HTTP',
+    tooLarge ? { limit: MAX_HEADER_BYTES } : undefined,
+  );
+  const body = JSON.stringify(refusal.toBody());
+  const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close', ...API_SECURITY_HEADERS };
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\n${Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\r\n')}\r\n\r\n${body}`,
+  );
 }

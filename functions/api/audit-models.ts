@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { id, instant, MAX_PAGE_SIZE } from './models';
+import { checkTimeRange, id, instant, MAX_PAGE_SIZE } from './models';
 import { cursor, EXPORT_FORMATS } from './response-models';
 
 export const DEFAULT_AUDIT_PAGE_SIZE = 50;
@@ -20,14 +20,18 @@ const auditSelection = {
   cursor: cursor.optional(),
 };
 
-export const AuditListModel = z.strictObject({ ...auditSelection, $size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_AUDIT_PAGE_SIZE) }).meta({
-  id: 'AuditListModel',
-  description:
-    'Which audit entries to list: by actor (key id or membership id), operation, target id, outcome (`ok` or `refused`), and `from` (inclusive) / `to` (exclusive) times.',
-});
+export const AuditListModel = z
+  .strictObject({ ...auditSelection, $size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_AUDIT_PAGE_SIZE) })
+  .superRefine(checkTimeRange)
+  .meta({
+    id: 'AuditListModel',
+    description:
+      'Which audit entries to list: by actor (key id or membership id), operation, target id, outcome (`ok` or `refused`), and `from` (inclusive) / `to` (exclusive) times.',
+  });
 export type AuditListModel = z.infer<typeof AuditListModel>;
 
 export const AuditExportModel = z
   .strictObject({ ...auditSelection, format: z.enum(EXPORT_FORMATS) })
+  .superRefine(checkTimeRange)
   .meta({ id: 'AuditExportModel', description: 'Which audit entries audit/export writes (see audit/list), and in which format.' });
 export type AuditExportModel = z.infer<typeof AuditExportModel>;

@@ -36,6 +36,11 @@ export const instant = z
 
 export const lookupText = z.string().max(1024);
 
+/** A time range's rule: `from` (inclusive) before `to` (exclusive), both instants in UTC (so their text orders as time). */
+export function checkTimeRange(range: { from?: string; to?: string }, context: z.RefinementCtx): void {
+  if (range.from && range.to && range.from >= range.to) context.addIssue({ code: 'custom', path: ['to'], message: 'from must be before to' });
+}
+
 export const projectName = nameText(50);
 export const description = z.string().max(255);
 /**

@@ -4,7 +4,7 @@ import { PROFILING_FIELDS, PROFILING_VALUE_MAX_LENGTH, type ProfilingField } fro
 import { STAT_PERIODS } from '../../shared/periods';
 import { MAX_CURSOR_LENGTH } from '../domain/cursor';
 import { RESPONSE_STATES } from '../domain/states';
-import { contentKey, ContentKeyModel, DEFAULT_PAGE_SIZE, id, instant, MAX_PAGE_SIZE } from './models';
+import { checkTimeRange, contentKey, ContentKeyModel, DEFAULT_PAGE_SIZE, id, instant, MAX_PAGE_SIZE } from './models';
 
 /** Bounds the bytes a single anonymous response can add to the table. */
 export const CONTEXT_MAX_BYTES = 2048;
@@ -115,7 +115,7 @@ function checkSelection(query: Selection, context: z.RefinementCtx) {
       message: 'userId lists a person across the account: give it without projectId, contentSetId or contentId',
     });
   }
-  if (query.from && query.to && query.from >= query.to) context.addIssue({ code: 'custom', path: ['to'], message: 'from must be before to' });
+  checkTimeRange(query, context);
 }
 
 /** checkSelection, for the OpenAPI document: one scope, and a person only on its own. */

@@ -614,6 +614,21 @@ describe('audit/list', () => {
     expect((await listAll(a, { from: middle })).map((entry) => entry.operation)).toEqual(['projects/save']);
     expect((await listAll(a, { to: times[2] })).map((entry) => entry.targetIds[0])).toEqual([ids[1], ids[0]]);
     expect((await listAll(a, { from: times[1], to: times[3] })).map((entry) => entry.targetIds[0])).toEqual([ids[2], ids[1]]);
+    // A reversed or empty range is refused naming `to` (it was a 500: the key condition's bounds were reversed).
+    for (const [operation, extra] of [
+      ['audit/list', {}],
+      ['audit/export', { format: 'csv' }],
+    ] as const) {
+      for (const range of [
+        { from: times[3], to: times[1] },
+        { from: '2030-12-30', to: '2004-10-29' },
+        { from: times[2], to: times[2] },
+      ]) {
+        const refused = await api.call(operation, [{ ...range, ...extra }], { key: a.admin });
+        expectError(refused, 400, 'bad-request');
+        expect(refused.body.data.fields).toEqual([{ path: 'args.0.to', message: 'from must be before to' }]);
+      }
+    }
     // By outcome: what succeeded, or what was refused with any error.
     expectError(await api.call('projects/create', [{ name: 'Refused' }], { key: a.viewer }), 403, 'forbidden');
     expectError(await api.call('projects/save', [UNKNOWN_ID, {}], { key: a.admin }), 404, 'not-found');

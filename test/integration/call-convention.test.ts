@@ -190,6 +190,19 @@ describe('methods', () => {
     expect((await raw('/v0/health')).status).toBe(200);
   });
 
+  it('answers a GET too long for the query limit, or for any server, with an ApiError body', async () => {
+    // 20 KiB of $p: past the adapter's 16 KiB query limit, which names the query (Node's 16 KiB header limit answered a bare 431 first).
+    const long = encodeURIComponent(JSON.stringify(Array.from({ length: 700 }, () => 'Su7n2fvooirIQHXfoKojcA')));
+    const answer = await raw(`/v0/sets/get?$p=${long}`, { headers: { authorization: `API-KEY ${owner.viewer}` } });
+    expectError(answer, 400, 'bad-request');
+    expect(fieldPaths(answer)).toEqual(['query']);
+    // Past the server's 64 KiB for the request line and headers: refused before any handler, still as an ApiError.
+    const huge = await raw(`/v0/sets/get?$p=${'a'.repeat(70_000)}`);
+    expectError(huge, 400, 'bad-request');
+    expect(huge.body.message).toMatch(/request line and headers must be at most 65536 bytes/);
+    expect((await raw('/v0/health')).status).toBe(200);
+  });
+
   it.each(['projects/create', 'projects/save', 'sets/create', 'sets/save', 'contents/create', 'contents/save'])(
     'refuses GET on %s with method-not-allowed and writes nothing',
     async (path) => {
