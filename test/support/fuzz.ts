@@ -250,8 +250,9 @@ type Path = (string | number)[];
 /** Every place in a JSON value: the value itself, each element, each field. */
 function pathsOf(value: unknown, path: Path = [], found: Path[] = []): Path[] {
   found.push(path);
-  if (Array.isArray(value)) value.forEach((entry, index) => pathsOf(entry, [...path, index], found));
-  else if (value !== null && typeof value === 'object') for (const [field, entry] of Object.entries(value)) pathsOf(entry, [...path, field], found);
+  if (Array.isArray(value)) {
+    for (const [index, entry] of value.entries()) pathsOf(entry, [...path, index], found);
+  } else if (value !== null && typeof value === 'object') for (const [field, entry] of Object.entries(value)) pathsOf(entry, [...path, field], found);
   return found;
 }
 
