@@ -103,7 +103,9 @@ function stringArbitrary(schema: JsonSchema, name: string | undefined, generatio
     const longest = (schema.maxLength as number | undefined) ?? Infinity;
     text = text.filter((candidate) => candidate.length >= minLength && candidate.length <= longest);
   }
-  if (known !== undefined && known.length > 0) text = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: text });
+  if (known !== undefined && known.length > 0) {
+    text = generation.valid ? fc.constantFrom(...known) : fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: text });
+  }
   if (generation.valid) return text;
   return fc.oneof({ weight: 4, arbitrary: text }, { weight: 1, arbitrary: fc.constantFrom<unknown>(...NASTY_STRINGS) });
 }
@@ -119,12 +121,15 @@ function matching(pattern: unknown): fc.Arbitrary<string> | undefined {
 }
 
 function numberArbitrary(schema: JsonSchema, integer: boolean): fc.Arbitrary<number> {
-  const low =
-    (schema.minimum as number | undefined) ??
-    ((schema.exclusiveMinimum as number | undefined) !== undefined ? (schema.exclusiveMinimum as number) + 1e-9 : -1000);
-  const high = (schema.maximum as number | undefined) ?? Math.max(low + 1000, 1000);
-  if (integer) return fc.integer({ min: Math.ceil(Math.max(low, -(2 ** 31))), max: Math.floor(Math.min(high, 2 ** 31)) });
-  return fc.oneof(fc.integer({ min: Math.ceil(low), max: Math.floor(high) }), fc.double({ min: low, max: high, noNaN: true, noDefaultInfinity: true }));
+  const exclusiveLow = schema.exclusiveMinimum as number | undefined;
+  const exclusiveHigh = schema.exclusiveMaximum as number | undefined;
+  const low = (schema.minimum as number | undefined) ?? (exclusiveLow !== undefined ? exclusiveLow + 1e-9 : -1000);
+  const high = (schema.maximum as number | undefined) ?? (exclusiveHigh !== undefined ? exclusiveHigh - 1e-9 : Math.max(low + 1000, 1000));
+  const whole = () => fc.integer({ min: Math.ceil(Math.max(low, -(2 ** 31))), max: Math.floor(Math.min(high, 2 ** 31)) });
+  if (integer) return whole();
+  const fraction = fc.double({ min: low, max: high, noNaN: true, noDefaultInfinity: true });
+  // A range without a whole number in it (0 < x <= 0.2) has fractions only.
+  return Math.ceil(low) <= Math.floor(high) ? fc.oneof(whole(), fraction) : fraction;
 }
 
 /**
@@ -141,8 +146,17 @@ export function arbitraryOf(schema: JsonSchema | boolean | undefined, generation
   if ('const' in schema) return stray(fc.constant(schema.const));
   if (Array.isArray(schema.enum)) return stray(fc.constantFrom(...(schema.enum as unknown[])));
   const choices = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-  if (choices)
-    return fc.oneof(...choices.map((choice) => arbitraryOf({ ...schema, anyOf: undefined, oneOf: undefined, ...choice }, generation, name, depth + 1)));
+  if (choices) {
+    const requiredBy = (choice: JsonSchema) => (choice.required as string[] | undefined) ?? [];
+    return fc.oneof(
+      ...choices.map((choice) => {
+        // A branch's required fields join the object's; under oneOf, those only other branches require stay out.
+        const required = [...requiredBy(schema), ...requiredBy(choice)];
+        const absent = schema.oneOf ? choices.flatMap((other) => (other === choice ? [] : requiredBy(other))).filter((field) => !required.includes(field)) : [];
+        return arbitraryOf({ ...schema, anyOf: undefined, oneOf: undefined, ...choice, required, absent }, generation, name, depth + 1);
+      }),
+    );
+  }
   if (Array.isArray(schema.allOf)) {
     const parts = (schema.allOf as JsonSchema[]).filter((part) => typeof part === 'object');
     // `not: { required: [a, b] }`: fields that must not come together (a person's list and a project's).
@@ -196,9 +210,11 @@ function arrayArbitrary(
 function objectArbitrary(schema: JsonSchema, generation: Generation, depth: number): fc.Arbitrary<Record<string, unknown>> {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
+  // Valid values carry the required fields, and those of any value (a response's `value`, which zod requires).
+  const sent = generation.valid ? Object.keys(properties).filter((field) => required.has(field) || Object.keys(properties[field]).length === 0) : [];
   const known = fc.record(
     Object.fromEntries(Object.entries(properties).map(([field, property]) => [field, arbitraryOf(property, generation, field, depth + 1)])),
-    { requiredKeys: generation.valid ? [...required].filter((field) => field in properties) : [] },
+    { requiredKeys: sent },
   );
   const additional = schema.additionalProperties;
   const extra =
@@ -208,9 +224,14 @@ function objectArbitrary(schema: JsonSchema, generation: Generation, depth: numb
         ? fc.constant({})
         : fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), anyJson, { maxKeys: 2 }) });
   const apart = generation.valid ? ((schema.apart as string[][] | undefined) ?? []) : [];
+  const absent = generation.valid ? ((schema.absent as string[] | undefined) ?? []) : [];
   return fc.tuple(known, extra).map(([fields, more]) => {
     const value: Record<string, unknown> = { ...more, ...fields };
+    if (!generation.valid) return value;
     for (const together of apart) if (together.every((field) => field in value)) delete value[together.at(-1)!];
+    for (const field of absent) delete value[field];
+    // A time range runs forward (checkTimeRange).
+    if (typeof value.from === 'string' && typeof value.to === 'string' && value.from >= value.to) delete value.to;
     return value;
   });
 }
