@@ -50,10 +50,10 @@ const DARK = {
 const DARK_CSS = `
 :root { color-scheme: light dark; supported-color-schemes: light dark; }
 @media (prefers-color-scheme: dark) {
-  .fb-page { background-color: ${DARK.page} !important; }
+  .fb-page, .fb-page > table > tbody > tr > td { background-color: ${DARK.page} !important; }
   .fb-card { background-color: ${DARK.card} !important; }
   .fb-text, .fb-text h1, .fb-text h2, .fb-text p { color: ${DARK.text} !important; }
-  .fb-muted { color: ${DARK.muted} !important; }
+  .fb-text .fb-muted, .fb-muted { color: ${DARK.muted} !important; }
   .fb-link { color: ${DARK.link} !important; }
   .fb-track { background-color: ${DARK.track} !important; }
   .fb-band { background-color: ${DARK.band} !important; }
