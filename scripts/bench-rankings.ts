@@ -5,9 +5,12 @@
  *   npm run bench:rankings
  *   npm run bench:rankings -- --items 2000 --write
  *
- * Four yes-no sets: one of 100 items, whose responses go through the real write path and
- * the real stream consumer, and three whose history is seeded: one of 1,000 items, one of
- * `--items` items (default 20,000), and one of 100 aged items. Seeded are their items,
+ * Five yes-no sets: one of 100 items, whose responses go through the real write path and
+ * the real stream consumer, and four whose history is seeded: one of 1,000 items, one of
+ * `--items` items (default 20,000), one of 100 aged items, and the quiet site's: 100 pages
+ * answered once a minute for the last 5 weeks and once an hour for a year before (its
+ * day items in every ranked window as full as such a site's, which is what a run reads
+ * to recount the set and a page). Seeded are their items,
  * their counter items as the consumer would have written them (store/counters.ts's own
  * functions) and change records naming them, since counting tens of thousands of
  * responses through DynamoDB Local's stream takes hours (docs/bench-import.json). Most
@@ -18,7 +21,8 @@
  * requests, read and write units by the published rules, for the first run after the seed
  * (every seeded item recounted), an idle run (nothing changed since the last
  * run), quiet runs (one response each on one of 6 items of a set whose list holds 100
- * items, summed, and the same on the aged set: what `npm run cost` charges the quiet site), a busy
+ * items, summed, and the same on the aged set and on the quiet site's: what `npm run cost`
+ * charges the quiet site), a busy
  * run (100 responses over 20 items), a daily recount (the first run of the next day, every
  * member of every list recounted); and per `contents/top` call of each set, of the project
  * and of the account, sorted by count, best and worst: requests and read units. The same
@@ -88,6 +92,7 @@ async function run(large: number, write: boolean): Promise<string[]> {
   const thousand = await newSet('thousand');
   const big = await newSet('big');
   const year = await newSet('year');
+  const site = await newSet('site');
   const vote = async (contentSetId: string, key: string) => {
     await createResponse(store, ANONYMOUS, { contentSetId, key, value: 'y' }, { headers: {} }, new Date());
   };
@@ -110,12 +115,27 @@ async function run(large: number, write: boolean): Promise<string[]> {
    */
   const AGES_DAYS = [0, 0.5, 2, 5, 9, 16, 24, 40, 90, 200, 300, 500];
   const aged = (index: number) => AGES_DAYS.map((_, vote) => ((index * 37 + vote * 11) % 100 < (index * 53) % 100 ? 'y' : 'n'));
-  /** Seeds the history of `items` items in each set, all an hour ago or `aged`: in one pass, since the sets share their project's counter items. */
-  const seed = async (seeded: { contentSet: typeof small; items: number; aged?: boolean }[]) => {
+  /**
+   * The quiet site's history: one response a minute for the last 5 weeks and one an hour for
+   * the year before, each on the next of its 100 pages in turn; yes with a share of the page's own.
+   */
+  const SITE_RECENT_MINUTES = 35 * 24 * 60;
+  const SITE_EARLIER_HOURS = 365 * 24;
+  const siteHistory = (index: number) => {
+    const votes: { value: 'y' | 'n'; at: Date }[] = [];
+    const value = (vote: number): 'y' | 'n' => ((index * 37 + vote * 11) % 100 < (index * 53) % 100 ? 'y' : 'n');
+    for (let minute = 100 - index; minute <= SITE_RECENT_MINUTES; minute += 100)
+      votes.push({ value: value(votes.length), at: new Date(now.getTime() - minute * 60_000) });
+    for (let hour = 100 - index; hour <= SITE_EARLIER_HOURS; hour += 100)
+      votes.push({ value: value(votes.length), at: new Date(now.getTime() - SITE_RECENT_MINUTES * 60_000 - hour * 3_600_000) });
+    return votes;
+  };
+  /** Seeds the history of `items` items in each set, all an hour ago, `aged`, or the quiet `site`'s: in one pass, since the sets share their project's counter items. */
+  const seed = async (seeded: { contentSet: typeof small; items: number; aged?: boolean; site?: boolean }[]) => {
     const hourAgo = new Date(now.getTime() - 3_600_000);
     const changes: Parameters<typeof changesPerItem>[0] = [];
     const bySet = new Map<string, string[]>();
-    for (const { contentSet, items, aged: spread } of seeded) {
+    for (const { contentSet, items, aged: spread, site: quietSite } of seeded) {
       const ids: string[] = [];
       await inParallel(items, async (index) => {
         const item = newContentItem(contentSet, `page-${index}`, {}, now);
@@ -124,12 +144,17 @@ async function run(large: number, write: boolean): Promise<string[]> {
       });
       bySet.set(contentSet.id, ids);
       ids.forEach((contentItemId, index) => {
-        (spread ? aged(index) : history(index)).forEach((value, vote) => {
+        const votes = quietSite
+          ? siteHistory(index)
+          : (spread ? aged(index) : history(index)).map((value, vote) => ({
+              value,
+              at: spread ? new Date(now.getTime() - AGES_DAYS[vote] * DAY_MS - 60_000) : hourAgo,
+            }));
+        votes.forEach(({ value, at }, vote) => {
           const result = normalizeValue('yes-no', {}, value);
           if (!result.ok) throw new Error(result.reason);
           const scope = { accountId: account.id, projectId: project.id, contentSetId: contentSet.id, contentItemId };
-          const createdAt = spread ? new Date(now.getTime() - AGES_DAYS[vote] * DAY_MS - 60_000) : hourAgo;
-          changes.push({ eventId: `${contentItemId}-${vote}`, sequenceNumber: '', scope, createdAt, added: result.contribution });
+          changes.push({ eventId: `${contentItemId}-${vote}`, sequenceNumber: '', scope, createdAt: at, added: result.contribution });
         });
       });
     }
@@ -147,16 +172,17 @@ async function run(large: number, write: boolean): Promise<string[]> {
     // What the consumer records after its batches: the sets and items changed, a few thousand items a record (an item is at most 400 KB).
     for (const [contentSetId, ids] of bySet) {
       for (let chunk = 0; chunk < ids.length; chunk += 2000) {
-        const change = { accountId: account.id, projectId: project.id, contentSetId, items: new Set(ids.slice(chunk, chunk + 2000)) };
+        const change = { accountId: account.id, projectId: project.id, contentSetId, items: new Set(ids.slice(chunk, chunk + 2000)), from: '' };
         await recordRankingChanges(store, new Map([[contentSetId, change]]), `seed-${contentSetId}-${chunk}`);
       }
     }
   };
-  log(`Seeding the history of 1,000 + ${large} + 100 aged items, writing responses on 100...`);
+  log(`Seeding the history of 1,000 + ${large} + 100 aged items and the quiet site's 100 pages, writing responses on 100...`);
   await seed([
     { contentSet: thousand, items: 1000 },
     { contentSet: big, items: large },
     { contentSet: year, items: 100, aged: true },
+    { contentSet: site, items: 100, site: true },
   ]);
   await inParallel(100, (index) => vote(small.id, `page-${index}`));
   await consumers.drain();
@@ -204,7 +230,7 @@ async function run(large: number, write: boolean): Promise<string[]> {
   };
   const runs: RankerRun[] = [
     {
-      name: `first run after the seed (${1200 + large} items recounted)`,
+      name: `first run after the seed (${1300 + large} items recounted)`,
       runs: 1,
       responses: 0,
       requests: first.requests,
@@ -218,6 +244,12 @@ async function run(large: number, write: boolean): Promise<string[]> {
   runs.push(await measured('idle: no response since the last run', 0, async () => {}));
   runs.push(await quiet(`quiet: one response on one item of a list of 100, ${QUIET_PAGES.length} runs`, small.id));
   runs.push(await quiet(`quiet, a year on: one response on one item of a list of 100 aged pages, ${QUIET_PAGES.length} runs`, year.id));
+  runs.push(
+    await quiet(
+      `quiet site: one response on one of 100 pages answered once a minute for 5 weeks and once an hour for a year before, ${QUIET_PAGES.length} runs`,
+      site.id,
+    ),
+  );
   runs.push(await measured('busy: 100 responses over 20 items of a list of 100', 100, () => inParallel(100, (index) => vote(small.id, `page-${index % 20}`))));
   runs.push(await measured('daily recount (next day: every member of every list)', 0, async () => {}, DAY_MS));
 
@@ -226,8 +258,8 @@ async function run(large: number, write: boolean): Promise<string[]> {
     ['a set of 100 items', { contentSetId: small.id }, 100],
     ['a set of 1000 items', { contentSetId: thousand.id }, 1000],
     [`a set of ${large} items`, { contentSetId: big.id }, large],
-    [`a project (all four sets, ${1200 + large} items)`, { projectId: project.id, schema: 'yes-no' as const }, 1200 + large],
-    ['the account', { schema: 'yes-no' as const }, 1200 + large],
+    [`a project (all five sets, ${1300 + large} items)`, { projectId: project.id, schema: 'yes-no' as const }, 1300 + large],
+    ['the account', { schema: 'yes-no' as const }, 1300 + large],
   ] as const) {
     for (const sort of ['count', 'best', 'worst'] as const) {
       const start = meter.snapshot();

@@ -21,6 +21,13 @@ import { parseArgs } from 'node:util';
 import { markdownTable } from './bench-lib';
 
 const ROOT = resolve(__dirname, '..');
+/**
+ * Jest's time per test here: 4 times `npm test`'s 30 s. A loaded machine makes slow tests
+ * slower, and a test that times out leaves its work running into the next test of its file
+ * (the ranker's daily recount did on a machine at a load of 20): that is the machine, not a
+ * race. A test that hangs still fails.
+ */
+const TEST_TIMEOUT_MS = 120_000;
 const TESTS = join(ROOT, 'test', 'integration');
 
 /** The areas and what is a concurrency test in each: several writers or runs at once, or a delivery repeated. */
@@ -112,12 +119,16 @@ function main(): number {
   for (let run = 1; run <= times; run++) {
     const output = join(workDir, `run-${run}.json`);
     const runStarted = Date.now();
-    const jest = spawnSync(join(ROOT, 'node_modules', '.bin', 'jest'), [...files, '--testNamePattern', pattern, '--json', '--outputFile', output], {
-      cwd: ROOT,
-      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const jest = spawnSync(
+      join(ROOT, 'node_modules', '.bin', 'jest'),
+      [...files, '--testNamePattern', pattern, '--testTimeout', String(TEST_TIMEOUT_MS), '--json', '--outputFile', output],
+      {
+        cwd: ROOT,
+        env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     const report: JestReport | undefined = existsSync(output) ? JSON.parse(readFileSync(output, 'utf8')) : undefined;
     const seen = new Set<string>();
     for (const file of report?.testResults ?? []) {

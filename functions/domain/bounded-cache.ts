@@ -36,6 +36,18 @@ export class BoundedCache<K, V> {
     }
   }
 
+  delete(key: K): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.totalSize -= entry.size;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.totalSize = 0;
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -6,6 +6,7 @@
 import { addBuckets, bucketKey, bucketStart } from '../../shared/periods';
 import type { Schema } from '../../shared/schema-options';
 import type { AlertImage } from './alerts';
+import { qualityOrder, type QualityOrder } from './ranking';
 import type { ScoreMeasure } from './alerts';
 import type { ScoreChange, ScoreInterval } from './statistics';
 
@@ -69,20 +70,24 @@ export interface ProjectDigest {
 
 const byId = (a: DigestPage, b: DigestPage) => (a.contentItemId < b.contentItemId ? -1 : a.contentItemId > b.contentItemId ? 1 : 0);
 
-/** The best pages: `low` descending, then count (more first), then id (ascending); at least DIGEST_MIN_COUNT responses. */
-export function bestPages(pages: readonly DigestPage[]): DigestPage[] {
+/** The pages in the order of `direction`, as sets/top ranks them (ranking.ts `qualityOrder`); at least DIGEST_MIN_COUNT responses. */
+function rankedPages(pages: readonly DigestPage[], direction: QualityOrder): DigestPage[] {
+  const order = qualityOrder(direction);
+  const entry = (page: DigestPage) => ({ id: page.contentItemId, count: page.count, score: page.score });
   return pages
     .filter((page) => page.count >= DIGEST_MIN_COUNT)
-    .sort((a, b) => b.score.low - a.score.low || b.count - a.count || byId(a, b))
+    .sort((a, b) => order(entry(a), entry(b)))
     .slice(0, DIGEST_LIST_LENGTH);
+}
+
+/** The best pages: `low` descending, then count (more first), then id (ascending). */
+export function bestPages(pages: readonly DigestPage[]): DigestPage[] {
+  return rankedPages(pages, 'best');
 }
 
 /** The worst pages: `high` ascending, then count (more first), then id (ascending). */
 export function worstPages(pages: readonly DigestPage[]): DigestPage[] {
-  return pages
-    .filter((page) => page.count >= DIGEST_MIN_COUNT)
-    .sort((a, b) => a.score.high - b.score.high || b.count - a.count || byId(a, b))
-    .slice(0, DIGEST_LIST_LENGTH);
+  return rankedPages(pages, 'worst');
 }
 
 /** The significant changes, largest |delta| first. */

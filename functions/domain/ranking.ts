@@ -105,11 +105,31 @@ export interface ScoredEntry {
   score: ScoreBounds;
 }
 
-/** The order of `direction`: best by `low` descending, worst by `high` ascending; ties by count (more first), then id. */
+/**
+ * The precision rankings by quality compare scores at (docs/api.md, "Rankings by quality"):
+ * the ends of the interval to 4 decimal places (a share to a hundredth of a percentage point),
+ * ends that agree to it tie. The top lists store them to this precision and no further, so
+ * a list ranks exactly as a recount would; finer digits would only order entities whose
+ * intervals are the same to the eye, and would make every list part heavier to write.
+ */
+export const RANKED_SCORE_DECIMALS = 4;
+const RANKED_SCALE = 10 ** RANKED_SCORE_DECIMALS;
+
+/** `value` to RANKED_SCORE_DECIMALS places: rounding an already rounded value changes nothing. */
+export function rankedBound(value: number): number {
+  return Math.round(value * RANKED_SCALE) / RANKED_SCALE;
+}
+
+/** Scores as ranked and kept: each bound to RANKED_SCORE_DECIMALS places (a recount that changed nothing ranked is the list it was). */
+function rankedScores(scores: PeriodScores): PeriodScores {
+  return scores.map((score) => score && { low: rankedBound(score.low), high: rankedBound(score.high) });
+}
+
+/** The order of `direction`: best by `low` descending, worst by `high` ascending (to RANKED_SCORE_DECIMALS places); ties by count (more first), then id. */
 export function qualityOrder(direction: QualityOrder): (a: ScoredEntry, b: ScoredEntry) => number {
   return direction === 'best'
-    ? (a, b) => b.score.low - a.score.low || b.count - a.count || byId(a.id, b.id)
-    : (a, b) => a.score.high - b.score.high || b.count - a.count || byId(a.id, b.id);
+    ? (a, b) => rankedBound(b.score.low) - rankedBound(a.score.low) || b.count - a.count || byId(a.id, b.id)
+    : (a, b) => rankedBound(a.score.high) - rankedBound(b.score.high) || b.count - a.count || byId(a.id, b.id);
 }
 
 /**
@@ -150,7 +170,9 @@ const byCountThenId = (a: [string, number], b: [string, number]) => b[1] - a[1] 
  * The list after recounting: `recounted` replaces the counts of the set and of the items it
  * names (their counts at `now`); the others keep theirs (0 for a calendar bucket that has
  * passed). Items with no count left go, and so does any item that is not among the
- * `depth` highest of at least one period.
+ * `depth` highest of at least one period. Given only some parts of a list (the ranker's
+ * run on members only), it drops only items with no count left: keeping more members than
+ * the depth changes no rank, and the next whole merge trims them.
  */
 export function mergeTopList(
   list: TopList | undefined,
@@ -173,7 +195,7 @@ export function mergeTopList(
   const scores = recounted.scores && new Map<string, PeriodScores>();
   if (scores) {
     for (const [id, periodScores] of list?.scores ?? []) scores.set(id, scoresAt(periodScores, list!.buckets, current));
-    for (const [id, periodScores] of recounted.scores!) scores.set(id, periodScores);
+    for (const [id, periodScores] of recounted.scores!) scores.set(id, rankedScores(periodScores));
   }
   const kept = new Set<string>();
   TOP_PERIODS.forEach((_, index) => {
@@ -192,7 +214,9 @@ export function mergeTopList(
     ...(recounted.setVersion === undefined ? {} : { setVersion: recounted.setVersion }),
     items: new Map([...items].filter(([id]) => kept.has(id))),
     ...(recounted.schema === undefined ? {} : { schema: recounted.schema }),
-    ...(scores ? { setScores: recounted.setScores ?? TOP_PERIODS.map(() => null), scores: new Map([...scores].filter(([id]) => kept.has(id))) } : {}),
+    ...(scores
+      ? { setScores: rankedScores(recounted.setScores ?? TOP_PERIODS.map(() => null)), scores: new Map([...scores].filter(([id]) => kept.has(id))) }
+      : {}),
   };
 }
 

@@ -9,9 +9,11 @@
  *    runs; runs read back CHANGE_READ_OVERLAP_MS before the last one's end and skip the
  *    records the last run read there (store/top-lists.ts `readChangesSinceCheckpoint`);
  * 2. per changed set: reads the set (its schema), its list (eventually consistent, then
- *    consistently after a write that lost its condition), recounts the set and the
- *    changed items (their counts per ranked period, from the counters, and for a schema
- *    with a score the bounds of its interval), and every member too when a rolling
+ *    consistently after a write that lost its condition; only the parts of the changed
+ *    items when they are all members), recounts the set and the changed items (their
+ *    counts per ranked period, from the counters, the days before today as the last run
+ *    read them while nothing changed them: PastDays, and for a schema with a score the
+ *    bounds of its interval), and every member too when a rolling
  *    window slid since the list was written; merges; writes the list conditionally on the
  *    version it read (another run's write makes it start over; the set's counts are stamped
  *    with their counters' write count, so that two runs at once leave the later recount's;
@@ -21,10 +23,13 @@
  *    whether or not it changed (the windows slide without any response);
  * 4. moves the checkpoint.
  *
- * Cost per run: per changed set one GetItem of the set, one Query of its list, one Query per recounted entity
- * (its day and year counter items), one PutItem per part of the list that changed (its
- * size in KB, in WRU); the change records are Queried once. Nothing here grows with the number of responses; the daily recount
- * grows with the number of lists and their members (at most TOP_LIST_DEPTH per period).
+ * Cost per run: per changed set one GetItem of the set, one Query of its list (or a GetItem
+ * of each part of the changed members), one Query per recounted entity (its day items from
+ * today on, or from the longest window's first day, and its year items), one PutItem per
+ * part of the list that changed (its size in KB, in WRU: 1 for a part of a list of 100);
+ * the change records are Queried once. Nothing here grows with the number of responses;
+ * the daily recount grows with the number of lists and their members (at most
+ * TOP_LIST_DEPTH per period). docs/scaling.md ("Rankings") has the measured figures.
  */
 import { resolvePeriod, TOP_PERIODS, type ResolvedPeriod } from '../../shared/periods';
 import { mergeTopList, needsFullRecount, sameTopList, type PeriodCounts, type PeriodScores } from '../domain/ranking';
@@ -33,12 +38,26 @@ import { scoreInterval } from '../domain/statistics';
 import { logger } from '../observability/logger';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { nonNegative, sumCounters, type Counter } from '../domain/aggregation';
-import { counterFromPoint, counterWrites, daySk, pointItemRange, pointRecords, readCounterItems, yearSk, type AggregateEntity } from '../store/counters';
+import { BoundedCache } from '../domain/bounded-cache';
+import { newId } from '../domain/text';
+import {
+  aggregatePk,
+  counterFromPoint,
+  counterWrites,
+  daySk,
+  pointItemRange,
+  pointRecords,
+  readCounterItems,
+  yearSk,
+  type AggregateEntity,
+} from '../store/counters';
 import type { TableClient } from '../store/dynamodb-clients';
 import {
   allTopListKeys,
+  itemPart,
   readChangesSinceCheckpoint,
   readTopList,
+  readTopListParts,
   saveChangeCheckpoint,
   writeTopList,
   type ChangeReader,
@@ -49,6 +68,13 @@ import { inParallel } from './parallel';
 /** An hour of a backlog per run; with no checkpoint, the last 10 minutes (a fresh table has no older change records). */
 const CHANGE_READER: ChangeReader = { checkpointKey: { pk: 'ranker', sk: 'checkpoint' }, maxMinutesPerRun: 60, firstRunLookbackMs: 10 * 60_000 };
 const MAX_ATTEMPTS = 5;
+/**
+ * A run whose changed items of a list are all members, in at most this many parts, reads
+ * only those parts (a consistent GetItem each, about 1 RRU for a part of a list of 100)
+ * rather than the whole list (4.5 RRU eventually consistent for a list of 100 in 64 parts,
+ * more for a long one).
+ */
+const MEMBER_PARTS_READ = 4;
 
 export interface RankerResult {
   from: string;
@@ -87,8 +113,57 @@ function rankedPeriods(now: Date) {
       .filter((sum) => sum.granularity === granularity && sum.keys !== 'all')
       .flatMap((sum) => sum.keys as string[])
       .sort();
-  return { sums, days: keys('day'), months: keys('month') };
+  const today = now.toISOString().slice(0, 10);
+  const yesterday = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
+  return { sums, days: keys('day'), months: keys('month'), today, yesterday };
 }
+
+/**
+ * The day items before today of the entities a run recounted, kept for the next runs of
+ * this process: the ranker runs every minute in a Lambda container that lives for hours
+ * (under `npm start`, in its own process), and a set's month of day items is most of what a
+ * run reads (a quiet site's are full: 28 items of 0.8 KB for yes or no, 2.4 KB for eight
+ * reactions, every minute). A run reads an entity's items from today on and takes the days
+ * before from here while they still are what the counters hold:
+ * - kept on the same yesterday (a new day reads them all again, once);
+ * - none changed since: a change record naming a set with an earlier `from` than today
+ *   drops what is kept of the set and of the items it names (the counters of a batch are
+ *   written before its record, and each run reads every record since the last);
+ * - the last run was this process's (its run id in the checkpoint): a run elsewhere (another
+ *   container, a second run at once) may have read records this one never saw, so a run that
+ *   finds another run id forgets everything.
+ * Bounded by entries and bytes: past that it reads, as without it.
+ */
+class PastDays {
+  private readonly kept = new BoundedCache<string, { yesterday: string; items: Record<string, unknown>[] }>({
+    // 16 MB of items as JSON: about 600 sets of a quiet site's full month, or tens of thousands of
+    // pages answered a few times; in a function of 256 MB.
+    maxEntries: 100_000,
+    maxSize: 16 * 1024 * 1024,
+    sizeOf: (value) => JSON.stringify(value.items).length,
+  });
+  /** The run id this process saved in the checkpoint last. */
+  lastRun: string | undefined;
+
+  items(pk: string, yesterday: string): Record<string, unknown>[] | undefined {
+    const entry = this.kept.get(pk);
+    return entry?.yesterday === yesterday ? entry.items : undefined;
+  }
+
+  keep(pk: string, yesterday: string, items: Record<string, unknown>[]): void {
+    this.kept.set(pk, { yesterday, items });
+  }
+
+  forget(pk: string): void {
+    this.kept.delete(pk);
+  }
+
+  clear(): void {
+    this.kept.clear();
+  }
+}
+
+const pastDays = new PastDays();
 
 /**
  * The counters of an entity in every ranked period at `now`: one strongly consistent Query
@@ -105,11 +180,18 @@ async function periodCounters(
   entityId: string,
   periods: ReturnType<typeof rankedPeriods>,
 ): Promise<{ counters: Counter[]; version: number }> {
-  const range = {
-    from: pointItemRange('day', periods.days[0], periods.days.at(-1)!).from,
-    to: pointItemRange('month', periods.months[0], periods.months.at(-1)!).to,
-  };
-  const items = await readCounterItems(store, entity, entityId, range, { consistent: true });
+  const pk = aggregatePk(entity, entityId);
+  const kept = pastDays.items(pk, periods.yesterday);
+  const first = pointItemRange('day', periods.days[0], periods.days.at(-1)!).from;
+  const range = { from: kept ? daySk(periods.today) : first, to: pointItemRange('month', periods.months[0], periods.months.at(-1)!).to };
+  const read = await readCounterItems(store, entity, entityId, range, { consistent: true });
+  if (!kept)
+    pastDays.keep(
+      pk,
+      periods.yesterday,
+      read.filter((item) => String(item.sk) < daySk(periods.today)),
+    );
+  const items = kept ? [...kept, ...read] : read;
   const points = {
     day: pointRecords(
       items.filter((item) => String(item.sk).startsWith(daySk(''))),
@@ -179,8 +261,9 @@ export async function refreshTopList(
     // the conditional write fail, so the attempts after it read consistently. A read that
     // missed a write can also make the recount look unchanged (a count that went up and down
     // again): nothing is left unwritten on an eventually consistent read alone.
-    const stored = await readTopList(store, scope, { consistent });
     const recount = new Set(changed);
+    const partial = attempt === 1 ? await memberParts(store, scope, recount, now) : undefined;
+    const stored = partial ?? (await readTopList(store, scope, { consistent }));
     if (needsFullRecount(stored?.list, now)) for (const id of stored!.list.items.keys()) recount.add(id);
     const items = new Map<string, PeriodCounts>();
     const scores = new Map<string, PeriodScores>();
@@ -202,10 +285,12 @@ export async function refreshTopList(
       },
       now,
     );
-    if (stored && stored.olderLayout.size === 0 && sameTopList(stored.list, list)) {
-      if (consistent) return { written, retries };
+    // Parts of a list hold the set's latest counts when their version is the counters' own.
+    const unchanged = stored && stored.olderLayout.size === 0 && sameTopList(stored.list, list) && (!partial || stored.list.setVersion === set.version);
+    if (unchanged) {
+      if (consistent || partial) return { written, retries };
     } else {
-      const outcome = await writeTopList(store, scope, list, stored, now);
+      const outcome = await writeTopList(store, scope, list, stored);
       written ||= outcome.written > 0;
       if (outcome.complete) return { written, retries };
       retries++;
@@ -215,12 +300,31 @@ export async function refreshTopList(
   }
 }
 
+/**
+ * The parts of the list holding `ids`, when each of them is a member of a list whose parts
+ * read are of this layout and current (no window to recount): a run on members needs no
+ * more of the list. Undefined otherwise (the run reads the whole list).
+ */
+async function memberParts(store: TableClient, scope: ListScope, ids: Set<string>, now: Date) {
+  if (ids.size === 0 || new Set([...ids].map(itemPart)).size > MEMBER_PARTS_READ) return undefined;
+  const parts = await readTopListParts(store, scope, ids);
+  const members = parts && [...ids].every((id) => parts.list.items.has(id));
+  return members && parts.olderLayout.size === 0 && !needsFullRecount(parts.list, now) ? parts : undefined;
+}
+
 /** One run of the ranker at `now` (see the header). */
 export async function runRanker(store: TableClient, now: Date, options: { concurrency?: number } = {}): Promise<RankerResult> {
   const run = await readChangesSinceCheckpoint(store, CHANGE_READER, now);
   const { checkpoint, from, to, changes, records } = run;
   const today = now.toISOString().slice(0, 10);
   const dailyRecount = checkpoint?.recountedDay !== today;
+  // What this process kept of past days holds while its run was the last and no record since changed them (PastDays).
+  if (checkpoint?.run === undefined || checkpoint.run !== pastDays.lastRun) pastDays.clear();
+  for (const [contentSetId, change] of changes) {
+    if (change.from >= today) continue;
+    pastDays.forget(aggregatePk('contentSet', contentSetId));
+    for (const id of change.items) pastDays.forget(aggregatePk('contentItem', id));
+  }
   const work = new Map<string, { scope: ListScope; items: Set<string> }>();
   for (const [contentSetId, change] of changes) work.set(contentSetId, { scope: { ...change, contentSetId }, items: change.items });
   if (dailyRecount) {
@@ -240,7 +344,9 @@ export async function runRanker(store: TableClient, now: Date, options: { concur
     if (outcome.written) result.written++;
     result.retries += outcome.retries;
   });
-  await saveChangeCheckpoint(store, CHANGE_READER, run, now, { recountedDay: dailyRecount ? today : checkpoint?.recountedDay });
+  const runId = newId();
+  await saveChangeCheckpoint(store, CHANGE_READER, run, now, { recountedDay: dailyRecount ? today : checkpoint?.recountedDay, run: runId });
+  pastDays.lastRun = runId;
   if (records > 0 || dailyRecount) logger.info('top lists refreshed', { ...result });
   return result;
 }

@@ -16,7 +16,9 @@
  * `retirepk` never changes after a part's first write, so later writes cost no index write.
  *
  * Change records are written by the counting consumer, one per stream batch, after the
- * batch's counters: a record names the sets and items a batch changed. They are spread
+ * batch's counters: a record names the sets and items a batch changed, and per set the
+ * earliest day (UTC) of the responses it counted (`from`: what the ranker keeps of past
+ * days is stale from then on). They are spread
  * over 8 partitions per minute (by the batch's first event id) and expire after 2 days.
  * The ranker and the alerts job read them in runs from a checkpoint item of their own
  * (`<job>` / `checkpoint`: `readChangesSinceCheckpoint`, `saveChangeCheckpoint`).
@@ -24,7 +26,7 @@
 import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { TOP_PERIODS } from '../../shared/periods';
-import { carriesOver, sameTopList, type PeriodScores, type TopList } from '../domain/ranking';
+import { carriesOver, rankedBound, sameTopList, type PeriodScores, type TopList } from '../domain/ranking';
 import type { TableClient } from './dynamodb-clients';
 
 export const CHANGE_SHARDS = 8;
@@ -47,16 +49,19 @@ const shardOf = (text: string, shards: number) => createHash('sha256').update(te
 /**
  * A list is stored in up to ITEM_PARTS parts of its items (`...#items#<n>`, by a hash of
  * the item id). A run writes only the parts whose items changed: one response costs one
- * small part, not the whole list (a write costs 1 WRU per KB of the item written). Every
- * part written also carries the set's counts and the buckets, and a reader takes them
- * from the latest part (`latestPart`): the set's counts change with every response, and a header
- * item of their own would cost a second write per run. 16 parts hold about 6 items each in
- * a list of 100: 0.6 to 1.2 KB for new pages, up to 2.5 KB for pages whose periods all have
- * scores of their own, the quiet site's whole write (docs/scaling.md, "Rankings").
- * Each part names the number of parts it was hashed for (`parts`): a part of another
- * number is of an older layout, rewritten at the list's next write.
+ * small part, not the whole list (a write costs 1 WRU per KB of the item written, rounded
+ * up). Every part written also carries the set's counts and the buckets, and a reader
+ * takes them from the latest part (`latestPart`): the set's counts change with every
+ * response, and a header item of their own would cost a second write per run. 64 parts
+ * hold one or two items each in a list of 100: under 1 KB each, also for pages whose
+ * periods all have scores of their own, so a response on one page costs 1 WRU here (16
+ * parts cost 2.3 on average for such pages, 32 parts 1.4; a list of 100 is then 35 KB to
+ * read, against 26 KB in 16 parts: docs/scaling.md, "Rankings"). Each part names the
+ * number of parts it was hashed for (`parts`): a part of another number is of an older
+ * layout, rewritten at the list's next write, its items kept (the release before read
+ * such parts alike, which keeps a deploy and its rollback whole).
  */
-const ITEM_PARTS = 16;
+export const ITEM_PARTS = 64;
 /** The part an item is stored in. */
 export const itemPart = (id: string) => `items#${shardOf(id, ITEM_PARTS)}`;
 /** The part that carries a changed set count when no part's items changed. */
@@ -168,14 +173,13 @@ function combineParts(scope: ListScope, parts: Record<string, unknown>[]): Store
  * Scores as stored (`bounds`, `setBounds`): one string, the periods in TOP_PERIODS order
  * separated by `;`, each `<low>,<high>`, `=<k>` where it has the bounds of the earlier
  * period k (a page answered only this week has the same score in most periods), or empty
- * where the period has no score. Bounds keep 8 significant digits, a leading `0.` written
- * `.`: ranks of real samples differ far above that, and full doubles would double a list's
- * weight. Parts written before (`scores`, `setScores`) have neither shorthand, and read alike.
- * New attribute names, so that a function of the release before, during a deploy, reads a
- * new part as unscored rather than misreading it.
+ * where the period has no score. Bounds keep the places rankings compare them to
+ * (ranking.ts `rankedBound`, 4 decimals), a leading `0.` written `.`: more would change no
+ * rank and weigh on every write. Parts written before keep 8 significant digits (or, as
+ * `scores` and `setScores`, full doubles without shorthands) and read alike.
  */
 export function encodeScores(scores: PeriodScores): string {
-  const bound = (value: number) => String(Number(value.toPrecision(8))).replace(/^(-?)0\./, '$1.');
+  const bound = (value: number) => String(rankedBound(value)).replace(/^(-?)0\./, '$1.');
   const texts: string[] = [];
   return scores
     .map((score) => {
@@ -232,6 +236,21 @@ export async function readTopList(store: TableClient, scope: ListScope, options:
   return parts.length > 0 ? combineParts(scope, parts) : undefined;
 }
 
+/**
+ * The parts of a list that hold `ids` if they are members (the parts their ids hash to),
+ * read consistently, one GetItem each: all a ranker run on members of a list needs to
+ * rewrite their counts. Undefined when none of those parts exists.
+ */
+export async function readTopListParts(store: TableClient, scope: ListScope, ids: Iterable<string>): Promise<StoredTopList | undefined> {
+  const { pk, prefix } = listPrefix(scope);
+  const names = [...new Set([...ids].map(itemPart))];
+  const read = await Promise.all(
+    names.map((name) => store.documentClient.send(new GetCommand({ TableName: store.tableName, Key: { pk, sk: `${prefix}${name}` }, ConsistentRead: true }))),
+  );
+  const parts = read.flatMap(({ Item }) => (Item ? [Item] : []));
+  return parts.length > 0 ? combineParts(scope, parts) : undefined;
+}
+
 /** The top lists of a project (or of every project of the account): one Query, every page. */
 export async function readTopLists(store: TableClient, accountId: string, projectId?: string): Promise<StoredTopList[]> {
   const pk = `toplist#${accountId}`;
@@ -275,7 +294,6 @@ export async function writeTopList(
   scope: ListScope,
   list: TopList,
   stored: StoredTopList | undefined,
-  now: Date,
 ): Promise<{ complete: boolean; written: number }> {
   const { pk, prefix } = listPrefix(scope);
   const before = stored ? partsOf(scope, stored.list) : new Map<string, Record<string, unknown>>();
@@ -288,8 +306,8 @@ export async function writeTopList(
   const changed = [...after].filter(
     ([name, part]) => JSON.stringify(part) !== JSON.stringify(before.get(name)) || !stored?.versions.has(name) || stored.olderLayout.has(name),
   );
-  // The set's counts (or the buckets) changed with no part's items: the smallest part carries them.
-  if (changed.length === 0 && (!stored || !sameTopList(stored.list, list))) {
+  // The set's counts, the buckets or the counts' version changed with no part's items: the smallest part carries them.
+  if (changed.length === 0 && (!stored || !sameTopList(stored.list, list) || stored.list.setVersion !== list.setVersion)) {
     const smallest = [...after].sort(([, a], [, b]) => JSON.stringify(a).length - JSON.stringify(b).length)[0];
     changed.push(smallest ?? [FIRST_PART, emptyPart(list)]);
   }
@@ -312,7 +330,6 @@ export async function writeTopList(
               parts: ITEM_PARTS,
               writes: (stored?.writes ?? 0) + 1,
               version: (seen ?? 0) + 1,
-              updatedAt: now.toISOString(),
               // Lists the part in the sparse `retire` index, for the daily recount.
               retirepk: `toplists#${shardOf(scope.contentSetId, LIST_SHARDS)}`,
             },
@@ -358,8 +375,12 @@ export async function allTopListKeys(store: TableClient): Promise<ListScope[]> {
 
 /* Change records */
 
-/** What a batch changed: per set, its scope and the items of it whose counts changed. */
-export type RankingChanges = Map<string, ListScope & { items: Set<string> }>;
+/**
+ * What a batch changed: per set, its scope, the items of it whose counts changed and the
+ * earliest day (`YYYY-MM-DD`, UTC) of a response counted; '' for a record written before
+ * records named it (any day, then).
+ */
+export type RankingChanges = Map<string, ListScope & { items: Set<string>; from: string }>;
 
 export function minuteKey(at: Date): string {
   return at.toISOString().slice(0, 16);
@@ -373,7 +394,10 @@ export async function recordRankingChanges(store: TableClient, changes: RankingC
   if (changes.size === 0) return;
   const now = new Date();
   const sets = Object.fromEntries(
-    [...changes].map(([contentSetId, change]) => [contentSetId, { accountId: change.accountId, projectId: change.projectId, items: [...change.items] }]),
+    [...changes].map(([contentSetId, change]) => [
+      contentSetId,
+      { accountId: change.accountId, projectId: change.projectId, items: [...change.items], from: change.from },
+    ]),
   );
   await store.documentClient.send(
     new PutCommand({
@@ -419,9 +443,18 @@ async function readRankingChanges(
           read.push(String(item.sk));
           if (skip.has(String(item.sk))) continue;
           records++;
-          for (const [contentSetId, change] of Object.entries(item.sets as Record<string, { accountId: string; projectId: string; items: string[] }>)) {
-            const merged = changes.get(contentSetId) ?? { accountId: change.accountId, projectId: change.projectId, contentSetId, items: new Set<string>() };
+          for (const [contentSetId, change] of Object.entries(
+            item.sets as Record<string, { accountId: string; projectId: string; items: string[]; from?: string }>,
+          )) {
+            const merged = changes.get(contentSetId) ?? {
+              accountId: change.accountId,
+              projectId: change.projectId,
+              contentSetId,
+              items: new Set<string>(),
+              from: change.from ?? '',
+            };
             for (const id of change.items) merged.items.add(id);
+            if ((change.from ?? '') < merged.from) merged.from = change.from ?? '';
             changes.set(contentSetId, merged);
           }
         }

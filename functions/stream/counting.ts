@@ -169,17 +169,20 @@ export async function countStreamRecords(store: TableClient, shardId: string, re
   return { batchItemFailures: [] };
 }
 
-/** The sets and items whose counts the changes moved, for the ranker. */
+/** The sets and items whose counts the changes moved, and the earliest day they moved, for the ranker. */
 export function rankingChangesOf(changes: ResponseChange[]): RankingChanges {
   const sets: RankingChanges = new Map();
-  for (const { scope } of changes) {
+  for (const { scope, createdAt } of changes) {
+    const day = createdAt.toISOString().slice(0, 10);
     const set = sets.get(scope.contentSetId) ?? {
       accountId: scope.accountId,
       projectId: scope.projectId,
       contentSetId: scope.contentSetId,
       items: new Set<string>(),
+      from: day,
     };
     set.items.add(scope.contentItemId);
+    if (day < set.from) set.from = day;
     sets.set(scope.contentSetId, set);
   }
   return sets;

@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TOP_PERIODS } from '../../shared/periods';
 import { ANONYMOUS } from '../../functions/api/auth';
 import { refreshTopList, runRanker } from '../../functions/jobs/ranker';
@@ -155,13 +155,16 @@ describe('the ranker', () => {
             : store.documentClient.send(command as never),
       } as unknown as DynamoDBDocumentClient,
     };
-    expect((await refreshTopList(lagging, scope, [g], new Date())).written).toBe(true);
+    // With a page that is not a member (no response yet), the run reads the whole list, not the member's part.
+    await api.call('contents/create', [{ contentSetId, key: 'unanswered' }], { key: owner.admin });
+    const { unanswered } = await contentItemIds(['unanswered']);
+    expect((await refreshTopList(lagging, scope, [g, unanswered], new Date())).written).toBe(true);
     const after = (await readTopList(store, scope, { consistent: true }))!;
     expect(after.list.items.has(g)).toBe(false);
     expect(after.list.set).toEqual(before.list.set);
   });
 
-  it("rewrites one part of the list for a response on one item, the set's counts with it", async () => {
+  it("reads and rewrites one part of the list for a response on a member, the set's counts with it", async () => {
     const items = await contentItemIds(['a', 'c']);
     const scope = { accountId: owner.accountId, projectId, contentSetId };
     const before = (await readTopList(store, scope, { consistent: true }))!;
@@ -170,8 +173,9 @@ describe('the ranker', () => {
     const meter = meterClient(defaultStore().client);
     const start = meter.snapshot();
     expect((await refreshTopList(store, scope, [items.a], new Date())).written).toBe(true);
-    // One PutItem: the part holding `a`; no header item of the set's own.
-    expect(meter.since(start).commands.PutItemCommand).toBe(1);
+    // `a` is a member: the run reads the set, its part (two GetItem) and the counters of `a` and of the
+    // set (two Query), not the list; it writes one PutItem: the part holding `a`, no header item of the set's own.
+    expect(meter.since(start).commands).toEqual({ GetItemCommand: 2, QueryCommand: 2, PutItemCommand: 1 });
     const after = (await readTopList(store, scope, { consistent: true }))!;
     const SEVEN_DAYS = TOP_PERIODS.indexOf('rolling7d');
     expect(after.list.set[SEVEN_DAYS]).toBe(before.list.set[SEVEN_DAYS] + 1);
@@ -179,10 +183,49 @@ describe('the ranker', () => {
     expect(after.list.items.get(items.c)).toEqual(before.list.items.get(items.c));
   });
 
+  it("reads a set's and a member's counter items from today on after a run that read them, all of them after a response counted on an earlier day or another process's run", async () => {
+    const today = `d#${new Date().toISOString().slice(0, 10)}`;
+    await vote('h', 2);
+    await api.drainStream();
+    const { h } = await contentItemIds(['h']);
+    const counted = counterReads();
+    const firstReads = async () => Object.fromEntries(counted.reads.splice(0).map(({ pk, from }) => [pk, from]));
+    // The last run read them all and kept the days before today.
+    await vote('h', 1);
+    await api.drainStream({ rank: false });
+    await runRanker(counted.store, new Date());
+    expect(await firstReads()).toEqual({ [`agg#contentItem#${h}`]: today, [`agg#contentSet#${contentSetId}`]: today });
+    // A response counted three days ago: the set's and the page's days are read again, and counted.
+    await vote('h', 1, new Date(Date.now() - 3 * DAY));
+    await api.drainStream({ rank: false });
+    await runRanker(counted.store, new Date());
+    expect(Object.values(await firstReads()).every((from) => from < today)).toBe(true);
+    expect(await ranked('rolling7d')).toContainEqual(['h', 4]);
+    // A run of another process in between (its id in the checkpoint): whatever this one kept is forgotten.
+    const { Item: checkpoint } = await store.documentClient.send(new GetCommand({ TableName: store.tableName, Key: { pk: 'ranker', sk: 'checkpoint' } }));
+    await store.documentClient.send(new PutCommand({ TableName: store.tableName, Item: { ...checkpoint, run: 'another-container' } }));
+    await vote('h', 1);
+    await api.drainStream({ rank: false });
+    await runRanker(counted.store, new Date());
+    expect(Object.values(await firstReads()).every((from) => from < today)).toBe(true);
+    expect(await ranked('rolling7d')).toContainEqual(['h', 5]);
+  });
+
   it('names change records by the minute they were written', () => {
     expect(minuteKey(new Date('2026-11-25T10:11:59.999Z'))).toBe('2026-11-25T10:11');
   });
 });
+
+/** The table, recording the partition and first sort key of each Query of counter items (`agg#...`). */
+function counterReads() {
+  const reads: { pk: string; from: string }[] = [];
+  const send = (command: unknown) => {
+    const values = command instanceof QueryCommand ? command.input.ExpressionAttributeValues : undefined;
+    if (String(values?.[':pk']).startsWith('agg#')) reads.push({ pk: String(values![':pk']), from: String(values![':from']) });
+    return store.documentClient.send(command as never);
+  };
+  return { store: { ...store, documentClient: { send } as unknown as DynamoDBDocumentClient } satisfies TableClient, reads };
+}
 
 /**
  * The table through a gate that holds a run's first writes of top list parts until the test

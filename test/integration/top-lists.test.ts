@@ -2,7 +2,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { currentBuckets, needsFullRecount } from '../../functions/domain/ranking';
 import { defaultStore } from '../../functions/store/entity-store';
 import { ensureTable } from '../../functions/store/setup';
-import { decodeScores, encodeScores, itemPart, readTopList, writeTopList } from '../../functions/store/top-lists';
+import { decodeScores, encodeScores, ITEM_PARTS, itemPart, readTopList, writeTopList } from '../../functions/store/top-lists';
 import { TOP_PERIODS } from '../../shared/periods';
 
 /**
@@ -46,22 +46,22 @@ async function partsOf(contentSetId: string): Promise<Record<string, unknown>[]>
 describe('top list parts', () => {
   it('take the set counts of the part with the highest write count, whatever the clocks said', async () => {
     // The second write ran on a clock behind the first's: its part is the older by time.
-    await putPart('items#1', {
+    await putPart(itemPart('a'), {
       buckets,
       items: { a: counted(1) },
       set: counts(1),
       schema: 'pulse',
-      parts: 16,
+      parts: ITEM_PARTS,
       writes: 1,
       version: 1,
       updatedAt: '2026-11-25T12:01:00.000Z',
     });
-    await putPart('items#2', {
+    await putPart(itemPart('b'), {
       buckets,
       items: { b: counted(2) },
       set: counts(3),
       schema: 'pulse',
-      parts: 16,
+      parts: ITEM_PARTS,
       writes: 2,
       version: 1,
       updatedAt: '2026-11-25T12:00:30.000Z',
@@ -79,7 +79,7 @@ describe('top list parts', () => {
     const [fresh, stale] = [ids[0], ids.at(-1)!];
     expect(itemPart(stale) > itemPart(fresh)).toBe(true);
     expect(
-      (await writeTopList(store, racing, { buckets, set: counts(1), setVersion: 2, items: new Map([[fresh, counts(1)]]), schema: 'pulse' }, undefined, now))
+      (await writeTopList(store, racing, { buckets, set: counts(1), setVersion: 2, items: new Map([[fresh, counts(1)]]), schema: 'pulse' }, undefined))
         .complete,
     ).toBe(true);
     const stored = (await readTopList(store, racing, { consistent: true }))!;
@@ -87,8 +87,8 @@ describe('top list parts', () => {
     // late one after another on `fresh` too (two counter writes more), and wrote first.
     const early = { ...stored.list, set: counts(2), setVersion: 4, items: new Map([...stored.list.items, [stale, counts(1)]]) };
     const late = { ...stored.list, set: counts(3), setVersion: 6, items: new Map([[fresh, counts(2)]]) };
-    expect(await writeTopList(store, racing, late, stored, now)).toEqual({ complete: true, written: 1 });
-    expect(await writeTopList(store, racing, early, stored, now)).toEqual({ complete: true, written: 1 });
+    expect(await writeTopList(store, racing, late, stored)).toEqual({ complete: true, written: 1 });
+    expect(await writeTopList(store, racing, early, stored)).toEqual({ complete: true, written: 1 });
     const after = (await readTopList(store, racing, { consistent: true }))!;
     // The same write count on both parts: the later counts win, not the part that sorts last.
     expect(after.writes).toBe(2);
@@ -99,17 +99,17 @@ describe('top list parts', () => {
   it('write the changed parts only, one more write count, and the set counts in each', async () => {
     const stored = (await readTopList(store, scope, { consistent: true }))!;
     const list = { buckets, set: counts(4), items: new Map([...stored.list.items, ['b', counts(3)]]), schema: 'pulse' };
-    expect((await writeTopList(store, scope, list, stored, now)).complete).toBe(true);
+    expect((await writeTopList(store, scope, list, stored)).complete).toBe(true);
     const after = (await readTopList(store, scope, { consistent: true }))!;
     expect(after.writes).toBe(3);
     expect(after.list.set).toEqual(counts(4));
     // `a`'s part did not change and was not written again.
-    expect(after.versions.get('items#1')).toBe(1);
+    expect(after.versions.get(itemPart('a'))).toBe(1);
   });
 
   it('carry a change of the set counts alone in one part, when no item changed', async () => {
     const stored = (await readTopList(store, scope, { consistent: true }))!;
-    expect((await writeTopList(store, scope, { ...stored.list, set: counts(5) }, stored, now)).complete).toBe(true);
+    expect((await writeTopList(store, scope, { ...stored.list, set: counts(5) }, stored)).complete).toBe(true);
     const after = (await readTopList(store, scope, { consistent: true }))!;
     expect(after.list.set).toEqual(counts(5));
     const written = [...after.versions].filter(([name, version]) => version !== stored.versions.get(name));
@@ -141,7 +141,7 @@ describe('top list parts', () => {
     expect(needsFullRecount(stored.list, now)).toBe(true);
   });
 
-  it('keep the scores of a schema with one, each bound to 8 significant digits, and the schema', async () => {
+  it('keep the scores of a schema with one, each bound to the 4 decimals rankings compare, and the schema', async () => {
     const scored = { ...scope, contentSetId: 'scored' };
     const bounds = (low: number, high: number) => TOP_PERIODS.map((period) => (period === 'day' ? null : { low, high }));
     const list = {
@@ -152,9 +152,9 @@ describe('top list parts', () => {
       setScores: bounds(0.1, 0.2),
       scores: new Map([['a', bounds(0.123456789123, -0.5)]]),
     };
-    expect((await writeTopList(store, scored, list, undefined, now)).complete).toBe(true);
+    expect((await writeTopList(store, scored, list, undefined)).complete).toBe(true);
     const stored = (await readTopList(store, scored, { consistent: true }))!;
-    expect(stored.list).toEqual({ ...list, scores: new Map([['a', bounds(0.12345679, -0.5)]]) });
+    expect(stored.list).toEqual({ ...list, scores: new Map([['a', bounds(0.1235, -0.5)]]) });
     expect(stored.olderLayout.size).toBe(0);
     expect(needsFullRecount(stored.list, now)).toBe(false);
   });
@@ -169,7 +169,7 @@ describe('top list parts', () => {
     // A part of the release before wrote every bound in full.
     expect(decodeScores(';0.25,0.75;0.25,0.75;-0.5,1;0.25,0.75;2,3.5;-0.5,1;')).toEqual(periods);
     const list = { buckets, set: counts(2), items: new Map([['a', counts(2)]]), schema: 'rating', setScores: periods, scores: new Map([['a', periods]]) };
-    expect((await writeTopList(store, short, list, undefined, now)).complete).toBe(true);
+    expect((await writeTopList(store, short, list, undefined)).complete).toBe(true);
     const [part] = await partsOf('short');
     expect([part.setBounds, part.bounds]).toEqual([';.25,.75;=1;-.5,1;=1;2,3.5;=3;', { a: ';.25,.75;=1;-.5,1;=1;2,3.5;=3;' }]);
     expect((await readTopList(store, short, { consistent: true }))!.list).toEqual(list);
@@ -205,17 +205,18 @@ describe('top list parts', () => {
     expect(stored.list.items.size).toBe(40);
     expect(stored.list.scores!.get('item-3')).toEqual(bounds);
     expect(needsFullRecount(stored.list, now)).toBe(false);
-    // One item changed: every part is written anew, in 16 parts.
+    // One item changed: every part is written anew, in today's parts, and the parts left empty once.
     const list = { ...stored.list, items: new Map([...stored.list.items, ['item-3', counts(3)]]) };
-    expect((await writeTopList(store, earlier, list, stored, now)).complete).toBe(true);
+    expect((await writeTopList(store, earlier, list, stored)).complete).toBe(true);
     const after = (await readTopList(store, earlier, { consistent: true }))!;
     expect(after.olderLayout.size).toBe(0);
     expect(after.list).toEqual(list);
-    expect([...after.versions.keys()].sort()).toEqual(Array.from({ length: 16 }, (_, part) => `items#${part}`).sort());
+    const earlierParts = Array.from({ length: 8 }, (_, part) => `items#${part}`);
+    expect([...after.versions.keys()].sort()).toEqual([...new Set([...ids.map(itemPart), ...earlierParts])].sort());
     // Each item is in one part only.
     const parts = await partsOf('eight');
     expect(parts.flatMap((part) => Object.keys(part.items as object)).sort()).toEqual([...ids].sort());
-    expect(parts.every((part) => part.parts === 16 && part.scores === undefined && part.setScores === undefined)).toBe(true);
+    expect(parts.every((part) => part.parts === ITEM_PARTS && part.scores === undefined && part.setScores === undefined)).toBe(true);
   });
 
   it('read a part written before lists named their schema as stale, and rewrite it at the next write even unchanged', async () => {
@@ -232,7 +233,7 @@ describe('top list parts', () => {
     expect(needsFullRecount(stored.list, now)).toBe(true);
     expect([...stored.olderLayout]).toEqual(['items#0']);
     const list = { buckets, set: counts(2), items: stored.list.items, schema: 'pulse' };
-    expect((await writeTopList(store, before, list, stored, now)).complete).toBe(true);
+    expect((await writeTopList(store, before, list, stored)).complete).toBe(true);
     const after = (await readTopList(store, before, { consistent: true }))!;
     expect([after.list.schema, after.olderLayout.size, after.versions.get('items#0')]).toEqual(['pulse', 0, 2]);
     expect(needsFullRecount(after.list, now)).toBe(false);

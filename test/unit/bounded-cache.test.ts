@@ -23,10 +23,23 @@ describe('BoundedCache', () => {
     expect([cache.get('huge'), cache.get('b')]).toEqual([undefined, 'yyyyy']);
   });
 
-  test('agrees with a model of recency under any sequence of reads and writes', () => {
+  test('forgets a key, or everything, and the room they took', () => {
+    const cache = new BoundedCache<string, string>({ maxEntries: 10, maxSize: 10, sizeOf: (value) => value.length });
+    cache.set('a', 'xxxxx');
+    cache.set('b', 'yyyyy');
+    cache.delete('a');
+    cache.set('c', 'zzzzz');
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([undefined, 'yyyyy', 'zzzzz']);
+    cache.clear();
+    cache.set('d', 'w'.repeat(10));
+    expect([cache.size, cache.get('b'), cache.get('d')]).toEqual([1, undefined, 'w'.repeat(10)]);
+  });
+
+  test('agrees with a model of recency under any sequence of reads, writes and deletes', () => {
     const operation = fc.oneof(
       fc.record({ kind: fc.constant('set' as const), key: fc.integer({ min: 0, max: 6 }), size: fc.integer({ min: 1, max: 4 }) }),
       fc.record({ kind: fc.constant('get' as const), key: fc.integer({ min: 0, max: 6 }) }),
+      fc.record({ kind: fc.constant('delete' as const), key: fc.integer({ min: 0, max: 6 }) }),
     );
     fc.assert(
       fc.property(fc.array(operation, { maxLength: 60 }), (operations) => {
@@ -38,6 +51,9 @@ describe('BoundedCache', () => {
             const found = model.find(([key]) => key === op.key);
             expect(cache.get(op.key)).toBe(found?.[1]);
             if (found) model = [...model.filter(([key]) => key !== op.key), found];
+          } else if (op.kind === 'delete') {
+            model = model.filter(([key]) => key !== op.key);
+            cache.delete(op.key);
           } else {
             model = [...model.filter(([key]) => key !== op.key), [op.key, op.size]];
             while (model.length > limits.maxEntries || model.reduce((sum, [, size]) => sum + size, 0) > limits.maxSize) model = model.slice(1);

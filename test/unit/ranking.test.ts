@@ -6,6 +6,7 @@ import {
   needsFullRecount,
   QUALITY_ORDERS,
   qualityCandidates,
+  qualityOrder,
   rankItems,
   rankItemsByScore,
   rankSets,
@@ -275,6 +276,32 @@ describe('rankings by quality', () => {
     );
     expect([...list.items.keys()].sort()).toEqual(['a', 'b', 'c']);
     expect([...list.scores!.keys()].sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('compares the ends of intervals to 4 decimal places: ends that agree to them tie, then more responses first, then the id', () => {
+    const entries = [
+      { id: 'a', count: 3, score: bounds(0.61234, 0.9) },
+      { id: 'b', count: 5, score: bounds(0.61226, 0.90004) },
+      { id: 'c', count: 5, score: bounds(0.6123, 0.8999) },
+      { id: 'd', count: 9, score: bounds(0.61229, 0.9) },
+    ];
+    // Best: every low end is 0.6123 to 4 places (0.61234 is the highest): by count, then id.
+    expect([...entries].sort(qualityOrder('best')).map((entry) => entry.id)).toEqual(['d', 'b', 'c', 'a']);
+    // Worst: 0.8999 (c) first; a, b and d have a high end of 0.9000.
+    expect([...entries].sort(qualityOrder('worst')).map((entry) => entry.id)).toEqual(['c', 'd', 'b', 'a']);
+  });
+
+  it('keeps recounted scores to the places they rank at, so that a recount of the same counts is the same list', () => {
+    const recount = {
+      set: all(2),
+      items: new Map([['a', all(2)]]),
+      setScores: TOP_PERIODS.map(() => bounds(0.123456, 0.654321)),
+      scores: new Map([['a', TOP_PERIODS.map(() => bounds(0.3333333, 0.6666666))]]),
+    };
+    const list = mergeTopList(undefined, recount, monday);
+    expect(list.scores!.get('a')![week]).toEqual(bounds(0.3333, 0.6667));
+    expect(list.setScores![week]).toEqual(bounds(0.1235, 0.6543));
+    expect(sameTopList(list, mergeTopList(list, recount, monday))).toBe(true);
   });
 
   it('counts the entries ranked above with at least the same count (qualityCandidates)', () => {
