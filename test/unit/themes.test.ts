@@ -216,6 +216,10 @@ describe('discovery', () => {
     for (const theme of discovery.themes) {
       expect(theme.label.split(' ').length).toBeLessThanOrEqual(4);
       expect(theme.terms[0]).toBe(theme.label);
+      expect(theme.exampleIds.length).toBeGreaterThan(0);
+      expect(theme.exampleIds.every((id) => theme.messageIds.includes(id))).toBe(true);
+      const texts = theme.exampleIds.map((id) => messages.find((message) => message.id === id)?.text ?? '');
+      expect(new Set(nearDuplicateGroups(texts)).size).toBe(texts.length);
     }
   });
 

@@ -249,6 +249,27 @@ export function discoverThemes(messages: readonly ThemeMessage[], options: Disco
   return finish(corpus, themes);
 }
 
+/** Examples shown with a theme. */
+export const EXAMPLES = 10;
+
+/** Up to EXAMPLES member ids, most similar to the theme's centroid first, one per near-duplicate group (ties: the id). */
+function exampleIds(corpus: Corpus, theme: WorkingTheme): string[] {
+  const members = [...theme.members];
+  if (members.length === 0) return [];
+  const centroid = centroidOf(corpus, members);
+  const seenGroups = new Set<number>();
+  return members
+    .map((i) => ({ i, score: centroidSimilarity(corpus.vectors[i], centroid), id: corpus.messages[i].id }))
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+    .filter(({ i }) => {
+      if (seenGroups.has(corpus.groupOf[i])) return false;
+      seenGroups.add(corpus.groupOf[i]);
+      return true;
+    })
+    .slice(0, EXAMPLES)
+    .map(({ id }) => id);
+}
+
 function finish(corpus: Corpus, working: WorkingTheme[]): Discovery {
   const themed = new Set<number>();
   const kept = working.filter((theme) => theme.members.size > 0 || theme.curated);
@@ -266,6 +287,7 @@ function finish(corpus: Corpus, working: WorkingTheme[]): Discovery {
       label: theme.label,
       terms: theme.terms,
       messageIds: [...theme.members].map((i) => corpus.messages[i].id).sort(),
+      exampleIds: exampleIds(corpus, theme),
       curated: theme.curated,
     }))
     .sort((a, b) => b.messageIds.length - a.messageIds.length || (a.id < b.id ? -1 : 1));

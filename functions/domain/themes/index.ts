@@ -9,8 +9,10 @@
  * 1. Discovery (the job, per set, when enough new messages came or daily):
  *    `discoverThemes(messages, { previous?, curation?, maxThemes?, minThemeSize?, embedder? })`
  *    -> `Discovery { themes, other, model }`.
- *    - `themes`: `Theme { id, label, terms, messageIds, curated }`, largest first. A message is
- *      in at most one theme; `other` lists the rest (noise, lone messages, small groups).
+ *    - `themes`: `Theme { id, label, terms, messageIds, exampleIds, curated }`, largest first
+ *      (`exampleIds`: up to 10 to quote, the most typical first, no two near-duplicates). A
+ *      message is in at most one theme; `other` lists the rest (noise, lone messages, small
+ *      groups).
  *    - Same messages and options -> same themes, ids and labels (fixed seeds, sorted inputs).
  *    - `previous`: the last discovery's `model` (store it; JSON). A theme that persists keeps its
  *      id (matched by its members, see stable-ids.ts); curated themes always stay.

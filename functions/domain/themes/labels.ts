@@ -4,9 +4,12 @@ import type { PhraseIndex } from './phrases';
  * A theme's label and terms, drawn from its messages' phrases. A phrase scores by how many of
  * the theme's messages hold it (coverage, counted once per near-duplicate group) times how much
  * more often than in the whole corpus (log2 of 1 + lift), longer phrases preferred (+60% a
- * word: "dark mode" over "dark" when most of its messages say "dark mode"). The label is the best
- * phrase's readable form, 1-4 words; the terms are the best five whose keys are not part of a
- * better one. Ties fall to the key's code-point order: deterministic.
+ * word: "dark mode" over "dark" when most of its messages say "dark mode"). The label is the
+ * best phrase's readable form, 1-4 words, or, when the best is one word, the best phrase of
+ * several words that a third of the messages and at least half as many as that word hold
+ * ("return label" over "label"); the terms are the label and the next best phrases whose keys
+ * neither lie inside a chosen one nor hold one, five in all. Ties fall to the key's code-point
+ * order: deterministic.
  */
 export interface LabelInput {
   /** The theme's members' near-duplicate groups, each with its phrase keys (a group's union). */
@@ -26,6 +29,7 @@ export interface ScoredPhrase {
 
 export const LABEL_MAX_WORDS = 4;
 const TERMS = 5;
+const LONGER_LABEL_COVERAGE = 0.33;
 
 export function scoredPhrases({ groups, corpusGroups, corpusSize, index }: LabelInput): ScoredPhrase[] {
   const counts = new Map<string, number>();
@@ -44,12 +48,17 @@ export function scoredPhrases({ groups, corpusGroups, corpusSize, index }: Label
 
 export function labelAndTerms(input: LabelInput): { label: string; terms: string[]; termKeys: string[] } {
   const scored = scoredPhrases(input);
-  const chosen: ScoredPhrase[] = [];
+  const best = scored[0];
+  if (!best) return { label: '', terms: [], termKeys: [] };
+  // A phrase of several words that a third of the messages hold, and at least half as many as the best single word, says more.
+  const longer = best.key.includes(' ')
+    ? undefined
+    : scored.find((phrase) => phrase.key.includes(' ') && phrase.coverage >= LONGER_LABEL_COVERAGE && phrase.coverage >= best.coverage / 2);
+  const chosen: ScoredPhrase[] = [longer ?? best];
+  const overlaps = (a: string, b: string) => ` ${a} `.includes(` ${b} `) || ` ${b} `.includes(` ${a} `);
   for (const phrase of scored) {
-    if (chosen.some((better) => ` ${better.key} `.includes(` ${phrase.key} `) || ` ${phrase.key} `.includes(` ${better.key} `))) continue;
-    chosen.push(phrase);
     if (chosen.length === TERMS) break;
+    if (!chosen.some((taken) => overlaps(taken.key, phrase.key))) chosen.push(phrase);
   }
-  const label = chosen[0]?.text ?? '';
-  return { label, terms: chosen.map((phrase) => phrase.text), termKeys: chosen.map((phrase) => phrase.key) };
+  return { label: chosen[0].text, terms: chosen.map((phrase) => phrase.text), termKeys: chosen.map((phrase) => phrase.key) };
 }

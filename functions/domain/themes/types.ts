@@ -16,6 +16,8 @@ export interface Theme {
   terms: string[];
   /** Its messages' ids, sorted. A message is in at most one theme. */
   messageIds: string[];
+  /** Up to 10 of them to quote: the most typical first (nearest its centroid), one per near-duplicate group. */
+  exampleIds: string[];
   /** Set by curation (renamed, pinned, merged into, split off, or moved into): people decided about it. */
   curated: boolean;
 }
