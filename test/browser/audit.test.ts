@@ -144,6 +144,31 @@ describeInBrowser('console in Chromium: the audit log', () => {
     await context.close();
   });
 
+  test("the filter by target: a row's target shows only the entries about it, and the form names it", async () => {
+    const { context, page } = await pages.newPage();
+    await signIn(page, '/audit');
+    const rows = page.locator('tr[data-entry]');
+    await rows.first().waitFor();
+    // "Audited 0" was created, then saved by the second key: its row's "only" shows both, and nothing else.
+    const project = (await api.call('projects/lookup', ['Audited 0'], { key: adminKey })).body.find((found: { name: string }) => found.name === 'Audited 0');
+    await page.getByRole('button', { name: 'Load more' }).click();
+    const only = page.getByRole('button', { name: 'Only entries about project Audited 0' }).first();
+    await only.focus();
+    await page.keyboard.press('Enter');
+    await until(async () => (await rows.count()) === 2, 15_000, 'the two entries about the project');
+    expect(await rows.allInnerTexts()).toEqual([expect.stringContaining('projects/save'), expect.stringContaining('projects/create')]);
+    expect(await page.getByTestId('audit-about').innerText()).toBe('Only entries about project Audited 0. Show every target');
+    expect(await page.getByLabel('Target id').inputValue()).toBe(project.id);
+    await checkPage(page, 'audit-by-target');
+    // Typed into the form, the same; and cleared, every entry again.
+    await page.getByRole('button', { name: 'Show every target' }).click();
+    await until(async () => (await rows.count()) >= 50, 15_000, 'every entry again');
+    await page.getByLabel('Target id').fill(project.id);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await until(async () => (await rows.count()) === 2, 15_000, 'the two entries again');
+    await context.close();
+  });
+
   test('names stored before the rule of names show their hidden characters as code points, unchanged in the table', async () => {
     // Written past the API's rule, as names stored before it were.
     const { store } = defaultStore();

@@ -88,7 +88,7 @@ describeInBrowser('console in Chromium: tables on a phone and on a desktop', () 
     { name: 'webhook', path: `/webhooks/${ids.webhook}`, row: '[data-testid="deliveries"] tbody tr:has-text("succeeded")' },
     { name: 'members', path: '/members', row: 'tr[data-member]:has-text("Margaret Hamilton")' },
     { name: 'audit', path: '/audit', row: 'tr[data-entry]' },
-    { name: 'review', path: `/projects/${ids.project}/review`, row: 'tr[data-response-id]' },
+    { name: 'review', path: `/projects/${ids.project}/review`, row: 'tr[data-group]' },
   ];
 
   beforeAll(async () => {
@@ -172,13 +172,16 @@ describeInBrowser('console in Chromium: tables on a phone and on a desktop', () 
     await setRow.locator('[role="img"]').waitFor();
     await expect(setRow.getByTestId('seven-day-count').innerText()).resolves.toBe('3');
     expect(await setRow.locator('[role="img"]').isVisible()).toBe(true);
-    // Review: the project shows what waits; approving one leaves the other waiting.
+    // Review: the project shows what waits, one group of two; approving one of them, one by one, leaves the other waiting.
     await page.getByTestId('review-link').filter({ hasText: '(2 waiting)' }).click();
+    const group = page.locator('tr[data-group]', { hasText: '2 messages on “https://docs.example.com/intro” shaped like known spam' });
+    await group.getByRole('button', { name: /^One by one/ }).click();
     const heldRow = page.locator('tr[data-response-id]', { hasText: 'casino' });
-    await heldRow.locator('td', { hasText: 'Looks like known spam' }).waitFor();
     await heldRow.getByRole('button', { name: 'Approve', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Approved 1 response.' }).waitFor();
     await page.locator('tr[data-response-id]', { hasText: 'casino' }).waitFor({ state: 'detached' });
+    await page.locator('tr[data-group]', { hasText: '1 message on “https://docs.example.com/intro” shaped like known spam' }).waitFor();
+    expect(await tableFit(page)).toMatchObject({ scrollingSideways: [], offScreen: [] });
     await checkPage(page, 'phone-review-approved');
     // A member is a card with their role and Remove in view.
     await page.goto(`${base}/members`);

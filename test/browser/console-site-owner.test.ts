@@ -213,9 +213,33 @@ describeInBrowser('console in Chromium: what a site owner trips over', () => {
     expect(page.url()).not.toContain('ref=');
 
     await page.goto(`${base}/projects/${ids.project}?period=day`);
-    await expect(page.getByTestId('top-items-period').innerText()).resolves.toMatch(/^Ranked by responses in today \(/);
+    await expect(page.getByTestId('top-items-period').innerText()).resolves.toMatch(/^Ranked by responses today \(/);
     await page.goto(`${base}/projects/${ids.project}?period=rolling28d`);
     await expect(page.getByTestId('top-items-period').innerText()).resolves.toMatch(/^Ranked by responses in the last 28 days \(/);
+
+    // Every period names what it ranks: a day by its date, the lifetime by its years (history imported from 2024).
+    // In a project of its own: the other tests count this file's project's responses.
+    const archive = (await call('projects/create', [{ name: 'Archive' }])).id;
+    const history = (await call('sets/create', [{ projectId: archive, key: 'history', schema: 'yes-no', metadata: { name: 'History' } }])).id;
+    const rows = ['2024-05-01', new Date().toISOString().slice(0, 10)].map((createdAt, index) => ({
+      key: 'https://owner.example.com/history',
+      value: 'y',
+      createdAt,
+      importId: `history-${index}`,
+    }));
+    await call('responses/import', [history, rows]);
+    await api.drainStream();
+    const year = new Date().getUTCFullYear();
+    for (const [period, words] of [
+      ['day', /^Ranked by responses today \(\w+day \d{1,2} \w+ \d{4}, UTC\)\.$/],
+      ['lifetime', new RegExp(`^Ranked by every response ever received \\(2024 – ${year}\\)\\.$`)],
+      ['year', new RegExp(`^Ranked by responses in this year \\(${year}\\)\\.$`)],
+    ] as const) {
+      await page.goto(`${base}/sets/${history}?period=${period}`);
+      await page.locator('.top-list li').first().waitFor();
+      expect({ period, words: await page.getByTestId('top-items-period').innerText() }).toEqual({ period, words: expect.stringMatching(words) });
+    }
+    await checkPage(page, 'top-items-lifetime');
     await context.close();
   });
 

@@ -5,7 +5,7 @@
  */
 import { useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import type { ContentSet, ExportChunk, Response as FeedbackResponse } from '@feedback-service/client';
+import type { ContentItem, ContentSet, ExportChunk, Response as FeedbackResponse } from '@feedback-service/client';
 import { useContentItems } from '../data/contents';
 import { loadedItems } from '../data/paging';
 import { type ResponseQuery, useResponses } from '../data/responses';
@@ -59,7 +59,8 @@ function matchesClientFilters(response: FeedbackResponse, filters: Filters, set:
   return true;
 }
 
-function Value(props: { response: FeedbackResponse; set: ContentSet | undefined }) {
+/** A response's value as the set's schema shows it: an option's label and emoji, a tag and its message. */
+export function Value(props: { response: FeedbackResponse; set: ContentSet | undefined }) {
   const { value } = props.response;
   const set = props.set;
   if (set && hasText(set.schema)) {
@@ -235,20 +236,33 @@ function Filters(props: { filters: Filters; onChange: (filters: Filters) => void
   );
 }
 
+/**
+ * The sets and items that responses name (one read each, cached), for their labels and
+ * links. `set`: the one set they all belong to, already loaded; `items: false`: no items.
+ */
+export function useResponseTargets(responses: FeedbackResponse[], options: { set?: ContentSet; items?: boolean } = {}) {
+  const setIds = options.set ? [] : [...new Set(responses.map((response) => response.contentSetId))];
+  const itemIds = options.items === false ? [] : [...new Set(responses.map((response) => response.contentItemId))];
+  const sets = useContentSets(setIds);
+  const items = useContentItems(itemIds);
+  const setById = new Map<string, ContentSet>();
+  if (options.set) setById.set(options.set.id, options.set);
+  for (const [index, result] of sets.entries()) if (result.data) setById.set(setIds[index], result.data);
+  const itemById = new Map(items.flatMap((result, index) => (result.data ? [[itemIds[index], result.data] as const] : [])));
+  return { setById, itemById };
+}
+
+/** What a person calls an item: its title, else its key (the page's address). */
+export function itemName(item: Pick<ContentItem, 'key' | 'metadata'>): string {
+  return item.metadata.title || item.key;
+}
+
 export function ResponsesList(props: { scope: ResponseScope; set?: ContentSet; embedHref?: string; showItem?: boolean }) {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const responses = useResponses(serverQuery(props.scope, filters), PAGE_SIZE);
   const loaded = useMemo(() => loadedItems(responses.data), [responses.data]);
 
-  // Sets and items named by the responses (one read each, cached), for labels and links.
-  const setIds = props.set ? [] : [...new Set(loaded.map((response) => response.contentSetId))];
-  const itemIds = props.showItem === false ? [] : [...new Set(loaded.map((response) => response.contentItemId))];
-  const sets = useContentSets(setIds);
-  const items = useContentItems(itemIds);
-  const setById = new Map<string, ContentSet>();
-  if (props.set) setById.set(props.set.id, props.set);
-  for (const [index, result] of sets.entries()) if (result.data) setById.set(setIds[index], result.data);
-  const itemById = new Map(items.flatMap((result, index) => (result.data ? [[itemIds[index], result.data] as const] : [])));
+  const { setById, itemById } = useResponseTargets(loaded, { set: props.set, items: props.showItem !== false });
 
   const clientFiltered = Boolean(filters.option || filters.text);
   const shown = clientFiltered ? loaded.filter((response) => matchesClientFilters(response, filters, setById.get(response.contentSetId))) : loaded;
@@ -289,7 +303,7 @@ export function ResponsesList(props: { scope: ResponseScope; set?: ContentSet; e
                     {response.state !== 'active' && <span className="state state-revoked">{response.state}</span>}
                     {props.showItem !== false && (
                       <Link href={`/items/${response.contentItemId}`} className="response-item">
-                        {item ? item.metadata.title || item.key : 'content item'}
+                        {item ? itemName(item) : 'content item'}
                       </Link>
                     )}
                     {!props.set && set && <span className="muted">in {set.name}</span>}

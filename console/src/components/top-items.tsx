@@ -3,8 +3,20 @@ import { Link } from 'wouter';
 import { type TopScope, useTopItems } from '../data/contents';
 import { useContentSets } from '../data/sets';
 import { formatCount, formatPercent } from '../lib/format';
-import { containsNow, currentPeriodName, periodChoiceLabel, periodLabel, resolveView, type StatPeriod } from '../lib/periods';
+import { containsNow, currentPeriodName, periodChoiceLabel, periodLabel, resolveView, type StatPeriod, type TopPeriod } from '../lib/periods';
+import { itemName } from './responses';
 import { ErrorMessage, Loading } from './states';
+
+/** What a ranking covers, named for every period: "Ranked by responses today (Monday 7 December 2026)." */
+function rankedFor(period: TopPeriod, lifetimeStart: string | undefined): string {
+  if (period === 'lifetime') {
+    const firstYear = lifetimeStart ? new Date(lifetimeStart).getUTCFullYear() : undefined;
+    const since = firstYear === undefined ? '' : ` (${periodLabel(resolveView('lifetime', undefined, new Date(), firstYear)).toLowerCase()})`;
+    return `Ranked by every response ever received${since}.`;
+  }
+  const label = periodLabel(resolveView(period, undefined));
+  return period === 'day' ? `Ranked by responses today (${label}, UTC).` : `Ranked by responses in ${currentPeriodName(period)} (${label}).`;
+}
 
 /**
  * The content items with the most responses in the period shown. `top` ranks every period,
@@ -12,7 +24,15 @@ import { ErrorMessage, Loading } from './states';
  * ranking under last week's statistics): a sentence says why, with a way back to the
  * current period.
  */
-export function TopItems(props: { scope: TopScope; period: StatPeriod; reference: string | undefined; onShowCurrent: () => void; empty?: ReactNode }) {
+export function TopItems(props: {
+  scope: TopScope;
+  period: StatPeriod;
+  reference: string | undefined;
+  onShowCurrent: () => void;
+  empty?: ReactNode;
+  /** The lifetime's first day (the lifetime statistics' referenceDate), which names the lifetime. */
+  lifetimeStart?: string;
+}) {
   const ranked = containsNow(props.period, props.reference) ? props.period : undefined;
   const top = useTopItems(props.scope, ranked);
   // In a project, items of several sets can share a key: each names its set.
@@ -35,7 +55,7 @@ export function TopItems(props: { scope: TopScope; period: StatPeriod; reference
   return (
     <>
       <p className="muted" data-testid="top-items-period">
-        Ranked by responses in {currentPeriodName(ranked)} ({periodLabel(resolveView(ranked, undefined))}).
+        {rankedFor(ranked, props.lifetimeStart)}
       </p>
       {top.data.length === 0 ? (
         (props.empty ?? <p className="muted">No responses in this period.</p>)
@@ -44,7 +64,7 @@ export function TopItems(props: { scope: TopScope; period: StatPeriod; reference
           {top.data.map((entry) => (
             <li key={entry.id}>
               <Link href={`/items/${entry.id}`} className="top-title">
-                {entry.metadata.title || entry.key}
+                {itemName(entry)}
               </Link>
               {(entry.metadata.title || setNames.has(entry.contentSetId)) && (
                 <span className="top-key">

@@ -17,7 +17,7 @@ import {
 } from '../../../shared/periods';
 import type { AggregatedData } from '@feedback-service/client';
 
-export type { Granularity, ResolvedPeriod, StatPeriod };
+export type { Granularity, ResolvedPeriod, StatPeriod, TopPeriod };
 
 /** Every period's name in the selector, in its order: a period of PERIODS without a label does not compile. */
 const PERIOD_LABELS = {

@@ -4,7 +4,8 @@
  * desktop and a card on a phone. Entries hold ids only; the page names them: who by the
  * member's name or the key's label, targets by the name of what they are (a project, set,
  * item, key, webhook's host, member, invitation), linked, with the id on hover. Filters by
- * person or key, operation, outcome and days, "Load more" through the cursor, and exports
+ * person or key, operation, outcome, target (typed, or a row's target's "only") and days,
+ * "Load more" through the cursor, and exports
  * (CSV, NDJSON) of what the filters select. A flood of refused calls shows as one row per
  * operation and minute with its count.
  */
@@ -34,12 +35,14 @@ interface Filters {
   actor: string;
   operation: string;
   outcome: '' | 'ok' | 'refused';
+  /** What the entries are about: a project's, set's, item's, key's, member's ... id ('' for anything). */
+  targetId: string;
   /** Local days, as date inputs name them ('' for none). */
   from: string;
   to: string;
 }
 
-const NO_FILTERS: Filters = { actor: '', operation: '', outcome: '', from: '', to: '' };
+const NO_FILTERS: Filters = { actor: '', operation: '', outcome: '', targetId: '', from: '', to: '' };
 
 /** The operations that write entries: every changing one a key or member may call (functions/api/operation.ts `isAudited`). */
 const AUDITED_OPERATIONS = Object.entries(OPERATIONS)
@@ -52,6 +55,7 @@ function serverQuery(filters: Filters): AuditQuery {
     ...(filters.actor ? { actor: filters.actor } : {}),
     ...(filters.operation ? { operation: filters.operation } : {}),
     ...(filters.outcome ? { outcome: filters.outcome } : {}),
+    ...(filters.targetId ? { targetId: filters.targetId } : {}),
     ...dayRangeQuery(filters.from, filters.to),
   };
 }
@@ -131,28 +135,53 @@ const KIND_NAMES: Record<TargetKind, string> = {
   unknown: 'id',
 };
 
-function Targets(props: { entry: AuditEntry; names: Map<string, NamedTarget> }) {
+/** A target in words: "project Docs", "key 3fA9c1…". */
+function targetWords(kind: TargetKind, id: string, named: NamedTarget | undefined): string {
+  return `${KIND_NAMES[kind]} ${named ? named.label : `${id.slice(0, 6)}…`}`;
+}
+
+/** Each target by its name, linked to it, with a button that shows only the entries about it. */
+function Targets(props: { entry: AuditEntry; names: Map<string, NamedTarget>; onFilter: (targetId: string) => void }) {
   const { entry, names } = props;
   if (entry.targetIds.length === 0) return <span className="muted">–</span>;
   const kinds = targetKinds(entry.operation, entry.targetIds);
   const parts: ReactNode[] = entry.targetIds.map((id, index) => {
     const named = names.get(id);
     const title = `${KIND_NAMES[kinds[index]]} ${id}`;
+    const only = (
+      <button
+        type="button"
+        className="link-button audit-only"
+        onClick={() => props.onFilter(id)}
+        aria-label={`Only entries about ${targetWords(kinds[index], id, named)}`}
+        title={`Only entries about ${title}`}
+      >
+        only
+      </button>
+    );
     if (!named) {
       // What no list names any more (removed, erased, or a response): its kind and the id's start.
       return (
-        <span key={id} className="audit-target muted" title={title}>
-          {KIND_NAMES[kinds[index]]} {id.slice(0, 6)}…
+        <span key={id} className="audit-target-entry">
+          <span className="audit-target muted" title={title}>
+            {KIND_NAMES[kinds[index]]} {id.slice(0, 6)}…
+          </span>
+          {only}
         </span>
       );
     }
-    return named.href ? (
-      <Link key={id} href={named.href} className="audit-target" title={title}>
-        {named.label}
-      </Link>
-    ) : (
-      <span key={id} className="audit-target" title={title}>
-        {named.label}
+    return (
+      <span key={id} className="audit-target-entry">
+        {named.href ? (
+          <Link href={named.href} className="audit-target" title={title}>
+            {named.label}
+          </Link>
+        ) : (
+          <span className="audit-target" title={title}>
+            {named.label}
+          </span>
+        )}
+        {only}
       </span>
     );
   });
@@ -170,7 +199,7 @@ function Who(props: { actor: Actor }) {
 }
 
 function FilterForm(props: { filters: Filters; onApply: (filters: Filters) => void }) {
-  const ids = { actor: useId(), operation: useId(), outcome: useId(), from: useId(), to: useId() };
+  const ids = { actor: useId(), operation: useId(), outcome: useId(), target: useId(), from: useId(), to: useId() };
   const [draft, setDraft] = useState(props.filters);
   const members = useMembers();
   const keys = useApiKeys();
@@ -220,6 +249,16 @@ function FilterForm(props: { filters: Filters; onApply: (filters: Filters) => vo
           <option value="ok">Succeeded</option>
           <option value="refused">Refused</option>
         </select>
+      </div>
+      <div className="field">
+        <label htmlFor={ids.target}>Target id</label>
+        <input
+          id={ids.target}
+          value={draft.targetId}
+          placeholder="any"
+          spellCheck={false}
+          onChange={(event) => update({ targetId: event.target.value.trim() })}
+        />
       </div>
       <DateField id={ids.from} label="From" value={draft.from} onChange={(from) => update({ from })} />
       <DateField id={ids.to} label="To" value={draft.to} onChange={(to) => update({ to })} />
@@ -292,7 +331,7 @@ function AuditExport(props: { query: AuditQuery; listFailed: boolean }) {
   );
 }
 
-function auditColumns(names: Map<string, NamedTarget>): Column<AuditEntry>[] {
+function auditColumns(names: Map<string, NamedTarget>, onFilter: (targetId: string) => void): Column<AuditEntry>[] {
   return [
     {
       header: 'When',
@@ -304,7 +343,7 @@ function auditColumns(names: Map<string, NamedTarget>): Column<AuditEntry>[] {
     },
     { header: 'Who', cell: (entry) => <Who actor={entry.actor} /> },
     { header: 'What', cell: (entry) => <code>{entry.operation}</code> },
-    { header: 'Target', cell: (entry) => <Targets entry={entry} names={names} /> },
+    { header: 'Target', cell: (entry) => <Targets entry={entry} names={names} onFilter={onFilter} /> },
     {
       header: 'Outcome',
       cell: (entry) => (
@@ -323,6 +362,15 @@ function auditColumns(names: Map<string, NamedTarget>): Column<AuditEntry>[] {
   ];
 }
 
+/** The filtered target in words, from the entries about it (which name its kind), else its id. */
+function aboutWords(targetId: string, entries: AuditEntry[], names: Map<string, NamedTarget>): string {
+  for (const entry of entries) {
+    const index = entry.targetIds.indexOf(targetId);
+    if (index >= 0) return targetWords(targetKinds(entry.operation, entry.targetIds)[index], targetId, names.get(targetId));
+  }
+  return targetId;
+}
+
 export default function AuditPage() {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const query = serverQuery(filters);
@@ -332,7 +380,16 @@ export default function AuditPage() {
   const filtered = Object.keys(query).length > 0;
   return (
     <Page title="Audit log" subtitle="Every change made with an API key or by a member, and every refused attempt, newest first. Entries are kept 400 days.">
-      <FilterForm filters={filters} onApply={setFilters} />
+      {/* Keyed by the filters: a target chosen in a row shows in the form too. */}
+      <FilterForm key={JSON.stringify(filters)} filters={filters} onApply={setFilters} />
+      {filters.targetId && (
+        <p className="audit-about" data-testid="audit-about">
+          Only entries about {aboutWords(filters.targetId, items, names)}.{' '}
+          <button type="button" className="link-button" onClick={() => setFilters({ ...filters, targetId: '' })}>
+            Show every target
+          </button>
+        </p>
+      )}
       <AuditExport query={query} listFailed={Boolean(entries.error)} />
       {entries.error ? (
         <OperationError error={entries.error} feature="Reading the audit log" retry={() => void entries.refetch()} />
@@ -344,7 +401,7 @@ export default function AuditPage() {
         <div className="audit-log">
           <ListTable
             caption="Audit log"
-            columns={auditColumns(names)}
+            columns={auditColumns(names, (targetId) => setFilters({ ...filters, targetId }))}
             rows={items}
             rowKey={(entry) => entry.id}
             rowData={(entry) => ({ 'data-entry': entry.id })}

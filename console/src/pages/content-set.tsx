@@ -73,6 +73,7 @@ export function ContentSetPage(props: { setId: string }) {
             period={view.period}
             reference={view.reference}
             onShowCurrent={() => setView({ period: view.period, reference: undefined })}
+            lifetimeStart={stats.data?.period === 'lifetime' ? stats.data.referenceDate : undefined}
           />
         ) : (
           <Loading what="top items" />

@@ -240,6 +240,7 @@ export function ProjectPage(props: { projectId: string }) {
           period={view.period}
           reference={view.reference}
           onShowCurrent={() => setView({ period: view.period, reference: undefined })}
+          lifetimeStart={stats.data?.period === 'lifetime' ? stats.data.referenceDate : undefined}
           empty={<NoFeedback what="No content item has responses in this period yet." />}
         />
       </Section>

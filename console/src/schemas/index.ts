@@ -45,6 +45,11 @@ export function setOptions(set: SetLike): OptionDisplay[] {
   return viewOf(set.schema).options(set.schemaConfig as never);
 }
 
+/** `count` responses of a schema in words: "7 votes", "1 rating", "3 messages". */
+export function responsesOf(schema: Schema, count: number): string {
+  return plural(count, SCHEMA_VIEWS[schema].responseNoun);
+}
+
 export function hasOptions(schema: Schema): boolean {
   return SCHEMA_VIEWS[schema].hasOptions;
 }

@@ -3,6 +3,7 @@ import { countChart, jsxElement, paletteColors, type SchemaView } from './view';
 
 export const message: SchemaView<'message'> = {
   name: 'Message',
+  responseNoun: 'message',
   options: () => [{ value: 'message', label: 'Messages', emoji: '💬' }],
   hasOptions: false,
   optionWord: 'Value',

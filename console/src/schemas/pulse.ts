@@ -3,6 +3,7 @@ import { buttonsHtml, countChart, jsxElement, paletteColors, type SchemaView } f
 
 export const pulse: SchemaView<'pulse'> = {
   name: 'Pulse',
+  responseNoun: 'response',
   options: () => [{ value: '+', label: 'Responses', emoji: '❤️' }],
   hasOptions: false,
   optionWord: 'Value',

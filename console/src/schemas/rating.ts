@@ -4,6 +4,7 @@ import { buttonsHtml, jsxElement, type SchemaView, valuesLiteral } from './view'
 
 export const rating: SchemaView<'rating'> = {
   name: 'Rating',
+  responseNoun: 'rating',
   options: (config) => optionLabels('rating', config).map((value) => ({ value, label: `${value} ★` })),
   hasOptions: true,
   optionWord: 'Value',

@@ -61,6 +61,7 @@ export function reactionPreset(config: SchemaConfig['reaction']): keyof typeof R
 
 export const reaction: SchemaView<'reaction'> = {
   name: 'Reactions',
+  responseNoun: 'reaction',
   options: (config) => {
     const preset = reactionPreset(config);
     return optionLabels('reaction', config).map((value) => titled(value, preset ? PRESET_TITLES[preset] : ANY_REACTION));

@@ -35,6 +35,7 @@ export function tagPreset(options: OptionDisplay[]): { value: string; title: str
 
 export const taggedMessage: SchemaView<'tagged-message'> = {
   name: 'Tagged message',
+  responseNoun: 'message',
   options: (config) => config.tags.map(tagDisplay),
   hasOptions: true,
   optionWord: 'Tag',

@@ -81,6 +81,8 @@ export interface ScoreView<S extends Schema> {
 export interface SchemaView<S extends Schema> {
   /** The schema's name in the console. */
   name: string;
+  /** What one response is called in a sentence ("7 votes on Pricing"). */
+  responseNoun: string;
   /** The options in the order of `values`, `counts` and each point's counts. */
   options(config: SchemaConfig[S]): OptionDisplay[];
   /** Whether responses fall in options a person can tell apart (a distribution, a filter by option). */

@@ -7,6 +7,7 @@ function pointsOf(points: number): string {
 
 export const yesNo: SchemaView<'yes-no'> = {
   name: 'Yes / no',
+  responseNoun: 'vote',
   options: () => [
     { value: 'y', label: 'Yes', emoji: '👍' },
     { value: 'n', label: 'No', emoji: '👎' },
