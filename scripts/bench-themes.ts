@@ -183,8 +183,10 @@ function siteFigures(site: EvaluationSite) {
   const messages = loadEvaluationSite(site);
   discoverThemes(messages.slice(0, 40)); // word vectors parsed, stemmers made, code compiled: outside the timing
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const discovery = discoverThemes(messages.map(({ id, text }) => ({ id, text })));
   const milliseconds = performance.now() - started;
+  const { user, system } = process.cpuUsage(cpu);
   const themeOf = new Map<string, string>();
   for (const theme of discovery.themes) for (const id of theme.messageIds) themeOf.set(id, theme.id);
   const predicted = messages.map((message) => themeOf.get(message.id) ?? NOISE);
@@ -203,6 +205,7 @@ function siteFigures(site: EvaluationSite) {
       themes: discovery.themes.length,
       ...risingFigures(site, messages, discovery),
       millisecondsPer1000: Math.round((milliseconds * 1000) / messages.length),
+      cpuMillisecondsPer1000: Math.round((user + system) / messages.length),
       list: discovery.themes.map((theme) => ({
         label: theme.label,
         terms: theme.terms,
@@ -248,6 +251,9 @@ function scaleRun(count: number): void {
     seconds: round3(milliseconds / 1000),
     millisecondsPer1000: Math.round((milliseconds * 1000) / count),
     cpuSeconds: round3((user + system) / 1e6),
+    cpuMillisecondsPer1000: Math.round((user + system) / count),
+    /** The peak above what the process held before discovery, per 1,000 messages. */
+    mbPer1000: round3((process.resourceUsage().maxRSS / 1024 - before / 1024 / 1024) / (count / 1000)),
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     rssBeforeMb: Math.round(before / 1024 / 1024),
     themes: discovery.themes.length,
@@ -277,7 +283,7 @@ function main(): void {
   for (const { site, discovery, baseline } of sites) {
     const phrase = discovery.topRisingPhrase ? `"${discovery.topRisingPhrase.text}" (${discovery.topRisingPhrase.fromRisingTheme})` : '-';
     console.log(
-      `| ${site} | discovery | ${discovery.vMeasure} | ${discovery.adjustedRand} | ${discovery.found.length}/${discovery.goldThemes} | ${discovery.noiseInOther} | ${discovery.labelQuality} | ${discovery.themes} | ${discovery.flagged} | ${discovery.falseAlarms} | ${phrase} | ${discovery.millisecondsPer1000} |`,
+      `| ${site} | discovery | ${discovery.vMeasure} | ${discovery.adjustedRand} | ${discovery.found.length}/${discovery.goldThemes} | ${discovery.noiseInOther} | ${discovery.labelQuality} | ${discovery.themes} | ${discovery.flagged} | ${discovery.falseAlarms} | ${phrase} | ${discovery.millisecondsPer1000} (${discovery.cpuMillisecondsPer1000}) |`,
     );
     console.log(
       `| ${site} | TF-IDF + k-means | ${baseline.vMeasure} | ${baseline.adjustedRand} | ${baseline.found.length}/${baseline.goldThemes} | ${baseline.noiseInOther} | ${baseline.labelQuality} | | | | | |`,

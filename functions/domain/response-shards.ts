@@ -1,3 +1,5 @@
+import { fnv1a } from './text';
+
 /**
  * Write shards of the responses' list indexes (gsi1 by item, gsi2 by set, gsi3 by project).
  *
@@ -12,12 +14,7 @@ export const RESPONSE_LIST_SHARDS = 8;
 
 /** The shard of a response: FNV-1a of its id (ids are random; this spread does not depend on their alphabet). */
 export function responseShard(responseId: string): string {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < responseId.length; index++) {
-    hash ^= responseId.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return String((hash >>> 0) % RESPONSE_LIST_SHARDS);
+  return String(fnv1a(responseId) % RESPONSE_LIST_SHARDS);
 }
 
 export const RESPONSE_SHARDS: readonly string[] = Array.from({ length: RESPONSE_LIST_SHARDS }, (_, shard) => String(shard));

@@ -15,6 +15,16 @@ export function derivedId(...parts: string[]): string {
   return idOf(createHash('sha256').update(parts.join('\u0000')).digest().subarray(0, 16));
 }
 
+/** FNV-1a, 32 bits, of a string's UTF-16 code units: a fast, fixed, well-spread hash for bucketing (not for secrets). */
+export function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
 /** 128 random bits, URL-safe (22 characters). */
 export function newId(): string {
   return idOf(randomBytes(16));

@@ -1,8 +1,14 @@
 import fc from 'fast-check';
 import { csvCells } from '../../functions/domain/export-format';
-import { contentSetOfItemId, ID_PATTERN, idOf, newContentItemId, newId } from '../../functions/domain/text';
+import { contentSetOfItemId, fnv1a, ID_PATTERN, idOf, newContentItemId, newId } from '../../functions/domain/text';
 
 describe('ids', () => {
+  test('fnv1a: the published FNV-1a 32-bit test vectors', () => {
+    expect(fnv1a('')).toBe(0x811c9dc5);
+    expect(fnv1a('a')).toBe(0xe40c292c);
+    expect(fnv1a('foobar')).toBe(0xbf9cf968);
+  });
+
   test('newId: 22 URL-safe characters, different every time', () => {
     const ids = Array.from({ length: 100 }, newId);
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);

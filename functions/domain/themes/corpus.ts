@@ -25,15 +25,6 @@ import {
 /** A message stays in a theme at this similarity to its centroid or more, else it goes to `other`. */
 export const MEMBER_THRESHOLD = 0.25;
 
-export function hashOf(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
 /** Everything discovery knows of the corpus, shared with curation replay. */
 export interface Corpus {
   messages: ThemeMessage[];

@@ -1,6 +1,7 @@
 import Graph from 'graphology';
 import louvain from 'graphology-communities-louvain';
-import { type Corpus, centroidOf, centroidSimilarity, describe, hashOf, MEMBER_THRESHOLD, readCorpus, type WorkingTheme } from './corpus';
+import { fnv1a } from '../text';
+import { type Corpus, centroidOf, centroidSimilarity, describe, MEMBER_THRESHOLD, readCorpus, type WorkingTheme } from './corpus';
 import { type Curation, replayCuration } from './curation';
 import { matchPrevious } from './stable-ids';
 import type { Discovery, Theme, ThemeMessage, ThemeModel, ThemeSketch } from './types';
@@ -169,7 +170,7 @@ export function automaticClusters(corpus: Corpus, options: { maxThemes: number; 
     representatives.length <= SAMPLE_LIMIT
       ? representatives
       : [...representatives]
-          .sort((a, b) => hashOf(corpus.messages[a].id) - hashOf(corpus.messages[b].id) || a - b)
+          .sort((a, b) => fnv1a(corpus.messages[a].id) - fnv1a(corpus.messages[b].id) || a - b)
           .slice(0, SAMPLE_LIMIT)
           .sort((a, b) => a - b);
   const sampleMin = Math.max(2, Math.round((minSize * sample.length) / Math.max(1, representatives.length)));
@@ -205,7 +206,7 @@ function sketchOf(corpus: Corpus, theme: WorkingTheme): ThemeSketch {
   };
   const memberSample = members
     .map((i) => corpus.messages[i].id)
-    .sort((a, b) => hashOf(a) - hashOf(b) || (a < b ? -1 : 1))
+    .sort((a, b) => fnv1a(a) - fnv1a(b) || (a < b ? -1 : 1))
     .slice(0, SKETCH_MEMBERS)
     .sort();
   return {

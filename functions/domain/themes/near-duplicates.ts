@@ -1,3 +1,4 @@
+import { fnv1a } from '../text';
 import { normaliseText } from './text';
 
 /**
@@ -31,15 +32,6 @@ function shingles(text: string): Set<string> {
   if (padded.length < 3) out.add(padded);
   for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
   return out;
-}
-
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
 }
 
 /** The i-th of a family of hash functions: the shingle's FNV-1a mixed with a fixed odd seed (murmur3's finaliser). */
