@@ -17,6 +17,7 @@ import { FeedbackTable } from './feedback-table';
 import { STREAM_CONSUMERS } from '../functions/stream/consumers';
 import { AlertsJob } from './alerts-job';
 import { RankerJob } from './ranker-job';
+import { ThemesJob } from './themes-job';
 import { CognitoSignIn, type ConsoleSignInConfig, SIGN_IN_SCOPES } from './sign-in';
 import { StreamConsumer } from './stream-consumer';
 import { WebhookDelivery } from './webhook-delivery';
@@ -96,6 +97,7 @@ export class FeedbackStack extends Stack {
   readonly streamConsumers: ReadonlyMap<string, StreamConsumer>;
   readonly rankerJob: RankerJob;
   readonly alertsJob: AlertsJob;
+  readonly themesJob: ThemesJob;
   readonly webhookDelivery: WebhookDelivery;
   readonly alarmTopic: Topic;
   /** The console's bucket and its behaviour on the edge's distribution, unless left out. */
@@ -198,6 +200,7 @@ export class FeedbackStack extends Stack {
       ]),
     );
     this.rankerJob = new RankerJob(this, 'Rankings', { table: this.table.table, logRetention, serviceName: SERVICE_NAME, alarmAction });
+    this.themesJob = new ThemesJob(this, 'Themes', { table: this.table.table, logRetention, serviceName: SERVICE_NAME, alarmAction });
     this.alertsJob = new AlertsJob(this, 'Alerts', {
       table: this.table.table,
       logRetention,

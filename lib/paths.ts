@@ -14,6 +14,9 @@ export const RANKER_ENTRY = 'functions/jobs/ranker-handler.ts';
 /** Entry of the alerts job, run every hour (exports `handler`). */
 export const ALERTS_ENTRY = 'functions/jobs/alerts-handler.ts';
 
+/** Entry of the themes job, run every minute (exports `handler`). */
+export const THEMES_ENTRY = 'functions/jobs/themes-handler.ts';
+
 /** Entry of the weekly digest job, run on Monday at 08:00 UTC (exports `handler`). */
 export const DIGEST_ENTRY = 'functions/jobs/digest-handler.ts';
 

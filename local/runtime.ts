@@ -15,6 +15,7 @@ import { rateLimitSettingsFromEnv, type LocalRateLimitSettings } from './rate-li
 import { BASE_PATH, createApiServer, linkInvitationsTo } from './server';
 import { LocalAlerts, LocalDigests } from './alerts-schedule';
 import { LocalRanker } from './ranker-schedule';
+import { LocalThemes } from './themes-schedule';
 import { startStreamConsumers, type LocalStreamConsumers } from './stream-consumers';
 import { useSecretsKey } from '../functions/webhooks/secrets';
 import { mailTokenKey } from '../functions/secrets/keys';
@@ -59,6 +60,7 @@ export interface LocalRuntime {
   streamConsumers?: LocalStreamConsumers;
   ranker?: LocalRanker;
   alerts?: LocalAlerts;
+  themes?: LocalThemes;
   digests?: LocalDigests;
   webhookSweeper?: LocalWebhookSweeper;
   dynamoEndpoint: string;
@@ -181,6 +183,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     alerts?.start();
     const digests = options.consumeStream === false ? undefined : new LocalDigests({ store, clock: options.clock });
     digests?.start();
+    const themes = options.consumeStream === false ? undefined : new LocalThemes({ store, clock: options.clock });
+    themes?.start();
     const webhookSweeper = options.consumeStream === false ? undefined : new LocalWebhookSweeper({ store });
     webhookSweeper?.start();
     const server = createApiServer({ consoleDir: options.consoleDir, anonymousRateLimit: options.anonymousRateLimit ?? rateLimitSettingsFromEnv() });
@@ -208,6 +212,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       ranker,
       alerts,
       digests,
+      themes,
       webhookSweeper,
       dynamoEndpoint,
       keys,
@@ -221,6 +226,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         await ranker?.stop();
         await alerts?.stop();
         await digests?.stop();
+        await themes?.stop();
         await webhookSweeper?.stop();
         await streamConsumers?.stop();
         await dynamo?.stop();

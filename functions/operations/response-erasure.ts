@@ -14,6 +14,7 @@
  */
 import { ERASE_BATCH, type ResponseEraseModel } from '../api/response-models';
 import { conditionHolds } from '../store/conditions';
+import { deleteItem, requestThemesSync, themeKeys } from '../store/themes';
 import type { Store } from '../store/entities';
 import { walkIndex } from './paging';
 import { responseListing } from './response-queries';
@@ -28,13 +29,27 @@ export interface EraseResult {
   more?: boolean;
 }
 
-/** Deletes one response if it belongs to the account; true when it did. */
+/**
+ * Deletes one response if it belongs to the account; true when it did. The themes job's copy
+ * of its text (store/themes.ts) goes with it at once, not at the job's next run.
+ */
 async function eraseOne(store: Store, accountId: string, responseId: string): Promise<boolean> {
-  return conditionHolds(
+  let erased: { contentSetId: string; createdAt: string } | null = null;
+  const held = await conditionHolds(
     store.entities.Response.delete({ id: responseId })
       .where((attributes, { eq }) => eq(attributes.accountId, accountId))
-      .go({ response: 'none' }),
+      .go({ response: 'all_old' })
+      .then((result) => {
+        erased = result.data;
+      }),
   );
+  const old = erased as { contentSetId: string; createdAt: string } | null;
+  if (held && old) {
+    await deleteItem(store, themeKeys.message(old.contentSetId, old.createdAt, responseId));
+    // Its day's counts follow once the stream took it out of the counters, whatever the day.
+    await requestThemesSync(store, old.contentSetId, new Date(), { full: true });
+  }
+  return held;
 }
 
 async function eraseAll(store: Store, accountId: string, responseIds: string[]): Promise<number> {

@@ -20,6 +20,8 @@
  * periods of their `createdAt`. They carry `importId`, by which the webhooks consumer skips
  * their `response.created` (stream/webhooks.ts).
  */
+import { MESSAGE_SCHEMAS } from '../domain/theme-counts';
+import { requestThemesSync } from '../store/themes';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, badRequest, notFound } from '../api/errors';
 import { EARLIEST_IMPORT, type ImportRowModel } from '../api/response-models';
@@ -239,5 +241,9 @@ export async function importResponses(
         };
     }
   });
+  // Imported messages fall on past days: the themes job compares every day of the set for a while.
+  if (MESSAGE_SCHEMAS.has(set.schema) && results.some((result) => result.status === 'imported')) {
+    await requestThemesSync(table, set.id, now, { full: true });
+  }
   return { rows: results };
 }

@@ -214,8 +214,8 @@ describe('API routes', () => {
     for (const [, permission] of permissions) {
       expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
     }
-    // The only other invokers: the schedules of the ranker, the webhook sweeper, the alerts and the digest.
-    expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 5);
+    // The only other invokers: the schedules of the ranker, the webhook sweeper, the alerts, the digest and the themes job.
+    expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 6);
   });
 });
 
@@ -257,11 +257,11 @@ describe('stage', () => {
 // ---------------------------------------------------------------- functions
 
 describe('functions', () => {
-  test('one per operation plus the docs function, the two stream consumers, the ranker, the alerts and digest jobs and the webhook sweeper, and no other but the console deployment provider', () => {
-    expect(serviceFunctions()).toHaveLength(operationList.length + 7);
+  test('one per operation plus the docs function, the two stream consumers, the ranker, the alerts, digest and themes jobs and the webhook sweeper, and no other but the console deployment provider', () => {
+    expect(serviceFunctions()).toHaveLength(operationList.length + 8);
     // The console's two BucketDeployments share aws-cdk-lib's one singleton provider.
     template.resourceCountIs('Custom::CDKBucketDeployment', 2);
-    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 8);
+    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 9);
   });
 
   test('all are Node 22 on arm64 with source maps, a log group with retention and the common environment', () => {
@@ -272,7 +272,8 @@ describe('functions', () => {
       expect(props.Runtime).toBe('nodejs22.x');
       expect(props.Architectures).toEqual(['arm64']);
       expect(props.Handler).toBe('index.handler');
-      expect(props.MemorySize).toBe(256);
+      // The themes job's discovery needs a full vCPU (lib/themes-job.ts).
+      expect(props.MemorySize).toBe(functionId === logicalId(stack.themesJob.themes.function) ? 1769 : 256);
       // The docs function reads no table.
       if (functionId === docsId) expect(props.Environment.Variables.TABLE_NAME).toBeUndefined();
       // People's sign-in (cdk.json sets no provider: the stack's user pool, test/infra/cognito.test.ts) on the API's operations only.
@@ -621,9 +622,26 @@ describe('stream consumer', () => {
     }
   });
 
-  test('alarms on DLQ messages, iterator age > 60 s, consumer, ranker, sweeper, alerts and digest errors notify the SNS topic', () => {
-    // Per consumer (counting, webhooks): DLQ, iterator age, errors; ranker errors; sweeper errors; failed deliveries; alerts and digest errors.
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 11);
+  test('the themes job runs every minute, one run at a time, without retries, with its own table actions', () => {
+    const themesId = logicalId(stack.themesJob.themes.function);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [themesId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
+    });
+    expect(resources[themesId].Properties).toMatchObject({ ReservedConcurrentExecutions: 1, MemorySize: 1769, Timeout: 300 });
+    const roleId = refId(resources[themesId].Properties.Role);
+    const actions = ofType('AWS::IAM::Policy')
+      .filter(([, policy]) => (policy.Properties.Roles ?? []).some((role: unknown) => refId(role) === roleId))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement)
+      .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat())
+      .filter((action: string) => action.startsWith('dynamodb:'));
+    expect(actions.sort()).toEqual([...TABLE_ACTIONS.themes].sort());
+  });
+
+  test('alarms on DLQ messages, iterator age > 60 s, consumer, ranker, sweeper, alerts, digest and themes errors notify the SNS topic', () => {
+    // Per consumer (counting, webhooks): DLQ, iterator age, errors; ranker errors; sweeper errors; failed deliveries; alerts, digest
+    // and themes errors; the themes job's duration.
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 13);
     const topicId = ofType('AWS::SNS::Topic')[0][0];
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
     const byMetric = Object.fromEntries(alarms.map((alarm) => [alarm.MetricName, alarm]));
@@ -639,10 +657,10 @@ describe('stream consumer', () => {
       ComparisonOperator: 'GreaterThanThreshold',
     });
     const errorAlarms = alarms.filter((alarm) => alarm.MetricName === 'Errors');
-    expect(errorAlarms).toHaveLength(6);
-    // The ranker runs every minute and the next run retries: it alarms on 5 failures in 5 minutes.
+    expect(errorAlarms).toHaveLength(7);
+    // The ranker and the themes job run every minute and the next run retries: they alarm on 5 failures in 5 minutes.
     for (const alarm of errorAlarms) expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', Threshold: alarm.Period === 300 && alarm.Threshold === 5 ? 5 : 1 });
-    expect(errorAlarms.filter((alarm) => alarm.Threshold === 5)).toHaveLength(1);
+    expect(errorAlarms.filter((alarm) => alarm.Threshold === 5)).toHaveLength(2);
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {

@@ -47,7 +47,7 @@ export { type Curation, phraseKey } from './curation';
 export { type DiscoveryOptions, discoverThemes, SAMPLE_LIMIT, seededRandom } from './discovery';
 export { type Embedder, parseWordVectors, shippedWordVectors, type WordVectorFile, type WordVectors, wordVectorEmbedder } from './embedder';
 export { NEAR_DUPLICATE_THRESHOLD, nearDuplicateGroups } from './near-duplicates';
-export { logLikelihoodRatio, messagePhrases, type Phrase, type PhraseMessage, type StandoutPhrase, standoutPhrases } from './phrases';
+export { isSubPhrase, logLikelihoodRatio, messagePhrases, type Phrase, type PhraseMessage, type StandoutPhrase, standoutPhrases } from './phrases';
 export { countsByTheme, isRising, type ShareOfPeriod, type ShareWithChange, shareOf, shareWithChange } from './shares';
 export { type AnalysedText, analyseText, guessLanguage, normaliseText, spellingCorrections } from './text';
 export type { Discovery, Theme, ThemeMessage, ThemeModel, ThemeSketch } from './types';

@@ -1,0 +1,189 @@
+/**
+ * The themes job end to end on DynamoDB Local (issue 40 §4): a shop's help-centre messages
+ * (test/fixtures/themes/shop.tsv) imported through the API into a tagged-message set, counted
+ * by the real stream consumer, then the job: messages become themes and phrases; the day
+ * records add up to the active messages; a quarantined and a removed message leave the counts
+ * (the job follows the response states); a new message is placed in its theme at the next
+ * run; a second discovery keeps the themes' ids; an erased message's copy goes at once.
+ */
+import { readFileSync } from 'node:fs';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { discover, runThemes } from '../../functions/jobs/themes';
+import { ALL_TAGS, sumDays } from '../../functions/domain/theme-counts';
+import { defaultStore } from '../../functions/store/entity-store';
+import { readDays, readMessages, readModel, readThemeState } from '../../functions/store/themes';
+import { createAccount, createContentSet, startTestApi, type AccountKeys, type TestApi } from '../support/api';
+
+jest.setTimeout(300_000);
+
+const { store } = defaultStore();
+const DAY = 86_400_000;
+/** The fixture's last day: its dates are moved so that it ends today. */
+const FIXTURE_END = Date.parse('2026-06-29T00:00:00Z');
+
+let api: TestApi;
+let owner: AccountKeys;
+let setId: string;
+const now = new Date();
+const shift = Math.floor((now.getTime() - FIXTURE_END) / DAY) * DAY;
+
+interface Row {
+  id: string;
+  gold: string;
+  tag: string;
+  page: string;
+  createdAt: string;
+  text: string;
+}
+
+const rows: Row[] = readFileSync('test/fixtures/themes/shop.tsv', 'utf8')
+  .trim()
+  .split('\n')
+  .slice(1)
+  .map((line) => {
+    const [id, gold, tag, page, createdAt, text] = line.split('\t');
+    return { id, gold, tag, page, createdAt: new Date(Date.parse(createdAt) + shift).toISOString(), text };
+  })
+  .filter((row) => Date.parse(row.createdAt) < now.getTime());
+
+async function ok<T = any>(path: string, args: unknown[], key = owner.admin): Promise<T> {
+  const answer = await api.call<T>(path, args, { key });
+  if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+
+const since = new Date(now.getTime() - 399 * DAY).toISOString().slice(0, 10);
+const tomorrow = new Date(now.getTime() + DAY).toISOString().slice(0, 10);
+
+async function setTotals() {
+  return sumDays(await readDays(store, 'set', setId, ALL_TAGS, since, tomorrow, { consistent: true }));
+}
+
+async function storedMessages() {
+  return readMessages(store, setId, since, tomorrow);
+}
+
+/** The stream counted, then one run of the job. */
+async function sync() {
+  await api.drainStream({ rank: false });
+  return runThemes(store, new Date());
+}
+
+async function setState(responseId: string, state: string) {
+  await store.documentClient.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: { pk: `response#${responseId}`, sk: 'response' },
+      UpdateExpression: 'SET #state = :state',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':state': state },
+    }),
+  );
+}
+
+beforeAll(async () => {
+  api = await startTestApi();
+  owner = await createAccount('themes');
+  const projectId = (await ok('projects/create', [{ name: 'Shop' }])).id;
+  setId = await createContentSet(api, owner.admin, projectId, 'tagged-message', {
+    schemaConfig: {
+      tags: [
+        { value: 'no', sentiment: -1 },
+        { value: 'yes', sentiment: 1 },
+      ],
+    },
+  });
+  const imported = await ok('responses/import', [
+    setId,
+    rows.map((row) => ({ key: row.page, value: { tag: row.tag, message: row.text }, createdAt: row.createdAt, importId: row.id })),
+  ]);
+  expect(imported.rows.filter((row: { status: string }) => row.status === 'imported')).toHaveLength(rows.length);
+});
+
+afterAll(async () => {
+  await api?.close();
+});
+
+test('imported messages become themes and phrases, counted per day', async () => {
+  const run = await sync();
+  expect(run.discoveries).toBe(1);
+  expect(run.assigned).toBe(rows.length);
+  const state = await readThemeState(store, setId);
+  expect(state!.themes.length).toBeGreaterThanOrEqual(4);
+  const stored = await storedMessages();
+  expect(stored).toHaveLength(rows.length);
+  const totals = await setTotals();
+  expect(totals.n).toBe(rows.length);
+  // Each theme's count is its stored messages'; `other` is the rest.
+  for (const theme of state!.themes) {
+    expect(totals.t[theme.id] ?? 0).toBe(stored.filter((message) => message.theme === theme.id).length);
+  }
+  expect(Object.keys(totals.p).length).toBeGreaterThan(50);
+  // The charged-twice messages share a theme.
+  const charged = rows.filter((row) => row.gold === 'charged-twice').map((row) => stored.find((message) => message.text === row.text)?.theme);
+  const [top] = [...new Set(charged)].map((theme) => [theme, charged.filter((other) => other === theme).length] as const).sort((a, b) => b[1] - a[1]);
+  expect(top[0]).not.toBeNull();
+  expect(top[1] / charged.length).toBeGreaterThanOrEqual(0.5);
+  // A tag's records count only its messages.
+  const no = sumDays(await readDays(store, 'set', setId, 't=no', since, tomorrow, { consistent: true }));
+  expect(no.n).toBe(rows.filter((row) => row.tag === 'no').length);
+  // Nothing changed: a run reads no day again.
+  expect((await sync()).days).toBe(0);
+});
+
+test('a quarantined and a removed message leave the themes; a new one joins its theme', async () => {
+  const before = await setTotals();
+  const stored = await storedMessages();
+  // Screening holds a response by setting its state (functions/stream/screening.ts).
+  const held = stored[0];
+  await setState(held.responseId, 'quarantined');
+  const created = await api.call('responses/create', [
+    { contentSetId: setId, key: '/help/payments', value: { tag: 'no', message: 'I was charged twice for one order' } },
+  ]);
+  expect(created.status).toBe(200);
+  const removed = await api.call('responses/create', [
+    { contentSetId: setId, key: '/help/payments', value: { tag: 'no', message: 'the refund never arrived' } },
+  ]);
+  await api.drainStream({ rank: false });
+  // A revoked response (responses/remove) is in state `revoked`.
+  await setState(removed.body.responseId, 'revoked');
+  await sync();
+  const after = await storedMessages();
+  const ids = new Set(after.map((message) => message.responseId));
+  expect(ids.has(held.responseId)).toBe(false);
+  expect(ids.has(removed.body.responseId)).toBe(false);
+  const fresh = after.find((message) => message.responseId === created.body.responseId)!;
+  expect((await ok('responses/get', [created.body.responseId])).state).toBe('active');
+  expect(fresh.phrases).toContain('charg twice');
+  expect((await setTotals()).n).toBe(before.n);
+  // It went to the theme most charged-twice messages are in.
+  const chargedThemes = after
+    .filter((message) => /charged twice/i.test(message.text) && message.responseId !== created.body.responseId)
+    .map((message) => message.theme);
+  expect(chargedThemes).toContain(fresh.theme);
+});
+
+test('a second discovery keeps the themes and their ids', async () => {
+  const first = (await readThemeState(store, setId))!;
+  const model = await readModel(store, setId, first.modelId!);
+  await discover(store, structuredClone(first), new Date(now.getTime() + DAY), model);
+  const second = (await readThemeState(store, setId))!;
+  expect(second.modelId).not.toBe(first.modelId);
+  const firstIds = new Set(first.themes.map((theme) => theme.id));
+  const kept = second.themes.filter((theme) => firstIds.has(theme.id));
+  expect(kept.length).toBeGreaterThanOrEqual(Math.min(first.themes.length, second.themes.length) - 1);
+  // Counts follow: every theme's day records equal its messages.
+  const stored = await storedMessages();
+  const totals = await setTotals();
+  for (const theme of second.themes) expect(totals.t[theme.id] ?? 0).toBe(stored.filter((message) => message.theme === theme.id).length);
+});
+
+test('an erased message is gone from the themes at once', async () => {
+  const [victim] = await storedMessages();
+  expect((await ok('responses/erase', [{ responseIds: [victim.responseId] }])).erased).toBe(1);
+  expect((await storedMessages()).some((message) => message.responseId === victim.responseId)).toBe(false);
+  await sync();
+  const stored = await storedMessages();
+  const days = await readDays(store, 'set', setId, ALL_TAGS, since, tomorrow, { consistent: true });
+  for (const day of days) expect([day.day, day.n]).toEqual([day.day, stored.filter((message) => message.createdAt.startsWith(day.day)).length]);
+});
