@@ -7,6 +7,7 @@
  * examples and ITEMS_PER_DAY items per theme) however many messages the day had.
  */
 import {
+  isRising,
   isSubPhrase,
   logLikelihoodRatio,
   messagePhrases,
@@ -188,7 +189,8 @@ export function standoutPhraseCounts(period: DayCounts, history: DayCounts, prev
   if (!previous) return top;
   return top.map((phrase) => {
     const change: ShareWithChange = shareWithChange(phrase.count, period.n, previous.p[phrase.key]?.[0] ?? 0, previous.n);
-    return { ...phrase, previous: change.previous, change: change.change, new: change.new, rising: change.rising };
+    const rising = isRising(phrase.count, period.n, history.p[phrase.key]?.[0] ?? 0, history.n);
+    return { ...phrase, previous: change.previous, change: change.change, new: change.new, rising };
   });
 }
 

@@ -1,11 +1,26 @@
-import { dayCounts, EXAMPLES_PER_DAY, phraseKeyNamed, PHRASES_PER_DAY, standoutPhraseCounts, sumDays, type ThemedMessage } from '../../functions/domain/theme-counts';
+import {
+  dayCounts,
+  EXAMPLES_PER_DAY,
+  phraseKeyNamed,
+  PHRASES_PER_DAY,
+  standoutPhraseCounts,
+  sumDays,
+  type ThemedMessage,
+} from '../../functions/domain/theme-counts';
 import { shippedWordVectors } from '../../functions/domain/themes';
 
 const lexicon = shippedWordVectors();
 let serial = 0;
 const message = (text: string, theme: string | null, day = '2026-06-01', item = 'item-a', tag?: string): ThemedMessage => {
   serial += 1;
-  return { responseId: `r${String(serial).padStart(4, '0')}`, contentItemId: item, createdAt: `${day}T10:00:${String(serial % 60).padStart(2, '0')}.000Z`, text, theme, ...(tag ? { tag } : {}) };
+  return {
+    responseId: `r${String(serial).padStart(4, '0')}`,
+    contentItemId: item,
+    createdAt: `${day}T10:00:${String(serial % 60).padStart(2, '0')}.000Z`,
+    text,
+    theme,
+    ...(tag ? { tag } : {}),
+  };
 };
 
 describe('dayCounts', () => {
