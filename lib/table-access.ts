@@ -54,10 +54,10 @@ export const TABLE_ACTIONS = {
    * The themes job (functions/jobs/themes.ts): GetItem of its checkpoint, sets and a set's
    * themes state, Query of change records, counters, responses of a day and its own items,
    * PutItem of the state, model parts and checkpoint, BatchWriteItem of messages and day
-   * records (and deleting them), UpdateItem of a message's theme, no DeleteItem of anything
-   * but its own items (through BatchWriteItem).
+   * records (and deleting them), UpdateItem of a message's theme, DeleteItem of a sync request
+   * it settled.
    */
-  themes: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'],
+  themes: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
   /**
    * The webhooks consumer (functions/stream/webhooks.ts): Query of the account's webhooks,
    * BatchGetItem of projects, sets and items, PutItem of deliveries and their pointers; its
