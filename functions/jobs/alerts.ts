@@ -125,11 +125,9 @@ async function itemName(store: TableClient, id: string): Promise<string> {
   return String(Item?.title || Item?.key || id);
 }
 
-type Entity = AlertScope;
-
 /** An entity tested by an evaluation. */
 interface Tested {
-  entity: Entity;
+  entity: AlertScope;
   set: SetFacts;
   measure: ScoreMeasure;
   assessment: DropAssessment;
@@ -142,10 +140,10 @@ interface Tested {
  */
 export async function evaluateEntities(
   store: TableClient,
-  entities: readonly Entity[],
+  entities: readonly AlertScope[],
   now: Date,
   options: AlertsOptions = {},
-): Promise<{ tested: Entity[]; alerts: string[] }> {
+): Promise<{ tested: AlertScope[]; alerts: string[] }> {
   const windows = alertWindows(now);
   const sets = await readSetFacts(store, new Set(entities.map((entity) => entity.contentSetId)));
   const watching = entities.filter((entity) => {
@@ -169,7 +167,11 @@ export async function evaluateEntities(
   );
 
   const accounts = new Map<string, Tested[]>();
-  for (const entry of tested) accounts.set(entry.set.accountId, [...(accounts.get(entry.set.accountId) ?? []), entry]);
+  for (const entry of tested) {
+    const family = accounts.get(entry.set.accountId) ?? [];
+    family.push(entry);
+    accounts.set(entry.set.accountId, family);
+  }
   const settings = await readAccountAlertSettings(store, accounts.keys());
   const due = [...accounts].flatMap(([accountId, family]) => decideAlerts(family, settings.get(accountId)!.falseDiscoveryRate));
   const raised: string[] = [];
@@ -202,7 +204,7 @@ export async function runAlerts(store: TableClient, now: Date, options: AlertsOp
   const { checkpoint, from, to, changes, records } = run;
 
   const today = now.toISOString().slice(0, 10);
-  const changed = new Map<string, Entity>();
+  const changed = new Map<string, AlertScope>();
   for (const [contentSetId, change] of changes) {
     const scope = { accountId: change.accountId, projectId: change.projectId, contentSetId };
     changed.set(`contentSet#${contentSetId}`, { entity: 'contentSet', id: contentSetId, ...scope });

@@ -221,18 +221,23 @@ export async function readSetFacts(store: TableClient, ids: Iterable<string>): P
   return sets;
 }
 
-/** Accounts' alert settings by id, defaults filled in (a missing account gets the defaults): one BatchGetItem per 100. */
+/** Accounts' alert settings by id, defaults filled in (a missing account gets the defaults): one eventually consistent BatchGetItem per 100. */
 export async function readAccountAlertSettings(store: TableClient, accountIds: Iterable<string>): Promise<Map<string, AccountAlertSettings>> {
   const ids = [...new Set(accountIds)];
-  const items = await getRawItemsChunked(store, ids.map(keys.account));
+  const items = await getRawItemsChunked(store, ids.map(keys.account), { consistent: false });
   return new Map(ids.map((id, index) => [id, accountAlertSettingsOf(items[index]?.alerts as Partial<AccountAlertSettings> | undefined)]));
 }
 
-/** Which of `entities` alerted within the last ALERT_QUIET_DAYS before `now` (their guards): one BatchGetItem per 100. */
+/**
+ * Which of `entities` alerted within the last ALERT_QUIET_DAYS before `now` (their guards):
+ * one BatchGetItem per 100, eventually consistent (half the read units): a guard written a
+ * second ago is still enforced by the alert's own transaction.
+ */
 export async function entitiesInQuietPeriod(store: TableClient, entities: readonly { entity: AlertEntity; id: string }[], now: Date): Promise<Set<string>> {
   const guards = await getRawItemsChunked(
     store,
     entities.map((entity) => guardKey(entity.entity, entity.id)),
+    { consistent: false },
   );
   const quiet = new Set<string>();
   entities.forEach((entity, index) => {

@@ -102,10 +102,14 @@ export async function getRawItems(
 /** BatchGetItem takes at most 100 keys; getRawItems in chunks of that size, in parallel. */
 const BATCH_GET_LIMIT = 100;
 
-export async function getRawItemsChunked(store: TableClient, keys: ItemKey[]): Promise<(Record<string, unknown> | undefined)[]> {
+export async function getRawItemsChunked(
+  store: TableClient,
+  keys: ItemKey[],
+  options?: Parameters<typeof getRawItems>[2],
+): Promise<(Record<string, unknown> | undefined)[]> {
   const chunks: ItemKey[][] = [];
   for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) chunks.push(keys.slice(start, start + BATCH_GET_LIMIT));
-  return (await Promise.all(chunks.map((chunk) => getRawItems(store, chunk)))).flat();
+  return (await Promise.all(chunks.map((chunk) => getRawItems(store, chunk, options)))).flat();
 }
 
 /**

@@ -451,7 +451,7 @@ describeInBrowser('console in Chromium: what a site owner trips over', () => {
     const startAlert = alerts.locator(`li[data-alert="${ids.start}"]`);
     await startAlert.waitFor();
     await expect(startAlert.innerText()).resolves.toMatch(
-      /^https:\/\/docs\.example\.com\/start\s+The share of yes fell from 90% \(\d+%–\d+%\) to 25% \(\d+%–\d+%\) over the last 7 days, 20 responses\.\s+\d+ \w{3} \d{4}, \d{2}:\d{2}$/,
+      /^https:\/\/docs\.example\.com\/start\s+The share of yes fell from 90% \(\d+%–\d+%\) to 25% \(\d+%–\d+%\) over the last 7 days, 20 responses\.\s+p (= 0\.\d+|< 0\.000001), under 0\.\d+, the threshold of the day’s \d+ tests? at a 5% false discovery rate\.\s+\d+ \w{3} \d{4}, \d{2}:\d{2}$/,
     );
     await expect(alerts.locator(`li[data-alert="${ids.docsHelpful}"]`).innerText()).resolves.toMatch(
       /^Docs helpful\s+\(the whole set\)\s+The share of yes fell from 87% /,
@@ -483,6 +483,20 @@ describeInBrowser('console in Chromium: what a site owner trips over', () => {
     expect(await shown.evaluateAll((items) => items.map((item) => item.getAttribute('data-alert')))).toEqual(listed.map((alert) => alert.entityId));
     expect(listed.map((alert) => alert.entityId)).toEqual(expect.arrayContaining([ids.start, ids.docsHelpful]));
     await checkPage(page, 'alerts');
+
+    // The account's false discovery rate, in percent: 5 by default; an admin sets 10.
+    const rate = page.getByLabel('False discovery rate (%)');
+    await expect(rate.inputValue()).resolves.toBe('5');
+    await expect(page.getByText('Of the alerts it raises, about 5% on average are false alarms').count()).resolves.toBe(1);
+    await rate.fill('30');
+    await expect(page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).resolves.toBe(true);
+    await rate.fill('10');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('about 10% on average are false alarms').waitFor();
+    expect(await call('alerts/settings', [])).toEqual({ falseDiscoveryRate: 0.1 });
+    await page.reload();
+    await expect(page.getByLabel('False discovery rate (%)').inputValue()).resolves.toBe('10');
+    await call('alerts/saveSettings', [{ falseDiscoveryRate: 0.05 }]);
 
     // The set's settings: alerts on by default, 20 responses, a drop of 10 points; saved as a share.
     await page.goto(`${base}/sets/${ids.docsHelpful}/settings`);

@@ -1,5 +1,5 @@
-/** Alerts (alerts/list): their query keys and pages, newest first. */
-import { useInfiniteQuery } from '@tanstack/react-query';
+/** Alerts (alerts/list): their query keys and pages, newest first; the account's alert settings. */
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AlertListModel } from '@feedback-service/client';
 import { useSession } from '../session';
 import { byCursor, cursorOf } from './paging';
@@ -11,6 +11,7 @@ export const alertKeys = {
   all: ['alerts'] as const,
   lists: () => [...alertKeys.all, 'list'] as const,
   list: (scope: AlertScope, size: number) => [...alertKeys.lists(), scope, size] as const,
+  settings: () => [...alertKeys.all, 'settings'] as const,
 };
 
 /** A scope's alerts, `size` a page (the project page's few, the Alerts page's many). */
@@ -20,5 +21,21 @@ export function useAlerts(scope: AlertScope, size = 50) {
     queryKey: alertKeys.list(scope, size),
     queryFn: ({ pageParam }) => client.alerts.list({ ...scope, $size: size, ...cursorOf(pageParam) }),
     ...byCursor,
+  });
+}
+
+/** The account's false discovery rate (alerts/settings). */
+export function useAlertSettings() {
+  const { client } = useSession();
+  return useQuery({ queryKey: alertKeys.settings(), queryFn: () => client.alerts.settings() });
+}
+
+/** An admin sets the account's false discovery rate; the next day's evaluation decides at it. */
+export function useSaveAlertSettings() {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (falseDiscoveryRate: number) => client.alerts.saveSettings({ falseDiscoveryRate }),
+    onSuccess: (settings) => queryClient.setQueryData(alertKeys.settings(), settings),
   });
 }
