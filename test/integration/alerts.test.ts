@@ -114,8 +114,8 @@ beforeAll(async () => {
     // Today's, for the digest's week (whatever the weekday): in neither window of today's evaluation.
     history('getting-started', 3, 7, [0]),
     history('reference', 8, 2, [0]),
-    importPages(),
   ]);
+  await importPages();
   await api.drainStream({ rank: false });
 });
 
