@@ -4,6 +4,7 @@ import type { ErrorCode } from './errors';
 import { id, lookupText } from './models';
 import { StatsModel } from './result-models';
 import { declareOperation, type Resource } from './operation';
+import { ThemesFilter, ThemesModel } from './theme-models';
 
 /** Read by viewers, also served on GET. */
 const READ = { level: 'viewer', readOnly: true } as const;
@@ -43,6 +44,19 @@ export function entityDeclarations<const R extends Resource, Model extends z.Zod
         args: z.tuple([id, StatsFilter.nullish()]),
         signature: 'id: string, filter?: StatsFilter',
         result: StatsModel,
+        ...READ,
+        errors: ['not-found'],
+      }),
+
+    /** Themes and phrases of the entity's messages in a period (issue 40; docs/api.md, "Themes"). */
+    themes: () =>
+      declareOperation({
+        resource,
+        name: 'themes',
+        summary: `Why people say what they say: the themes and standing-out phrases of a ${entity}'s active messages over one period (default lifetime: the last 400 days), with shares, examples and, with compare "previous", the change since.`,
+        args: z.tuple([id, ThemesFilter.nullish()]),
+        signature: 'id: string, filter?: ThemesFilter',
+        result: ThemesModel,
         ...READ,
         errors: ['not-found'],
       }),

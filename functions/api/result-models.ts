@@ -22,7 +22,7 @@ import { ERROR_STATUS, type ErrorCode } from './errors';
  */
 
 /** Every date of the API: ISO 8601 in UTC with milliseconds, e.g. `2026-11-22T09:16:58.534Z`. */
-const timestamp = z.iso.datetime().meta({ id: 'Timestamp', description: 'ISO 8601 in UTC with milliseconds, e.g. 2026-11-22T09:16:58.534Z.' });
+export const timestamp = z.iso.datetime().meta({ id: 'Timestamp', description: 'ISO 8601 in UTC with milliseconds, e.g. 2026-11-22T09:16:58.534Z.' });
 const entityId = z.string().min(1);
 
 export const ProjectModel = z

@@ -88,6 +88,7 @@ describe('every operation through the client', () => {
       'projects/save': () => admin.projects.save(project.id, { description: 'saved' }),
       'projects/getStats': () => viewer.projects.getStats(project.id, { period: 'week' }),
       'projects/digest': () => viewer.projects.digest(project.id),
+      'projects/themes': () => viewer.projects.themes(project.id, { period: 'week' }),
       'sets/get': () => viewer.sets.get(set.id),
       'sets/lookup': () => viewer.sets.lookup('', { projectId: project.id, schema: 'reaction' }),
       'sets/create': async () => set,
@@ -95,6 +96,13 @@ describe('every operation through the client', () => {
       'sets/exists': () => viewer.sets.exists({ projectId: project.id, key: 'reactions' }),
       'sets/top': () => viewer.sets.top({ projectId: project.id }),
       'sets/getStats': () => viewer.sets.getStats(set.id),
+      'sets/themes': () => viewer.sets.themes(set.id, { compare: 'previous', period: 'month' }),
+      // A message set: a theme pinned before the set has any.
+      'sets/curateThemes': async () => {
+        const messages = await admin.sets.create({ projectId: project.id, key: 'messages', schema: 'message', metadata: { name: 'Messages' } });
+        return admin.sets.curateThemes(messages.id, { kind: 'pin', label: 'Gift cards', phrases: ['gift card'], examples: [] });
+      },
+      'sets/themeCurations': () => viewer.sets.themeCurations(set.id),
       'contents/get': () => viewer.contents.get(item.id),
       'contents/lookup': () => viewer.contents.lookup('https://example.com/', { contentSetId: set.id }),
       'contents/create': async () => item,
@@ -102,6 +110,7 @@ describe('every operation through the client', () => {
       'contents/exists': () => viewer.contents.exists({ contentSetId: set.id, key: item.key }),
       'contents/top': () => viewer.contents.top({ contentSetId: set.id, period: 'rolling7d' }),
       'contents/getStats': () => viewer.contents.getStats(item.id, { period: 'day' }),
+      'contents/themes': () => viewer.contents.themes(item.id),
       'responses/get': () => viewer.responses.get(written.responseId),
       'responses/list': () => viewer.responses.list({ contentSetId: set.id, $size: 5 }),
       'responses/create': async () => written,
@@ -156,6 +165,9 @@ describe('every operation through the client', () => {
     expect(results['projects/save']).toMatchObject({ metadata: { description: 'saved' } });
     expect(results['sets/exists']).toBe(true);
     expect(results['contents/exists']).toBe(true);
+    expect(results['sets/themes']).toMatchObject({ messages: 0, themes: [], phrases: [] });
+    expect(results['sets/curateThemes']).toMatchObject({ themeId: expect.any(String), record: { kind: 'pin', label: 'Gift cards' } });
+    expect(results['sets/themeCurations']).toEqual([]);
     expect(results['sets/top']).toEqual([expect.objectContaining({ id: set.id, stats: expect.objectContaining({ count: 2 }) })]);
     expect(results['contents/top']).toEqual(expect.arrayContaining([expect.objectContaining({ id: item.id })]));
     expect(results['responses/get']).toMatchObject({ id: written.responseId, value: 'heart' });

@@ -88,6 +88,7 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
         [f.projectId, {}],
       ],
     },
+    'projects/themes': { valid: [[f.projectId], [f.projectId, { period: 'week', compare: 'previous', $examples: 1 }]] },
     'projects/getStats': {
       valid: [[f.projectId], [f.projectId, { period: 'month', reference: '2026-03-04', shift: -1 }], [f.projectId, { reference: '2026-03-04T10:00:00+02:00' }]],
       cases: [
@@ -196,6 +197,26 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
       cases: [{ name: 'day is no top period', args: [{ period: 'day' }] }],
     },
     'sets/getStats': { valid: [[f.setId, { period: 'rolling7d' }]] },
+    'sets/themes': {
+      valid: [[f.setId], [f.setId, { period: 'rolling28d', compare: 'previous', $size: 30, $examples: 0 }]],
+      cases: [
+        { name: '$size above 30', args: [f.setId, { $size: 31 }] },
+        { name: '$examples above 10', args: [f.setId, { $examples: 11 }] },
+      ],
+    },
+    // Not a message set, or no such theme: refused after the arguments passed (the server reads the set).
+    'sets/curateThemes': {
+      valid: [
+        [f.setId, { kind: 'rename', themeId: UNKNOWN_ID, label: 'Code sample broken' }],
+        [f.setId, { kind: 'pin', label: 'Charged twice', phrases: ['charged twice'] }],
+        [f.setId, { kind: 'move', messageId: UNKNOWN_ID, themeId: null }],
+      ],
+      cases: [
+        { name: 'unknown kind', args: [f.setId, { kind: 'delete', themeId: UNKNOWN_ID }] },
+        { name: 'merge of one theme', args: [f.setId, { kind: 'merge', themeIds: [UNKNOWN_ID], into: UNKNOWN_ID }] },
+      ],
+    },
+    'sets/themeCurations': { valid: [[f.setId]] },
     'contents/get': { valid: [[f.contentId]] },
     'contents/lookup': { valid: [['', { contentSetId: f.setId, state: 'inactive', projectId: f.projectId }], ['https://']] },
     'contents/create': {
@@ -210,6 +231,7 @@ function samples(f: Fixture): Record<OperationName, { valid: unknown[][]; cases?
     'contents/exists': { valid: [[{ contentSetId: f.setId, key: f.contentKey }]] },
     'contents/top': { valid: [[{ contentSetId: f.setId, period: 'rolling28d', $size: 100 }], []], cases: [{ name: '$size 101', args: [{ $size: 101 }] }] },
     'contents/getStats': { valid: [[f.contentId, { period: 'day' }]] },
+    'contents/themes': { valid: [[f.contentId, { period: 'month', compare: 'previous' }]] },
     'responses/get': { valid: [[UNKNOWN_ID]] },
     'responses/list': {
       valid: [

@@ -187,3 +187,100 @@ test('an erased message is gone from the themes at once', async () => {
   const days = await readDays(store, 'set', setId, ALL_TAGS, since, tomorrow, { consistent: true });
   for (const day of days) expect([day.day, day.n]).toEqual([day.day, stored.filter((message) => message.createdAt.startsWith(day.day)).length]);
 });
+
+describe('the themes operations', () => {
+  const themesOf = (path: string, args: unknown[], key = owner.viewer) => ok<any>(path, args, key);
+
+  test('sets/themes: the messages of the period, each theme with its share, examples and items; other is the rest', async () => {
+    const stored = await storedMessages();
+    const answer = await themesOf('sets/themes', [setId]);
+    expect(answer.messages).toBe(stored.length);
+    expect(answer.themed + answer.other).toBe(answer.messages);
+    expect(answer.themed).toBe(stored.filter((message) => message.theme !== null).length);
+    expect(answer.themes.length).toBeGreaterThanOrEqual(4);
+    for (const theme of answer.themes) {
+      expect(theme.count).toBe(stored.filter((message) => message.theme === theme.id).length);
+      expect(theme.share).toMatchObject({ value: theme.count / answer.messages, method: 'wilson' });
+      expect(theme.share.low).toBeLessThanOrEqual(theme.share.value);
+      expect(theme.examples.length).toBeGreaterThan(0);
+      expect(theme.examples.length).toBeLessThanOrEqual(3);
+      for (const example of theme.examples) expect(stored.find((message) => message.responseId === example.responseId)?.theme).toBe(theme.id);
+      expect(theme.items.length).toBeGreaterThan(0);
+      expect(theme.items[0]).toMatchObject({ contentId: expect.any(String), name: expect.any(String), count: expect.any(Number) });
+    }
+    expect(answer.phrases.length).toBeGreaterThan(0);
+    // $size and $examples bound the answer.
+    const small = await themesOf('sets/themes', [setId, { $size: 2, $examples: 0 }]);
+    expect(small.themes).toHaveLength(2);
+    expect(small.themes.every((theme: { examples: unknown[] }) => theme.examples.length === 0)).toBe(true);
+  });
+
+  test('compare "previous" on the "no" messages of the last 7 days flags the rising theme and phrase', async () => {
+    const answer = await themesOf('sets/themes', [setId, { period: 'rolling7d', compare: 'previous', tag: 'no' }]);
+    const stored = await storedMessages();
+    const charged = stored.filter((message) => /charg/i.test(message.text) && /twice|double/i.test(message.text));
+    const chargedTheme = answer.themes.find(
+      (theme: { id: string }) => charged.filter((message) => message.theme === theme.id).length * 2 >= charged.length / 2,
+    );
+    expect(chargedTheme).toBeDefined();
+    expect(chargedTheme.rising).toBe(true);
+    expect(chargedTheme.change).toMatchObject({ method: 'newcombe' });
+    expect(chargedTheme.previous).toMatchObject({ count: expect.any(Number) });
+    const phrase = answer.phrases.find((candidate: { text: string }) => /charged twice/.test(candidate.text));
+    expect(phrase).toMatchObject({ rising: true });
+    // A tag the set does not have is refused.
+    expect((await api.call('sets/themes', [setId, { tag: 'maybe' }], { key: owner.viewer })).status).toBe(400);
+  });
+
+  test('contents/themes and projects/themes add up to what the set says', async () => {
+    const set = await themesOf('sets/themes', [setId, { $size: 30 }]);
+    const stored = await storedMessages();
+    const page = stored.find((message) => message.theme !== null)!.contentItemId;
+    const item = await themesOf('contents/themes', [page, { $size: 30 }]);
+    expect(item.messages).toBe(stored.filter((message) => message.contentItemId === page).length);
+    expect(item.themes[0].items).toBeUndefined();
+    const projectId = (await ok('sets/get', [setId])).projectId;
+    const project = await themesOf('projects/themes', [projectId, { $size: 30 }]);
+    expect([project.messages, project.themed]).toEqual([set.messages, set.themed]);
+  });
+
+  test('people curate: a rename, a merge and a pin survive the next discoveries, audited and listed', async () => {
+    const before = await themesOf('sets/themes', [setId, { $size: 30 }]);
+    const [first, second, third] = before.themes;
+    // Viewers read, admins curate.
+    expect((await api.call('sets/curateThemes', [setId, { kind: 'rename', themeId: first.id, label: 'x' }], { key: owner.viewer })).status).toBe(403);
+    expect((await api.call('sets/curateThemes', [setId, { kind: 'rename', themeId: 'AAAAAAAAAAAAAAAAAAAAAA', label: 'x' }], { key: owner.admin })).status).toBe(
+      404,
+    );
+    await ok('sets/curateThemes', [setId, { kind: 'rename', themeId: first.id, label: 'Billing mistakes' }]);
+    await ok('sets/curateThemes', [setId, { kind: 'merge', themeIds: [second.id, third.id], into: second.id }]);
+    const pinned = await ok('sets/curateThemes', [
+      setId,
+      { kind: 'pin', label: 'Gift cards', phrases: ['gift card'], examples: ['my gift card code does not work'] },
+    ]);
+    await sync();
+    const after = await themesOf('sets/themes', [setId, { $size: 30 }]);
+    const byId = new Map(after.themes.map((theme: { id: string }) => [theme.id, theme]));
+    expect(byId.get(first.id)).toMatchObject({ label: 'Billing mistakes', curated: true });
+    expect(byId.has(third.id)).toBe(false);
+    expect((byId.get(second.id) as { count: number }).count).toBeGreaterThanOrEqual(second.count + third.count);
+    // A second discovery (a day later) replays them again.
+    const state = (await readThemeState(store, setId))!;
+    await discover(store, state, new Date(now.getTime() + DAY), await readModel(store, setId, state.modelId!));
+    const again = (await readThemeState(store, setId))!;
+    expect(again.themes.find((theme) => theme.id === first.id)).toMatchObject({ label: 'Billing mistakes' });
+    expect(again.themes.some((theme) => theme.id === third.id)).toBe(false);
+    expect(again.labels[pinned.themeId]).toMatchObject({ label: 'Gift cards', curated: true });
+    // A message set before its first discovery: only a new pinned theme.
+    const projectId = (await ok('sets/get', [setId])).projectId;
+    const fresh = await createContentSet(api, owner.admin, projectId, 'message');
+    const early = await api.call('sets/curateThemes', [fresh, { kind: 'pin', label: 'Gift cards', phrases: ['gift card'], examples: [] }], {
+      key: owner.admin,
+    });
+    expect([early.status, early.body]).toEqual([200, expect.objectContaining({ themeId: expect.any(String) })]);
+    const records = await themesOf('sets/themeCurations', [setId]);
+    expect(records.map((record: { record: { kind: string } }) => record.record.kind)).toEqual(['rename', 'merge', 'pin']);
+    const audit = await ok('audit/list', [{ operation: 'sets/curateThemes' }]);
+    expect(audit.items.filter((entry: { outcome: string }) => entry.outcome === 'ok')).toHaveLength(4);
+  });
+});

@@ -40,7 +40,7 @@ describe('operation registry', () => {
     for (const operation of declared) expect(operation.resource).toBe(resource);
   });
 
-  it("only the widget operations are anonymous; admin: create/save, erasure, keys, webhooks, the audit log and the account's alert settings", () => {
+  it("only the widget operations are anonymous; admin: create/save, erasure, keys, webhooks, the audit log, the account's alert settings and theme curation", () => {
     const anonymous = OPERATION_NAMES.filter((name) => operations[name].level === 'anonymous');
     // And members/invitedTo: what an invitation link invites to, for the one who holds its token.
     expect(anonymous.sort()).toEqual(['members/invitedTo', 'responses/create', 'responses/edit', 'responses/getAggregates', 'responses/remove']);
@@ -51,7 +51,8 @@ describe('operation registry', () => {
           /\/(create|save)$/.test(name) ||
           /^responses\/(erase|import|release|discard)$/.test(name) ||
           /^(keys|members|webhooks|audit)\//.test(name) ||
-          name === 'alerts/saveSettings',
+          name === 'alerts/saveSettings' ||
+          name === 'sets/curateThemes',
       ),
     ).toBe(true);
     // members/*: admin, but for members/me (every member and key), members/accept (signed-in people), members/invitedTo (a token's holder),
@@ -113,6 +114,7 @@ describe('operation registry', () => {
       'responses/import',
       'responses/release',
       'sets/create',
+      'sets/curateThemes',
       'sets/save',
       'webhooks/create',
       'webhooks/redeliver',

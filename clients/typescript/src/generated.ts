@@ -431,6 +431,9 @@ export type ContentsLookupArguments = [string, (ContentFilters | null | undefine
 /** The arguments of contents/save: id: string, ContentSaveModel */
 export type ContentsSaveArguments = [string, ContentSaveModel];
 
+/** The arguments of contents/themes: id: string, filter?: ThemesFilter */
+export type ContentsThemesArguments = [string, (ThemesFilter | null | undefined)?];
+
 /** The arguments of contents/top: query?: ContentTopQueryModel */
 export type ContentsTopArguments = [(ContentTopQueryModel | null | undefined)?];
 
@@ -724,6 +727,20 @@ export type PendingInvitationPage = {
   cursor?: Cursor;
 };
 
+/** A phrase that stands out in the period against the 28 days before it: the messages holding it (count) and the distinct ones among them (messages). */
+export type Phrase = {
+  text: string;
+  count: number;
+  messages: number;
+  previous?: {
+    count: number;
+    share: ScoreInterval | null;
+  };
+  change?: ScoreChange | null;
+  new?: boolean;
+  rising?: boolean;
+};
+
 /** Who answered, as far as the caller knows; missing fields are derived from the request headers. */
 export type ProfilingData = {
   userId?: string;
@@ -867,6 +884,9 @@ export type ProjectsLookupArguments = [string, (ProjectFilters | null | undefine
 
 /** The arguments of projects/save: id: string, { name?, description?, state? } */
 export type ProjectsSaveArguments = [string, ProjectSaveModel];
+
+/** The arguments of projects/themes: id: string, filter?: ThemesFilter */
+export type ProjectsThemesArguments = [string, (ThemesFilter | null | undefined)?];
 
 /** Why and when a response was held back (docs/api.md "Quarantine"); kept after its release or discard. */
 export type Quarantine = {
@@ -1145,6 +1165,9 @@ export type ScoreInterval = {
 /** The arguments of sets/create: { projectId, key, schema, schemaConfig?, metadata: ContentSetMetadataModel } */
 export type SetsCreateArguments = [ContentSetCreateModel];
 
+/** The arguments of sets/curateThemes: contentSetId: string, curation: ThemeCuration */
+export type SetsCurateThemesArguments = [string, ThemeCuration];
+
 /** The arguments of sets/exists: { projectId, key }: ContentSetKey */
 export type SetsExistsArguments = [ContentSetKey];
 
@@ -1159,6 +1182,12 @@ export type SetsLookupArguments = [string, (ContentSetFilters | null | undefined
 
 /** The arguments of sets/save: id: string, ContentSetSaveModel */
 export type SetsSaveArguments = [string, ContentSetSaveModel];
+
+/** The arguments of sets/themeCurations: contentSetId: string */
+export type SetsThemeCurationsArguments = [string];
+
+/** The arguments of sets/themes: id: string, filter?: ThemesFilter */
+export type SetsThemesArguments = [string, (ThemesFilter | null | undefined)?];
 
 /** The arguments of sets/top: query?: ContentSetTopQueryModel */
 export type SetsTopArguments = [(ContentSetTopQueryModel | null | undefined)?];
@@ -1201,6 +1230,94 @@ export type TaggedMessageConfig = {
     label?: string;
     icon?: string;
   }[];
+};
+
+/** A reason several visitors gave: its messages in the period, their share (Wilson), examples and the pages with the most of it. */
+export type Theme = {
+  id: string;
+  label: string;
+  terms: string[];
+  curated: boolean;
+  count: number;
+  share: ScoreInterval;
+  examples: {
+    responseId: string;
+    contentId: string;
+    text: string;
+    createdAt: Timestamp;
+  }[];
+  items?: {
+    contentId: string;
+    name: string;
+    count: number;
+  }[];
+  previous?: {
+    count: number;
+    share: ScoreInterval | null;
+  };
+  change?: ScoreChange | null;
+  new?: boolean;
+  rising?: boolean;
+};
+
+/** What a person decided about a set's themes: rename a theme, merge themes into one, split messages (by id or a phrase) off into a new theme, move a message to a theme (or to other: null), pin a theme (a new one without themeId) described by phrases and example messages. */
+export type ThemeCuration = {
+  kind: "rename";
+  themeId: string;
+  label: string;
+} | {
+  kind: "merge";
+  themeIds: string[];
+  into: string;
+} | {
+  kind: "split";
+  themeId: string;
+  label: string;
+  messageIds?: string[];
+  phrase?: string;
+} | {
+  kind: "move";
+  messageId: string;
+  themeId: string | null;
+} | {
+  kind: "pin";
+  themeId?: string;
+  label: string;
+  phrases?: string[];
+  examples?: string[];
+};
+
+/** The curation recorded; `themeId`: the theme it made or changed. The set's themes follow at the themes job's next run. */
+export type ThemeCurationResult = {
+  id: string;
+  at: Timestamp;
+  themeId: string | null;
+  record: Record<string, unknown>;
+};
+
+/** A set's curation records, oldest first. */
+export type ThemeCurations = ThemeCurationResult[];
+
+/** The themes and phrases of the active messages of a period: [from, to), messages, those in a theme and the others. */
+export type Themes = {
+  from: Timestamp;
+  to: Timestamp;
+  messages: number;
+  themed: number;
+  other: number;
+  themes: Theme[];
+  phrases: Phrase[];
+};
+
+/** The period as getStats takes it (period, reference, shift; default lifetime: the last 400 days), compare "previous", a tag, $size themes (1..30, default 10) and $examples per theme (0..10, default 3). */
+export type ThemesFilter = {
+  period?: StatPeriod;
+  reference?: Instant;
+  shift?: number;
+  compare?: "previous";
+  tag?: string;
+  $size?: number;
+  $examples?: number;
 };
 
 /** ISO 8601 in UTC with milliseconds, e.g. 2026-11-22T09:16:58.534Z. */
@@ -1308,8 +1425,12 @@ export interface Operations {
   "projects/lookup": { args: ProjectsLookupArguments; result: Project[] };
   /** Changes the given fields of a project (name, description, state). */
   "projects/save": { args: ProjectsSaveArguments; result: Project };
+  /** Why people say what they say: the themes and standing-out phrases of a project's active messages over one period (default lifetime: the last 400 days), with shares, examples and, with compare "previous", the change since. */
+  "projects/themes": { args: ProjectsThemesArguments; result: Themes };
   /** Creates an active content set in a project; the key is unique within the project. */
   "sets/create": { args: SetsCreateArguments; result: ContentSet };
+  /** Records what a person decided about a message set's themes (rename, merge, split, move a message, pin); replayed over every later discovery, applied at the themes job's next run. */
+  "sets/curateThemes": { args: SetsCurateThemesArguments; result: ThemeCurationResult };
   /** Whether the account has a content set with this key in this project. */
   "sets/exists": { args: SetsExistsArguments; result: boolean };
   /** A content set by id (extension: SPEC has no sets/get). */
@@ -1320,6 +1441,10 @@ export interface Operations {
   "sets/lookup": { args: SetsLookupArguments; result: ContentSet[] };
   /** Changes the given fields of a content set (name, description, key, flags, revokeWindow, state). */
   "sets/save": { args: SetsSaveArguments; result: ContentSet };
+  /** A message set's theme curation records, oldest first. */
+  "sets/themeCurations": { args: SetsThemeCurationsArguments; result: ThemeCurations };
+  /** Why people say what they say: the themes and standing-out phrases of a content set's active messages over one period (default lifetime: the last 400 days), with shares, examples and, with compare "previous", the change since. */
+  "sets/themes": { args: SetsThemesArguments; result: Themes };
   /** Content sets of the account (or of a project) with the most responses in a period (default rolling7d), highest first, each with its stats for that period. */
   "sets/top": { args: SetsTopArguments; result: ContentSetTopEntry[] };
   /** Creates an active content item in a set; the key is unique within the set. */
@@ -1334,6 +1459,8 @@ export interface Operations {
   "contents/lookup": { args: ContentsLookupArguments; result: ContentItemLookupEntry[] };
   /** Changes the given fields of a content item (title, description, url, key, state). */
   "contents/save": { args: ContentsSaveArguments; result: ContentItem };
+  /** Why people say what they say: the themes and standing-out phrases of a content item's active messages over one period (default lifetime: the last 400 days), with shares, examples and, with compare "previous", the change since. */
+  "contents/themes": { args: ContentsThemesArguments; result: Themes };
   /** Content items of the account, a project or a content set with the most responses in a period (default rolling7d), highest first, each with its stats for that period. */
   "contents/top": { args: ContentsTopArguments; result: ContentItemTopEntry[] };
   /** Records one response on a content item, named by contentId or by contentSetId + key (the item is created on first use unless the set disallows it). */
@@ -1430,12 +1557,16 @@ export const OPERATIONS = {
   "projects/getStats": { readOnly: true, level: "viewer" },
   "projects/lookup": { readOnly: true, level: "viewer" },
   "projects/save": { readOnly: false, level: "admin" },
+  "projects/themes": { readOnly: true, level: "viewer" },
   "sets/create": { readOnly: false, level: "admin" },
+  "sets/curateThemes": { readOnly: false, level: "admin" },
   "sets/exists": { readOnly: true, level: "viewer" },
   "sets/get": { readOnly: true, level: "viewer" },
   "sets/getStats": { readOnly: true, level: "viewer" },
   "sets/lookup": { readOnly: true, level: "viewer" },
   "sets/save": { readOnly: false, level: "admin" },
+  "sets/themeCurations": { readOnly: true, level: "viewer" },
+  "sets/themes": { readOnly: true, level: "viewer" },
   "sets/top": { readOnly: true, level: "viewer" },
   "contents/create": { readOnly: false, level: "admin" },
   "contents/exists": { readOnly: true, level: "viewer" },
@@ -1443,6 +1574,7 @@ export const OPERATIONS = {
   "contents/getStats": { readOnly: true, level: "viewer" },
   "contents/lookup": { readOnly: true, level: "viewer" },
   "contents/save": { readOnly: false, level: "admin" },
+  "contents/themes": { readOnly: true, level: "viewer" },
   "contents/top": { readOnly: true, level: "viewer" },
   "responses/create": { readOnly: false, level: "anonymous" },
   "responses/discard": { readOnly: false, level: "admin" },

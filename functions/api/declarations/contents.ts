@@ -22,6 +22,8 @@ export const contentsGet = content.get('A content item by id (extension: SPEC ha
 
 export const contentsGetStats = content.getStats();
 
+export const contentsThemes = content.themes();
+
 export const contentsLookup = content.lookup({
   summary: 'Content items whose key or title starts with the text (case-insensitive), or whose id is the text; at most 20.',
   filters: ContentFilters,

@@ -18,6 +18,8 @@ export const projectsGet = project.get('A project by id.');
 
 export const projectsGetStats = project.getStats();
 
+export const projectsThemes = project.themes();
+
 export const projectsLookup = project.lookup({
   summary: 'Projects whose name starts with the text (case-insensitive), or whose id is the text; at most 20, by name.',
   filters: ProjectFilters,

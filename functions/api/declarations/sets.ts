@@ -1,3 +1,7 @@
+import * as z from 'zod';
+import { declareOperation } from '../operation';
+import { id } from '../models';
+import { ThemeCurationModel, ThemeCurationResultModel, ThemeCurationsModel } from '../theme-models';
 import { entityDeclarations } from '../entity-declarations';
 import { ContentSetModel, ContentSetTopEntryModel } from '../result-models';
 import { ContentSetCreateModel, ContentSetFilters, ContentSetKeyModel, ContentSetSaveModel } from '../models';
@@ -22,6 +26,8 @@ export const setsGet = set.get('A content set by id (extension: SPEC has no sets
 
 export const setsGetStats = set.getStats();
 
+export const setsThemes = set.themes();
+
 export const setsLookup = set.lookup({
   summary: 'Content sets whose name or key starts with the text (case-insensitive), or whose id is the text; at most 20.',
   filters: ContentSetFilters,
@@ -42,4 +48,29 @@ export const setsTop = set.top({
   query: ContentSetTopQueryModel,
   queryType: 'ContentSetTopQueryModel',
   entry: ContentSetTopEntryModel,
+});
+
+export const setsCurateThemes = declareOperation({
+  resource: 'sets',
+  name: 'curateThemes',
+  summary:
+    "Records what a person decided about a message set's themes (rename, merge, split, move a message, pin); replayed over every later discovery, applied at the themes job's next run.",
+  args: z.tuple([id, ThemeCurationModel]),
+  signature: 'contentSetId: string, curation: ThemeCuration',
+  result: ThemeCurationResultModel,
+  level: 'admin',
+  readOnly: false,
+  errors: ['not-found'],
+});
+
+export const setsThemeCurations = declareOperation({
+  resource: 'sets',
+  name: 'themeCurations',
+  summary: "A message set's theme curation records, oldest first.",
+  args: z.tuple([id]),
+  signature: 'contentSetId: string',
+  result: ThemeCurationsModel,
+  level: 'viewer',
+  readOnly: true,
+  errors: ['not-found'],
 });
