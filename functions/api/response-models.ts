@@ -124,13 +124,42 @@ const SELECTION_SCHEMA = {
   allOf: ['projectId', 'contentSetId', 'contentId'].map((scope) => ({ not: { required: ['userId', scope] } })),
 };
 
+/** The theme key of a list by theme: the themes' answer's `id`, or `other` (the messages in no theme). */
+export const OTHER_THEME = 'other';
+const PHRASE_MAX_LENGTH = 80;
+
+/** A list by theme or phrase (issue 40): the messages the themes job keeps, so a scope of items, not a person, and active ones. */
+function checkThemeSelection(query: { theme?: string; phrase?: string; tag?: string; userId?: string; state: string }, context: z.RefinementCtx) {
+  if (query.theme !== undefined && query.phrase !== undefined) context.addIssue({ code: 'custom', path: ['phrase'], message: 'give either theme or phrase' });
+  const byTheme = query.theme !== undefined || query.phrase !== undefined;
+  if (query.tag !== undefined && !byTheme)
+    context.addIssue({ code: 'custom', path: ['tag'], message: 'tag selects messages of a theme or phrase: give it with theme or phrase' });
+  if (!byTheme) return;
+  if (query.userId !== undefined) {
+    context.addIssue({
+      code: 'custom',
+      path: ['userId'],
+      message: 'a theme or phrase lists a project, set or item: give projectId, contentSetId or contentId',
+    });
+  }
+  if (query.state !== 'active')
+    context.addIssue({ code: 'custom', path: ['state'], message: 'themes hold active messages only: leave state out or give "active"' });
+}
+
 export const ResponseQueryModel = z
   .strictObject({
     $size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
     $page: z.number().int().min(1).optional(),
     ...responseSelection,
+    /** A theme id of the themes answer, or "other". */
+    theme: id.optional(),
+    /** A phrase (1-3 words), matched by its words' stems as the themes' phrases are. */
+    phrase: z.string().trim().min(1).max(PHRASE_MAX_LENGTH).optional(),
+    /** With theme or phrase: a tagged-message set's tag. */
+    tag: z.string().min(1).max(100).optional(),
   })
   .superRefine(checkSelection)
+  .superRefine(checkThemeSelection)
   .refine((query) => (query.$page ?? 1) * query.$size <= MAX_LIST_DEPTH, {
     message: `$page * $size must be at most ${MAX_LIST_DEPTH}; page on with the cursor instead`,
     path: ['$page'],
@@ -141,7 +170,7 @@ export const ResponseQueryModel = z
   })
   .meta({
     id: 'ResponseQueryModel',
-    description: `Which responses responses/list pages through: one scope (a project, set or item, or a person across the account), state and time bounds; $page * $size at most ${MAX_LIST_DEPTH}, or page on by cursor; from before to.`,
+    description: `Which responses responses/list pages through: one scope (a project, set or item, or a person across the account), state and time bounds, or the active messages of a theme (its id, or "other") or a phrase, optionally of one tag; $page * $size at most ${MAX_LIST_DEPTH}, or page on by cursor; from before to.`,
     ...SELECTION_SCHEMA,
     not: { required: ['$page', 'cursor'] },
   });

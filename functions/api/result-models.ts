@@ -163,8 +163,14 @@ export const ResponsePageModel = z
     size: z.number().int().min(1),
     hasMore: z.boolean(),
     cursor: pageCursor.optional(),
+    /** A list by theme or phrase, without a cursor: how many messages it selects in all. */
+    count: z.number().int().min(0).optional(),
   })
-  .meta({ id: 'ResponsePage', description: 'One page of responses/list, newest first; `cursor` while more remain, `page` when paging by $page.' });
+  .meta({
+    id: 'ResponsePage',
+    description:
+      'One page of responses/list, newest first; `cursor` while more remain, `page` when paging by $page; `count` (a list by theme or phrase, first page): the messages it selects in all.',
+  });
 
 export const ExportChunkModel = z
   .object({ format: z.enum(['csv', 'ndjson']), data: z.string(), rows: z.number().int().min(0), cursor: pageCursor.optional() })

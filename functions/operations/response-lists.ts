@@ -27,8 +27,11 @@ export interface ListSelection {
   state?: string;
 }
 
-interface Source {
-  partition: string;
+/** One partition of a merged list: up to `limit` items examined below `below` (its page and frontier). */
+export type PartitionReader<T> = (below: string | undefined, limit: number) => Promise<{ items: T[]; frontier?: string }>;
+
+interface Source<T> {
+  read: PartitionReader<T>;
   below?: string;
   /** The last sort key examined, while the partition may hold more. */
   frontier?: string;
@@ -40,16 +43,33 @@ interface Source {
  * `count` raw items below `start`, newest first; `budget` bounds the items examined per read.
  */
 export function mergedListRead(table: TableClient, selection: ListSelection, budget: number): IndexRead<RawItem> {
-  const sortKeyOf = (item: RawItem) => item[`${selection.index}sk`] as string;
+  return mergedPartitionsRead(
+    listPartitions(selection.index, selection.scopeId).map(
+      (partition): PartitionReader<RawItem> =>
+        (below, limit) =>
+          readResponsePartition(table, { index: selection.index, partition, from: selection.from, to: selection.to, state: selection.state, limit, below }),
+    ),
+    (item) => item[`${selection.index}sk`] as string,
+    budget,
+    RESPONSE_LIST_SHARDS,
+  );
+}
+
+/**
+ * Any partitions whose items sort by unique sort keys, merged newest first (see the header):
+ * the list indexes' shards, and the themes job's messages of a project's sets.
+ */
+export function mergedPartitionsRead<T>(
+  readers: readonly PartitionReader<T>[],
+  sortKeyOf: (item: T) => string,
+  budget: number,
+  spread = readers.length,
+): IndexRead<T> {
   return async (start, count) => {
-    const sources: Source[] = listPartitions(selection.index, selection.scopeId).map((partition) => ({
-      partition,
-      ...(start === null ? {} : { below: start }),
-      done: false,
-    }));
-    const found: RawItem[] = [];
+    const sources: Source<T>[] = readers.map((read) => ({ read, ...(start === null ? {} : { below: start }), done: false }));
+    const found: T[] = [];
     let examined = 0;
-    let limit = Math.ceil(count / RESPONSE_LIST_SHARDS) + 2;
+    let limit = Math.ceil(count / Math.max(1, spread)) + 2;
     for (;;) {
       found.sort((a, b) => (sortKeyOf(a) < sortKeyOf(b) ? 1 : -1));
       // Sources that may hold items above the count-th best found so far.
@@ -59,19 +79,7 @@ export function mergedListRead(table: TableClient, selection: ListSelection, bud
       if (open.length === 0 || (examined > 0 && examined >= budget)) break;
       const each = Math.max(1, Math.min(limit, Math.floor((budget - examined) / open.length)));
       examined += each * open.length;
-      const pages = await Promise.all(
-        open.map((source) =>
-          readResponsePartition(table, {
-            index: selection.index,
-            partition: source.partition,
-            from: selection.from,
-            to: selection.to,
-            state: selection.state,
-            limit: each,
-            below: source.below,
-          }),
-        ),
-      );
+      const pages = await Promise.all(open.map((source) => source.read(source.below, each)));
       pages.forEach((page, index) => {
         const source = open[index];
         found.push(...page.items);

@@ -7,6 +7,7 @@ import { Response as ResponseEntity, type ResponseItem, type Store } from '../st
 import { type RawItem, type ResponseListIndex, responseOf } from '../store/items';
 import { cursorPage, openPosition, type CursorScope, type IndexSource } from './paging';
 import { mergedListRead } from './response-lists';
+import { listThemeMessages, type ThemeListScope } from './theme-messages';
 import { responseView } from '../domain/response-view';
 import type { ResponseState } from '../domain/states';
 
@@ -43,7 +44,7 @@ async function selectedIndex(
   store: Store,
   accountId: string,
   selection: ResponseSelection,
-): Promise<{ accessPattern: ResponseAccessPattern; partition: string } | null> {
+): Promise<{ accessPattern: ResponseAccessPattern; partition: string; contentSetId?: string } | null> {
   const { ContentItem, ContentSet, Project } = store.entities;
   if (selection.userId !== undefined) return { accessPattern: 'byUser', partition: `${accountId}#${selection.userId}` };
   if (selection.contentId) {
@@ -51,7 +52,7 @@ async function selectedIndex(
     if (!data || data.accountId !== accountId) throw notFound('Content item', selection.contentId);
     const consistent =
       (!selection.contentSetId || selection.contentSetId === data.contentSetId) && (!selection.projectId || selection.projectId === data.projectId);
-    return consistent ? { accessPattern: 'byContentItem', partition: data.id } : null;
+    return consistent ? { accessPattern: 'byContentItem', partition: data.id, contentSetId: data.contentSetId } : null;
   }
   if (selection.contentSetId) {
     const { data } = await ContentSet.get({ id: selection.contentSetId }).go();
@@ -102,6 +103,44 @@ function sortKeyOfPosition(position: string, index: ResponseListIndex): string {
   return String(keys[`${index}sk`]);
 }
 
+/** What a cursor of a list is bound to: the operation, the index and scope read, the filters. */
+function listScope(
+  accountId: string,
+  operation: string,
+  index: { accessPattern: ResponseAccessPattern; partition: string } | null,
+  selection: ResponseSelection,
+  extra: Record<string, unknown>,
+): CursorScope {
+  return {
+    accountId,
+    path: 'args.0.cursor',
+    scope: {
+      operation,
+      ...extra,
+      index: index?.accessPattern ?? 'none',
+      partition: index?.partition,
+      state: selection.state,
+      from: selection.from,
+      to: selection.to,
+    },
+  };
+}
+
+/** The scope of a list by theme or phrase: the themes job keeps messages per set. */
+function themeListScope(index: { accessPattern: ResponseAccessPattern; partition: string; contentSetId?: string }): ThemeListScope {
+  switch (index.accessPattern) {
+    case 'byContentItem':
+      return { kind: 'item', contentItemId: index.partition, contentSetId: index.contentSetId! };
+    case 'byContentSet':
+      return { kind: 'set', contentSetId: index.partition };
+    case 'byProject':
+      return { kind: 'project', projectId: index.partition };
+    case 'byUser':
+      // The query model refuses a person's list by theme or phrase.
+      throw new Error('a list by theme or phrase has no person scope');
+  }
+}
+
 export interface ResponseListing {
   /** Null when the scopes given do not overlap: nothing to list. */
   source: IndexSource<ResponseItem> | null;
@@ -123,19 +162,7 @@ export async function responseListing(
   readBudget = FILTERED_READ_BUDGET,
 ): Promise<ResponseListing> {
   const index = await selectedIndex(store, accountId, selection);
-  const list: CursorScope = {
-    accountId,
-    path: 'args.0.cursor',
-    scope: {
-      operation,
-      ...extra,
-      index: index?.accessPattern ?? 'none',
-      partition: index?.partition,
-      state: selection.state,
-      from: selection.from,
-      to: selection.to,
-    },
-  };
+  const list = listScope(accountId, operation, index, selection, extra);
   if (!index) return { source: null, list };
   if (index.accessPattern !== 'byUser') {
     const listIndex = LIST_INDEXES[index.accessPattern];
@@ -184,6 +211,11 @@ export async function responseListing(
  * return a cursor while more responses exist.
  */
 export async function listResponses(store: Store, accountId: string, query: ResponseQueryModel, readBudget = FILTERED_READ_BUDGET) {
+  if (query.theme !== undefined || query.phrase !== undefined) {
+    const index = await selectedIndex(store, accountId, query);
+    const list = listScope(accountId, 'responses/list', index, query, { theme: query.theme, phrase: query.phrase, tag: query.tag });
+    return listThemeMessages(store, accountId, query, index && themeListScope(index), list);
+  }
   const { source, list } = await responseListing(store, accountId, query, 'responses/list', {}, readBudget);
   const page = source
     ? await cursorPage(source, list, { cursor: query.cursor, size: query.$size, skip: ((query.$page ?? 1) - 1) * query.$size })

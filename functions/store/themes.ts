@@ -22,7 +22,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DayCounts } from '../domain/theme-counts';
+import type { DayCounts, ThemedMessage } from '../domain/theme-counts';
 import type { Curation, ThemeModel } from '../domain/themes';
 import { queryAll, sendUntilProcessed } from './batch';
 import type { TableClient } from './dynamodb-clients';
@@ -254,13 +254,8 @@ export async function writeCuration(store: TableClient, setId: string, entry: Cu
 
 /* Messages */
 
-export interface StoredMessage {
-  responseId: string;
-  contentItemId: string;
-  createdAt: string;
-  text: string;
-  tag?: string;
-  theme: string | null;
+/** An active message as the job keeps it, with its phrase keys (what `contains(ph, key)` finds). */
+export interface StoredMessage extends ThemedMessage {
   phrases: string[];
 }
 
@@ -300,6 +295,93 @@ export async function readMessages(store: TableClient, setId: string, from: stri
     ConsistentRead: true,
   });
   return items.filter((item) => String(item.sk) < to).map(messageOfItem);
+}
+
+/** Which of a set's messages `responses/list` by theme or phrase selects (a filter on the messages' items). */
+export interface MessageFilter {
+  /** A theme id, or null for those in no theme (`other`). */
+  theme?: string | null;
+  /** A phrase key (what `phrasesOf` keeps). */
+  phrase?: string;
+  contentItemId?: string;
+  tag?: string;
+  /** createdAt from (inclusive) and to (exclusive), ISO prefixes. */
+  from?: string;
+  to?: string;
+}
+
+function messageQuery(store: TableClient, setId: string, filter: MessageFilter) {
+  const values: Record<string, unknown> = { ':pk': themeKeys.messages(setId) };
+  const names: Record<string, string> = {};
+  // Sort keys are `<createdAt>#<responseId>`: a bare `<createdAt>` bound is below every key that starts with it, so BETWEEN excludes `to`.
+  let keyCondition = 'pk = :pk';
+  if (filter.from !== undefined) values[':from'] = filter.from;
+  if (filter.to !== undefined) values[':to'] = filter.to;
+  if (filter.from !== undefined && filter.to !== undefined) keyCondition += ' AND sk BETWEEN :from AND :to';
+  else if (filter.from !== undefined) keyCondition += ' AND sk >= :from';
+  else if (filter.to !== undefined) keyCondition += ' AND sk < :to';
+  const conditions: string[] = [];
+  if (filter.theme === null) conditions.push('attribute_not_exists(th)');
+  else if (filter.theme !== undefined) {
+    conditions.push('th = :th');
+    values[':th'] = filter.theme;
+  }
+  if (filter.phrase !== undefined) {
+    conditions.push('contains(ph, :ph)');
+    values[':ph'] = filter.phrase;
+  }
+  if (filter.contentItemId !== undefined) {
+    conditions.push('ci = :ci');
+    values[':ci'] = filter.contentItemId;
+  }
+  if (filter.tag !== undefined) {
+    conditions.push('#tg = :tg');
+    names['#tg'] = 'tg';
+    values[':tg'] = filter.tag;
+  }
+  return {
+    TableName: store.tableName,
+    KeyConditionExpression: keyCondition,
+    ...(conditions.length === 0 ? {} : { FilterExpression: conditions.join(' AND ') }),
+    ...(Object.keys(names).length === 0 ? {} : { ExpressionAttributeNames: names }),
+    ExpressionAttributeValues: values,
+    ScanIndexForward: false,
+  };
+}
+
+/**
+ * Up to `limit` of the set's messages examined below the sort key `below`, newest first, those
+ * the filter selects; `frontier`: the last sort key examined while more may follow.
+ */
+export async function readMessagePage(
+  store: TableClient,
+  setId: string,
+  filter: MessageFilter,
+  below: string | undefined,
+  limit: number,
+): Promise<{ items: StoredMessage[]; frontier?: string }> {
+  const page = await store.documentClient.send(
+    new QueryCommand({
+      ...messageQuery(store, setId, filter),
+      Limit: limit,
+      ...(below === undefined ? {} : { ExclusiveStartKey: { pk: themeKeys.messages(setId), sk: below } }),
+    }),
+  );
+  const last = page.LastEvaluatedKey?.sk;
+  return { items: (page.Items ?? []).map(messageOfItem), ...(typeof last === 'string' ? { frontier: last } : {}) };
+}
+
+/** How many of the set's messages the filter selects (a Query that returns counts only). */
+export async function countMessages(store: TableClient, setId: string, filter: MessageFilter): Promise<number> {
+  const query = messageQuery(store, setId, filter);
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await store.documentClient.send(new QueryCommand({ ...query, Select: 'COUNT', ExclusiveStartKey: start }));
+    count += page.Count ?? 0;
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return count;
 }
 
 /** The newest messages of the set, whole days, until at least `limit` (the discovery's sample of the set). */

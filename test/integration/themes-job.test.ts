@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { discover, runThemes } from '../../functions/jobs/themes';
 import { ALL_TAGS, sumDays } from '../../functions/domain/theme-counts';
+import { phraseKey } from '../../functions/domain/themes';
 import { defaultStore } from '../../functions/store/entity-store';
 import { readDays, readMessages, readModel, readThemeState } from '../../functions/store/themes';
 import { createAccount, createContentSet, startTestApi, type AccountKeys, type TestApi } from '../support/api';
@@ -242,6 +243,86 @@ describe('the themes operations', () => {
     const projectId = (await ok('sets/get', [setId])).projectId;
     const project = await themesOf('projects/themes', [projectId, { $size: 30 }]);
     expect([project.messages, project.themed]).toEqual([set.messages, set.themed]);
+  });
+
+  /** Every page of a list by theme or phrase: its response ids and the first page's count. */
+  async function listAll(query: Record<string, unknown>) {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    let count: number | undefined;
+    do {
+      const page = await ok('responses/list', [{ ...query, $size: 100, ...(cursor === undefined ? {} : { cursor }) }], owner.viewer);
+      if (cursor === undefined) count = page.count;
+      else expect(page.count).toBeUndefined();
+      ids.push(...page.items.map((item: { id: string; state: string }) => item.id));
+      for (const item of page.items) expect(item.state).toBe('active');
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+    return { ids, count };
+  }
+
+  test('responses/list by theme or phrase lists exactly the messages the themes answer counts', async () => {
+    const answer = await themesOf('sets/themes', [setId, { period: 'rolling7d', $size: 30 }]);
+    const stored = (await storedMessages()).filter((message) => message.createdAt >= answer.from && message.createdAt < answer.to);
+    expect(answer.messages).toBe(stored.length);
+    const period = { contentSetId: setId, from: answer.from, to: answer.to };
+    for (const theme of answer.themes) {
+      const listed = await listAll({ ...period, theme: theme.id });
+      expect(listed.count).toBe(theme.count);
+      expect(listed.ids.sort()).toEqual(
+        stored
+          .filter((message) => message.theme === theme.id)
+          .map((message) => message.responseId)
+          .sort(),
+      );
+    }
+    const other = await listAll({ ...period, theme: 'other' });
+    expect([other.count, other.ids.length]).toEqual([answer.other, answer.other]);
+    expect(new Set(other.ids)).toEqual(new Set(stored.filter((message) => message.theme === null).map((message) => message.responseId)));
+    // Newest first, each once.
+    const whole = await listAll({ contentSetId: setId, theme: answer.themes[0].id });
+    expect(new Set(whole.ids).size).toBe(whole.ids.length);
+
+    // A phrase: the messages holding it, whatever their theme; as the answer shows it or as typed.
+    const phrase = answer.phrases[0];
+    const byPhrase = await listAll({ ...period, phrase: phrase.text });
+    expect(byPhrase.count).toBe(byPhrase.ids.length);
+    expect(byPhrase.count).toBeGreaterThanOrEqual(phrase.count);
+    const key = phraseKey(phrase.text);
+    expect(new Set(byPhrase.ids)).toEqual(new Set(stored.filter((message) => message.phrases.includes(key)).map((message) => message.responseId)));
+    expect((await listAll({ ...period, phrase: phrase.text.toUpperCase() })).ids.sort()).toEqual(byPhrase.ids.sort());
+
+    // A tag, an item and the project: the same selection, narrowed or across sets.
+    const no = await themesOf('sets/themes', [setId, { period: 'rolling7d', tag: 'no', $size: 30 }]);
+    const noTheme = no.themes[0];
+    expect((await listAll({ ...period, theme: noTheme.id, tag: 'no' })).count).toBe(noTheme.count);
+    const page = stored.find((message) => message.theme === answer.themes[0].id)!.contentItemId;
+    const itemAnswer = await themesOf('contents/themes', [page, { period: 'rolling7d', $size: 30 }]);
+    const itemTheme = itemAnswer.themes.find((theme: { id: string }) => theme.id === answer.themes[0].id);
+    const ofItem = await listAll({ contentId: page, from: answer.from, to: answer.to, theme: answer.themes[0].id });
+    expect(ofItem.count).toBe(itemTheme.count);
+    expect(ofItem.ids.every((id) => stored.find((message) => message.responseId === id)?.contentItemId === page)).toBe(true);
+    const projectId = (await ok('sets/get', [setId])).projectId;
+    expect((await listAll({ projectId, from: answer.from, to: answer.to, theme: answer.themes[0].id })).count).toBe(answer.themes[0].count);
+
+    // Held and removed messages never appear (the test above quarantined and revoked two).
+    const all = await listAll({ contentSetId: setId, theme: 'other' });
+    const themedAll = await Promise.all(answer.themes.map((theme: { id: string }) => listAll({ contentSetId: setId, theme: theme.id })));
+    const listedIds = new Set([...all.ids, ...themedAll.flatMap((listed) => listed.ids)]);
+    const held = (await ok('responses/list', [{ contentSetId: setId, state: 'quarantined', $size: 100 }], owner.viewer)).items;
+    expect(held.length).toBeGreaterThan(0);
+    for (const response of held) expect(listedIds.has(response.id)).toBe(false);
+
+    // Refused: both, a person, another state, a tag alone, a phrase of stop words.
+    const refused = async (query: Record<string, unknown>, path: string) => {
+      const answered = await api.call('responses/list', [query], { key: owner.viewer });
+      expect([answered.status, answered.body.data?.fields?.[0]?.path]).toEqual([400, path]);
+    };
+    await refused({ contentSetId: setId, theme: 'other', phrase: 'refund' }, 'args.0.phrase');
+    await refused({ userId: 'someone', theme: 'other' }, 'args.0.userId');
+    await refused({ contentSetId: setId, theme: 'other', state: 'quarantined' }, 'args.0.state');
+    await refused({ contentSetId: setId, tag: 'no' }, 'args.0.tag');
+    await refused({ contentSetId: setId, phrase: 'the and of' }, 'args.0.phrase');
   });
 
   test('people curate: a rename, a merge and a pin survive the next discoveries, audited and listed', async () => {

@@ -1045,16 +1045,17 @@ export type ResponseExportModel = {
   format: "csv" | "ndjson";
 };
 
-/** One page of responses/list, newest first; `cursor` while more remain, `page` when paging by $page. */
+/** One page of responses/list, newest first; `cursor` while more remain, `page` when paging by $page; `count` (a list by theme or phrase, first page): the messages it selects in all. */
 export type ResponsePage = {
   items: Response[];
   page?: number;
   size: number;
   hasMore: boolean;
   cursor?: Cursor;
+  count?: number;
 };
 
-/** Which responses responses/list pages through: one scope (a project, set or item, or a person across the account), state and time bounds; $page * $size at most 10000, or page on by cursor; from before to. */
+/** Which responses responses/list pages through: one scope (a project, set or item, or a person across the account), state and time bounds, or the active messages of a theme (its id, or "other") or a phrase, optionally of one tag; $page * $size at most 10000, or page on by cursor; from before to. */
 export type ResponseQueryModel = {
   $size?: number;
   $page?: number;
@@ -1066,6 +1067,9 @@ export type ResponseQueryModel = {
   from?: Instant;
   to?: Instant;
   cursor?: string;
+  theme?: string;
+  phrase?: string;
+  tag?: string;
 };
 
 /** A response to revoke, with its revoke token. */
@@ -1105,7 +1109,7 @@ export type ResponsesGetArguments = [string];
 /** The arguments of responses/import: contentSetId: string, rows: { key? | contentId?, value, createdAt, userId?, context?, importId }[] */
 export type ResponsesImportArguments = [string, ImportRowModel[]];
 
-/** The arguments of responses/list: { $size?, $page? | cursor?, projectId?, contentSetId?, contentId?, userId?, state?, from?, to? } */
+/** The arguments of responses/list: { $size?, $page? | cursor?, projectId?, contentSetId?, contentId?, userId?, state?, from?, to?, theme? | phrase?, tag? } */
 export type ResponsesListArguments = [ResponseQueryModel];
 
 /** The arguments of responses/release: { responseIds: string[] } | { contentId } */
@@ -1479,7 +1483,7 @@ export interface Operations {
   "responses/getAggregates": { args: ResponsesGetAggregatesArguments; result: number[] };
   /** Records past responses in a content set, up to 1,000 rows (and 4 MiB) per call, each once per importId; counted at their createdAt, not sent to webhooks. */
   "responses/import": { args: ResponsesImportArguments; result: ImportResult };
-  /** Responses of a project, content set or content item, or of a person (userId) across the account, newest first; page on with the returned cursor (or 1-based $page). */
+  /** Responses of a project, content set or content item, or of a person (userId) across the account, or the messages of a theme or phrase, newest first; page on with the returned cursor (or 1-based $page). */
   "responses/list": { args: ResponsesListArguments; result: ResponsePage };
   /** Releases held (quarantined) responses, up to 100 by id or of an item a call: they are counted and announced as new. Idempotent. */
   "responses/release": { args: ResponsesReleaseArguments; result: ReviewResult };

@@ -146,9 +146,9 @@ export const responsesList = declareOperation({
   resource: 'responses',
   name: 'list',
   summary:
-    'Responses of a project, content set or content item, or of a person (userId) across the account, newest first; page on with the returned cursor (or 1-based $page).',
+    'Responses of a project, content set or content item, or of a person (userId) across the account, or the messages of a theme or phrase, newest first; page on with the returned cursor (or 1-based $page).',
   args: z.tuple([ResponseQueryModel]),
-  signature: '{ $size?, $page? | cursor?, projectId?, contentSetId?, contentId?, userId?, state?, from?, to? }',
+  signature: '{ $size?, $page? | cursor?, projectId?, contentSetId?, contentId?, userId?, state?, from?, to?, theme? | phrase?, tag? }',
   result: ResponsePageModel,
   level: 'viewer',
   readOnly: true,
