@@ -26,6 +26,7 @@ const KeysPage = lazy(() => import('./pages/keys'));
 const AuditPage = lazy(() => import('./pages/audit'));
 const MembersPage = lazy(() => import('./pages/members'));
 const AlertsPage = lazy(() => import('./pages/alerts'));
+const NotificationsPage = lazy(() => import('./pages/notifications'));
 
 function NavLink(props: { href: string; children: ReactNode }) {
   const [location] = useLocation();
@@ -57,6 +58,7 @@ function Shell(props: { children: ReactNode }) {
           {session.isAdmin && <NavLink href="/members">Members</NavLink>}
           {session.isAdmin && <NavLink href="/keys">API keys</NavLink>}
           {session.isAdmin && <NavLink href="/audit">Audit log</NavLink>}
+          {session.credential === 'person' && <NavLink href="/notifications">Notifications</NavLink>}
         </nav>
         <div className="session">
           <span className="session-name" data-testid="session-name">
@@ -137,6 +139,7 @@ function Routes() {
         <Route path="/sets/:setId/settings">{(params) => <SetSettingsPage setId={params.setId} />}</Route>
         <Route path="/items/:itemId">{(params) => <ContentItemPage itemId={params.itemId} />}</Route>
         <Route path="/alerts" component={AlertsPage} />
+        <Route path="/notifications" component={NotificationsPage} />
         <Route path="/respondents" component={RespondentsPage} />
         <Route path="/respondents/:userId">{(params) => <RespondentPage userId={params.userId} />}</Route>
         {/* The pages' earlier address: bookmarks keep working. */}

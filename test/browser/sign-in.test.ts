@@ -17,20 +17,11 @@ import { issueApiKey } from '../../functions/operations/api-keys';
 import { acceptInvitation, createInvitation } from '../../functions/operations/members';
 import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
-import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, tearDownConsoleSuite } from '../support/browser';
+import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, signInThrough, tearDownConsoleSuite } from '../support/browser';
 import { startLocalOidcProcess, type LocalOidcProcess } from '../support/local-oidc';
 import { until } from '../support/webhook-receiver';
 
 jest.setTimeout(180_000);
-
-/** From the console's sign-in page through the provider's login page, back to the console. */
-async function signInThrough(page: Page, issuer: string, base: string, login: string): Promise<void> {
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL((url) => url.origin === issuer);
-  await page.getByLabel('Login name').fill(login);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.origin === base);
-}
 
 /** A JWT's claims (read, not verified: the API verifies). */
 const claimsOf = (token: string): { iat: number; exp: number; sub: string } => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
@@ -103,6 +94,7 @@ describeInBrowser('signing in as a person', () => {
       'Members',
       'API keys',
       'Audit log',
+      'Notifications',
     ]);
     await page.getByRole('link', { name: 'Respondent data' }).click();
     await page.getByRole('heading', { level: 1, name: 'Respondent data' }).waitFor();

@@ -174,6 +174,15 @@ export async function signInAt(page: Page, url: string, key: string): Promise<vo
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
+/** From the console's sign-in page through the provider's login page (npm start's local one), back to the console. */
+export async function signInThrough(page: Page, issuer: string, base: string, login: string): Promise<void> {
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL((url) => url.origin === issuer);
+  await page.getByLabel('Login name').fill(login);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.origin === base);
+}
+
 /** Once nothing is loading: a screenshot, one h1, and axe-core finding no serious or critical violation. */
 export async function checkPage(page: Page, name: string): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('.loading'), undefined, { timeout: 20_000 }).catch(() => undefined);

@@ -32,7 +32,13 @@ const KINDS: Record<string, { first: TargetKind[]; rest?: TargetKind }> = {
   'members/setRole': { first: ['member'], rest: 'unknown' },
   'members/remove': { first: ['member'], rest: 'unknown' },
   'members/renameAccount': { first: ['account'] },
+  'members/sendDigest': { first: ['project'] },
+  // A mail's unsubscribe link (functions/operations/unsubscribe.ts): no operation, the member as actor and target.
+  'mail/unsubscribe': { first: ['member'] },
 };
+
+/** Audit entries of changes that are no operation of the API: a mail's unsubscribe link. */
+export const AUDITED_ROUTES = ['mail/unsubscribe'] as const;
 
 export function targetKinds(operation: string, targetIds: readonly string[]): TargetKind[] {
   const kinds = KINDS[operation];

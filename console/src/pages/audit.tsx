@@ -25,7 +25,7 @@ import { loadedItems } from '../data/paging';
 import { useProjects } from '../data/projects';
 import { useContentSets } from '../data/sets';
 import { useWebhooks } from '../data/webhooks';
-import { type TargetKind, targetKinds } from '../lib/audit-targets';
+import { AUDITED_ROUTES, type TargetKind, targetKinds } from '../lib/audit-targets';
 import { type ExportProgress, readChunks, saveFile } from '../lib/export';
 import { dayRangeQuery, formatCount, formatDateTime, plural } from '../lib/format';
 import { useSession } from '../session';
@@ -44,11 +44,13 @@ interface Filters {
 
 const NO_FILTERS: Filters = { actor: '', operation: '', outcome: '', targetId: '', from: '', to: '' };
 
-/** The operations that write entries: every changing one a key or member may call (functions/api/operation.ts `isAudited`). */
-const AUDITED_OPERATIONS = Object.entries(OPERATIONS)
-  .filter(([, operation]) => !operation.readOnly && operation.level !== 'anonymous')
-  .map(([name]) => name)
-  .sort();
+/** What writes entries: every changing operation a key or member may call (functions/api/operation.ts `isAudited`), and the unsubscribe link. */
+const AUDITED_OPERATIONS = [
+  ...Object.entries(OPERATIONS)
+    .filter(([, operation]) => !operation.readOnly && operation.level !== 'anonymous')
+    .map(([name]) => name),
+  ...AUDITED_ROUTES,
+].sort();
 
 function serverQuery(filters: Filters): AuditQuery {
   return {

@@ -1,6 +1,7 @@
 /**
  * The account's members (admins): the account's name (owners rename it), who they are,
- * their roles (a card per member on a phone), invitations by email with a
+ * their roles and mail settings (what they get, where, and a bounce or complaint that
+ * stopped it; a card per member on a phone), invitations by email with a
  * role (the link to send is shown once, to copy), the pending invitations (who made each;
  * withdraw), role changes and removal, whose dialog says how many keys the removal also
  * revokes. The API says who may do what (only owners hand out or take away admin and
@@ -16,6 +17,7 @@ import { SecretOnce } from '../components/secret-once';
 import { ChangeError, ErrorMessage, errorMessage, fieldErrors, Loading } from '../components/states';
 import { useInvitations, useInviteMember, useMembers, useRemoveMember, useRenameAccount, useSetMemberRole, useWithdrawInvitation } from '../data/members';
 import { formatDateTime } from '../lib/format';
+import { preferencesLine, suppressionWords } from '../lib/notification-words';
 import { useSession } from '../session';
 
 const ROLES: { value: Role; label: string }[] = [
@@ -184,6 +186,22 @@ function PendingInvitations() {
   );
 }
 
+/** A member's mail: what they get, where it goes, and why it stopped (a bounce, a complaint). */
+function MemberMail(props: { member: Member }) {
+  const { mail, notifications } = props.member;
+  return (
+    <div className="member-mail" data-testid="member-mail">
+      {notifications && <span>{preferencesLine(notifications)}</span>}
+      <span className="muted small break">{mail?.address ? `to ${mail.address}` : 'no verified address: no mail'}</span>
+      {mail?.suppressed && (
+        <span className="note small" data-testid="member-suppressed">
+          {suppressionWords(mail.suppressed)}
+        </span>
+      )}
+    </div>
+  );
+}
+
 /** What removing a member also does to the keys they made (the API's count: theirs, and keys those keys created). */
 function revokesKeysNote(member: Member | undefined): string | undefined {
   const keys = member?.keys ?? 0;
@@ -249,6 +267,7 @@ export default function MembersPage() {
   const columns: Column<Member>[] = [
     { header: 'Name', cell: (member) => `${member.name ?? member.subject}${me?.person?.memberId === member.id ? ' (you)' : ''}` },
     { header: 'Email', cell: (member) => member.email ?? '—' },
+    { header: 'Mail', cell: (member) => <MemberMail member={member} /> },
     {
       header: 'Role',
       cell: (member) => <RoleSelect member={member} disabled={setRole.isPending} onChange={(role) => setRole.mutate({ id: member.id, role })} />,
