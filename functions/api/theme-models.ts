@@ -86,15 +86,26 @@ export const ThemeCurationModel = z
   .discriminatedUnion('kind', [
     z.strictObject({ kind: z.literal('rename'), themeId: id, label }),
     z.strictObject({ kind: z.literal('merge'), themeIds: z.array(id).min(2).max(10), into: id }),
-    z.strictObject({ kind: z.literal('split'), themeId: id, label, messageIds: z.array(id).min(1).max(100).optional(), phrase: phrase.optional() }),
+    z
+      .strictObject({ kind: z.literal('split'), themeId: id, label, messageIds: z.array(id).min(1).max(100).optional(), phrase: phrase.optional() })
+      .refine((split) => split.messageIds !== undefined || split.phrase !== undefined, {
+        message: 'a split names the messages that leave: give messageIds, a phrase, or both',
+        path: ['messageIds'],
+      }),
     z.strictObject({ kind: z.literal('move'), messageId: id, themeId: id.nullable() }),
-    z.strictObject({
-      kind: z.literal('pin'),
-      themeId: id.optional(),
-      label,
-      phrases: z.array(phrase).max(10).default([]),
-      examples: z.array(z.string().trim().min(1).max(EXAMPLE_MAX_LENGTH)).max(10).default([]),
-    }),
+    z
+      .strictObject({
+        kind: z.literal('pin'),
+        themeId: id.optional(),
+        label,
+        phrases: z.array(phrase).max(10).default([]),
+        examples: z.array(z.string().trim().min(1).max(EXAMPLE_MAX_LENGTH)).max(10).default([]),
+      })
+      // A new theme is made of what describes it: without phrases or examples it would stay empty.
+      .refine((pin) => pin.themeId !== undefined || pin.phrases.length > 0 || pin.examples.length > 0, {
+        message: 'a new pinned theme needs phrases or examples that describe it',
+        path: ['phrases'],
+      }),
   ])
   .meta({
     id: 'ThemeCuration',

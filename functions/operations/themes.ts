@@ -211,7 +211,7 @@ async function itemNamesOf(store: Store, contentIds: string[]) {
  * against the themes the set has had, and asks the themes job to discover again: what people
  * decided is replayed over every discovery from then on.
  */
-export async function curateThemes(store: Store, accountId: string, contentSetId: string, input: ThemeCurationModel, now: Date) {
+export async function curateThemes(store: Store, accountId: string, contentSetId: string, input: ThemeCurationModel, now: Date, touched: string[] = []) {
   const set = await loadContentSet(store, accountId, contentSetId);
   if (!MESSAGE_SCHEMAS.has(set.schema)) throw notFound('Themes of content set', contentSetId);
   // A set whose first discovery is still to come has no themes yet: only a new pinned theme can be made.
@@ -250,10 +250,33 @@ export async function curateThemes(store: Store, accountId: string, contentSetId
       record = { kind: 'pin', themeId, label: input.label, phrases: input.phrases, examples: input.examples };
       break;
   }
+  const messageIds = record.kind === 'move' ? [record.messageId] : record.kind === 'split' ? (record.messageIds ?? []) : [];
+  await checkMessagesOfSet(store, accountId, contentSetId, messageIds);
   const at = now.toISOString();
   await writeCuration(store, contentSetId, { id: curationId, at, record });
+  // The audit entry names the themes and messages the record changes.
+  const themeIds = record.kind === 'merge' ? [...record.themeIds, record.into] : record.kind === 'split' ? [record.themeId, record.newThemeId] : [themeId];
+  touched.push(...themeIds.filter((id): id is string => id !== null), ...messageIds);
   await requestThemesSync(store, contentSetId, now, { discover: true });
   return { id: curationId, at, themeId, record: record as unknown as Record<string, unknown> };
+}
+
+/** A curation names messages of its set: each must be a response of that set (of the caller's account). */
+async function checkMessagesOfSet(store: Store, accountId: string, contentSetId: string, responseIds: string[]): Promise<void> {
+  if (responseIds.length === 0) return;
+  const found = new Set(
+    (
+      await getRawItemsChunked(
+        store,
+        responseIds.map((responseId) => keys.response(responseId)),
+      )
+    )
+      .map((item) => item && responseOf(item))
+      .filter((response) => response && response.accountId === accountId && response.contentSetId === contentSetId)
+      .map((response) => response!.id),
+  );
+  const missing = responseIds.find((responseId) => !found.has(responseId));
+  if (missing !== undefined) throw notFound('Message of the content set', missing);
 }
 
 export async function themeCurations(store: Store, accountId: string, contentSetId: string) {

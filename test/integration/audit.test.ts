@@ -370,6 +370,16 @@ const scenarios: Partial<Record<OperationName, Scenario>> = {
       return { targetIds: [memberId], secrets: [bearer, token] };
     },
   },
+  'sets/curateThemes': {
+    async run(a) {
+      const projectId = await project(a);
+      const setId = await createContentSet(api, a.admin, projectId, 'message');
+      const label = unique('Theme label');
+      const example = unique('an example message');
+      const pinned = await ok(a, 'sets/curateThemes', [setId, { kind: 'pin', label, phrases: ['gift card'], examples: [example] }]);
+      return { targetIds: [setId, pinned.id, pinned.themeId], secrets: [label, example] };
+    },
+  },
   'webhooks/redeliver': {
     async run(a) {
       const { id, secret, token } = await webhook(a);

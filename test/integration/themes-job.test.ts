@@ -12,7 +12,7 @@ import { discover, runThemes } from '../../functions/jobs/themes';
 import { ALL_TAGS, sumDays } from '../../functions/domain/theme-counts';
 import { phraseKey } from '../../functions/domain/themes';
 import { defaultStore } from '../../functions/store/entity-store';
-import { readDays, readMessages, readModel, readThemeState } from '../../functions/store/themes';
+import { readDays, readMessages, readModel, readThemeState, type StoredMessage } from '../../functions/store/themes';
 import { createAccount, createContentSet, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 
 jest.setTimeout(300_000);
@@ -325,33 +325,86 @@ describe('the themes operations', () => {
     await refused({ contentSetId: setId, phrase: 'the and of' }, 'args.0.phrase');
   });
 
-  test('people curate: a rename, a merge and a pin survive the next discoveries, audited and listed', async () => {
+  test('people curate: rename, merge, split by phrase and by messages, move and pin survive the next discoveries, audited and listed', async () => {
     const before = await themesOf('sets/themes', [setId, { $size: 30 }]);
-    const [first, second, third] = before.themes;
-    // Viewers read, admins curate.
+    const [first, second, third, fourth, fifth = fourth] = before.themes;
+    const stored = await storedMessages();
+    const giftKey = phraseKey('gift card');
+    // A phrase held by several of the fourth theme's messages: its split takes them, and later ones.
+    const phraseCounts = new Map<string, number>();
+    for (const message of stored.filter((candidate) => candidate.theme === fourth.id))
+      for (const key of message.phrases) if (!key.includes(' ')) phraseCounts.set(key, (phraseCounts.get(key) ?? 0) + 1);
+    const [splitKey] = [...phraseCounts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+    const splitText = stored
+      .find((message) => message.phrases.includes(splitKey))!
+      .text.split(/\s+/)
+      .find((word) => phraseKey(word) === splitKey)!;
+    expect(phraseKey(splitText)).toBe(splitKey);
+    const untouched = (message: StoredMessage) => !message.phrases.includes(giftKey) && !message.phrases.includes(splitKey);
+    const byHand = stored.filter((message) => message.theme === fifth.id && untouched(message)).slice(-2);
+    const moved = stored.find((message) => message.theme === first.id && untouched(message))!;
+    expect(byHand).toHaveLength(2);
+
+    // Viewers read, admins curate; what the set never had is not found; a split or a new pin says what it takes.
     expect((await api.call('sets/curateThemes', [setId, { kind: 'rename', themeId: first.id, label: 'x' }], { key: owner.viewer })).status).toBe(403);
-    expect((await api.call('sets/curateThemes', [setId, { kind: 'rename', themeId: 'AAAAAAAAAAAAAAAAAAAAAA', label: 'x' }], { key: owner.admin })).status).toBe(
-      404,
-    );
-    await ok('sets/curateThemes', [setId, { kind: 'rename', themeId: first.id, label: 'Billing mistakes' }]);
+    const refused = async (curation: unknown, status: number) =>
+      expect((await api.call('sets/curateThemes', [setId, curation], { key: owner.admin })).status).toBe(status);
+    await refused({ kind: 'rename', themeId: 'AAAAAAAAAAAAAAAAAAAAAA', label: 'x' }, 404);
+    await refused({ kind: 'move', messageId: 'AAAAAAAAAAAAAAAAAAAAAA', themeId: null }, 404);
+    await refused({ kind: 'split', themeId: fourth.id, label: 'Nothing' }, 400);
+    await refused({ kind: 'pin', label: 'Empty' }, 400);
+
+    const renamed = await ok('sets/curateThemes', [setId, { kind: 'rename', themeId: first.id, label: 'Billing mistakes' }]);
     await ok('sets/curateThemes', [setId, { kind: 'merge', themeIds: [second.id, third.id], into: second.id }]);
+    const byPhrase = await ok('sets/curateThemes', [setId, { kind: 'split', themeId: fourth.id, label: 'Split by phrase', phrase: splitText }]);
+    const split = await ok('sets/curateThemes', [
+      setId,
+      { kind: 'split', themeId: fifth.id, label: 'Split by hand', messageIds: byHand.map((message) => message.responseId) },
+    ]);
+    const move = await ok('sets/curateThemes', [setId, { kind: 'move', messageId: moved.responseId, themeId: null }]);
     const pinned = await ok('sets/curateThemes', [
       setId,
       { kind: 'pin', label: 'Gift cards', phrases: ['gift card'], examples: ['my gift card code does not work'] },
     ]);
+
+    /** What people decided, as the themes and the job's messages show it. */
+    const expectCurated = async () => {
+      const state = (await readThemeState(store, setId))!;
+      const messages = await storedMessages();
+      const themeOf = new Map(messages.map((message) => [message.responseId, message.theme]));
+      expect(state.themes.find((theme) => theme.id === first.id)).toMatchObject({ label: 'Billing mistakes', curated: true });
+      expect(state.themes.some((theme) => theme.id === third.id)).toBe(false);
+      expect(messages.some((message) => message.theme === third.id)).toBe(false);
+      // Merged: the two themes' messages stay together, mostly in the one kept (but those the split's phrase and the pin take).
+      const merged = stored.filter((message) => (message.theme === second.id || message.theme === third.id) && untouched(message));
+      expect(merged.filter((message) => themeOf.get(message.responseId) === second.id).length / merged.length).toBeGreaterThanOrEqual(0.6);
+      // The phrase's messages, wherever they were, are in the split theme (but those of the gift-card pin, which takes its phrase's).
+      const holding = messages.filter(
+        (message) => message.phrases.includes(splitKey) && !message.phrases.includes(giftKey) && message.responseId !== moved.responseId,
+      );
+      expect(holding.length).toBeGreaterThan(0);
+      for (const message of holding) expect([message.text, message.theme]).toEqual([message.text, byPhrase.themeId]);
+      for (const message of byHand) expect(themeOf.get(message.responseId)).toBe(split.themeId);
+      expect(themeOf.get(moved.responseId)).toBeNull();
+      expect(state.labels[pinned.themeId]).toMatchObject({ label: 'Gift cards', curated: true });
+      expect(state.labels[byPhrase.themeId]).toMatchObject({ label: 'Split by phrase', curated: true });
+      // Listing follows: the split theme lists exactly its messages.
+      const listed = await listAll({ contentSetId: setId, theme: split.themeId });
+      expect(listed.ids.sort()).toEqual(
+        messages
+          .filter((message) => message.theme === split.themeId)
+          .map((message) => message.responseId)
+          .sort(),
+      );
+      for (const message of byHand) expect(listed.ids).toContain(message.responseId);
+    };
     await sync();
-    const after = await themesOf('sets/themes', [setId, { $size: 30 }]);
-    const byId = new Map(after.themes.map((theme: { id: string }) => [theme.id, theme]));
-    expect(byId.get(first.id)).toMatchObject({ label: 'Billing mistakes', curated: true });
-    expect(byId.has(third.id)).toBe(false);
-    expect((byId.get(second.id) as { count: number }).count).toBeGreaterThanOrEqual(second.count + third.count);
+    await expectCurated();
     // A second discovery (a day later) replays them again.
     const state = (await readThemeState(store, setId))!;
     await discover(store, state, new Date(now.getTime() + DAY), await readModel(store, setId, state.modelId!));
-    const again = (await readThemeState(store, setId))!;
-    expect(again.themes.find((theme) => theme.id === first.id)).toMatchObject({ label: 'Billing mistakes' });
-    expect(again.themes.some((theme) => theme.id === third.id)).toBe(false);
-    expect(again.labels[pinned.themeId]).toMatchObject({ label: 'Gift cards', curated: true });
+    await expectCurated();
+
     // A message set before its first discovery: only a new pinned theme.
     const projectId = (await ok('sets/get', [setId])).projectId;
     const fresh = await createContentSet(api, owner.admin, projectId, 'message');
@@ -360,8 +413,20 @@ describe('the themes operations', () => {
     });
     expect([early.status, early.body]).toEqual([200, expect.objectContaining({ themeId: expect.any(String) })]);
     const records = await themesOf('sets/themeCurations', [setId]);
-    expect(records.map((record: { record: { kind: string } }) => record.record.kind)).toEqual(['rename', 'merge', 'pin']);
-    const audit = await ok('audit/list', [{ operation: 'sets/curateThemes' }]);
-    expect(audit.items.filter((entry: { outcome: string }) => entry.outcome === 'ok')).toHaveLength(4);
+    expect(records.map((record: { record: { kind: string } }) => record.record.kind)).toEqual(['rename', 'merge', 'split', 'split', 'move', 'pin']);
+    // Audited: each names the set, the record, and the themes and messages it changed.
+    const audit = await ok('audit/list', [{ operation: 'sets/curateThemes', $size: 100 }]);
+    const entries = audit.items.filter((entry: { outcome: string }) => entry.outcome === 'ok');
+    expect(entries).toHaveLength(7);
+    const entryOf = (result: { id: string }) => entries.find((entry: { targetIds: string[] }) => entry.targetIds.includes(result.id));
+    expect(entryOf(renamed).targetIds).toEqual([setId, renamed.id, first.id]);
+    expect(entryOf(split).targetIds).toEqual([setId, split.id, fifth.id, split.themeId, ...byHand.map((message) => message.responseId)]);
+    expect(entryOf(move).targetIds).toEqual([setId, move.id, moved.responseId]);
+    expect(
+      audit.items
+        .filter((entry: { outcome: string }) => entry.outcome !== 'ok')
+        .map((entry: { outcome: string }) => entry.outcome)
+        .sort(),
+    ).toEqual(['bad-request', 'bad-request', 'forbidden', 'not-found', 'not-found']);
   });
 });
