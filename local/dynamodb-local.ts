@@ -40,6 +40,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * How long a start may take before it counts as failed. Java needs a few CPU seconds to come up;
+ * on a machine shared by several test runs it got too little CPU for 30 s to be enough, and a
+ * jest run failed in its global setup. The wait ends as soon as it answers.
+ */
+const START_TIMEOUT_MS = 120_000;
+
 async function waitUntilAnswering(endpoint: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -142,7 +149,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
     }
   };
   try {
-    await waitUntilAnswering(endpoint, child, 30000);
+    await waitUntilAnswering(endpoint, child, START_TIMEOUT_MS);
   } catch (error) {
     await stop();
     throw error;
