@@ -1,9 +1,28 @@
+const fs = require('node:fs');
 const os = require('node:os');
+const path = require('node:path');
+
+/**
+ * `npm run test:fast` (TEST_FAST=1): the inner loop. The unit, client and integration files
+ * without the slow ones: no browser, CDK or compiler files, and no file that took more than
+ * FAST_LIMIT_SECONDS in the last full run as test/support/test-weights.json records it (the
+ * brute-force comparisons, the fuzzers, the restarts). `npm test` runs them all.
+ */
+const FAST_LIMIT_SECONDS = 15;
+function slowFiles() {
+  const file = path.join(__dirname, 'test', 'support', 'test-weights.json');
+  const seconds = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')).seconds : {};
+  return Object.keys(seconds).filter((name) => seconds[name] > FAST_LIMIT_SECONDS);
+}
+const regexEscaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const fastSkips =
+  process.env.TEST_FAST === '1' ? ['<rootDir>/test/(browser|infra|compiler)/', ...slowFiles().map((name) => `<rootDir>/${regexEscaped(name)}$`)] : [];
 
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
+  testPathIgnorePatterns: ['/node_modules/', ...fastSkips],
   // JSX as tsconfig.base.json says (react-jsx): the mails' templates (functions/mail/templates.tsx).
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { transform: { react: { runtime: 'automatic' } } } }] },
   // @middy/*, @feelback/js and jose are published as ES modules only.
