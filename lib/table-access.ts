@@ -34,9 +34,11 @@ export const TABLE_ACTIONS = {
    * The counting consumer (functions/stream/counting.ts): one conditional UpdateItem per
    * counter item (and its watermark pruning), GetItem of an item whose watermark refused an
    * update, PutItem of the batch's change record for the ranker (stream reads come from the
-   * event source).
+   * event source). Its screening of new responses first (functions/stream/screening.ts):
+   * BatchGetItem of sets, counters and responses, Query of a set's recent responses and an
+   * item's day counters, UpdateItem of an address's record and of a held response.
    */
-  counting: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
+  counting: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
   /**
    * The ranker (functions/jobs/ranker.ts): GetItem of its checkpoint and of top lists, Query of
    * change records, counters, an account's lists and the `retire` index, PutItem of lists and
@@ -63,8 +65,8 @@ export const TABLE_ACTIONS = {
    * BatchGetItem of projects, sets and items, PutItem of deliveries and their pointers; its
    * first attempts update deliveries and webhooks (outcome, failing clock, disabling); on an
    * erasure, Query of the response's pointers and DeleteItem of them and their deliveries.
-   * Its screening of new responses (functions/stream/screening.ts): BatchGetItem of sets,
-   * Query of a set's recent responses and an item's day counters, UpdateItem of a held response.
+   * The screening's verdicts (functions/stream/screening.ts `screeningVerdicts`): BatchGetItem
+   * of the new responses and their items' day counters.
    */
   webhooks: ['dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
   /**

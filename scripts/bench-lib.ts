@@ -24,6 +24,8 @@ export interface BenchRequest {
   method?: 'GET' | 'POST';
   /** The browser an anonymous call comes from; one fixed visitor unless a call names another (the flood rules hold a visitor's bursts). */
   userAgent?: string;
+  /** The address it comes from (X-Forwarded-For, from the bench server's one trusted proxy); the socket's unless named (the address limit holds a fourth browser of one address). */
+  address?: string;
 }
 
 export interface BenchContext {
@@ -32,7 +34,7 @@ export interface BenchContext {
   /** Calls each case makes: warm-up, measured, and one cold call (cases that use up state prepare this many). */
   calls: number;
   /** An API call for preparing data (not measured); throws unless it answers 2xx; returns the body. */
-  api<T = any>(operation: string, args: unknown[], caller: Caller, userAgent?: string): Promise<T>;
+  api<T = any>(operation: string, args: unknown[], caller: Caller, visitor?: { userAgent: string; address?: string }): Promise<T>;
 }
 
 /**
@@ -110,6 +112,7 @@ export interface HttpAnswer {
 export function apiClient(baseUrl: string, keys: Record<KeyLevel, string>) {
   return async function send(operation: string, request: BenchRequest): Promise<HttpAnswer> {
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': request.userAgent ?? 'bench' };
+    if (request.address) headers['x-forwarded-for'] = request.address;
     if (request.caller !== 'anonymous') headers.authorization = `API-KEY ${keys[request.caller]}`;
     const method = request.method ?? 'POST';
     const body = JSON.stringify(request.args);

@@ -12,10 +12,15 @@
  * - Delay (paced): responses written one by one at `--rate` per second (createResponse, the
  *   operation's domain function); for each, the time from the write's return to its arrival
  *   at the receiver, beside the time from the same write to the end of the counting
- *   consumer's batch that counted it (measured in the same run, on the same records).
- * - Throughput (burst): `--burst` responses written as fast as 8 writers can; events
- *   delivered per second from the first write to the last arrival, and the counting
- *   consumer's records per second over the same writes.
+ *   consumer's batch that counted it (measured in the same run, on the same records). Twice:
+ *   as a site's own server writes them (no visitor: the screening has nothing to judge), then
+ *   as visitors write them, each at an address of its own (the screening runs every rule,
+ *   and holds none): the difference is what screening before counting costs.
+ * - Throughput (burst): `--burst` responses written as fast as 8 writers can, from a site's
+ *   server and then from visitors; events delivered per second from the first write to the
+ *   last arrival, and the counting consumer's records per second over the same writes.
+ * - Capacity units per response of each consumer in each of those (each consumer's function
+ *   runs on a metered client of its own).
  *
  * Nothing is asserted; DynamoDB Local is not DynamoDB and the local reader's poll is not
  * Lambda's: compare runs with each other, not with production.
@@ -23,8 +28,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { benchOnDynamoDbLocal, log, markdownTable, percentile, positiveInteger } from './bench-lib';
+import type { MeterSnapshot } from './dynamo-meter';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'SILENT';
@@ -48,6 +53,9 @@ async function main(): Promise<number> {
   return benchOnDynamoDbLocal('Webhooks on the local runtime', TABLE_NAME, () => run(settings));
 }
 
+/** A response write's origin: a site's own server (no visitor: nothing for the flood rules) or a visitor at an address of its own. */
+type Origin = 'server' | 'visitor';
+
 async function run(settings: { paced: number; rate: number; burst: number }): Promise<string[]> {
   const { defaultStore } = await import('../functions/store/entity-store');
   const { ensureTable } = await import('../functions/store/setup');
@@ -60,13 +68,14 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
   const { LocalStreamReader } = await import('../local/stream-reader');
   const { readerSettings } = await import('../local/stream-consumers');
   const { LocalWebhookSweeper } = await import('../local/webhook-sweeper');
-  const { localLambdaContext } = await import('../local/lambda-context');
-  const { handler: countingHandler } = await import('../functions/stream/counting-handler');
-  const { handler: webhooksHandler } = await import('../functions/stream/webhooks-handler');
+  const { countStreamRecords } = await import('../functions/stream/counting');
+  const { deliverStreamRecords } = await import('../functions/stream/webhooks');
   const { STREAM_CONSUMERS } = await import('../functions/stream/consumers');
   const { matchesRecordFilter } = await import('../functions/stream/events');
+  const { createDocumentClient, createDynamoClient, createRawClient } = await import('../functions/store/dynamodb-clients');
+  const { meterClient } = await import('./dynamo-meter');
 
-  const { store, client } = defaultStore();
+  const { store, client, settings: storeSettings } = defaultStore();
   await ensureTable(client, TABLE_NAME);
   const now = new Date();
   const account = await ensureAccount(store, 'bench-webhooks', now);
@@ -95,7 +104,13 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   await createWebhook(store, account.id, { url, events: ['response.created'] }, now);
 
-  type Handler = (event: DynamoDBStreamEvent, context: unknown) => Promise<DynamoDBBatchResponse | undefined>;
+  // Each consumer on a client of its own, metered: its requests and capacity units per response.
+  const meteredStore = () => {
+    const dynamo = createDynamoClient(storeSettings);
+    const raw = createRawClient(storeSettings);
+    return { table: { documentClient: createDocumentClient(dynamo), rawClient: raw, tableName: storeSettings.tableName }, meter: meterClient(dynamo, raw) };
+  };
+  const consumers = { counting: meteredStore(), webhooks: meteredStore() };
   const readers = STREAM_CONSUMERS.map(
     (declaration) =>
       new LocalStreamReader({
@@ -105,9 +120,10 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
         accepts: (record) => matchesRecordFilter(record, declaration),
         // As npm start: the mapping's batch size, batching window (as the poll interval) and tumbling window.
         ...readerSettings(declaration),
+        // The consumers' functions (their Lambda entries call the same, on the process's default client).
         handle: async (event) => {
-          if (declaration.name === 'webhooks') return (webhooksHandler as unknown as Handler)(event, localLambdaContext('bench-webhooks'));
-          const result = await (countingHandler as unknown as Handler)(event, localLambdaContext('bench-counting'));
+          if (declaration.name === 'webhooks') return deliverStreamRecords(consumers.webhooks.table, event.shardId!, event.Records, {});
+          const result = await countStreamRecords(consumers.counting.table, event.shardId!, event.Records, new Date());
           const at = performance.now();
           for (const record of event.Records) {
             const id = record.dynamodb?.Keys?.pk?.S?.slice('response#'.length);
@@ -121,12 +137,18 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
   for (const reader of readers) reader.start();
   sweeper.start();
 
-  const write = async (index: number) => {
+  let visitors = 0;
+  const write = async (index: number, origin: Origin) => {
+    const visitor = ++visitors;
+    const request =
+      origin === 'server'
+        ? { headers: {} }
+        : { headers: { 'user-agent': `bench-visitor/${visitor}` }, sourceIp: `198.${18 + (visitor >> 16)}.${(visitor >> 8) & 255}.${visitor & 255}` };
     const { responseId } = await createResponse(
       store,
       ANONYMOUS,
       { contentSetId: contentSet.id, key: `page-${index % 20}`, value: index % 3 ? 'yes' : 'no' },
-      { headers: {} },
+      request,
       new Date(),
     );
     return { responseId, at: performance.now() };
@@ -138,87 +160,153 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
       await new Promise((wait) => setTimeout(wait, 20));
     }
   };
+  /** The consumers' units per response since the snapshots. */
+  const spentSince = (before: { counting: MeterSnapshot; webhooks: MeterSnapshot }, responses: number) =>
+    (['counting', 'webhooks'] as const).map((name) => {
+      const spent = consumers[name].meter.since(before[name]);
+      return { name, requests: spent.requests / responses, read: (spent.estimated.read ?? 0) / responses, write: (spent.estimated.write ?? 0) / responses };
+    });
+  const snapshot = () => ({ counting: consumers.counting.meter.snapshot(), webhooks: consumers.webhooks.meter.snapshot() });
+
+  const paced = async (origin: Origin) => {
+    log(`Paced: ${settings.paced} responses (${origin === 'server' ? "a site's server" : 'visitors'}) at ${settings.rate}/s...`);
+    const before = snapshot();
+    const written: { responseId: string; at: number }[] = [];
+    const interval = 1000 / settings.rate;
+    const start = performance.now();
+    for (let index = 0; index < settings.paced; index++) {
+      const due = start + index * interval;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((sleep) => setTimeout(sleep, wait));
+      written.push(await write(index, origin));
+    }
+    await waitFor(
+      written.map((item) => item.responseId),
+      120_000,
+    );
+    // The sweeper's and the readers' idle work goes on: units are read right after the last arrival.
+    const units = spentSince(before, settings.paced);
+    return {
+      origin,
+      webhook: written.map((item) => arrived.get(item.responseId)! - item.at).sort((a, b) => a - b),
+      counting: written.map((item) => counted.get(item.responseId)! - item.at).sort((a, b) => a - b),
+      units,
+    };
+  };
 
   try {
     // Warm-up: connections, first batches.
-    const warm = await Promise.all(Array.from({ length: 20 }, (_, index) => write(index)));
+    const warm = await Promise.all(Array.from({ length: 20 }, (_, index) => write(index, 'visitor')));
     await waitFor(
       warm.map((written) => written.responseId),
       60_000,
     );
 
-    log(`Paced: ${settings.paced} responses at ${settings.rate}/s...`);
-    const paced: { responseId: string; at: number }[] = [];
-    const interval = 1000 / settings.rate;
-    const pacedStart = performance.now();
-    for (let index = 0; index < settings.paced; index++) {
-      const due = pacedStart + index * interval;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((sleep) => setTimeout(sleep, wait));
-      paced.push(await write(index));
-    }
-    await waitFor(
-      paced.map((written) => written.responseId),
-      120_000,
-    );
-    const webhookDelays = paced.map((written) => arrived.get(written.responseId)! - written.at).sort((a, b) => a - b);
-    const countingDelays = paced.map((written) => counted.get(written.responseId)! - written.at).sort((a, b) => a - b);
+    const phases = [await paced('server'), await paced('visitor')];
 
-    log(`Burst: ${settings.burst} responses...`);
-    const burstStart = performance.now();
-    const burst: { responseId: string; at: number }[] = [];
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (next < settings.burst) burst.push(await write(next++));
-      }),
-    );
-    const written = performance.now();
-    await waitFor(
-      burst.map((item) => item.responseId),
-      600_000,
-    );
-    const lastArrival = Math.max(...burst.map((item) => arrived.get(item.responseId)!));
-    const lastCounted = Math.max(...burst.map((item) => counted.get(item.responseId)!));
-    const burstWebhookDelays = burst.map((item) => arrived.get(item.responseId)! - item.at).sort((a, b) => a - b);
-    const burstCountingDelays = burst.map((item) => counted.get(item.responseId)! - item.at).sort((a, b) => a - b);
+    const burst = async (origin: Origin) => {
+      log(`Burst: ${settings.burst} responses (${origin === 'server' ? "a site's server" : 'visitors'})...`);
+      const before = snapshot();
+      const start = performance.now();
+      const writes: { responseId: string; at: number }[] = [];
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (next < settings.burst) writes.push(await write(next++, origin));
+        }),
+      );
+      const written = performance.now();
+      await waitFor(
+        writes.map((item) => item.responseId),
+        600_000,
+      );
+      return {
+        origin,
+        units: spentSince(before, settings.burst),
+        writeSeconds: (written - start) / 1000,
+        webhooksPerSecond: settings.burst / ((Math.max(...writes.map((item) => arrived.get(item.responseId)!)) - start) / 1000),
+        countedPerSecond: settings.burst / ((Math.max(...writes.map((item) => counted.get(item.responseId)!)) - start) / 1000),
+        webhook: writes.map((item) => arrived.get(item.responseId)! - item.at).sort((a, b) => a - b),
+        counting: writes.map((item) => counted.get(item.responseId)! - item.at).sort((a, b) => a - b),
+      };
+    };
+    const bursts = [await burst('server'), await burst('visitor')];
 
     const ms = (value: number) => value.toFixed(0);
+    const units = (value: number) => value.toFixed(2);
+    const originWords: Record<Origin, string> = {
+      server: "a site's server (nothing to screen)",
+      visitor: 'visitors, each at an address of its own (screened)',
+    };
     return [
-      `## Delay from a response write to its webhook's arrival (paced: ${settings.paced} responses at ${settings.rate}/s)`,
+      `## Delay from a response write to its count and its webhook's arrival (paced: ${settings.paced} responses at ${settings.rate}/s, twice)`,
       '',
       markdownTable(
-        ['Consumer', 'p50 ms', 'p95 ms', 'max ms'],
-        [
-          ['webhooks: write -> arrival at the receiver', ms(percentile(webhookDelays, 0.5)), ms(percentile(webhookDelays, 0.95)), ms(webhookDelays.at(-1)!)],
-          ['counting: write -> counted (same records)', ms(percentile(countingDelays, 0.5)), ms(percentile(countingDelays, 0.95)), ms(countingDelays.at(-1)!)],
-        ],
-        [false, true, true, true],
+        ['Responses from', 'Consumer', 'p50 ms', 'p95 ms', 'max ms'],
+        phases.flatMap((phase) => [
+          [
+            originWords[phase.origin],
+            'counting: write -> counted',
+            ms(percentile(phase.counting, 0.5)),
+            ms(percentile(phase.counting, 0.95)),
+            ms(phase.counting.at(-1)!),
+          ],
+          [
+            originWords[phase.origin],
+            'webhooks: write -> arrival at the receiver',
+            ms(percentile(phase.webhook, 0.5)),
+            ms(percentile(phase.webhook, 0.95)),
+            ms(phase.webhook.at(-1)!),
+          ],
+        ]),
+        [false, false, true, true, true],
       ),
       '',
-      `## Throughput (burst: ${settings.burst} responses by 8 writers, ${((written - burstStart) / 1000).toFixed(1)} s of writes)`,
+      'The counting consumer screens each batch before it counts it (functions/stream/screening.ts); the webhooks consumer announces a new',
+      "response once the screening's verdict is in the table, so its delay includes the counting consumer's.",
+      '',
+      `## Throughput (burst: ${settings.burst} responses by 8 writers, twice)`,
       '',
       markdownTable(
-        ['Consumer', 'per second', 'p50 delay ms', 'p95 delay ms'],
-        [
+        ['Responses from', 'Consumer', 'per second', 'p50 delay ms', 'p95 delay ms'],
+        bursts.flatMap((phase) => [
           [
+            `${originWords[phase.origin]}, ${phase.writeSeconds.toFixed(1)} s of writes`,
             'webhooks: events delivered',
-            (settings.burst / ((lastArrival - burstStart) / 1000)).toFixed(0),
-            ms(percentile(burstWebhookDelays, 0.5)),
-            ms(percentile(burstWebhookDelays, 0.95)),
+            phase.webhooksPerSecond.toFixed(0),
+            ms(percentile(phase.webhook, 0.5)),
+            ms(percentile(phase.webhook, 0.95)),
           ],
           [
+            `${originWords[phase.origin]}, ${phase.writeSeconds.toFixed(1)} s of writes`,
             'counting: responses counted',
-            (settings.burst / ((lastCounted - burstStart) / 1000)).toFixed(0),
-            ms(percentile(burstCountingDelays, 0.5)),
-            ms(percentile(burstCountingDelays, 0.95)),
+            phase.countedPerSecond.toFixed(0),
+            ms(percentile(phase.counting, 0.5)),
+            ms(percentile(phase.counting, 0.95)),
           ],
-        ],
-        [false, true, true, true],
+        ]),
+        [false, false, true, true, true],
       ),
       '',
       'Per second = responses / (last arrival or count - first write); during a burst both consumers also',
       'wait for the writes, so the figure is bounded by the write rate. The local readers poll every 250 ms (webhooks) and every 3 s (counting: its batching window).',
+      '',
+      '## Capacity units per response of each consumer (published rules, scripts/dynamo-meter.ts)',
+      '',
+      markdownTable(
+        ['Responses', 'Consumer', 'requests', 'RRU', 'WRU'],
+        [
+          ...phases.flatMap((phase) =>
+            phase.units.map((spent) => [`paced, ${originWords[phase.origin]}`, spent.name, units(spent.requests), units(spent.read), units(spent.write)]),
+          ),
+          ...bursts.flatMap((phase) =>
+            phase.units.map((spent) => [`burst, ${originWords[phase.origin]}`, spent.name, units(spent.requests), units(spent.read), units(spent.write)]),
+          ),
+        ],
+        [false, false, true, true, true],
+      ),
+      '',
+      "Webhooks: its deliveries' writes and first attempts too. Paced batches hold few responses, so per-batch reads weigh more than in a burst.",
     ];
   } finally {
     await sweeper.stop();

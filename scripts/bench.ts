@@ -349,7 +349,8 @@ async function main(): Promise<number> {
     tableName: TABLE_NAME,
     devKeys: {},
     consumeStream: false,
-    anonymousRateLimit: { limit: 0, windowSeconds: 300, trustedProxies: 0 },
+    // One trusted proxy: a visitor may name its address (X-Forwarded-For), as the consumer's measurement does.
+    anonymousRateLimit: { limit: 0, windowSeconds: 300, trustedProxies: 1 },
   });
   const dynamoPort = Number(new URL(runtime.dynamoEndpoint).port);
   let stopping: Promise<void> | undefined;
@@ -378,8 +379,8 @@ async function main(): Promise<number> {
       baseUrl: runtime.baseUrl,
       keys: runtime.keys,
       calls: settings.warmup + settings.iterations + 1,
-      async api(operation, args, caller, userAgent) {
-        const answer = await send(operation, { args, caller, userAgent });
+      async api(operation, args, caller, visitor) {
+        const answer = await send(operation, { args, caller, ...visitor });
         checkAnswer(operation, answer);
         return answer.body as any;
       },
@@ -421,13 +422,13 @@ async function main(): Promise<number> {
     };
     await countEverything();
     const counted = await contentSet(context, await project(context, 'Counted'), 'counted', 'reaction');
-    // Each response from a visitor of its own, as on a site: the screening runs, and holds none.
+    // Each response from a visitor of its own, at an address of its own, as on a site: the screening runs, and holds none.
     for (let i = 0; i < CONSUMER_RESPONSES; i++) {
       await context.api(
         'responses/create',
         [{ contentSetId: counted, key: `https://example.com/counted/${i % CONSUMER_ITEMS}`, value: 'heart' }],
         'anonymous',
-        `bench-visitor-${i}`,
+        { userAgent: `bench-visitor-${i}`, address: `198.18.${i >> 8}.${i & 255}` },
       );
     }
     const beforeConsumer = meter.snapshot();

@@ -31,6 +31,8 @@ export interface ResponseImage {
   address?: string;
   /** Why and when it was held (state `quarantined`, `discarded`, and after its release). */
   quarantine?: QuarantineRecord;
+  /** Held by the screening before it was counted: the contribution of its creation, which no counter took (stream/counting.ts). */
+  uncounted?: Contribution;
   createdAt: string;
   updatedAt: string;
 }

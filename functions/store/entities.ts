@@ -292,6 +292,8 @@ export const ContentSet = new Entity({
     publicMinCount: { type: 'number' },
     /** The quarantine settings given (domain/quarantine.ts); absent fields take their defaults. */
     quarantine: { type: 'any' },
+    /** Held by the screening before it was counted: its creation's contribution, which no counter took (stream/counting.ts). */
+    uncounted: { type: 'any', hidden: true, readOnly: true },
     state: { type: CONTENT_STATES, required: true },
     ...timestamps,
   },
@@ -422,6 +424,8 @@ export const Response = new Entity({
     address: { type: 'string', readOnly: true },
     /** `{ reason, at }`: why and when the screening held it (domain/quarantine.ts); kept after a release or discard. */
     quarantine: { type: 'any' },
+    /** Held by the screening before it was counted: its creation's contribution, which no counter took (stream/counting.ts). */
+    uncounted: { type: 'any', hidden: true, readOnly: true },
     /**
      * The write shard of the list indexes below (domain/response-shards.ts), derived from the
      * id. Responses written before shards have none: their list keys lack the `#<shard>`.

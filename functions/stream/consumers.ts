@@ -74,6 +74,9 @@ export const STREAM_CONSUMERS = [
       [RECORD_KEY_PREFIXES.digest]: ['INSERT'],
     },
     access: 'webhooks',
+    // For the shard id: it reads the counting consumer's screening verdicts from that shard's
+    // watermarks (stream/screening.ts `screeningVerdicts`). The window carries no state.
+    tumblingWindowSeconds: 900,
   },
 ] as const satisfies readonly StreamConsumerDeclaration[];
 

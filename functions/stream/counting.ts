@@ -24,8 +24,13 @@ import type { TableClient } from '../store/dynamodb-clients';
 import { recordRankingChanges, type RankingChanges } from '../store/top-lists';
 import type { DomainEvent, ResponseImage } from '../domain/events';
 import { eventsOf } from './events';
+import { screenNewResponses } from './screening';
 
 const counted = (response: ResponseImage | undefined) => (response?.state === 'active' ? response.contribution : undefined);
+
+/** Whether an event is the creation of a response the screening held before it was counted (stream/screening.ts). */
+const isUncountedCreation = (event: DomainEvent, uncounted: ReadonlySet<string>) =>
+  event.type === 'response.created' && event.after.quarantine === undefined && uncounted.has(event.after.id);
 
 function sameContribution(a: Contribution | undefined, b: Contribution | undefined): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -36,14 +41,24 @@ function sameContribution(a: Contribution | undefined, b: Contribution | undefin
  * response update that leaves its counted value as it was). A creation adds its value, an
  * edit moves its weight from the old value to the new one, a revocation or deletion takes
  * it out.
+ *
+ * A response the screening held at its creation (`uncounted`: the ids `screenNewResponses`
+ * answered for the batch) was never counted: its creation adds nothing, and its hold
+ * takes out only what was counted since (the edits of the response between its creation and
+ * its hold, if any): its image's value less `uncounted`, the creation's value the hold
+ * recorded. So a held response is in no count at any moment, and the counts are exact
+ * whatever is redelivered, since the verdict is the hold's write itself.
  */
-export function countedChange(event: DomainEvent): ResponseChange | null {
+export function countedChange(event: DomainEvent, uncounted: ReadonlySet<string> = NONE): ResponseChange | null {
   if (!event.type.startsWith('response.')) return null;
   const before = 'before' in event ? (event.before as ResponseImage) : undefined;
   const after = 'after' in event ? (event.after as ResponseImage) : undefined;
+  const held = isUncountedCreation(event, uncounted);
   const removed = counted(before);
-  const added = counted(after);
-  if (sameContribution(removed, added)) return null;
+  const added = held ? undefined : event.type === 'response.quarantined' ? after?.uncounted : counted(after);
+  // A held creation still changes its counter items by nothing: they exist and carry the
+  // shard's watermark past it, as a revoked response's do (and a rebuild makes them).
+  if (!held && sameContribution(removed, added)) return null;
   const source = (after ?? before)!;
   return {
     eventId: event.eventId,
@@ -55,12 +70,11 @@ export function countedChange(event: DomainEvent): ResponseChange | null {
   };
 }
 
-/** The counter changes of a batch of records, in record order. */
-export function countedChanges(records: DynamoDBRecord[]): ResponseChange[] {
-  return records
-    .flatMap(eventsOf)
-    .map(countedChange)
-    .filter((change): change is ResponseChange => change !== null);
+const NONE: ReadonlySet<string> = new Set();
+
+/** The counter changes of a batch of events, in record order. */
+export function countedChanges(events: DomainEvent[], uncounted: ReadonlySet<string> = NONE): ResponseChange[] {
+  return events.map((event) => countedChange(event, uncounted)).filter((change): change is ResponseChange => change !== null);
 }
 
 /** Counter items updated at once by one invocation (each is one UpdateItem). */
@@ -129,7 +143,17 @@ export async function applyItemChanges(store: TableClient, shardId: string, item
  * batch and the watermarks skip what was applied.
  */
 export async function countStreamRecords(store: TableClient, shardId: string, records: DynamoDBRecord[], now: Date): Promise<DynamoDBBatchResponse> {
-  const changes = countedChanges(records);
+  const first = records[0]?.dynamodb?.SequenceNumber;
+  const events = records.flatMap(eventsOf);
+  let uncounted: Set<string>;
+  try {
+    // Before counting: what it holds is never counted (docs/architecture.md, "Screening before counting").
+    uncounted = await screenNewResponses(store, shardId, events, now);
+  } catch (error) {
+    logger.error('screening new responses failed', { error: error as Error, shardId, firstSequenceNumber: first, records: records.length });
+    return { batchItemFailures: first ? [{ itemIdentifier: first }] : [] };
+  }
+  const changes = countedChanges(events, uncounted);
   const items = changesPerItem(changes);
   const failures: unknown[] = [];
   const done: ItemOutcome = { updates: 0, refused: 0, pruned: 0 };
@@ -147,7 +171,6 @@ export async function countStreamRecords(store: TableClient, shardId: string, re
   });
   // A refusal is a redelivery the watermarks caught: worth seeing in the logs, not an error.
   if (done.refused > 0 || done.pruned > 0) logger.info('counted a redelivered batch or pruned watermarks', { shardId, records: records.length, ...done });
-  const first = records[0]?.dynamodb?.SequenceNumber;
   if (failures.length > 0) {
     logger.error('counting stream records failed', {
       error: failures[0] as Error,

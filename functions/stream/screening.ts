@@ -2,18 +2,26 @@
  * The screening of new responses (docs/api.md "Quarantine"): floods (domain/quarantine.ts)
  * and spam in messages (domain/spam.ts) are held back as `quarantined`, off the write path.
  *
- * It runs in the webhooks consumer, before it queues anything, because that consumer must
- * not announce a held response's creation; the counting consumer needs nothing from it: it
- * counts active images only, so a held response is counted on its creation and taken out
- * again by its quarantine's record (`response.quarantined`), exactly once like every change,
- * and a release counts it again. Between its creation and its quarantine (the consumers'
- * latency, about a second) a held response is in the counts.
+ * It runs in the counting consumer, on each batch before it is counted, so that a held
+ * response is in no count at any moment (docs/architecture.md, "Screening before counting"):
+ * a response held at its creation carries `uncounted` (its creation's contribution), the
+ * counting consumer leaves its creation out and counts its hold as taking out only what it
+ * counted since. The verdict is the hold's write itself, so a redelivered batch finds it
+ * (the write is refused, and the refusal shows the hold). What it let through is recognised
+ * on a redelivery by the shard's watermark on its counters (it was counted: it passes
+ * again), whatever the rules would say this time.
+ *
+ * The webhooks consumer announces a new response only once its verdict is in the table
+ * (`screeningVerdicts`): held (`quarantine` on the item), or counted (the shard's watermark
+ * on its item's day counter at or past its creation's record).
  *
  * Per batch, for each set with new responses to screen: one BatchGetItem of the sets, the
  * set's responses of the last SCREENING_WINDOW_MS (its list index, RECENT_PER_SHARD a
- * shard), and for the surge rule one Query of each item's day counters of the last
- * BASELINE_DAYS days. A held response is one conditional UpdateItem (still active, never
- * held before: a redelivered batch or a released response is not held again).
+ * shard), for the surge rule one Query of each item's day counters of the last
+ * BASELINE_DAYS days, and one conditional UpdateItem of the address's record per anonymous
+ * response (store/address-visitors.ts). For responses a rule would hold: one BatchGetItem
+ * of their counter items (the redelivery check), and one conditional UpdateItem each (still
+ * active, never held before: a released response is not held again).
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { addBuckets, bucketKey } from '../../shared/periods';
@@ -34,9 +42,9 @@ import { inParallel } from '../jobs/parallel';
 import { admitVisitor } from '../store/address-visitors';
 import { getRawItemsChunked } from '../store/batch';
 import { isConditionFailure } from '../store/conditions';
-import { daySk, itemCountersOf, readCounterItems } from '../store/counters';
+import { counterItemId, counterSlots, daySk, itemCountersOf, readCounterItems, watermarkAdmits, watermarkName } from '../store/counters';
 import type { TableClient } from '../store/dynamodb-clients';
-import { keys } from '../store/items';
+import { type ItemKey, keys } from '../store/items';
 import { listPartitions, readResponsePartition } from '../store/response-lists';
 
 /** How far back the set's responses are read: the rates' minute, and the same message across items. */
@@ -102,53 +110,112 @@ async function addressAdmissions(store: TableClient, responses: ResponseImage[],
   return admissions;
 }
 
-/** Holds a response: on the condition that it is active and was never held. False when it was not (a redelivery, a release). */
-async function hold(store: TableClient, response: ResponseImage, reason: QuarantineReason, now: Date): Promise<boolean> {
+/** A new response a rule would hold, with the stream record of its creation. */
+interface Candidate {
+  event: Created;
+  reason: QuarantineReason;
+}
+
+/**
+ * Holds a response at its creation: its state becomes `quarantined`, with the record of why,
+ * and `uncounted`, the contribution of its creation, which the counters never took (the
+ * counting consumer counts the hold's record as taking out only what it counted since:
+ * stream/counting.ts). On the condition that it is active and was never held. The verdict:
+ * `held` when this write held it, or an earlier delivery of the batch did (its hold carries
+ * `uncounted`); `counted` otherwise (it is gone, revoked, or held by the screening of the
+ * release before this one, which counted it first).
+ */
+async function hold(store: TableClient, response: ResponseImage, reason: QuarantineReason, now: Date): Promise<Verdict> {
   const at = now.toISOString();
   try {
     await store.documentClient.send(
       new UpdateCommand({
         TableName: store.tableName,
         Key: keys.response(response.id),
-        UpdateExpression: 'SET #state = :quarantined, #quarantine = :record, #updatedAt = :at',
+        UpdateExpression: 'SET #state = :quarantined, #quarantine = :record, #uncounted = :uncounted, #updatedAt = :at',
         ConditionExpression: '#state = :active AND attribute_not_exists(#quarantine)',
-        ExpressionAttributeNames: { '#state': 'state', '#quarantine': 'quarantine', '#updatedAt': 'updatedAt' },
-        ExpressionAttributeValues: { ':quarantined': 'quarantined', ':active': 'active', ':record': { reason, at }, ':at': at },
+        ExpressionAttributeNames: { '#state': 'state', '#quarantine': 'quarantine', '#uncounted': 'uncounted', '#updatedAt': 'updatedAt' },
+        ExpressionAttributeValues: {
+          ':quarantined': 'quarantined',
+          ':active': 'active',
+          ':record': { reason, at },
+          ':uncounted': response.contribution,
+          ':at': at,
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return true;
+    return 'held';
   } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
+    if (!isConditionFailure(error)) throw error;
+    // The item as the refusal found it, as DynamoDB sends it (not unmarshalled): only its attributes' presence is read.
+    const stored = (error as { Item?: Record<string, unknown> }).Item;
+    return stored?.quarantine !== undefined && stored.uncounted !== undefined ? 'held' : 'counted';
   }
 }
 
+type Verdict = 'held' | 'counted';
+
 /**
- * Screens the new responses of a batch's events and holds those that trip a rule. Answers
- * the ids of the new responses not to announce: those held now, and those a previous
- * delivery of the batch held (the rules give the same answer again; the write is refused).
+ * Whether a delivery of this shard's records before this one counted the creation already:
+ * one of its counter items (store/counters.ts `counterSlots`) carries a watermark of the
+ * shard at or past the creation's record. Then it passed the screening then, and must pass
+ * it now (a retried batch, a replayed stream), whatever the rules say this time (the list
+ * index may show more of a burst than it did).
  */
-export async function screenNewResponses(store: TableClient, events: DomainEvent[], now: Date): Promise<Set<string>> {
-  const created = events.filter(isScreened).map((event) => event.after);
-  const notAnnounced = new Set<string>();
-  if (created.length === 0) return notAnnounced;
-  const perSet = new Map<string, ResponseImage[]>();
-  for (const response of created) perSet.set(response.contentSetId, [...(perSet.get(response.contentSetId) ?? []), response]);
+function countedBefore(event: Created, shardId: string, counterItems: ReadonlyMap<string, Record<string, unknown>>): boolean {
+  const watermark = watermarkName(shardId);
+  return counterSlots(event.after, new Date(event.after.createdAt)).some((slot) => {
+    const stored = counterItems.get(counterItemId(slot))?.[watermark];
+    return typeof stored === 'string' && !watermarkAdmits(stored, event.sequenceNumber);
+  });
+}
+
+/** Holds what the rules would hold, unless an earlier delivery counted it; the ids held at their creation. */
+async function holdCandidates(store: TableClient, shardId: string, candidates: Candidate[], now: Date): Promise<Set<string>> {
+  const uncounted = new Set<string>();
+  if (candidates.length === 0) return uncounted;
+  const slots = new Map<string, ItemKey>();
+  for (const { event } of candidates) {
+    for (const slot of counterSlots(event.after, new Date(event.after.createdAt))) slots.set(counterItemId(slot), { pk: slot.pk, sk: slot.sk });
+  }
+  const stored = await getRawItemsChunked(store, [...slots.values()]);
+  const counterItems = new Map(stored.flatMap((item) => (item ? [[counterItemId(item), item] as const] : [])));
+  await inParallel(candidates, 16, async ({ event, reason }) => {
+    if (countedBefore(event, shardId, counterItems)) return;
+    if ((await hold(store, event.after, reason, now)) === 'held') uncounted.add(event.after.id);
+  });
+  return uncounted;
+}
+
+/**
+ * Screens the new responses of a batch of one shard's events (the counting consumer's, before
+ * it counts them) and holds those that trip a rule. Answers the ids of the new responses held
+ * at their creation: their creation is counted nowhere (stream/counting.ts) and announced to
+ * no webhook (stream/webhooks.ts reads the same verdict from the response: `screeningVerdicts`).
+ */
+export async function screenNewResponses(store: TableClient, shardId: string, events: DomainEvent[], now: Date): Promise<Set<string>> {
+  const created = events.filter(isScreened);
+  if (created.length === 0) return new Set();
+  const perSet = new Map<string, Created[]>();
+  for (const event of created) perSet.set(event.after.contentSetId, [...(perSet.get(event.after.contentSetId) ?? []), event]);
   const sets = await getRawItemsChunked(
     store,
-    [...perSet.keys()].map((id) => ({ pk: `set#${id}`, sk: 'set' })),
+    [...perSet.keys()].map((id) => keys.contentSet(id)),
   );
   const settingsOf = new Map(
     sets.filter((set) => set !== undefined).map((set) => [String(set.id), quarantineSettingsOf(set.quarantine as QuarantineSettingsInput | undefined)]),
   );
 
-  await inParallel([...perSet.entries()], 4, async ([contentSetId, batch]) => {
+  const candidates: Candidate[] = [];
+  await inParallel([...perSet.entries()], 4, async ([contentSetId, events]) => {
     const settings = settingsOf.get(contentSetId);
     if (!settings) return;
+    const batch = events.map((event) => event.after);
     const messages = new Map(batch.map((response) => [response.id, settings.spamCheck ? messageOf(response.schema, response.value) : undefined]));
-    const screened = batch.filter((response) => response.visitor !== undefined || messages.get(response.id) !== undefined);
+    const screened = events.filter((event) => event.after.visitor !== undefined || messages.get(event.after.id) !== undefined);
     if (screened.length === 0) return;
-    const earliest = Math.min(...screened.map((response) => Date.parse(response.createdAt)));
+    const earliest = Math.min(...screened.map((event) => Date.parse(event.after.createdAt)));
     const recent = await recentResponses(store, contentSetId, new Date(earliest - SCREENING_WINDOW_MS).toISOString(), batch);
     const arrivals = recent.map(arrivalOf);
     const recentMessages = recent.flatMap((response) => {
@@ -156,11 +223,16 @@ export async function screenNewResponses(store: TableClient, events: DomainEvent
       return message === undefined ? [] : [{ id: response.id, contentItemId: response.contentItemId, message }];
     });
     const surgeItems =
-      settings.surgeFloor > 0 ? [...new Set(screened.filter((response) => response.visitor !== undefined).map((response) => response.contentItemId))] : [];
+      settings.surgeFloor > 0 ? [...new Set(screened.filter((event) => event.after.visitor !== undefined).map((event) => event.after.contentItemId))] : [];
     const baselines = new Map(await Promise.all(surgeItems.map(async (itemId) => [itemId, await itemCountBefore(store, itemId, now)] as const)));
-    const admissions = await addressAdmissions(store, screened, settings);
+    const admissions = await addressAdmissions(
+      store,
+      screened.map((event) => event.after),
+      settings,
+    );
 
-    for (const response of screened) {
+    for (const event of screened) {
+      const response = event.after;
       const message = messages.get(response.id);
       const reason =
         floodReason(arrivalOf(response), arrivals, settings, baselines.get(response.contentItemId) ?? 0, admissions.get(response.id)) ??
@@ -171,10 +243,60 @@ export async function screenNewResponses(store: TableClient, events: DomainEvent
               response.contentItemId,
               recentMessages.filter((other) => other.id !== response.id),
             ));
-      if (reason === undefined) continue;
-      await hold(store, response, reason, now);
-      notAnnounced.add(response.id);
+      if (reason !== undefined) candidates.push({ event, reason });
     }
   });
-  return notAnnounced;
+  return holdCandidates(store, shardId, candidates, now);
+}
+
+/** What the screening decided of a response's events, as the webhooks consumer needs it. */
+export interface ScreeningVerdicts {
+  /** New responses the counting consumer has not screened yet, by the record of their creation, in stream order. */
+  pending: Created[];
+  /** Responses held by the screening (now or since): their creation, and changes before their hold, are not announced. */
+  held: Set<string>;
+}
+
+/**
+ * The screening's verdicts on a batch's response events, read from the table by the webhooks
+ * consumer (the counting consumer screens: `screenNewResponses`). A new response's verdict is
+ * in once the counting consumer has counted the record of its creation, which it does only
+ * after screening it (and holding it, if so): the content item's day counter carries the
+ * shard's watermark at or past that record. Then the response's item says whether it was
+ * held (`quarantine`). So the counters are read first (eventually consistent: a stale read
+ * only finds the verdict pending), then, strongly consistent, the responses whose verdict is
+ * in: a hold written before the counters is then seen.
+ *
+ * `events` are those to be announced: new responses (`isScreened`) and changes of active
+ * responses (a held response's changes before its hold are not announced: `held`).
+ */
+export async function screeningVerdicts(store: TableClient, shardId: string, events: DomainEvent[]): Promise<ScreeningVerdicts> {
+  const created = events.filter(isScreened);
+  const slotOf = (event: Created) => {
+    const slot = counterSlots(event.after, new Date(event.after.createdAt)).find(
+      (candidate) => candidate.entity === 'contentItem' && candidate.sk.startsWith('d#'),
+    )!;
+    return { pk: slot.pk, sk: slot.sk };
+  };
+  const itemSlots = new Map(created.map((event) => [counterItemId(slotOf(event)), slotOf(event)]));
+  const counters = await getRawItemsChunked(store, [...itemSlots.values()], { consistent: false });
+  const counted = new Map(counters.flatMap((item) => (item ? [[counterItemId(item), item] as const] : [])));
+  const watermark = watermarkName(shardId);
+  const isPending = (event: Created) => {
+    const stored = counted.get(counterItemId(slotOf(event)))?.[watermark];
+    return typeof stored !== 'string' || watermarkAdmits(stored, event.sequenceNumber);
+  };
+  const pending = created.filter(isPending);
+  const responseIds = new Set([
+    ...created.filter((event) => !isPending(event)).map((event) => event.after.id),
+    ...events.flatMap((event) =>
+      (event.type === 'response.updated' || event.type === 'response.revoked') && event.after.quarantine === undefined ? [event.after.id] : [],
+    ),
+  ]);
+  const responses = await getRawItemsChunked(
+    store,
+    [...responseIds].map((id) => keys.response(id)),
+  );
+  const held = new Set(responses.flatMap((item) => (item?.quarantine === undefined ? [] : [String(item.id)])));
+  return { pending, held };
 }

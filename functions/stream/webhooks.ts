@@ -24,8 +24,11 @@
  * sweeper, and attempts' failures are retried by the sweeper on the schedule. A response
  * write never waits for, nor fails because of, a webhook: this runs on the stream.
  *
- * New responses are screened first (stream/screening.ts): the floods and spam it holds back
- * are not announced as created.
+ * New responses are screened by the counting consumer before it counts them
+ * (stream/screening.ts); this one announces a new response only once that verdict is in the
+ * table (`screeningVerdicts`), waiting for it within a budget (the counting consumer reads
+ * every 3 s): the floods and spam it holds back are announced as `response.quarantined`
+ * only, never as created, nor are their changes before their hold.
  *
  * The console's live preview answers on the item keyed by its embed page's address; its
  * events are queued for no webhook (`isPreviewEvent`), so a test click posts nowhere.
@@ -63,7 +66,7 @@ import type { DomainEvent } from '../domain/events';
 import { derivedId } from '../domain/text';
 import { HELD_STATES, type ResponseState } from '../domain/states';
 import { eventsOf } from './events';
-import { screenNewResponses } from './screening';
+import { type ScreeningVerdicts, screeningVerdicts } from './screening';
 
 /** Deliveries written at once. */
 const QUEUE_CONCURRENCY = 25;
@@ -74,6 +77,50 @@ export interface DeliverOptions {
   clock?: () => Date;
   /** First attempts start only within this many ms of the invocation's start (default 20 s); 0 queues only. */
   attemptBudgetMs?: number;
+  /**
+   * How long the invocation waits for the screening's verdicts on new responses it would
+   * announce (default 20 s); the records from the first one still unscreened are then
+   * reported failed, and come again.
+   */
+  verdictWaitMs?: number;
+}
+
+/** How often the verdicts still pending are read again. */
+const VERDICT_POLL_MS = 500;
+/**
+ * When a new response's verdict is first looked for again after its write: the counting
+ * consumer gathers records for up to 3 s (its batching window) and then screens them, so
+ * most verdicts are in by then, and reading earlier would mostly find them pending.
+ */
+const VERDICT_EXPECTED_MS = 1_500;
+
+/**
+ * The screening's verdicts on the events to announce, read until none is pending or the wait
+ * is over; only the pending ones are read again. The counting consumer screens each batch
+ * before it counts it, so a verdict follows the write by about that consumer's batching window.
+ */
+async function awaitVerdicts(store: TableClient, shardId: string, events: DomainEvent[], waitMs: number): Promise<ScreeningVerdicts> {
+  const deadline = Date.now() + waitMs;
+  const held = new Set<string>();
+  let checked = events;
+  for (let round = 0; ; round++) {
+    const verdicts = await screeningVerdicts(store, shardId, checked);
+    for (const id of verdicts.held) held.add(id);
+    const { pending } = verdicts;
+    if (pending.length === 0) return { pending, held };
+    const soonest = Math.min(...pending.map((event) => Date.parse(event.after.createdAt))) + VERDICT_EXPECTED_MS;
+    const pause = round === 0 ? Math.max(VERDICT_POLL_MS / 2, soonest - Date.now()) : VERDICT_POLL_MS;
+    if (Date.now() + pause > deadline) return { pending, held };
+    await new Promise((wait) => setTimeout(wait, pause));
+    checked = pending;
+  }
+}
+
+/** Whether the screening held the response an event is about before the event: not announced (its hold is `response.quarantined`). */
+function isOfResponseHeldAtCreation(event: DomainEvent, held: ReadonlySet<string>): boolean {
+  if (event.type === 'response.created') return event.after.quarantine === undefined && held.has(event.after.id);
+  if (event.type === 'response.updated' || event.type === 'response.revoked') return event.after.quarantine === undefined && held.has(event.after.id);
+  return false;
 }
 
 /** Whether an event is about a response held back (quarantined or discarded) other than by its quarantine: nothing of it is announced. */
@@ -207,30 +254,40 @@ async function queue(store: TableClient, planned: Planned, now: Date): Promise<D
  * first record whose work is not all done (`batchItemFailures`): the batch is retried from
  * there, the conditional writes skip what is already queued, and erasing again is harmless.
  */
-export async function deliverStreamRecords(store: TableClient, records: DynamoDBRecord[], options: DeliverOptions = {}): Promise<DynamoDBBatchResponse> {
+export async function deliverStreamRecords(
+  store: TableClient,
+  shardId: string,
+  records: DynamoDBRecord[],
+  options: DeliverOptions = {},
+): Promise<DynamoDBBatchResponse> {
   const clock = options.clock ?? (() => new Date());
   const started = Date.now();
   const now = clock();
-  const all = records.flatMap(eventsOf);
-  let held: Set<string>;
-  try {
-    held = await screenNewResponses(store, all, now);
-  } catch (error) {
-    logger.error('screening new responses failed', { error: error as Error, records: records.length });
-    const first = records[0]?.dynamodb?.SequenceNumber;
-    return { batchItemFailures: first ? [{ itemIdentifier: first }] : [] };
-  }
-  // A held response's creation is announced by its quarantine (response.quarantined) instead.
-  const events = all.filter(isWebhookEvent).filter((event) => !(event.type === 'response.created' && held.has(event.after.id)));
+  let events = records.flatMap(eventsOf).filter(isWebhookEvent);
   if (events.length === 0) return { batchItemFailures: [] };
+  const firstEvent = events[0].sequenceNumber;
 
   let plans: Planned[];
+  /** The record of the first new response still unscreened: it and what follows come again. */
+  let unscreened: string | undefined;
   try {
     const accounts = [...new Set(events.map((event) => eventScope(event).accountId))];
     const webhooks = new Map(await Promise.all(accounts.map(async (accountId) => [accountId, await accountWebhooks(store, accountId)] as const)));
-    const matched = events
-      .map((event) => ({ event, to: subscribers(event, webhooks.get(eventScope(event).accountId) ?? []) }))
-      .filter(({ to }) => to.length > 0);
+    let matched = events.map((event) => ({ event, to: subscribers(event, webhooks.get(eventScope(event).accountId) ?? []) })).filter(({ to }) => to.length > 0);
+    // Only what would be announced waits for the screening: an account without webhooks waits for nothing.
+    const verdicts = await awaitVerdicts(
+      store,
+      shardId,
+      matched.map(({ event }) => event),
+      options.verdictWaitMs ?? 20_000,
+    );
+    unscreened = verdicts.pending[0]?.sequenceNumber;
+    if (unscreened !== undefined) {
+      const cut = events.findIndex((event) => event.sequenceNumber === unscreened);
+      events = events.slice(0, cut);
+      matched = matched.filter(({ event }) => events.includes(event));
+    }
+    matched = matched.filter(({ event }) => !isOfResponseHeldAtCreation(event, verdicts.held));
     const subjects = await loadSubjects(
       store,
       matched.map(({ event }) => event),
@@ -242,8 +299,8 @@ export async function deliverStreamRecords(store: TableClient, records: DynamoDB
         return to.map((webhook) => planDelivery(event, body, webhook, subjects, now));
       });
   } catch (error) {
-    logger.error('reading webhooks for stream records failed', { error: error as Error, records: records.length });
-    return { batchItemFailures: [{ itemIdentifier: events[0].sequenceNumber }] };
+    logger.error('reading webhooks or screening verdicts for stream records failed', { error: error as Error, records: records.length });
+    return { batchItemFailures: [{ itemIdentifier: firstEvent }] };
   }
 
   const queued: { planned: Planned; delivery: DeliveryRecord }[] = [];
@@ -286,6 +343,7 @@ export async function deliverStreamRecords(store: TableClient, records: DynamoDB
     }
   });
 
-  const firstFailed = events.find((event) => failedEvents.has(event.eventId));
-  return { batchItemFailures: firstFailed ? [{ itemIdentifier: firstFailed.sequenceNumber }] : [] };
+  const firstFailed = events.find((event) => failedEvents.has(event.eventId))?.sequenceNumber ?? unscreened;
+  if (unscreened !== undefined && firstFailed === unscreened) logger.warn('new responses not screened yet: their records come again', { shardId, unscreened });
+  return { batchItemFailures: firstFailed ? [{ itemIdentifier: firstFailed }] : [] };
 }

@@ -203,6 +203,59 @@ describe('one address, many user agents (a script varying its browser string)', 
   });
 });
 
+describe('a held response is never counted, not even for a second', () => {
+  test('a flood on one page: the public count and getStats, read throughout, never pass the responses that end up active', async () => {
+    const votes = await createContentSet(api, owner.admin, projectId, 'yes-no', { metadata: { publicAggregates: true, onePerVisitor: true } });
+    const key = 'https://example.com/flooded';
+    // The page exists before the flood, so the readers have an item to read.
+    const first = await api.call('responses/create', [{ contentSetId: votes, key, value: 'yes' }]);
+    const contentId = await itemOf(first.body.responseId);
+
+    // Readers, throughout: the public count (what a widget shows, and what an edge cache
+    // would keep) and getStats (what the console shows).
+    const seen = { publicCounts: [] as number[], stats: [] as number[] };
+    let flooding = true;
+    const read = async () => {
+      while (flooding) {
+        const [shown, stats] = await Promise.all([
+          api.call('responses/getAggregates', [contentId], { method: 'GET' }),
+          api.call('contents/getStats', [contentId], { key: owner.viewer }),
+        ]);
+        seen.publicCounts.push((shown.body as number[]).reduce((sum, count) => sum + count, 0));
+        seen.stats.push(stats.body.count);
+        await new Promise((wait) => setTimeout(wait, 50));
+      }
+    };
+    const readers = [read(), read()];
+
+    // Over about ten seconds (several of the counting consumer's batches): a script from one
+    // address with 80 user agents voting "no", and 10 people from addresses of their own.
+    const flood = Array.from({ length: 90 }, (_, index) =>
+      index % 9 === 4
+        ? { value: 'yes', headers: { 'user-agent': `person/${index}`, 'x-forwarded-for': `198.51.100.${index}` } }
+        : { value: 'no', headers: { 'user-agent': `flooder/${index}`, 'x-forwarded-for': '203.0.113.66' } },
+    );
+    for (const { value, headers } of flood) {
+      expect((await api.call('responses/create', [{ contentSetId: votes, key, value }], { headers })).status).toBe(200);
+      await new Promise((wait) => setTimeout(wait, 100));
+    }
+    await settle();
+    flooding = false;
+    await Promise.all(readers);
+
+    const active = await listed(contentId, 'active');
+    const held = await listed(contentId, 'quarantined');
+    // The first response, 10 people, and the flooder's first 3 user agents (addressLimit).
+    expect(active).toHaveLength(14);
+    expect(held).toHaveLength(77);
+    expect(seen.stats.length).toBeGreaterThan(20);
+    expect(Math.max(...seen.publicCounts)).toBeLessThanOrEqual(active.length);
+    expect(Math.max(...seen.stats)).toBeLessThanOrEqual(active.length);
+    expect((await api.call('contents/getStats', [contentId], { key: owner.viewer })).body.count).toBe(14);
+    await expectCountsEqualRecount();
+  });
+});
+
 test('spam messages are held with their reason; other visitors and keyed servers are not held', async () => {
   const spam = [
     ['https://example.com/spam-1', 'Cheap deals at www.deals-shop.com, http://x.example.net and offers.example.org'],

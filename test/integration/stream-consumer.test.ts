@@ -10,6 +10,7 @@ import { defaultStore } from '../../functions/store/entity-store';
 import type { Store } from '../../functions/store/entities';
 import { createTableInput } from '../../functions/store/table';
 import { countedChanges, countStreamRecords } from '../../functions/stream/counting';
+import { eventsOf } from '../../functions/stream/events';
 import { createAccount, startTestApi, type AccountKeys, type TestApi, createContentSet } from '../support/api';
 import { normalCounter } from '../support/counters';
 
@@ -169,7 +170,7 @@ beforeAll(async () => {
     await recorder.stop();
   }
   now = new Date();
-  changes = countedChanges(batches.flat());
+  changes = countedChanges(batches.flat().flatMap(eventsOf));
 
   const once = await freshStore();
   for (const batch of batches) await feed(once, batch);
@@ -326,7 +327,8 @@ describe('watermarks', () => {
       // own, a day and more ago; the rest from one shard now. Today's project items carried one
       // watermark per old record that counts in them.
       const today = now.toISOString().slice(0, 10);
-      const countsToday = (batch: DynamoDBRecord[]) => countedChanges(batch).some((change) => change.createdAt.toISOString().startsWith(today));
+      const countsToday = (batch: DynamoDBRecord[]) =>
+        countedChanges(batch.flatMap(eventsOf)).some((change) => change.createdAt.toISOString().startsWith(today));
       const last = batches.findLastIndex(countsToday);
       for (const [index, record] of batches.slice(0, last).flat().entries()) await feed(pruned, [record], `old-shard-${index}`, longAgo);
       const crowded = (await scan(pruned.tableName, 'agg#')).filter((item) => watermarksOf(item).length > WATERMARKS_KEPT);

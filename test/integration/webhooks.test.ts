@@ -22,12 +22,13 @@ import { localLambdaContext } from '../../local/lambda-context';
 import { attemptDelivery } from '../../functions/webhooks/attempts';
 import { nextDueAt } from '../../functions/webhooks/sweeper';
 import { createAccount, createContentSet, expectError, fieldPaths, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
+import { currentShardId } from '../support/stream-records';
 import { startReceiver, until, type Receiver, type ReceivedRequest } from '../support/webhook-receiver';
 
 // Each test waits for real deliveries; a loaded machine (the whole suite on 2 cores) needs time.
 jest.setTimeout(120_000);
 
-const { documentClient, settings, store } = defaultStore();
+const { client, documentClient, settings, store } = defaultStore();
 
 let api: TestApi;
 let sweeper: LocalWebhookSweeper;
@@ -391,7 +392,7 @@ describe('events', () => {
       },
     };
     for (const batch of [[record], [record, record], [record]]) {
-      expect(await deliverStreamRecords(store, batch)).toEqual({ batchItemFailures: [] });
+      expect(await deliverStreamRecords(store, await currentShardId(client, settings.tableName), batch)).toEqual({ batchItemFailures: [] });
     }
     await hook.waitFor(2);
     await new Promise((wait) => setTimeout(wait, 500));
@@ -496,7 +497,7 @@ describe('events', () => {
       dynamodb: { Keys: keys, OldImage: marshall(image) as never, SequenceNumber: '2' },
     };
     for (const batch of [[remove], [insert, remove], [remove]]) {
-      expect(await deliverStreamRecords(store, batch)).toEqual({ batchItemFailures: [] });
+      expect(await deliverStreamRecords(store, await currentShardId(client, settings.tableName), batch)).toEqual({ batchItemFailures: [] });
     }
     await until(() => ofType(hook.requests, 'response.deleted').length >= 2);
     await new Promise((wait) => setTimeout(wait, 500));

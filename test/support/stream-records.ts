@@ -1,3 +1,5 @@
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeStreamCommand, DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 
@@ -23,4 +25,23 @@ export function streamRecord(
       StreamViewType: 'NEW_AND_OLD_IMAGES',
     },
   };
+}
+
+/**
+ * The newest shard of the table's stream in DynamoDB Local: the shard a record replayed by
+ * hand comes from, since the consumers' watermarks are per shard (the webhooks consumer reads
+ * the screening's verdicts from them).
+ */
+export async function currentShardId(client: DynamoDBClient, tableName: string): Promise<string> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const config = await client.config.credentials();
+  const streams = new DynamoDBStreamsClient({ endpoint: await endpointOf(client), region: await client.config.region(), credentials: config });
+  const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: Table!.LatestStreamArn! }));
+  streams.destroy();
+  return StreamDescription!.Shards!.at(-1)!.ShardId!;
+}
+
+async function endpointOf(client: DynamoDBClient): Promise<string> {
+  const endpoint = await client.config.endpoint!();
+  return `${endpoint.protocol}//${endpoint.hostname}${endpoint.port ? `:${endpoint.port}` : ''}${endpoint.path}`;
 }

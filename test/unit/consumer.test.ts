@@ -24,7 +24,7 @@ import { normalCounter } from '../support/counters';
 import { eventsOf } from '../../functions/stream/events';
 
 /** The counting consumer's change for one record (null: it changes no count). */
-const responseChange = (record: DynamoDBRecord) => eventsOf(record).map(countedChange)[0] ?? null;
+const responseChange = (record: DynamoDBRecord) => eventsOf(record).map((event) => countedChange(event))[0] ?? null;
 
 const NOW = new Date('2026-03-18T15:42:07.123Z');
 const SCOPE: ResponseScope = { accountId: 'acc', projectId: 'prj', contentSetId: 'set', contentItemId: 'item' };

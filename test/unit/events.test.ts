@@ -71,6 +71,28 @@ describe('eventsOf', () => {
     ]);
   });
 
+  it('a response held at its creation by the screening is in no count: its creation adds nothing, its hold takes out only what was counted since', () => {
+    const quarantine = { reason: 'address-limit', at: '2026-03-18T10:00:01.000Z' };
+    const no = { option: 1, sentiment: -1 };
+    const yes = { option: 0, sentiment: 1 };
+    const uncounted = new Set(['r1']);
+    const [created] = eventsOf(record('INSERT', undefined, response()));
+    // Still a change of its counter items (they exist, with the shard's watermark), of nothing.
+    expect(countedChange(created, uncounted)).toMatchObject({ removed: undefined, added: undefined });
+    expect(countedChange(created)).toMatchObject({ removed: undefined, added: yes });
+    // Held unchanged: the hold changes nothing.
+    const [held] = eventsOf(record('MODIFY', response(), response({ state: 'quarantined', quarantine, uncounted: yes })));
+    expect(countedChange(held, uncounted)).toBeNull();
+    // The visitor changed its vote before the hold: the edit moved the vote, the hold moves it back.
+    const [edited] = eventsOf(record('MODIFY', response(), response({ value: 'n', contribution: no })));
+    expect(countedChange(edited, uncounted)).toMatchObject({ removed: yes, added: no });
+    const [heldLater] = eventsOf(record('MODIFY', response({ value: 'n', contribution: no }), response({ state: 'quarantined', quarantine, uncounted: yes })));
+    expect(countedChange(heldLater, uncounted)).toMatchObject({ removed: no, added: yes });
+    // A release is its arrival, counted; and only the creation of a held response is left out.
+    const [released] = eventsOf(record('MODIFY', response({ state: 'quarantined', quarantine, uncounted: yes }), response({ quarantine, uncounted: yes })));
+    expect(countedChange(released, uncounted)).toMatchObject({ removed: undefined, added: yes });
+  });
+
   it('turns a deleted response item into response.deleted with its last image', () => {
     expect(eventsOf(record('REMOVE', response(), undefined))).toEqual([expect.objectContaining({ type: 'response.deleted', before: response() })]);
   });
