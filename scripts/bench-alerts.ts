@@ -10,7 +10,9 @@
  * by the published rules for: a run with nothing to do (an hour of change records to read,
  * as the hourly schedule on AWS has, none of them there); a run after responses on
  * `--items` items of one set (each item and the set evaluated, the watch list written),
- * per evaluated entity; and the daily re-evaluation of every watched entity, per entity.
+ * per evaluated entity; a run after more responses on the same items that day (their watch
+ * entries read, not written again; evaluated again, having too few responses to be tested);
+ * and the daily re-evaluation of every watched entity, per entity.
  * `--write` stores the figures in docs/bench-alerts.json.
  */
 import { writeFileSync } from 'node:fs';
@@ -76,6 +78,13 @@ async function run(items: number, write: boolean): Promise<string[]> {
   await consumers.drain();
   await checkpoint(today);
   runs.push(await measured(`after responses on ${items} items (their set too)`));
+  // The same pages answered again later that day: their watch entries are read, not written again.
+  for (let index = 0; index < items; index++) {
+    await createResponse(store, ANONYMOUS, { contentSetId: set.id, key: `page-${index}`, value: index % 3 ? 'n' : 'y' }, { headers: {} }, new Date());
+  }
+  await consumers.drain();
+  await checkpoint(today);
+  runs.push(await measured(`the same ${items} items answered again that day (watch entries read, not written)`));
   await checkpoint();
   runs.push(await measured('daily re-evaluation of every watched entity'));
   await consumers.stop();

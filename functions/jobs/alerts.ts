@@ -9,7 +9,8 @@
  *    written since its own checkpoint, at most three hours of them, reading back and
  *    skipping what the last run read, like the ranker (`readChangesSinceCheckpoint`);
  * 2. marks the sets and items they name as watched (store/alerts.ts: their last day with a
- *    response; a watched entity expires 15 days later);
+ *    response; a watched entity expires 15 days later), once a day each: it reads their
+ *    entries first and writes only those not yet marked that day;
  * 3. evaluates the entities not yet tested that day: on its first run of a UTC day every
  *    entity watched since the current window began (one with no response since cannot
  *    have `minResponses` in it), on later runs those that changed (a page whose history
@@ -58,6 +59,7 @@ import {
   type SetFacts,
   watchedEntities,
   watchedProjects,
+  readWatchEntries,
   watchEntity,
   watchProjects,
   type WatchedEntity,
@@ -210,10 +212,17 @@ export async function runAlerts(store: TableClient, now: Date, options: AlertsOp
     changed.set(`contentSet#${contentSetId}`, { entity: 'contentSet', id: contentSetId, ...scope });
     for (const id of change.items) changed.set(`contentItem#${id}`, { entity: 'contentItem', id, ...scope });
   }
+  // Marked once a day: an entity already marked today is only read (store/alerts.ts readWatchEntries).
+  const entities = [...changed.values()];
+  const entries = await readWatchEntries(store, entities);
   const watchedNow: WatchedEntity[] = [];
-  await inParallel([...changed.values()], 16, async (entity) => {
-    watchedNow.push(await watchEntity(store, entity, today));
-  });
+  await inParallel(
+    entities.map((entity, index) => ({ entity, entry: entries[index] })),
+    16,
+    async ({ entity, entry }) => {
+      watchedNow.push(entry?.lastDay === today ? entry : await watchEntity(store, entity, today));
+    },
+  );
   await watchProjects(store, [...changed.values()], today);
 
   // Not yet tested today: on the day's first run every watched entity, later only changed ones.

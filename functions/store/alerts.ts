@@ -76,9 +76,19 @@ export interface WatchedEntity extends AlertScope {
 const watchKey = (entity: AlertScope) => ({ pk: watchPartition(entity.accountId, entity.projectId), sk: `${entity.entity}#${entity.id}` });
 
 /**
- * Marks an entity as having had responses on `day`: one UpdateItem, which keeps the day the
- * entity was last tested and answers it. Its project: `watchProjects`.
+ * The watch entries of `entities` (undefined where there is none), in their order: one
+ * eventually consistent read (BatchGetItem, 0.5 RRU each). The alerts job reads them before
+ * marking (`watchEntity`) only those not yet marked that day: it runs hourly, and a page
+ * answered all day long would otherwise be written every hour, 1 WRU each time, the
+ * largest part of what the job costs a quiet site (docs/scaling.md). A read that missed an
+ * earlier run's mark only makes the job write the same mark again.
  */
+export async function readWatchEntries(store: TableClient, entities: readonly AlertScope[]): Promise<(WatchedEntity | undefined)[]> {
+  const entries = await getRawItemsChunked(store, entities.map(watchKey), { consistent: false });
+  return entries.map((entry) => entry && watchedOf(entry));
+}
+
+/** Marks an entity as having had responses on `day`: one UpdateItem, which keeps the day it was last tested and answers it. Its project: `watchProjects`. */
 export async function watchEntity(store: TableClient, entity: AlertScope, day: string): Promise<WatchedEntity> {
   const { Attributes } = await store.documentClient.send(
     new UpdateCommand({
