@@ -11,6 +11,7 @@
  *   markdown escaped and `allowed_mentions: { parse: [] }` keeps "@everyone" in a message
  *   from pinging anyone.
  */
+import { type SignificanceSaid, significanceWords } from '../../shared/alert-significance';
 import { alertWords, formatScore, type ScoreMeasure, type WindowScore } from './alerts';
 import type { DigestPage, ProjectDigest } from './digest';
 import { describeValue } from './schemas';
@@ -33,10 +34,11 @@ export interface ChatEvent {
     project?: { id: string; name?: string };
     /** response.quarantined: why it was held. */
     quarantine?: { reason: string };
-    /** stats.alert: the entity's name, the score's measure, the two windows, its console page. */
+    /** stats.alert: the entity's name, the score's measure, the two windows, why it fired (absent on alerts from before), its console page. */
     name?: string;
     measure?: ScoreMeasure;
     current?: WindowScore;
+    significance?: SignificanceSaid;
     url?: string;
   } & Partial<Pick<ProjectDigest, 'projectName' | 'week' | 'responses' | 'schemas' | 'alerts'>>;
 }
@@ -98,6 +100,7 @@ export function chatSegments(event: ChatEvent, config?: unknown): Segment[] {
         words(
           `: ${data.measure && data.current && data.previous?.score ? alertWords(data.measure, data.current, data.previous as WindowScore) : 'its score fell'}`,
         ),
+        ...(data.significance ? [words(`. ${significanceWords(data.significance)}`)] : []),
         ...(data.url ? [words(' '), user(data.url)] : []),
       ];
     case 'digest.weekly':

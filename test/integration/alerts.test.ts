@@ -169,7 +169,7 @@ test('one alert for the page that got worse, delivered once and signed, not rais
   expect(body.data.significance.adjustedPValue).toBeLessThanOrEqual(0.05);
   const [line] = await slack.waitFor(1);
   expect(JSON.parse(line.body).text).toMatch(
-    /^\*Getting started\*: helpful fell from 80% \(\d+-\d+%\) to 33% \(\d+-\d+%\) over the last 7 days, 30 responses /,
+    /^\*Getting started\*: helpful fell from 80% \(\d+-\d+%\) to 33% \(\d+-\d+%\) over the last 7 days, 30 responses\. p (= 0\.\d+|&lt; 0\.000001), under 0\.\d+, the threshold of the day’s 30 tests at a 5% false discovery rate\. http:\/\/localhost:3000\/items\//,
   );
 
   const listed = await ok('alerts/list', [{ projectId }], owner.viewer);

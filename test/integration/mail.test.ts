@@ -176,6 +176,10 @@ test('an alert goes at once to the owner and the admin (alerts: immediately by d
   expect(alert.mail.text).toMatch(
     /Getting started.*helpful fell from \d+% \(\d+-\d+%\) to \d+% \(\d+-\d+%\)\s+over\s+the\s+last\s+7\s+days,\s+\d+\s+responses/s,
   );
+  // Why it fired: its p-value under the day's threshold (shared/alert-significance.ts).
+  expect(alert.mail.text).toMatch(
+    /responses\.\s+p\s+(=\s+0\.\d+|<\s+0\.000001),\s+under\s+0\.\d+,\s+the\s+threshold\s+of\s+the\s+day’s\s+\d+\s+tests?\s+at\s+a\s+5%\s+false\s+discovery\s+rate\./,
+  );
 
   const again = mail();
   const second = await runAlerts(store, new Date(), { mail: again });

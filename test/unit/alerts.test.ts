@@ -11,7 +11,7 @@ import {
   quietPeriodOver,
 } from '../../functions/domain/alerts';
 import { bestPages, type DigestPage, digestWeeks, largestChanges, responsesChange, worstPages } from '../../functions/domain/digest';
-import { chatSegments, slackText } from '../../functions/domain/webhook-chat';
+import { chatSegments, discordText, plainLine, slackText } from '../../functions/domain/webhook-chat';
 
 const windows = alertWindows(new Date('2026-11-27T12:00:00Z'));
 const share = (successes: number, n: number) => ({ kind: 'proportion' as const, successes, n });
@@ -155,6 +155,26 @@ describe('quiet days and words', () => {
       },
     });
     expect(line).toBe('*Getting &lt;started&gt;*: helpful fell from 82% (78-86%) to 61% (52-69%) over the last 7 days, 95 responses https://c.example/items/x');
+  });
+
+  test('Slack, Discord and mails say why an alert fired after its words; an alert from before significance has none', () => {
+    const window = (value: number, count: number) => ({
+      score: { value, low: value - 0.05, high: value + 0.05, method: 'wilson' as const },
+      count,
+      from: '',
+      to: '',
+    });
+    const significance = { method: 'benjamini-hochberg' as const, pValue: 2e-9, adjustedPValue: 1e-8, threshold: 0.0035, falseDiscoveryRate: 0.05, tested: 30 };
+    const data = { name: 'Start', measure: 'share' as const, current: window(0.3, 30), previous: window(0.8, 50), url: 'https://c.example/items/x' };
+    const why = 'p < 0.000001, under 0.0035, the threshold of the day’s 30 tests at a 5% false discovery rate.';
+    const words = 'helpful fell from 80% (75-85%) to 30% (25-35%) over the last 7 days, 30 responses';
+    // Slack's markup escapes the "<" of the bound; Discord's has nothing to escape in it.
+    expect(slackText({ type: 'stats.alert', data: { ...data, significance } })).toBe(
+      `*Start*: ${words}. ${why.replace('<', '&lt;')} https://c.example/items/x`,
+    );
+    expect(discordText({ type: 'stats.alert', data: { ...data, significance } })).toBe(`**Start**: ${words}. ${why} https://c.example/items/x`);
+    expect(plainLine({ type: 'stats.alert', data: { ...data, significance, name: '', url: undefined } })).toBe(`: ${words}. ${why}`);
+    expect(plainLine({ type: 'stats.alert', data })).toBe(`Start: ${words} https://c.example/items/x`);
   });
 });
 

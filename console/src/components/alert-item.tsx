@@ -6,7 +6,7 @@
  */
 import { Link } from 'wouter';
 import type { Alert } from '@feedback-service/client';
-import { significanceWords } from '../lib/alert-significance';
+import { significanceWords } from '../../../shared/alert-significance';
 import { formatDateTime, plural } from '../lib/format';
 import { scoreView } from '../schemas';
 

@@ -1,5 +1,5 @@
-/** The console's words for why an alert fired (console/src/lib/alert-significance.ts): its p-value, the threshold and the rate. */
-import { significanceWords } from '../../console/src/lib/alert-significance';
+/** Why an alert fired, in words (shared/alert-significance.ts): its p-value, the threshold and the rate, as the console, Slack, Discord and mails say it. */
+import { significanceWords } from '../../shared/alert-significance';
 
 const significance = (pValue: number, threshold: number, tested: number, falseDiscoveryRate = 0.05) => ({
   method: 'benjamini-hochberg' as const,
