@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { repoPath } from '../../lib/paths';
 import { sharedInRun } from './run-shared';
 
-export type CliEntry = 'bin/keys.ts' | 'bin/export.ts' | 'bin/import.ts' | 'bin/rebuild-aggregates.ts' | 'bin/index-users.ts';
+export type CliEntry = 'bin/keys.ts' | 'bin/export.ts' | 'bin/import.ts' | 'bin/rebuild-aggregates.ts' | 'bin/index-users.ts' | 'bin/digest.ts';
 
 /** The path of `entry` bundled for node (made by the first file of the run that asks). */
 export async function cliBundle(entry: CliEntry): Promise<string> {
