@@ -23,9 +23,10 @@ const REUSE = ['test/infra/stack.test.ts', 'test/infra/headroom.test.ts', 'test/
 /** Seconds of other files the second worker runs while the first synthesizes (59 s on a fresh clone, 2026-12-07), with room. */
 const SYNTH_SECONDS = 90;
 /**
- * A file not in the weights: seconds per kilobyte of its source, by folder (what the files of
- * each folder took in the run of 2026-12-07: a browser test's line drives a page, a unit test's
- * line checks a pure function).
+ * A file not in the weights: seconds per kilobyte of its source, by folder. The browser files'
+ * rate is that of the three in the fresh clone's run of 2026-12-07 (about 3 s per KB: each line
+ * drives a page); the others are rough shares of that run's remaining time (a unit test's line
+ * checks a pure function). Only the order depends on them.
  */
 const SECONDS_PER_KB = { browser: 3, compiler: 4, infra: 1, integration: 0.8, client: 1, unit: 0.33 };
 
