@@ -101,9 +101,10 @@ export async function openPage(context: BrowserContext): Promise<{ page: Page; p
 
 /**
  * Whether `screenshot` writes its file. The screenshots are for a person reading a run; no
- * test reads them. A full-page PNG costs Chromium about 0.35 CPU s (20 of a 4,000 px page: 6.9 s,
- * measured 2026-12-07), and the console's suites take about 70: in a CI run (CI=true), which
- * nobody looks at, they are skipped unless SCREENSHOTS=1. SCREENSHOTS=0 skips them anywhere.
+ * test reads them. A full-page PNG costs Chromium 0.1 to 0.35 CPU s by the page's size (measured
+ * 2026-12-07: console-phone.test.ts took 26.3 CPU s with its 16 and 25.0 without; 20 of a 4,000 px
+ * page, 6.9 s), and the console's suites take about 70: in a CI run (CI=true), which nobody
+ * looks at, they are skipped unless SCREENSHOTS=1. SCREENSHOTS=0 skips them anywhere.
  */
 const TAKE_SCREENSHOTS = process.env.SCREENSHOTS ? process.env.SCREENSHOTS === '1' : process.env.CI !== 'true';
 
