@@ -63,6 +63,16 @@ export const AccountAlertSettingsModel = z
   .object({ falseDiscoveryRate: probability })
   .meta({ id: 'AccountAlertSettings', description: 'The account\'s alert settings, the default filled in (docs/api.md "Alerts").' });
 
+const countOf = { count, of: count };
+const grownTheme = z.object({ id: z.string(), label: z.string(), ...countOf, previous: z.object(countOf) });
+const grownPhrase = z.object({ text: z.string(), ...countOf, previous: z.object(countOf) });
+const themeGrowth = {
+  /** A tagged-message set's negative tags whose messages were read; absent: all its messages. */
+  tags: z.array(z.string()).optional(),
+  themes: z.array(grownTheme),
+  phrases: z.array(grownPhrase),
+};
+
 export const AlertModel = z
   .object({
     id: z.string(),
@@ -80,12 +90,16 @@ export const AlertModel = z
     change: scoreChange,
     /** Absent on alerts raised before alerts carried it. */
     significance: alertSignificance.optional(),
+    /** Message sets: the themes and phrases that grew among its (negative) messages in the window; absent on other sets and older alerts. */
+    themes: themeGrowth.themes.optional(),
+    phrases: themeGrowth.phrases.optional(),
+    themeTags: themeGrowth.tags,
     createdAt: timestamp,
   })
   .meta({
     id: 'Alert',
     description:
-      "An entity's last 7 complete days (`current`) significantly worse than the 28 days before them (`previous`); `url` its page in the console; `significance` its p-value and the threshold it passed.",
+      "An entity's last 7 complete days (`current`) significantly worse than the 28 days before them (`previous`); `url` its page in the console; `significance` its p-value and the threshold it passed; for message sets, `themes` and `phrases` that grew among its messages (`themeTags`: the negative tags read).",
   });
 
 export const AlertPageModel = z
@@ -116,9 +130,10 @@ export const ProjectDigestModel = z
       }),
     ),
     alerts: z.array(AlertModel),
+    risingThemes: z.array(z.object({ contentSetId: z.string(), name: z.string(), ...themeGrowth })),
   })
   .meta({
     id: 'ProjectDigest',
     description:
-      "A project's week: its responses against the week before, per scored schema the best and worst pages and the largest significant changes, and the week's alerts.",
+      "A project's week: its responses against the week before, per scored schema the best and worst pages and the largest significant changes, the week's alerts, and per message set the themes and phrases that grew against the 4 weeks before.",
   });

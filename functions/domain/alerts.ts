@@ -8,6 +8,7 @@
  */
 import { addBuckets, bucketKey, bucketStart } from '../../shared/periods';
 import type { Schema } from '../../shared/schema-options';
+import type { GrownPhrase, GrownTheme } from '../../shared/theme-growth';
 import { ALERT_QUIET_DAYS, type AlertSettings, CURRENT_DAYS, PREVIOUS_DAYS, type ScoreMeasure } from './alert-settings';
 import { benjaminiHochberg } from './multiple-testing';
 import { changePValue, scoreChange, scoreInterval, type ScoreChange, type ScoreInterval, type ScoreSample } from './statistics';
@@ -210,5 +211,9 @@ export interface AlertImage {
   change: ScoreChange;
   /** Why it fired; absent on alerts raised before each carried it. */
   significance?: AlertSignificance;
+  /** What grew among its messages in the window (message sets; issue 40): themes, phrases, the tags read. */
+  themes?: GrownTheme[];
+  phrases?: GrownPhrase[];
+  themeTags?: string[];
   createdAt: string;
 }

@@ -3,6 +3,7 @@
  * how its pages are ranked (section 2's order: best by the interval's low end, worst by
  * its high end) and which changes it names, and its chat text. No I/O.
  */
+import type { ThemeGrowth } from '../../shared/theme-growth';
 import { addBuckets, bucketKey, bucketStart } from '../../shared/periods';
 import type { Schema } from '../../shared/schema-options';
 import type { AlertImage } from './alerts';
@@ -66,6 +67,8 @@ export interface ProjectDigest {
   schemas: DigestSchemaPart[];
   /** The project's alerts raised during the week, newest first. */
   alerts: AlertImage[];
+  /** Per message set, what grew in the week against the 4 weeks before (issue 40): only sets where something did. */
+  risingThemes: Array<ThemeGrowth & { contentSetId: string; name: string }>;
 }
 
 const byId = (a: DigestPage, b: DigestPage) => (a.contentItemId < b.contentItemId ? -1 : a.contentItemId > b.contentItemId ? 1 : 0);

@@ -19,6 +19,7 @@ import {
   type WordVectors as Lexicon,
 } from './themes';
 import type { ScoreChange, ScoreInterval } from './statistics';
+import type { GrownPhrase, GrownTheme } from '../../shared/theme-growth';
 
 /** Schemas whose responses carry free text: the sets that have themes. */
 export const MESSAGE_SCHEMAS: ReadonlySet<string> = new Set(['message', 'tagged-message']);
@@ -192,6 +193,39 @@ export function standoutPhraseCounts(period: DayCounts, history: DayCounts, prev
     const rising = isRising(phrase.count, period.n, history.p[phrase.key]?.[0] ?? 0, history.n);
     return { ...phrase, previous: change.previous, change: change.change, new: change.new, rising };
   });
+}
+
+/** Themes and phrases an alert or a digest names at most. */
+export const GROWN_LIMIT = 3;
+
+/**
+ * What grew in a window's messages against the days before it (issue 40 §5): the themes whose
+ * share rose significantly (`isRising`, as the themes answer's `rising`) and the standing-out
+ * phrases that did, most messages first, at most `limit` of each.
+ */
+export function grownInWindow(
+  window: DayCounts,
+  before: DayCounts,
+  labelOf: (themeId: string) => string,
+  limit = GROWN_LIMIT,
+): { themes: GrownTheme[]; phrases: GrownPhrase[] } {
+  const themes = Object.entries(window.t)
+    .filter(([themeId, count]) => isRising(count, window.n, before.t[themeId] ?? 0, before.n))
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, limit)
+    .map(([themeId, count]) => ({
+      id: themeId,
+      label: labelOf(themeId),
+      count,
+      of: window.n,
+      previous: { count: before.t[themeId] ?? 0, of: before.n },
+    }));
+  const phrases = standoutPhraseCounts(window, before, before)
+    .filter((phrase) => phrase.rising)
+    .sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : 1))
+    .slice(0, limit)
+    .map((phrase) => ({ text: phrase.text, count: phrase.count, of: window.n, previous: { count: before.p[phrase.key]?.[0] ?? 0, of: before.n } }));
+  return { themes, phrases };
 }
 
 /** The phrase key whose surface (or key) a caller named, in the days' records: what `responses/list?phrase=` matches. */

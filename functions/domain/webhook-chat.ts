@@ -12,6 +12,7 @@
  *   from pinging anyone.
  */
 import { type SignificanceSaid, significanceWords } from '../../shared/alert-significance';
+import { ALERT_GROWTH_WINDOWS, DIGEST_GROWTH_WINDOWS, type GrownPhrase, type GrownTheme, growthSaid, type ThemeGrowth } from '../../shared/theme-growth';
 import { alertWords, formatScore, type ScoreMeasure, type WindowScore } from './alerts';
 import type { DigestPage, ProjectDigest } from './digest';
 import { describeValue } from './schemas';
@@ -40,7 +41,11 @@ export interface ChatEvent {
     current?: WindowScore;
     significance?: SignificanceSaid;
     url?: string;
-  } & Partial<Pick<ProjectDigest, 'projectName' | 'week' | 'responses' | 'schemas' | 'alerts'>>;
+    /** stats.alert: what grew among its messages (message sets). */
+    themes?: GrownTheme[];
+    phrases?: GrownPhrase[];
+    themeTags?: string[];
+  } & Partial<Pick<ProjectDigest, 'projectName' | 'week' | 'responses' | 'schemas' | 'alerts' | 'risingThemes'>>;
 }
 
 /** A piece of the line: our own words, or text that came from users (escaped, and shortened first when the line is too long). */
@@ -102,6 +107,7 @@ export function chatSegments(event: ChatEvent, config?: unknown): Segment[] {
         ),
         ...(data.significance ? [words(`. ${significanceWords(data.significance)}`)] : []),
         ...(data.url ? [words(' '), user(data.url)] : []),
+        ...grownSegments({ tags: data.themeTags, themes: data.themes, phrases: data.phrases }, ALERT_GROWTH_WINDOWS, '\n'),
       ];
     case 'digest.weekly':
       return digestSegments(data);
@@ -139,9 +145,16 @@ function digestSegments(data: ChatEvent['data']): Segment[] {
       );
     }
   }
+  for (const set of data.risingThemes ?? []) segments.push(words('\n'), user(set.name, true), words(': '), ...grownSegments(set, DIGEST_GROWTH_WINDOWS, ''));
   const alerts = data.alerts?.length ?? 0;
   segments.push(words(alerts === 0 ? '\nNo alerts this week.' : `\n${alerts} alert${alerts === 1 ? '' : 's'} this week.`));
   return segments;
+}
+
+/** What grew (shared/theme-growth.ts): our words around the label or phrase, which are visitors'. */
+function grownSegments(growth: Partial<ThemeGrowth>, windows: readonly [string, string], separator: string): Segment[] {
+  const said = growthSaid(growth, windows[0], windows[1]);
+  return said ? [words(`${separator}${said.lead}`), user(cut(said.name, LABEL_LIMIT)), words(`${said.tail}.`)] : [];
 }
 
 interface Platform {

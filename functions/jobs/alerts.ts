@@ -70,6 +70,7 @@ import { readChangesSinceCheckpoint, saveChangeCheckpoint, type ChangeReader } f
 import type { MailContext } from '../mail/mails';
 import { type AlertMailResult, mailAlerts } from './alert-mail';
 import { inParallel } from './parallel';
+import { themeGrowth } from '../operations/theme-growth';
 
 /** An hourly run reads its hour, a late one up to three; with no checkpoint, the last hour. */
 const CHANGE_READER: ChangeReader = { checkpointKey: { pk: 'alerts', sk: 'checkpoint' }, maxMinutesPerRun: 180, firstRunLookbackMs: 60 * 60_000 };
@@ -178,6 +179,8 @@ export async function evaluateEntities(
   const due = [...accounts].flatMap(([accountId, family]) => decideAlerts(family, settings.get(accountId)!.falseDiscoveryRate));
   const raised: string[] = [];
   await inParallel(due, options.concurrency ?? 8, async ({ entry: { entity, set, measure, assessment }, significance }) => {
+    const scope = { scope: entity.entity === 'contentSet' ? ('set' as const) : ('item' as const), id: entity.id };
+    const growth = await themeGrowth(store, set, scope, windows.current, windows.previous.from);
     const alert: AlertImage = {
       id: newId(),
       accountId: set.accountId,
@@ -193,6 +196,7 @@ export async function evaluateEntities(
       previous: assessment.previous,
       change: assessment.change,
       significance,
+      ...(growth ? { themes: growth.themes, phrases: growth.phrases, ...(growth.tags ? { themeTags: growth.tags } : {}) } : {}),
       createdAt: now.toISOString(),
     };
     if (await raiseAlert(store, alert, now)) raised.push(alert.id);

@@ -14,6 +14,7 @@ import {
   type DigestChange,
   type DigestPage,
   type DigestSchemaPart,
+  type DigestWeek,
   digestWeeks,
   largestChanges,
   type ProjectDigest,
@@ -27,10 +28,14 @@ import { alertOf, readAlerts, readSetFacts, watchedEntities } from '../store/ale
 import { getRawItemsChunked } from '../store/batch';
 import { counterFromPoint, daySk, pointRecords, readCounterItems, type AggregateEntity } from '../store/counters';
 import type { TableClient } from '../store/dynamodb-clients';
+import { themeSets } from '../store/themes';
+import { themeGrowth } from './theme-growth';
 
 /** Alerts a digest lists at most (the week's newest). */
 const DIGEST_ALERTS = 100;
 const ITEM_CONCURRENCY = 8;
+/** The days before the week its themes are measured against (the themes answer's history). */
+const GROWTH_HISTORY_DAYS = 28;
 
 async function weekCounters(store: TableClient, entity: AggregateEntity, id: string, weeks: ReturnType<typeof digestWeeks>, optionCount: number) {
   const items = await readCounterItems(store, entity, id, { from: daySk(weeks.previous.from), to: daySk(weeks.week.to) });
@@ -100,6 +105,7 @@ export async function buildProjectDigest(
     { projectId: project.projectId, from: `${weeks.week.from}T00:00:00.000Z`, to: `${weeks.week.to}T23:59:59.999Z~` },
     { count: DIGEST_ALERTS },
   );
+  const risingThemes = await projectThemeGrowth(store, project, weeks.week);
   return {
     projectId: project.projectId,
     projectName: project.name,
@@ -108,5 +114,22 @@ export async function buildProjectDigest(
     responses: responsesChange(totals.current.count, totals.previous.count),
     schemas,
     alerts: alerts.map(alertOf),
+    risingThemes,
   };
+}
+
+/** What grew in each of the project's message sets during the week, against the 4 weeks before it (operations/theme-growth.ts). */
+async function projectThemeGrowth(
+  store: TableClient,
+  project: { accountId: string; projectId: string },
+  week: DigestWeek,
+): Promise<ProjectDigest['risingThemes']> {
+  const ids = (await themeSets(store, project.projectId)).filter((set) => set.accountId === project.accountId).map((set) => set.contentSetId);
+  const sets = [...(await readSetFacts(store, ids)).values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const beforeFrom = new Date(Date.parse(`${week.from}T00:00:00Z`) - GROWTH_HISTORY_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const grown = await Promise.all(sets.map((set) => themeGrowth(store, set, { scope: 'set', id: set.id }, week, beforeFrom)));
+  return sets.flatMap((set, index) => {
+    const growth = grown[index];
+    return growth && (growth.themes.length > 0 || growth.phrases.length > 0) ? [{ contentSetId: set.id, name: set.name, ...growth }] : [];
+  });
 }

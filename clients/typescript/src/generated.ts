@@ -50,7 +50,7 @@ export type AggregatedData = {
   summary?: number;
 };
 
-/** An entity's last 7 complete days (`current`) significantly worse than the 28 days before them (`previous`); `url` its page in the console; `significance` its p-value and the threshold it passed. */
+/** An entity's last 7 complete days (`current`) significantly worse than the 28 days before them (`previous`); `url` its page in the console; `significance` its p-value and the threshold it passed; for message sets, `themes` and `phrases` that grew among its messages (`themeTags`: the negative tags read). */
 export type Alert = {
   id: string;
   accountId: string;
@@ -99,6 +99,26 @@ export type Alert = {
     falseDiscoveryRate: number;
     tested: number;
   };
+  themes?: {
+    id: string;
+    label: string;
+    count: number;
+    of: number;
+    previous: {
+      count: number;
+      of: number;
+    };
+  }[];
+  phrases?: {
+    text: string;
+    count: number;
+    of: number;
+    previous: {
+      count: number;
+      of: number;
+    };
+  }[];
+  themeTags?: string[];
   createdAt: string;
 };
 
@@ -776,7 +796,7 @@ export type ProjectCreateModel = {
   description?: string;
 };
 
-/** A project's week: its responses against the week before, per scored schema the best and worst pages and the largest significant changes, and the week's alerts. */
+/** A project's week: its responses against the week before, per scored schema the best and worst pages and the largest significant changes, the week's alerts, and per message set the themes and phrases that grew against the 4 weeks before. */
 export type ProjectDigest = {
   projectId: string;
   projectName: string;
@@ -853,6 +873,30 @@ export type ProjectDigest = {
     })[];
   })[];
   alerts: Alert[];
+  risingThemes: {
+    contentSetId: string;
+    name: string;
+    tags?: string[];
+    themes: {
+      id: string;
+      label: string;
+      count: number;
+      of: number;
+      previous: {
+        count: number;
+        of: number;
+      };
+    }[];
+    phrases: {
+      text: string;
+      count: number;
+      of: number;
+      previous: {
+        count: number;
+        of: number;
+      };
+    }[];
+  }[];
 };
 
 /** Filters of projects/lookup. */
