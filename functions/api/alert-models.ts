@@ -130,7 +130,8 @@ export const ProjectDigestModel = z
       }),
     ),
     alerts: z.array(AlertModel),
-    risingThemes: z.array(z.object({ contentSetId: z.string(), name: z.string(), ...themeGrowth })),
+    /** Always answered now; absent on digests sent before. */
+    risingThemes: z.array(z.object({ contentSetId: z.string(), name: z.string(), ...themeGrowth })).optional(),
   })
   .meta({
     id: 'ProjectDigest',

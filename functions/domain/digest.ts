@@ -67,8 +67,8 @@ export interface ProjectDigest {
   schemas: DigestSchemaPart[];
   /** The project's alerts raised during the week, newest first. */
   alerts: AlertImage[];
-  /** Per message set, what grew in the week against the 4 weeks before (issue 40): only sets where something did. */
-  risingThemes: Array<ThemeGrowth & { contentSetId: string; name: string }>;
+  /** Per message set, what grew in the week against the 4 weeks before (issue 40): only sets where something did. Absent on digests sent before. */
+  risingThemes?: Array<ThemeGrowth & { contentSetId: string; name: string }>;
 }
 
 const byId = (a: DigestPage, b: DigestPage) => (a.contentItemId < b.contentItemId ? -1 : a.contentItemId > b.contentItemId ? 1 : 0);

@@ -123,7 +123,7 @@ async function projectThemeGrowth(
   store: TableClient,
   project: { accountId: string; projectId: string },
   week: DigestWeek,
-): Promise<ProjectDigest['risingThemes']> {
+): Promise<NonNullable<ProjectDigest['risingThemes']>> {
   const ids = (await themeSets(store, project.projectId)).filter((set) => set.accountId === project.accountId).map((set) => set.contentSetId);
   const sets = [...(await readSetFacts(store, ids)).values()].sort((a, b) => (a.id < b.id ? -1 : 1));
   const beforeFrom = new Date(Date.parse(`${week.from}T00:00:00Z`) - GROWTH_HISTORY_DAYS * 86_400_000).toISOString().slice(0, 10);

@@ -475,7 +475,7 @@ describe('alerts and the digest name what grew', () => {
         buildProjectDigest(store, { accountId: owner.accountId, projectId, name: 'Shop' }, reference),
       ),
     );
-    const rising = digests.flatMap((digest) => digest.risingThemes.filter((set) => set.contentSetId === setId));
+    const rising = digests.flatMap((digest) => (digest.risingThemes ?? []).filter((set) => set.contentSetId === setId));
     expect(rising.length).toBeGreaterThan(0);
     expect(rising.some((set) => set.themes.some((theme) => charged.has(theme.id)) || set.phrases.some((phrase) => /charged twice/i.test(phrase.text)))).toBe(
       true,

@@ -873,7 +873,7 @@ export type ProjectDigest = {
     })[];
   })[];
   alerts: Alert[];
-  risingThemes: {
+  risingThemes?: {
     contentSetId: string;
     name: string;
     tags?: string[];
