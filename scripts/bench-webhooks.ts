@@ -22,10 +22,20 @@
  * - Capacity units per response of each consumer in each of those (each consumer's function
  *   runs on a metered client of its own).
  *
+ * - Keeping up (burst): delivered per second against written per second in the same run,
+ *   events that arrived twice, the most requests the receiver had open at once (the
+ *   endpoint's cap, WEBHOOK_ENDPOINT_CONCURRENCY), and where an event's time went: waiting for
+ *   the webhooks consumer to be handed its record, in the consumer before its delivery is
+ *   written, waiting for and making the attempt, at the receiver.
+ *
+ * `--write` stores the figures in docs/bench-webhooks.json, with the machine's load average.
+ *
  * Nothing is asserted; DynamoDB Local is not DynamoDB and the local reader's poll is not
  * Lambda's: compare runs with each other, not with production.
  */
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { cpus, loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { benchOnDynamoDbLocal, log, markdownTable, percentile, positiveInteger } from './bench-lib';
@@ -36,19 +46,27 @@ process.env.POWERTOOLS_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'SILENT';
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
 
 const TABLE_NAME = 'bench_webhooks';
+const WEBHOOKS_RESULTS = 'docs/bench-webhooks.json';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { paced: { type: 'string' }, rate: { type: 'string' }, burst: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
+    options: {
+      paced: { type: 'string' },
+      rate: { type: 'string' },
+      burst: { type: 'string' },
+      write: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
   });
   if (values.help) {
-    console.log('Usage: npm run bench:webhooks -- [--paced N (200)] [--rate per second (20)] [--burst N (2000)]');
+    console.log('Usage: npm run bench:webhooks -- [--paced N (200)] [--rate per second (20)] [--burst N (2000)] [--write]');
     return 0;
   }
   const settings = {
     paced: positiveInteger('paced', values.paced, 200),
     rate: positiveInteger('rate', values.rate, 20),
     burst: positiveInteger('burst', values.burst, 2000),
+    write: values.write ?? false,
   };
   return benchOnDynamoDbLocal('Webhooks on the local runtime', TABLE_NAME, () => run(settings));
 }
@@ -56,7 +74,7 @@ async function main(): Promise<number> {
 /** A response write's origin: a site's own server (no visitor: nothing for the flood rules) or a visitor at an address of its own. */
 type Origin = 'server' | 'visitor';
 
-async function run(settings: { paced: number; rate: number; burst: number }): Promise<string[]> {
+async function run(settings: { paced: number; rate: number; burst: number; write: boolean }): Promise<string[]> {
   const { defaultStore } = await import('../functions/store/entity-store');
   const { ensureTable } = await import('../functions/store/setup');
   const { ensureAccount } = await import('../functions/operations/api-keys');
@@ -74,6 +92,7 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
   const { matchesRecordFilter } = await import('../functions/stream/events');
   const { createDocumentClient, createDynamoClient, createRawClient } = await import('../functions/store/dynamodb-clients');
   const { meterClient } = await import('./dynamo-meter');
+  const { endpointConcurrency } = await import('../functions/domain/webhooks');
 
   const { store, client, settings: storeSettings } = defaultStore();
   await ensureTable(client, TABLE_NAME);
@@ -90,13 +109,32 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
   /** Response id -> when its event reached the receiver, and when the counting consumer had counted it. */
   const arrived = new Map<string, number>();
   const counted = new Map<string, number>();
+  /**
+   * Where an event's time goes, per response id: when the webhooks consumer was handed its
+   * record (`read`), when its delivery was written (`queued`), when its request reached the
+   * receiver (`requested`); and how many times it arrived.
+   */
+  const read = new Map<string, number>();
+  const queued = new Map<string, number>();
+  const requested = new Map<string, number>();
+  const arrivals = new Map<string, number>();
+  /** Requests open at the receiver now, and the most at once. */
+  let open = 0;
+  let mostOpen = 0;
   const receiver = createServer((request, response) => {
+    const start = performance.now();
+    mostOpen = Math.max(mostOpen, ++open);
+    response.on('close', () => open--);
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const at = performance.now();
       const id = JSON.parse(Buffer.concat(chunks).toString('utf8')).data?.response?.id;
-      if (id && !arrived.has(id)) arrived.set(id, at);
+      if (id) arrivals.set(id, (arrivals.get(id) ?? 0) + 1);
+      if (id && !arrived.has(id)) {
+        arrived.set(id, at);
+        requested.set(id, start);
+      }
       response.writeHead(200).end();
     });
   });
@@ -108,9 +146,25 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
   const meteredStore = () => {
     const dynamo = createDynamoClient(storeSettings);
     const raw = createRawClient(storeSettings);
-    return { table: { documentClient: createDocumentClient(dynamo), rawClient: raw, tableName: storeSettings.tableName }, meter: meterClient(dynamo, raw) };
+    return {
+      dynamo,
+      table: { documentClient: createDocumentClient(dynamo), rawClient: raw, tableName: storeSettings.tableName },
+      meter: meterClient(dynamo, raw),
+    };
   };
   const consumers = { counting: meteredStore(), webhooks: meteredStore() };
+  // When each delivery of a response is written: seen on the webhooks consumer's own client, after the conditional Put returns.
+  consumers.webhooks.dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      const output = await next(args);
+      const item = (args.input as { Item?: Record<string, { S?: string }> }).Item;
+      if (context.commandName === 'PutItemCommand' && item?.pk?.S?.startsWith('delivery#') && item.responseId?.S && !queued.has(item.responseId.S)) {
+        queued.set(item.responseId.S, performance.now());
+      }
+      return output;
+    },
+    { step: 'build', name: 'benchQueuedAt' },
+  );
   const readers = STREAM_CONSUMERS.map(
     (declaration) =>
       new LocalStreamReader({
@@ -122,7 +176,14 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
         ...readerSettings(declaration),
         // The consumers' functions (their Lambda entries call the same, on the process's default client).
         handle: async (event) => {
-          if (declaration.name === 'webhooks') return deliverStreamRecords(consumers.webhooks.table, event.shardId!, event.Records, {});
+          if (declaration.name === 'webhooks') {
+            const at = performance.now();
+            for (const record of event.Records) {
+              const id = record.dynamodb?.Keys?.pk?.S?.slice('response#'.length);
+              if (id && !read.has(id)) read.set(id, at);
+            }
+            return deliverStreamRecords(consumers.webhooks.table, event.shardId!, event.Records, {});
+          }
           const result = await countStreamRecords(consumers.counting.table, event.shardId!, event.Records, new Date());
           const at = performance.now();
           for (const record of event.Records) {
@@ -207,6 +268,7 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
     const burst = async (origin: Origin) => {
       log(`Burst: ${settings.burst} responses (${origin === 'server' ? "a site's server" : 'visitors'})...`);
       const before = snapshot();
+      mostOpen = open;
       const start = performance.now();
       const writes: { responseId: string; at: number }[] = [];
       let next = 0;
@@ -220,11 +282,26 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
         writes.map((item) => item.responseId),
         600_000,
       );
+      const lastArrival = Math.max(...writes.map((item) => arrived.get(item.responseId)!));
+      const between = (from: (item: { responseId: string; at: number }) => number, to: (item: { responseId: string; at: number }) => number) =>
+        writes.map((item) => to(item) - from(item)).sort((a, b) => a - b);
+      const at = (times: Map<string, number>) => (item: { responseId: string }) => times.get(item.responseId)!;
       return {
         origin,
         units: spentSince(before, settings.burst),
         writeSeconds: (written - start) / 1000,
-        webhooksPerSecond: settings.burst / ((Math.max(...writes.map((item) => arrived.get(item.responseId)!)) - start) / 1000),
+        writesPerSecond: settings.burst / ((written - start) / 1000),
+        webhooksPerSecond: settings.burst / ((lastArrival - start) / 1000),
+        drainSeconds: (lastArrival - written) / 1000,
+        twice: writes.filter((item) => (arrivals.get(item.responseId) ?? 0) > 1).length,
+        mostOpen,
+        stages: [
+          ['write -> record handed to the webhooks consumer (the stream, the batch before it)', between((item) => item.at, at(read))],
+          ["handed -> delivery written (the screening's verdict, reads, queueing)", between(at(read), at(queued))],
+          ['delivery written -> request at the receiver (waiting for an attempt, signing, connecting)', between(at(queued), at(requested))],
+          ['at the receiver (request -> its body read)', between(at(requested), at(arrived))],
+          ['write -> arrival (all of it)', between((item) => item.at, at(arrived))],
+        ] as const,
         countedPerSecond: settings.burst / ((Math.max(...writes.map((item) => counted.get(item.responseId)!)) - start) / 1000),
         webhook: writes.map((item) => arrived.get(item.responseId)! - item.at).sort((a, b) => a - b),
         counting: writes.map((item) => counted.get(item.responseId)! - item.at).sort((a, b) => a - b),
@@ -234,6 +311,36 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
 
     const ms = (value: number) => value.toFixed(0);
     const units = (value: number) => value.toFixed(2);
+    if (settings.write) {
+      const delays = (values: readonly number[]) => ({ p50Ms: Math.round(percentile(values, 0.5)), p95Ms: Math.round(percentile(values, 0.95)) });
+      const results = {
+        date: new Date().toISOString(),
+        // Benches here run beside other work: the load says how busy the machine was; compare ratios within a run.
+        machine: { cores: cpus().length, loadAverage: loadavg().map((value) => Math.round(value * 10) / 10) },
+        settings: { paced: settings.paced, rate: settings.rate, burst: settings.burst, writers: 8, endpointConcurrency: endpointConcurrency() },
+        paced: phases.map((phase) => ({ origin: phase.origin, webhooks: delays(phase.webhook), counting: delays(phase.counting) })),
+        bursts: bursts.map((phase) => ({
+          origin: phase.origin,
+          writesPerSecond: Math.round(phase.writesPerSecond),
+          deliveredPerSecond: Math.round(phase.webhooksPerSecond),
+          deliveredPerWritten: Math.round((phase.webhooksPerSecond / phase.writesPerSecond) * 100) / 100,
+          countedPerSecond: Math.round(phase.countedPerSecond),
+          lastArrivalAfterLastWriteSeconds: Math.round(phase.drainSeconds * 10) / 10,
+          webhooks: delays(phase.webhook),
+          counting: delays(phase.counting),
+          eventsTwice: phase.twice,
+          mostRequestsAtOnce: phase.mostOpen,
+          stages: Object.fromEntries(phase.stages.map(([stage, values]) => [stage, delays(values)])),
+          unitsPerResponse: phase.units.map((spent) => ({
+            consumer: spent.name,
+            requests: Math.round(spent.requests * 100) / 100,
+            read: Math.round(spent.read * 100) / 100,
+            write: Math.round(spent.write * 100) / 100,
+          })),
+        })),
+      };
+      writeFileSync(WEBHOOKS_RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+    }
     const originWords: Record<Origin, string> = {
       server: "a site's server (nothing to screen)",
       visitor: 'visitors, each at an address of its own (screened)',
@@ -291,6 +398,49 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
       'Per second = responses / (last arrival or count - first write); during a burst both consumers also',
       'wait for the writes, so the figure is bounded by the write rate. The local readers poll every 250 ms (webhooks) and every 3 s (counting: its batching window).',
       '',
+      '## Keeping up with a burst: webhooks against the writes of the same run',
+      '',
+      markdownTable(
+        [
+          'Responses from',
+          'written per s',
+          'delivered per s',
+          'delivered / written',
+          'last arrival after the last write s',
+          'events twice',
+          'most requests at once',
+        ],
+        bursts.map((phase) => [
+          originWords[phase.origin],
+          phase.writesPerSecond.toFixed(0),
+          phase.webhooksPerSecond.toFixed(0),
+          (phase.webhooksPerSecond / phase.writesPerSecond).toFixed(2),
+          phase.drainSeconds.toFixed(1),
+          String(phase.twice),
+          String(phase.mostOpen),
+        ]),
+        [false, true, true, true, true, true, true],
+      ),
+      '',
+      '## Where a burst event waits (write -> arrival, by stage)',
+      '',
+      markdownTable(
+        ['Responses from', 'Stage', 'p50 ms', 'p95 ms', 'max ms'],
+        bursts.flatMap((phase) =>
+          phase.stages.map(([stage, delays]) => [
+            originWords[phase.origin],
+            stage,
+            ms(percentile(delays, 0.5)),
+            ms(percentile(delays, 0.95)),
+            ms(delays.at(-1)!),
+          ]),
+        ),
+        [false, false, true, true, true],
+      ),
+      '',
+      "Stages are measured on the same events: the record's hand-over in the bench's reader callback, the delivery's write on the consumer's",
+      "client (after its conditional Put returns), the request's start and end at the receiver. A stage's percentiles do not add up to the whole's.",
+      '',
       '## Capacity units per response of each consumer (published rules, scripts/dynamo-meter.ts)',
       '',
       markdownTable(
@@ -307,6 +457,7 @@ async function run(settings: { paced: number; rate: number; burst: number }): Pr
       ),
       '',
       "Webhooks: its deliveries' writes and first attempts too. Paced batches hold few responses, so per-batch reads weigh more than in a burst.",
+      ...(settings.write ? ['', `Written to ${WEBHOOKS_RESULTS}.`] : []),
     ];
   } finally {
     await sweeper.stop();
