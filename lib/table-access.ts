@@ -62,13 +62,13 @@ export const TABLE_ACTIONS = {
   themes: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
   /**
    * The webhooks consumer (functions/stream/webhooks.ts): Query of the account's webhooks,
-   * BatchGetItem of projects, sets and items, PutItem of deliveries and their pointers; its
+   * BatchGetItem of projects, sets and items, PutItem of deliveries, BatchWriteItem of their pointers; its
    * first attempts update deliveries and webhooks (outcome, failing clock, disabling); on an
    * erasure, Query of the response's pointers and DeleteItem of them and their deliveries.
    * The screening's verdicts (functions/stream/screening.ts `screeningVerdicts`): BatchGetItem
    * of the new responses and their items' day counters.
    */
-  webhooks: ['dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+  webhooks: ['dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:BatchWriteItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
   /**
    * The webhook sweeper (functions/webhooks/sweeper.ts): Query of the due index, UpdateItem to
    * claim and record, GetItem of webhooks, DeleteItem of deliveries to removed webhooks.

@@ -75,6 +75,25 @@ export function retrySchedule(text: string | undefined = process.env.WEBHOOK_RET
   return waits;
 }
 
+/**
+ * Requests one sender (a process: `npm start`, a consumer invocation, a sweeper run) has in
+ * flight to one endpoint at most: enough for a burst to leave at hundreds of events a second
+ * to a receiver answering within tens of milliseconds, few enough not to flood one.
+ */
+export const DEFAULT_ENDPOINT_CONCURRENCY = 10;
+/** The most `WEBHOOK_ENDPOINT_CONCURRENCY` may say: the sender's sockets per host (webhooks/sender.ts). */
+export const MAX_ENDPOINT_CONCURRENCY = 32;
+
+/** `WEBHOOK_ENDPOINT_CONCURRENCY` (a whole number from 1 to 32) or the default. */
+export function endpointConcurrency(text: string | undefined = process.env.WEBHOOK_ENDPOINT_CONCURRENCY): number {
+  if (text === undefined || text.trim() === '') return DEFAULT_ENDPOINT_CONCURRENCY;
+  const limit = Number(text.trim());
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ENDPOINT_CONCURRENCY) {
+    throw new Error(`WEBHOOK_ENDPOINT_CONCURRENCY must be a whole number from 1 to ${MAX_ENDPOINT_CONCURRENCY}, not "${text}"`);
+  }
+  return limit;
+}
+
 /** What an attempt's answer means for the delivery and the endpoint. */
 export type AttemptVerdict =
   | 'succeeded'

@@ -31,7 +31,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/li
 import { createHash } from 'node:crypto';
 import { deliveryLifetimeSeconds, type DeliveredEventType, type DeliveryStatus, type WebhookEventType, type WebhookFormat } from '../domain/webhooks';
 import type { TableClient } from './dynamodb-clients';
-import { queryAll, queryWithinBudget } from './batch';
+import { putItemsBatched, queryAll, queryWithinBudget } from './batch';
 
 export const DUE_INDEX = 'due';
 export const DUE_SHARDS = 4;
@@ -180,12 +180,19 @@ export async function accountWebhooks(store: TableClient, accountId: string): Pr
  * before the delivery is written or requeued, so no such delivery exists without one.
  */
 export async function putDeliveryPointer(store: TableClient, responseId: string, deliveryId: string, now: Date): Promise<void> {
-  await store.documentClient.send(
-    new PutCommand({
-      TableName: store.tableName,
-      Item: { pk: responseDeliveriesPartition(responseId), sk: deliveryId, expiresAt: Math.floor(now.getTime() / 1000) + deliveryLifetimeSeconds() },
-    }),
+  await store.documentClient.send(new PutCommand({ TableName: store.tableName, Item: deliveryPointer(responseId, deliveryId, now) }));
+}
+
+/** The pointers of many deliveries (a stream batch's), 25 to a request: as `putDeliveryPointer`, before their deliveries. */
+export async function putDeliveryPointers(store: TableClient, pointers: { responseId: string; deliveryId: string }[], now: Date): Promise<void> {
+  await putItemsBatched(
+    store,
+    pointers.map(({ responseId, deliveryId }) => deliveryPointer(responseId, deliveryId, now)),
   );
+}
+
+function deliveryPointer(responseId: string, deliveryId: string, now: Date): Record<string, unknown> {
+  return { pk: responseDeliveriesPartition(responseId), sk: deliveryId, expiresAt: Math.floor(now.getTime() / 1000) + deliveryLifetimeSeconds() };
 }
 
 /**

@@ -19,7 +19,8 @@
  * attempt may have gone out again, as any replayed event's may.
  *
  * First attempts run in the same invocation, bounded by a time budget, on the deliveries
- * this invocation created (they are written already leased to it). The batch's success
+ * this invocation created (they are written already leased to it), each as soon as it is
+ * queued, up to the endpoint's cap of requests at once (webhooks/attempts.ts). The batch's success
  * depends on queueing only: what could not be attempted in time is handed back to the
  * sweeper, and attempts' failures are retried by the sweeper on the schedule. A response
  * write never waits for, nor fails because of, a webhook: this runs on the stream.
@@ -45,12 +46,12 @@ import {
   deliveryKey,
   eraseResponseDeliveries,
   pendingDelivery,
-  putDeliveryPointer,
+  putDeliveryPointers,
   webhookDeliveriesPartition,
   type DeliveryRecord,
   type WebhookRecord,
 } from '../store/webhooks';
-import { attemptDelivery, inParallel, leasedAttributes, newLease, releaseDelivery } from '../webhooks/attempts';
+import { attemptDelivery, inParallel, leasedAttributes, newLease } from '../webhooks/attempts';
 import {
   contentItemSubject,
   contentSetSubject,
@@ -68,10 +69,13 @@ import { HELD_STATES, type ResponseState } from '../domain/states';
 import { eventsOf } from './events';
 import { type ScreeningVerdicts, screeningVerdicts } from './screening';
 
-/** Deliveries written at once. */
-const QUEUE_CONCURRENCY = 25;
-/** First attempts in flight at once. */
-const ATTEMPT_CONCURRENCY = 16;
+/** Erasures run at once. */
+const ERASURE_CONCURRENCY = 25;
+/**
+ * Deliveries an invocation queues and attempts at once, over all endpoints (each endpoint's
+ * requests are capped apart: WEBHOOK_ENDPOINT_CONCURRENCY); most wait on DynamoDB or the receiver.
+ */
+const DELIVERY_WORKERS = 64;
 
 export interface DeliverOptions {
   clock?: () => Date;
@@ -222,13 +226,14 @@ function planDelivery(event: DomainEvent, body: WebhookBody, webhook: WebhookRec
   };
 }
 
-/** Writes a delivery leased to this invocation unless it exists; false when a previous delivery of the record queued it. */
+/**
+ * Writes a delivery leased to this invocation unless it exists; undefined when a previous
+ * delivery of the record queued it. Its pointer (if it holds a response) is written already.
+ */
 async function queue(store: TableClient, planned: Planned, now: Date): Promise<DeliveryRecord | undefined> {
   const { delivery } = planned;
   const lease = newLease(now);
   const leased = { ...delivery, leaseToken: lease.token, leaseUntil: lease.until };
-  // Unconditional and first: a redelivered batch rewrites it harmlessly, and a failure here leaves no delivery without one.
-  if (delivery.responseId) await putDeliveryPointer(store, delivery.responseId, delivery.id, now);
   const queued = await conditionHolds(
     store.documentClient.send(
       new PutCommand({
@@ -261,7 +266,6 @@ export async function deliverStreamRecords(
   options: DeliverOptions = {},
 ): Promise<DynamoDBBatchResponse> {
   const clock = options.clock ?? (() => new Date());
-  const started = Date.now();
   const now = clock();
   let events = records.flatMap(eventsOf).filter(isWebhookEvent);
   if (events.length === 0) return { batchItemFailures: [] };
@@ -303,43 +307,53 @@ export async function deliverStreamRecords(
     return { batchItemFailures: [{ itemIdentifier: firstEvent }] };
   }
 
-  const queued: { planned: Planned; delivery: DeliveryRecord }[] = [];
+  // Responses erased in this batch: their deliveries are deleted below, and their bodies must not go out now.
+  const erasedHere = new Set(events.flatMap((event) => (event.type === 'response.deleted' ? [event.before.id] : [])));
+  const leaveBy = now.getTime() + (options.attemptBudgetMs ?? 20_000);
   const failedEvents = new Set<string>();
-  await inParallel(plans, QUEUE_CONCURRENCY, async (planned) => {
+  // The pointers first, 25 to a request: unconditional (a redelivered batch rewrites them
+  // harmlessly), and a failure here leaves no delivery without one. Once each: a batch may
+  // hold a record twice, and a BatchWriteItem refuses a key twice.
+  const pointers = new Map(
+    plans.flatMap(({ delivery }) => (delivery.responseId ? [[delivery.id, { responseId: delivery.responseId, deliveryId: delivery.id }]] : [])),
+  );
+  try {
+    await putDeliveryPointers(store, [...pointers.values()], now);
+  } catch (error) {
+    logger.error('writing the pointers of webhook deliveries failed', { error: error as Error, records: records.length });
+    return { batchItemFailures: [{ itemIdentifier: firstEvent }] };
+  }
+  // Each delivery is attempted as soon as it is queued, not after the whole batch is: the
+  // endpoint's cap (webhooks/attempts.ts) bounds its requests in flight, the workers bound the
+  // invocation's own work. What cannot leave within the budget is given back, due now.
+  await inParallel(plans, DELIVERY_WORKERS, async (planned) => {
+    let delivery: DeliveryRecord | undefined;
     try {
-      const delivery = await queue(store, planned, now);
-      if (delivery) queued.push({ planned, delivery });
+      delivery = await queue(store, planned, now);
     } catch (error) {
       logger.error('queueing a webhook delivery failed', { error: error as Error, webhookId: planned.webhook.id, eventType: planned.delivery.eventType });
       failedEvents.add(planned.event.eventId);
+      return;
+    }
+    if (!delivery || (delivery.responseId && erasedHere.has(delivery.responseId))) return;
+    try {
+      await attemptDelivery(store, delivery, planned.webhook, clock, { leaveBy });
+    } catch (error) {
+      // Queued and leased: when the lease ends the sweeper attempts it.
+      logger.error('first webhook attempt failed', { error: error as Error, deliveryId: delivery.id });
     }
   });
 
   // After queueing: the batch's own earlier events of an erased response are queued by now, and are deleted too.
   const erasures = events.filter((event) => event.type === 'response.deleted');
-  const erased = new Set<string>();
-  await inParallel(erasures, QUEUE_CONCURRENCY, async (event) => {
+  await inParallel(erasures, ERASURE_CONCURRENCY, async (event) => {
     const responseId = event.before.id;
     try {
       const deliveries = await eraseResponseDeliveries(store, responseId);
-      erased.add(responseId);
       if (deliveries > 0) logger.info('deliveries of an erased response deleted', { responseId, deliveries });
     } catch (error) {
       logger.error('deleting the deliveries of an erased response failed', { error: error as Error, responseId });
       failedEvents.add(event.eventId);
-    }
-  });
-
-  const budget = options.attemptBudgetMs ?? 20_000;
-  await inParallel(queued, ATTEMPT_CONCURRENCY, async ({ planned, delivery }) => {
-    // Erased in this batch: its delivery is gone, and its body must not go out now.
-    if (delivery.responseId && erased.has(delivery.responseId)) return;
-    try {
-      if (Date.now() - started < budget) await attemptDelivery(store, delivery, planned.webhook, clock);
-      else await releaseDelivery(store, delivery, clock());
-    } catch (error) {
-      // Queued and leased: when the lease ends the sweeper attempts it.
-      logger.error('first webhook attempt failed', { error: error as Error, deliveryId: delivery.id });
     }
   });
 

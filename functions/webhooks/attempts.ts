@@ -15,8 +15,17 @@
  */
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
+import pLimit, { type Limit } from 'p-limit';
 import { logger } from '../observability/logger';
-import { DELIVERY_RETENTION_SECONDS, failedTooLong, nextAttemptAt, TEST_EVENT_TYPE, type AttemptVerdict } from '../domain/webhooks';
+import {
+  ATTEMPT_TIMEOUT_MS,
+  DELIVERY_RETENTION_SECONDS,
+  endpointConcurrency,
+  failedTooLong,
+  nextAttemptAt,
+  TEST_EVENT_TYPE,
+  type AttemptVerdict,
+} from '../domain/webhooks';
 import { conditionHolds, isConditionFailure } from '../store/conditions';
 import type { TableClient } from '../store/dynamodb-clients';
 import { deliveryFromItem, deliveryKey, dueAttributes, dueSortKey, webhookKey, type DeliveryRecord, type WebhookRecord } from '../store/webhooks';
@@ -82,7 +91,12 @@ export async function releaseDelivery(store: TableClient, delivery: DeliveryReco
 
 export interface AttemptOptions {
   allowPrivate?: boolean;
+  /** The latest time (epoch ms, on the attempt's clock) the request may leave: the caller's budget. Later, the delivery is given back, due now. */
+  leaveBy?: number;
 }
+
+/** A request leaves only while the lease outlasts it (ATTEMPT_TIMEOUT_MS) by this much: time to record the outcome. */
+const LEASE_RESERVE_MS = 5_000;
 
 export interface AttemptSummary {
   deliveryId: string;
@@ -224,6 +238,23 @@ async function updateEndpointHealth(store: TableClient, webhook: WebhookRecord, 
 }
 
 /**
+ * The cap on requests in flight to one endpoint from this process (`WEBHOOK_ENDPOINT_CONCURRENCY`,
+ * docs/api.md): the consumer's first attempts, the sweeper's and `webhooks/test` wait their
+ * turn here, per webhook, and only for the request itself (not the bookkeeping around it).
+ * One limiter per webhook this process has sent to (an account has at most 20).
+ */
+const endpointLimits = new Map<string, Limit>();
+
+function inEndpointTurn<T>(webhookId: string, request: () => Promise<T>): Promise<T> {
+  let limit = endpointLimits.get(webhookId);
+  if (!limit) {
+    limit = pLimit(endpointConcurrency());
+    endpointLimits.set(webhookId, limit);
+  }
+  return limit(request);
+}
+
+/**
  * Attempts a leased delivery to its webhook (undefined: removed) and records the outcome.
  * Never sends when the lease was lost meanwhile (the outcome write is conditional on it).
  */
@@ -253,15 +284,20 @@ export async function attemptDelivery(
     );
     return { deliveryId: delivery.id, status: recorded ? 'failed' : 'lost' };
   }
-  const sentAt = clock();
-  const result = await sendAttempt({
-    url: webhook.url,
-    body: delivery.body,
-    messageId: messageId(delivery.id),
-    secrets: await liveSecrets(webhook, sentAt),
-    now: sentAt,
-    allowPrivate: options.allowPrivate,
+  const secrets = await liveSecrets(webhook, clock());
+  const leaseEnds = delivery.leaseUntil ? Date.parse(delivery.leaseUntil) : Number.POSITIVE_INFINITY;
+  const leaveBy = Math.min(options.leaveBy ?? Number.POSITIVE_INFINITY, leaseEnds - ATTEMPT_TIMEOUT_MS - LEASE_RESERVE_MS);
+  const result = await inEndpointTurn(webhook.id, async (): Promise<AttemptResult | undefined> => {
+    // Its turn came too late: sent now, it could outlive the lease and leave twice (another holder's claim).
+    const sentAt = clock();
+    if (sentAt.getTime() > leaveBy) return undefined;
+    // Signed when it leaves: its timestamp is the attempt's, however long it waited its turn.
+    return sendAttempt({ url: webhook.url, body: delivery.body, messageId: messageId(delivery.id), secrets, now: sentAt, allowPrivate: options.allowPrivate });
   });
+  if (!result) {
+    await releaseDelivery(store, delivery, clock());
+    return { deliveryId: delivery.id, status: 'pending' };
+  }
   const now = clock();
   const next = result.verdict === 'retry' && !test ? nextAttemptAt(delivery.failures + 1, now, { retryAfterSeconds: result.retryAfterSeconds }) : undefined;
   const status = result.verdict === 'succeeded' ? 'succeeded' : next ? 'pending' : 'failed';

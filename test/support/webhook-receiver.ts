@@ -18,6 +18,8 @@ export interface Receiver {
   requests: ReceivedRequest[];
   /** The answer to the n-th request (0-based); default 200. */
   reply: (request: ReceivedRequest, index: number) => Reply;
+  /** The most requests it had open at once (from their start to the end of the answer). */
+  mostAtOnce: number;
   /** Until `count` requests have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
   close(): Promise<void>;
@@ -26,8 +28,11 @@ export interface Receiver {
 /** A webhook receiver on 127.0.0.1 (a free port) that records every request and answers as told. */
 export async function startReceiver(reply: Receiver['reply'] = () => 200, path = '/hook'): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
-  const receiver = { requests, reply } as Receiver;
+  const receiver = { requests, reply, mostAtOnce: 0 } as Receiver;
+  let open = 0;
   const server: Server = createServer((request, response) => {
+    receiver.mostAtOnce = Math.max(receiver.mostAtOnce, ++open);
+    response.on('close', () => open--);
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {

@@ -8,7 +8,9 @@ import { Webhook } from 'standardwebhooks';
 import { describeValue } from '../../functions/domain/schemas';
 import { discordText, DISCORD_CONTENT_LIMIT, slackText, SLACK_SECTION_LIMIT, type ChatEvent } from '../../functions/domain/webhook-chat';
 import {
+  DEFAULT_ENDPOINT_CONCURRENCY,
   DEFAULT_RETRY_SCHEDULE_SECONDS,
+  endpointConcurrency,
   deliveryLifetimeSeconds,
   failedTooLong,
   isPreviewKey,
@@ -33,6 +35,16 @@ describe("the console's live preview", () => {
     expect(isPreviewKey(`https://docs.example.com/sets/${setId}/embed/more`, setId)).toBe(false);
     expect(isPreviewKey(`/sets/${setId}/embed`, setId)).toBe(false);
     expect(isPreviewKey('https://docs.example.com/intro', setId)).toBe(false);
+  });
+});
+
+describe('endpoint concurrency', () => {
+  it('is 10 requests at once by default, or WEBHOOK_ENDPOINT_CONCURRENCY from 1 to 32', () => {
+    expect(endpointConcurrency(undefined)).toBe(DEFAULT_ENDPOINT_CONCURRENCY);
+    expect(endpointConcurrency(' ')).toBe(10);
+    expect(endpointConcurrency('1')).toBe(1);
+    expect(endpointConcurrency(' 32 ')).toBe(32);
+    for (const refused of ['0', '33', '2.5', 'many', '-1']) expect(() => endpointConcurrency(refused)).toThrow(/WEBHOOK_ENDPOINT_CONCURRENCY/);
   });
 });
 
