@@ -15,6 +15,7 @@ import { ProjectsPage } from './pages/projects';
 import { ResponsesPage } from './pages/responses';
 import { ReviewPage } from './pages/review';
 import { SetSettingsPage } from './pages/set-settings';
+import { ThemeMessagesPage } from './pages/theme-messages';
 import { InvitationPage } from './pages/invitation';
 import { SignInPage } from './pages/sign-in';
 import { SessionProvider, useSession } from './session';
@@ -136,6 +137,7 @@ function Routes() {
         <Route path="/sets/:setId">{(params) => <ContentSetPage setId={params.setId} />}</Route>
         <Route path="/sets/:setId/responses">{(params) => <ResponsesPage scope={{ contentSetId: params.setId }} />}</Route>
         <Route path="/sets/:setId/embed">{(params) => <EmbedPage setId={params.setId} />}</Route>
+        <Route path="/sets/:setId/messages">{(params) => <ThemeMessagesPage setId={params.setId} />}</Route>
         <Route path="/sets/:setId/settings">{(params) => <SetSettingsPage setId={params.setId} />}</Route>
         <Route path="/items/:itemId">{(params) => <ContentItemPage itemId={params.itemId} />}</Route>
         <Route path="/alerts" component={AlertsPage} />

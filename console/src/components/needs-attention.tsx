@@ -1,8 +1,9 @@
 /**
  * A project's "Needs attention", from its digest of last week (Monday to Sunday): per schema
  * with a score, the worst pages with their 95% intervals drawn as bars (a page with 2 answers
- * is not ranked with one of 200: the interval says how sure the score is) and the largest
- * drops beyond the noise; and the latest alerts.
+ * is not ranked with one of 200: the interval says how sure the score is), each with what its
+ * messages of the last 7 days say most (page-reason.tsx); the largest drops beyond the noise;
+ * and the latest alerts.
  */
 import { Link } from 'wouter';
 import type { ContentSet, ProjectDigest, SchemaName } from '@feedback-service/client';
@@ -12,6 +13,7 @@ import { useProjectDigest } from '../data/projects';
 import { formatCount, formatDate, plural } from '../lib/format';
 import { changeWords, schemaName, scoreView } from '../schemas';
 import { AlertItem } from './alert-item';
+import { PageReason } from './page-reason';
 import { IntervalBar } from './interval-bar';
 import { ErrorMessage, Loading } from './states';
 
@@ -50,6 +52,7 @@ function WorstPages(props: { digest: Digest; sets: Map<string, ContentSet> }) {
             </span>
             <ScoreWithInterval score={page.score} set={props.sets.get(page.contentSetId)} schema={entry.schema} />
             <span className="attention-count muted">{plural(page.count, 'response')}</span>
+            {props.sets.has(page.contentSetId) && <PageReason itemId={page.contentItemId} set={props.sets.get(page.contentSetId)!} />}
           </li>
         ))}
       </ol>

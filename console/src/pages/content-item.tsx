@@ -2,6 +2,8 @@ import { Page, QueryPageState, Section } from '../components/page';
 import { PeriodSelector, usePeriodView } from '../components/period-selector';
 import { ResponsesList } from '../components/responses';
 import { StatsPanel } from '../components/stats-panel';
+import { WhyPanel } from '../components/why-panel';
+import { hasText } from '../schemas';
 import { ErrorMessage, Loading } from '../components/states';
 import { periodChoiceLabel } from '../lib/periods';
 import { useContentItem } from '../data/contents';
@@ -70,6 +72,11 @@ export function ContentItemPage(props: { itemId: string }) {
           />
         )}
       </Section>
+      {set.data && hasText(set.data.schema) && (
+        <Section title="Why">
+          <WhyPanel set={set.data} item={data.id} view={view} />
+        </Section>
+      )}
       <Section title="Responses">
         {set.data ? (
           <ResponsesList scope={{ contentId: data.id }} set={set.data} showItem={false} embedHref={`/sets/${data.contentSetId}/embed`} />

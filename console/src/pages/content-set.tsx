@@ -4,7 +4,8 @@ import { PeriodSelector, usePeriodView } from '../components/period-selector';
 import { StatsPanel } from '../components/stats-panel';
 import { Loading, NoFeedback } from '../components/states';
 import { TopItems } from '../components/top-items';
-import { schemaName } from '../schemas';
+import { WhyPanel } from '../components/why-panel';
+import { hasText, schemaName } from '../schemas';
 import { periodChoiceLabel } from '../lib/periods';
 import { useProject } from '../data/projects';
 import { useContentSet } from '../data/sets';
@@ -65,6 +66,11 @@ export function ContentSetPage(props: { setId: string }) {
           title={`${data.name}, ${periodChoiceLabel(view.period).toLowerCase()}`}
         />
       </Section>
+      {hasText(data.schema) && (
+        <Section title="Why">
+          <WhyPanel set={data} view={view} />
+        </Section>
+      )}
       <Section title="Top content items">
         {/* After the statistics, so its request does not delay them. */}
         {stats.data || stats.error ? (
