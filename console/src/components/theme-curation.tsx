@@ -7,15 +7,20 @@ import { useId, useState, type FormEvent } from 'react';
 import type { Theme, ThemeCuration, ThemeCurationResult } from '@feedback-service/client';
 import { useCurateThemes, useThemeCurations } from '../data/themes';
 import { formatDateTime, plural } from '../lib/format';
+import { curationWords } from '../lib/themes';
 import { Dialog, FormActions } from './dialog';
 import { ErrorMessage, Loading } from './states';
 
-type Example = Theme['examples'][number];
+/** A message to move: its response id and text. */
+export interface MovedMessage {
+  responseId: string;
+  text: string;
+}
 
-/** What an admin chose to do; `theme` absent for a new pinned theme. */
+/** What an admin chose to do; `theme` absent for a new pinned theme, or for a message in no theme. */
 export type CurationAction =
   | { kind: 'rename' | 'merge' | 'split'; theme: Theme }
-  | { kind: 'move'; theme: Theme; example: Example }
+  | { kind: 'move'; theme?: Theme; message: MovedMessage }
   | { kind: 'pin'; theme?: Theme };
 
 const TITLES: Record<CurationAction['kind'], string> = {
@@ -34,7 +39,14 @@ function lines(text: string): string[] {
     .filter(Boolean);
 }
 
-function CurationForm(props: { action: CurationAction; themes: Theme[]; busy: boolean; error: unknown; onSubmit: (curation: ThemeCuration) => void; onCancel: () => void }) {
+function CurationForm(props: {
+  action: CurationAction;
+  themes: Theme[];
+  busy: boolean;
+  error: unknown;
+  onSubmit: (curation: ThemeCuration) => void;
+  onCancel: () => void;
+}) {
   const { action } = props;
   const ids = { label: useId(), phrase: useId(), phrases: useId(), examples: useId(), target: useId() };
   const [label, setLabel] = useState(action.kind === 'rename' || (action.kind === 'pin' && action.theme) ? (action.theme?.label ?? '') : '');
@@ -65,11 +77,17 @@ function CurationForm(props: { action: CurationAction; themes: Theme[]; busy: bo
         };
       break;
     case 'move':
-      if (target) curation = { kind: 'move', messageId: action.example.responseId, themeId: target === 'other' ? null : target };
+      if (target) curation = { kind: 'move', messageId: action.message.responseId, themeId: target === 'other' ? null : target };
       break;
     case 'pin':
       if (label.trim())
-        curation = { kind: 'pin', ...(action.theme ? { themeId: action.theme.id } : {}), label: label.trim(), phrases: lines(phrases), examples: lines(examples) };
+        curation = {
+          kind: 'pin',
+          ...(action.theme ? { themeId: action.theme.id } : {}),
+          label: label.trim(),
+          phrases: lines(phrases),
+          examples: lines(examples),
+        };
       break;
   }
   const submit = (event: FormEvent) => {
@@ -117,7 +135,7 @@ function CurationForm(props: { action: CurationAction; themes: Theme[]; busy: bo
       )}
       {action.kind === 'move' && (
         <>
-          <blockquote className="theme-quote">{action.example.text}</blockquote>
+          <blockquote className="theme-quote">{action.message.text}</blockquote>
           <label htmlFor={ids.target}>Move to</label>
           <select id={ids.target} value={target} onChange={(event) => setTarget(event.target.value)} required>
             <option value="">Choose a theme</option>
@@ -140,13 +158,24 @@ function CurationForm(props: { action: CurationAction; themes: Theme[]; busy: bo
           <p className="hint">A pinned theme keeps its name; messages like its phrases and examples join it at every discovery.</p>
         </>
       )}
-      <FormActions error={props.error} submitLabel={props.busy ? 'Saving…' : TITLES[action.kind]} disabled={props.busy || !curation} onCancel={props.onCancel} />
+      <FormActions
+        error={props.error}
+        submitLabel={props.busy ? 'Saving…' : TITLES[action.kind]}
+        disabled={props.busy || !curation}
+        onCancel={props.onCancel}
+      />
     </form>
   );
 }
 
 /** The dialog of one curation; `onDone` hears the record once the API has it. */
-export function CurationDialog(props: { setId: string; action: CurationAction | undefined; themes: Theme[]; onClose: () => void; onDone: (result: ThemeCurationResult) => void }) {
+export function CurationDialog(props: {
+  setId: string;
+  action: CurationAction | undefined;
+  themes: Theme[];
+  onClose: () => void;
+  onDone: (result: ThemeCurationResult) => void;
+}) {
   const curate = useCurateThemes(props.setId, {
     onSuccess: (result) => {
       props.onDone(result);
@@ -159,7 +188,11 @@ export function CurationDialog(props: { setId: string; action: CurationAction | 
   };
   const action = props.action;
   return (
-    <Dialog open={action !== undefined} title={action ? (action.kind === 'pin' && !action.theme ? 'Pin a new theme' : TITLES[action.kind]) : ''} onClose={close}>
+    <Dialog
+      open={action !== undefined}
+      title={action ? (action.kind === 'pin' && !action.theme ? 'Pin a new theme' : TITLES[action.kind]) : ''}
+      onClose={close}
+    >
       {action && (
         <CurationForm
           key={JSON.stringify(action)}
@@ -173,32 +206,6 @@ export function CurationDialog(props: { setId: string; action: CurationAction | 
       )}
     </Dialog>
   );
-}
-
-/** A curation record in words, naming themes by their labels where the panel knows them. */
-export function curationWords(record: Record<string, unknown>, labels: Map<string, string>): string {
-  const name = (id: unknown) => (typeof id === 'string' && labels.has(id) ? `“${labels.get(id)}”` : 'a theme');
-  const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  switch (record.kind) {
-    case 'rename':
-      return `Renamed ${labels.get(text(record.themeId)) === text(record.label) ? 'a theme' : name(record.themeId)} to “${text(record.label)}”`;
-    case 'merge':
-      return `Merged ${plural(Array.isArray(record.themeIds) ? record.themeIds.length : 2, 'theme')} into ${name(record.into)}`;
-    case 'split': {
-      const by = [record.phrase ? `the phrase “${text(record.phrase)}”` : '', Array.isArray(record.messageIds) ? plural(record.messageIds.length, 'message') : '']
-        .filter(Boolean)
-        .join(' and ');
-      return `Split “${text(record.label)}” off ${name(record.themeId)}${by ? ` by ${by}` : ''}`;
-    }
-    case 'move':
-      return `Moved a message to ${record.themeId === null ? 'no theme' : name(record.themeId)}`;
-    case 'pin': {
-      const phrases = Array.isArray(record.phrases) ? record.phrases.map((phrase) => `“${String(phrase)}”`).join(', ') : '';
-      return `Pinned “${text(record.label)}”${phrases ? ` (${phrases})` : ''}`;
-    }
-    default:
-      return 'A curation';
-  }
 }
 
 /** The set's curation records, newest first, and for admins the way to pin a new theme. */
@@ -217,7 +224,10 @@ export function CurationHistory(props: { setId: string; labels: Map<string, stri
         <ol className="curation-list" data-testid="curations">
           {[...curations.data].reverse().map((entry) => (
             <li key={entry.id}>
-              <span>{curationWords(entry.record, props.labels)}</span> <time className="muted" dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+              <span>{curationWords(entry.record, props.labels)}</span>{' '}
+              <time className="muted" dateTime={entry.at}>
+                {formatDateTime(entry.at)}
+              </time>
             </li>
           ))}
         </ol>

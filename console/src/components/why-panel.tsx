@@ -10,8 +10,8 @@ import { Link } from 'wouter';
 import type { ContentSet, Phrase, Theme, Themes } from '@feedback-service/client';
 import { useThemes } from '../data/themes';
 import type { Subject } from '../data/stats';
-import { formatCount, formatDate, formatDateTime, plural } from '../lib/format';
-import { messagesHref, type MessagesSelection, previousWords, shareChangeWords, shareWords, tagsNegativeFirst, negativeTag } from '../lib/themes';
+import { formatCount, formatDateTime, plural } from '../lib/format';
+import { messagesHref, type MessagesSelection, periodDays, previousWords, shareChangeWords, shareWords, tagsNegativeFirst, negativeTag } from '../lib/themes';
 import { tagDisplay } from '../schemas/tagged-message';
 import { optionText } from '../schemas';
 import { useSession } from '../session';
@@ -73,10 +73,11 @@ function ThemeEntry(props: {
         </h4>
         <Badges entry={theme} />
         {props.isAdmin && (
-          <div className="theme-actions" role="group" aria-label={`Curate ${theme.label}`}>
+          <div className="theme-actions">
             {CURATIONS.map(([kind, text]) => (
               <button key={kind} type="button" className="small" onClick={() => props.onCurate({ kind, theme })}>
                 {text}
+                <span className="visually-hidden"> {theme.label}</span>
               </button>
             ))}
           </div>
@@ -104,7 +105,7 @@ function ThemeEntry(props: {
                 )}
               </span>
               {props.isAdmin && (
-                <button type="button" className="link-button small" onClick={() => props.onCurate({ kind: 'move', theme, example })}>
+                <button type="button" className="link-button small" onClick={() => props.onCurate({ kind: 'move', theme, message: example })}>
                   Move<span className="visually-hidden"> this message</span>
                 </button>
               )}
@@ -169,13 +170,17 @@ function WhyAnswer(props: { answer: Themes; set: ContentSet; item?: string; tag?
   const { isAdmin } = useSession();
   const { answer } = props;
   const selection = { setId: props.set.id, contentId: props.item, tag: props.tag, from: answer.from, to: answer.to };
-  const to = new Date(Date.parse(answer.to) - 1).toISOString();
   if (answer.messages === 0) return <p className="muted">No messages in this period{props.tag ? ' with this tag' : ''}.</p>;
   return (
     <>
       <p className="why-summary" data-testid="why-summary">
-        {plural(answer.messages, 'message')} from {formatDate(answer.from)} to {formatDate(to)}: {formatCount(answer.themed)} in a theme,{' '}
-        {answer.other > 0 ? <Link href={messagesHref({ ...selection, theme: 'other', label: 'No theme' })}>{formatCount(answer.other)} in no theme</Link> : 'none in no theme'}.
+        {plural(answer.messages, 'message')} from {periodDays(answer.from, answer.to)}: {formatCount(answer.themed)} in a theme,{' '}
+        {answer.other > 0 ? (
+          <Link href={messagesHref({ ...selection, theme: 'other', label: 'No theme' })}>{formatCount(answer.other)} in no theme</Link>
+        ) : (
+          'none in no theme'
+        )}
+        .
       </p>
       <div className="why-columns">
         <section aria-labelledby={`why-themes-${props.set.id}`}>
@@ -185,7 +190,15 @@ function WhyAnswer(props: { answer: Themes; set: ContentSet; item?: string; tag?
           ) : (
             <ol className="theme-list" data-testid="themes">
               {answer.themes.map((theme) => (
-                <ThemeEntry key={theme.id} theme={theme} answer={answer} selection={selection} showItems={!props.item} isAdmin={isAdmin} onCurate={props.onCurate} />
+                <ThemeEntry
+                  key={theme.id}
+                  theme={theme}
+                  answer={answer}
+                  selection={selection}
+                  showItems={!props.item}
+                  isAdmin={isAdmin}
+                  onCurate={props.onCurate}
+                />
               ))}
             </ol>
           )}

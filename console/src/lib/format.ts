@@ -18,6 +18,12 @@ export function formatPercent(part: number, whole: number): string {
   return `${percent > 0 && percent < 1 ? percent.toFixed(1) : Math.round(percent)}%`;
 }
 
+/** A change of a share in percentage points: 0.82 to 0.70 is "12 points"; under one, "less than 1 point". */
+export function formatPoints(delta: number): string {
+  const points = Math.abs(delta) * 100;
+  return points < 1 && points > 0 ? 'less than 1 point' : plural(Math.round(points), 'point');
+}
+
 export function percentOf(part: number, whole: number): number {
   return whole > 0 ? (part / whole) * 100 : 0;
 }

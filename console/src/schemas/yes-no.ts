@@ -1,9 +1,5 @@
-import { formatCount, formatPercent, formatScore, plural } from '../lib/format';
+import { formatCount, formatPercent, formatPoints, formatScore } from '../lib/format';
 import { buttonsHtml, jsxElement, type SchemaView, sentimentWord, stackedChart } from './view';
-
-function pointsOf(points: number): string {
-  return points < 1 && points > 0 ? 'less than 1 point' : plural(Math.round(points), 'point');
-}
 
 export const yesNo: SchemaView<'yes-no'> = {
   name: 'Yes / no',
@@ -31,7 +27,7 @@ export const yesNo: SchemaView<'yes-no'> = {
     name: 'the share of yes',
     format: (value) => `${Math.round(value * 100)}%`,
     // A change of a share is in percentage points: 0.82 to 0.70 is "12 points".
-    amount: (delta) => pointsOf(Math.abs(delta) * 100),
+    amount: formatPoints,
     range: () => [0, 1],
     dropInput: { unit: 'percentage points', perScore: 100, step: 1 },
   },
