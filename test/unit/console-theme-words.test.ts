@@ -69,8 +69,8 @@ describe('the tag a Why panel starts with', () => {
 
   it('starts with every message when no tag is negative, or the set has no tags', () => {
     expect(negativeTag(tagged([{ value: 'idea', sentiment: 0 }]))).toBeUndefined();
-    expect(negativeTag({ schema: 'message', schemaConfig: undefined })).toBeUndefined();
-    expect(tagsNegativeFirst({ schema: 'message', schemaConfig: undefined })).toEqual([]);
+    expect(negativeTag({ schema: 'message', schemaConfig: {} })).toBeUndefined();
+    expect(tagsNegativeFirst({ schema: 'message', schemaConfig: {} })).toEqual([]);
   });
 });
 
