@@ -80,7 +80,8 @@ function CurationForm(props: {
       if (target) curation = { kind: 'move', messageId: action.message.responseId, themeId: target === 'other' ? null : target };
       break;
     case 'pin':
-      if (label.trim())
+      // A new theme needs what describes it; an existing one has its messages.
+      if (label.trim() && (action.theme || lines(phrases).length > 0 || lines(examples).length > 0))
         curation = {
           kind: 'pin',
           ...(action.theme ? { themeId: action.theme.id } : {}),
@@ -155,7 +156,10 @@ function CurationForm(props: {
           <textarea id={ids.phrases} value={phrases} onChange={(event) => setPhrases(event.target.value)} rows={3} />
           <label htmlFor={ids.examples}>Example messages (one a line)</label>
           <textarea id={ids.examples} value={examples} onChange={(event) => setExamples(event.target.value)} rows={3} />
-          <p className="hint">A pinned theme keeps its name; messages like its phrases and examples join it at every discovery.</p>
+          <p className="hint">
+            A pinned theme keeps its name; messages like its phrases and examples join it at every discovery.
+            {!action.theme && ' A new one needs a phrase or an example.'}
+          </p>
         </>
       )}
       <FormActions
