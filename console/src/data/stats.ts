@@ -19,14 +19,15 @@ export const statsKeys = {
     [...statsKeys.all, subject.kind, subject.id, period, reference ?? 'now', ...(compared ? (['compared'] as const) : [])] as const,
 };
 
-function statsCall(client: ReturnType<typeof useSession>['client'], subject: Subject) {
+/** The typed client's resource of a subject: its projects, sets or contents operations. */
+export function subjectResource(client: ReturnType<typeof useSession>['client'], subject: Subject) {
   switch (subject.kind) {
     case 'project':
-      return client.projects.getStats;
+      return client.projects;
     case 'set':
-      return client.sets.getStats;
+      return client.sets;
     case 'item':
-      return client.contents.getStats;
+      return client.contents;
   }
 }
 
@@ -42,7 +43,11 @@ export function useStats(subject: Subject, period: StatPeriod, reference?: strin
   return useQuery({
     queryKey: statsKeys.of(subject, period, reference, compared),
     queryFn: () =>
-      statsCall(client, subject)(subject.id, { period, ...(reference ? { reference } : {}), ...(compared ? { compare: 'previous' as const } : {}) }),
+      subjectResource(client, subject).getStats(subject.id, {
+        period,
+        ...(reference ? { reference } : {}),
+        ...(compared ? { compare: 'previous' as const } : {}),
+      }),
     enabled: options.enabled ?? true,
   });
 }

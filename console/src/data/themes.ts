@@ -7,7 +7,7 @@ import type { ThemeCuration, ThemeCurationResult, ThemesFilter } from '@feedback
 import type { StatPeriod } from '../lib/periods';
 import { useSession } from '../session';
 import type { Then } from './paging';
-import type { Subject } from './stats';
+import { type Subject, subjectResource } from './stats';
 
 /** What a themes read asks for besides its subject: the period, a tag, the comparison, how many. */
 export interface ThemesQuery {
@@ -30,17 +30,6 @@ export const themeKeys = {
   curations: (setId: string) => [...themeKeys.all, 'curations', setId] as const,
 };
 
-function themesCall(client: ReturnType<typeof useSession>['client'], subject: Subject) {
-  switch (subject.kind) {
-    case 'project':
-      return client.projects.themes;
-    case 'set':
-      return client.sets.themes;
-    case 'item':
-      return client.contents.themes;
-  }
-}
-
 function themesFilter(query: ThemesQuery): ThemesFilter {
   return {
     period: query.period,
@@ -61,7 +50,7 @@ export function useThemes(subject: Subject, query: ThemesQuery, options: { enabl
   const normalized = { ...query, compare: (query.compare ?? false) && query.period !== 'lifetime' };
   return useQuery({
     queryKey: themeKeys.of(subject, normalized),
-    queryFn: () => themesCall(client, subject)(subject.id, themesFilter(normalized)),
+    queryFn: () => subjectResource(client, subject).themes(subject.id, themesFilter(normalized)),
     enabled: options.enabled ?? true,
     refetchInterval: options.refreshEvery ?? false,
   });
