@@ -3,7 +3,8 @@
  * computed from what `npm run bench` measured (docs/bench-results.json: DynamoDB requests
  * and capacity units per call, the stream consumer's per response), what
  * `npm run bench:rankings -- --write` measured (docs/bench-rankings.json: a ranker run),
- * what `npm run bench:alerts -- --write` measured (docs/bench-alerts.json: the alerts job) and
+ * what `npm run bench:alerts -- --write` measured (docs/bench-alerts.json: the alerts job),
+ * what `npm run bench:mail -- --write` measured (docs/bench-mail.json: the digest by mail) and
  * AWS's published prices below. It prints the model and rewrites the generated parts of docs/scaling.md
  * (the measured figures of section 5 and the model of section 6).
  *
@@ -47,6 +48,9 @@ export const PRICES = {
   cloudFrontTransferOutPerGb: 0.085, // first 10 TB a month, North America / Europe
   secretsManagerSecretPerMonth: 0.4,
   cloudWatchLogsIngestPerGb: 0.5,
+  // Amazon SES outbound email, pay as you go: $0.10 per 1,000 emails, and $0.12 per GB of
+  // attachments, which the service's mails never carry (https://aws.amazon.com/ses/pricing/).
+  sesOutboundPerThousand: 0.1,
 } as const;
 
 /** AWS default quotas that bound throughput (all adjustable on request except per-item/partition limits). */
@@ -172,6 +176,48 @@ interface RankingsResults {
 interface AlertsResults {
   date: string;
   runs: { name: string; evaluated: number; requests: number; read: number; write: number }[];
+}
+
+/** What `npm run bench:mail -- --write` measured (docs/bench-mail.json): the digest mailed to 1 and to N members, then again. */
+interface MailResults {
+  date: string;
+  runs: { name: string; members: number; mails: number; bytes: number; requests: number; read: number; write: number }[];
+}
+
+/** The weekly digest by mail: DynamoDB per project and per member (measured), and SES per mail (its published price). */
+export function mailCost(mail: MailResults): string {
+  const [single, full, repeat] = mail.runs;
+  if (!single || !full || !repeat || full.members < 2) throw new Error('docs/bench-mail.json lacks its three runs: run npm run bench:mail -- --write');
+  const added = full.members - single.members;
+  const member = {
+    requests: (full.requests - single.requests) / added,
+    read: (full.read - single.read) / added,
+    write: (full.write - single.write) / added,
+    bytes: (full.bytes - single.bytes) / added,
+  };
+  const project = { requests: single.requests - member.requests, read: single.read - member.read, write: single.write - member.write };
+  const dynamo = (read: number, write: number) => (read * PRICES.dynamoReadRequestUnitPerMillion + write * PRICES.dynamoWriteRequestUnitPerMillion) / 1e6;
+  const perMail = PRICES.sesOutboundPerThousand / 1000;
+  const memberWeek = dynamo(member.read, member.write) + perMail;
+  const projectWeek = dynamo(project.read, project.write);
+  const row = (projects: number, members: number) => {
+    const weekly = projects * projectWeek + projects * members * memberWeek;
+    return [String(projects), String(members), String(projects * members), money(weekly), money((weekly * 52) / 12)];
+  };
+  return [
+    '### Mail: the weekly digest by email',
+    '',
+    `Measured by \`npm run bench:mail\` (${mail.date.slice(0, 10)}; the digest job's own code, each mail claimed once, the member read again before sending): ` +
+      `per project and week ${units(project.requests)} requests, ${units(project.read)} RRU, ${units(project.write)} WRU; ` +
+      `per member who gets it ${units(member.requests)} requests, ${units(member.read)} RRU, ${units(member.write)} WRU and one mail of about ${(member.bytes / 1024).toFixed(1)} KB. ` +
+      `A second or overlapping run sends nothing (${repeat.mails} mails, ${units(repeat.read)} RRU, ${units(repeat.write)} WRU counted for ${repeat.members} members; DynamoDB bills a refused conditional claim as a write too, at most 1 WRU each). ` +
+      `SES charges ${money(PRICES.sesOutboundPerThousand)} per 1,000 mails (https://aws.amazon.com/ses/pricing/; no attachments, so no data charge): ` +
+      `${money(memberWeek * 1000)} per 1,000 member-weeks with DynamoDB. Alert mails were not measured here.`,
+    '',
+    markdownTable(['projects', 'members each', 'mails a week', 'a week', 'a month'], [row(1, 5), row(10, 20), row(100, 50)], [true, true, true, true, true]),
+    '',
+    "Lambda time of the digest job (one run a week; rate-capped sending waits, at SES's sandbox rate of 1 mail a second by default) is not in these rows.",
+  ].join('\n');
 }
 
 interface InitTimes {
@@ -536,6 +582,7 @@ function main() {
       results: { type: 'string' },
       rankings: { type: 'string' },
       alerts: { type: 'string' },
+      mail: { type: 'string' },
       'hit-ratios': { type: 'string' },
       'no-write': { type: 'boolean', default: false },
     },
@@ -545,7 +592,8 @@ function main() {
   const rankings = JSON.parse(readFileSync(resolve(values.rankings ?? resolve(__dirname, '../docs/bench-rankings.json')), 'utf8')) as RankingsResults;
   const alerts = JSON.parse(readFileSync(resolve(values.alerts ?? resolve(__dirname, '../docs/bench-alerts.json')), 'utf8')) as AlertsResults;
   const hitRatios = (values['hit-ratios'] ?? '0,0.5,0.9,0.99').split(',').map(Number);
-  const model = costModel(results, rankings, alerts, hitRatios);
+  const mail = JSON.parse(readFileSync(resolve(values.mail ?? resolve(__dirname, '../docs/bench-mail.json')), 'utf8')) as MailResults;
+  const model = `${costModel(results, rankings, alerts, hitRatios)}\n\n${mailCost(mail)}`;
   const summary = benchSummary(results);
   console.log(`${summary}\n\n${model}`);
   if (values['no-write']) return;
