@@ -48,10 +48,11 @@ export const TABLE_ACTIONS = {
   /**
    * The alerts and digest jobs (functions/jobs/alerts.ts, digest.ts): GetItem of checkpoints,
    * sets, items and projects, BatchGetItem of sets and items, Query of change records, the
-   * watch list, counters, alerts and webhooks, BatchWriteItem of the watch list, PutItem of
-   * checkpoints, and the Puts of an alert's or a weekly digest's transaction.
+   * watch list, counters, alerts and webhooks, BatchWriteItem of the watch list, UpdateItem of
+   * a watched entity (its day's mark, the day it was tested) and of an alert as mailed, PutItem
+   * of checkpoints, and the Puts of an alert's or a weekly digest's transaction.
    */
-  alerts: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:BatchWriteItem'],
+  alerts: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'],
   /**
    * The themes job (functions/jobs/themes.ts): GetItem of its checkpoint, sets and a set's
    * themes state, Query of change records, counters, responses of a day and its own items,
