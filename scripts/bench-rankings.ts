@@ -77,7 +77,7 @@ async function run(large: number, write: boolean): Promise<string[]> {
   const { normalizeValue } = await import('../functions/domain/schemas');
   const { changesPerItem, counterItem, emptyItemCounters, mergeItemCounters } = await import('../functions/store/counters');
   const { recordRankingChanges } = await import('../functions/store/top-lists');
-  const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { BatchWriteCommand, PutCommand } = await import('@aws-sdk/lib-dynamodb');
   const { topContentItems } = await import('../functions/operations/top');
   const { runRanker } = await import('../functions/jobs/ranker');
   const { CHANGE_READ_OVERLAP_MS } = await import('../functions/store/top-lists');
@@ -169,6 +169,13 @@ async function run(large: number, write: boolean): Promise<string[]> {
         requests = (output.UnprocessedItems?.[TABLE_NAME] ?? []) as typeof requests;
       }
     });
+    // The ranker's first run reads the records from here on, however long the seed took and
+    // the votes after it take (with no checkpoint it would read only the last 10 minutes, and a
+    // run reads at most an hour): on a loaded machine it would miss the seed. The item as
+    // saveChangeCheckpoint writes it, under the ranker's key (functions/jobs/ranker.ts).
+    await store.documentClient.send(
+      new PutCommand({ TableName: TABLE_NAME, Item: { pk: 'ranker', sk: 'checkpoint', through: new Date(Date.now() - 1000).toISOString(), seen: [] } }),
+    );
     // What the consumer records after its batches: the sets and items changed, a few thousand items a record (an item is at most 400 KB).
     for (const [contentSetId, ids] of bySet) {
       for (let chunk = 0; chunk < ids.length; chunk += 2000) {

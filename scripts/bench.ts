@@ -669,6 +669,7 @@ interface ConsumerShape {
   responses: number;
   batchSize: number;
   items: number;
+  sets: number;
   counterUpdates: number;
   /** Write units per response by the published rules (as DynamoDB Local reports single-item writes). */
   table: number;
@@ -795,6 +796,7 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
       responses: shape.responses,
       batchSize: shape.batchSize,
       items: shape.items,
+      sets: shape.sets,
       counterUpdates: (spent.commands.UpdateItemCommand ?? 0) / shape.responses,
       table: spent.estimated.table / shape.responses,
       indexes: spent.estimated.indexes / shape.responses,

@@ -23,19 +23,15 @@ import { markdownTable } from './bench-lib';
 import type { ACCESS_LOG_FIELDS } from '../lib/access-log';
 
 /**
- * us-east-1 list prices, as published by AWS in January 2025. No live lookup is possible
- * here; on 2026-11-23 the main ones were compared with stored copies of published pages
- * and agree: API Gateway REST $3.50 per million (AWS whitepaper "Best Practices for
- * Designing Amazon API Gateway Private APIs", cost optimization), Lambda arm64
- * $0.0000133334 per GB-second and $0.20 per million requests, DynamoDB on-demand $0.625
- * per million WRU and $0.125 per million RRU, WAF $5 per web ACL, $1 per rule and $0.60
- * per million requests (third-party summaries of the AWS pricing pages). CloudFront,
- * Secrets Manager and CloudWatch Logs prices were not re-checked.
+ * us-east-1 list prices, as published by AWS (PRICE_SOURCES names each one's page and when
+ * it was read). No live lookup is possible here: the pages were read in January 2025, and
+ * compared since with stored copies of published pages (PRICE_SOURCES says which, and when).
  */
 export const PRICES = {
   region: 'us-east-1',
   publishedOn: '2025-01 (AWS pricing pages for us-east-1)',
   apiGatewayRestPerMillion: 3.5, // REST API, first 333 million requests a month
+  apiGatewayHttpPerMillion: 1.0, // HTTP API, first 300 million requests a month (the alternative of docs/scaling.md, "REST API or HTTP API")
   lambdaRequestPerMillion: 0.2,
   lambdaArmGbSecond: 0.0000133334, // arm64
   dynamoWriteRequestUnitPerMillion: 0.625, // on-demand, after the November 2024 price cut
@@ -52,6 +48,37 @@ export const PRICES = {
   // attachments, which the service's mails never carry (https://aws.amazon.com/ses/pricing/).
   sesOutboundPerThousand: 0.1,
 } as const;
+
+/** Where each price is published, and when it was read or compared (the sandbox has no live web access). */
+export const PRICE_SOURCES: { prices: (keyof typeof PRICES)[]; page: string; read: string }[] = [
+  {
+    prices: ['apiGatewayRestPerMillion', 'apiGatewayHttpPerMillion'],
+    page: 'https://aws.amazon.com/api-gateway/pricing/',
+    read: "2025-01; both agree on 2026-12-07 with AWS's whitepaper https://docs.aws.amazon.com/whitepapers/latest/best-practices-api-gateway-private-apis-integration/cost-optimization.html (stored copy)",
+  },
+  {
+    prices: ['lambdaRequestPerMillion', 'lambdaArmGbSecond'],
+    page: 'https://aws.amazon.com/lambda/pricing/',
+    read: '2025-01; agree with stored copies of summaries on 2026-11-23',
+  },
+  {
+    prices: ['dynamoWriteRequestUnitPerMillion', 'dynamoReadRequestUnitPerMillion'],
+    page: 'https://aws.amazon.com/dynamodb/pricing/on-demand/',
+    read: '2025-01 (after the November 2024 cut); agree with stored copies of summaries on 2026-12-07',
+  },
+  {
+    prices: ['wafWebAclPerMonth', 'wafRulePerMonth', 'wafRequestsPerMillion'],
+    page: 'https://aws.amazon.com/waf/pricing/',
+    read: '2025-01; agree with stored copies of summaries on 2026-11-23',
+  },
+  {
+    prices: ['cloudFrontHttpsRequestsPerMillion', 'cloudFrontFunctionPerMillion', 'cloudFrontTransferOutPerGb'],
+    page: 'https://aws.amazon.com/cloudfront/pricing/',
+    read: '2025-01 (pay as you go; not re-read since)',
+  },
+  { prices: ['secretsManagerSecretPerMonth'], page: 'https://aws.amazon.com/secrets-manager/pricing/', read: '2025-01 (not re-read since)' },
+  { prices: ['cloudWatchLogsIngestPerGb'], page: 'https://aws.amazon.com/cloudwatch/pricing/', read: '2025-01 (standard log class; not re-read since)' },
+];
 
 /** AWS default quotas that bound throughput (all adjustable on request except per-item/partition limits). */
 export const QUOTAS = {
@@ -81,6 +108,12 @@ export const ASSUMPTIONS = {
   answerBytes: 600,
   /** WAF rules: origin check, rate rule, two managed groups (wafManagedRules block/count). */
   wafRules: 4,
+  /**
+   * How often a shape's batches come: the quiet site's one response a minute (issue 42), and
+   * for the others a batch a minute, the least a batch of 100 implies (the ranker's rows assume
+   * the same: a busy minute shares one run). The alerts job's share of a response follows.
+   */
+  batchesPerMinute: 1,
 } as const;
 
 /**
@@ -156,6 +189,9 @@ interface BenchResults {
     batchShapes: {
       name: string;
       batchSize: number;
+      /** Pages the shape's responses land on, and their sets (absent before it was recorded: one). */
+      items: number;
+      sets?: number;
       counterUpdates: number;
       table: number;
       indexes: number;
@@ -306,13 +342,12 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
     // Per batch: its counter updates, ASSUMPTIONS.consumerUpdatesInFlight at a time, then its change record.
     const rounds = Math.ceil((shape.counterUpdates * shape.batchSize) / ASSUMPTIONS.consumerUpdatesInFlight) + 1;
     const ms = ASSUMPTIONS.lambdaFixedMs + rounds * ASSUMPTIONS.consumerMsPerRequest;
-    return {
-      write,
-      dollars:
-        write * PRICES.dynamoWriteRequestUnitPerMillion +
-        consumerRead * PRICES.dynamoReadRequestUnitPerMillion +
-        (PRICES.lambdaRequestPerMillion + gbSeconds(ms) * 1e6 * PRICES.lambdaArmGbSecond) / shape.batchSize,
+    const lines = {
+      writes: write * PRICES.dynamoWriteRequestUnitPerMillion,
+      reads: consumerRead * PRICES.dynamoReadRequestUnitPerMillion,
+      lambda: (PRICES.lambdaRequestPerMillion + gbSeconds(ms) * 1e6 * PRICES.lambdaArmGbSecond) / shape.batchSize,
     };
+    return { write, lines, dollars: lines.writes + lines.reads + lines.lambda };
   };
   /**
    * The ranker's work per million responses: what a run costs above an idle run (its
@@ -328,14 +363,15 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
     return run;
   };
   const idle = rankerRun('idle');
-  const quietRun = rankerRun('quiet, a year on');
+  const quietRun = rankerRun('quiet site');
   const rankerCost = (shape: (typeof shapes)[number]) => {
     const run = shape.name.startsWith('quiet') ? quietRun : rankerRun('busy');
     const perResponse = Math.max(1, run.responses);
     // A row may sum several runs (the quiet ones): each run's idle part is fixed cost.
     const write = Math.max(0, run.write - run.runs * idle.write) / perResponse;
     const read = Math.max(0, run.read - run.runs * idle.read) / perResponse;
-    return { write, read, dollars: write * PRICES.dynamoWriteRequestUnitPerMillion + read * PRICES.dynamoReadRequestUnitPerMillion };
+    const lines = { writes: write * PRICES.dynamoWriteRequestUnitPerMillion, reads: read * PRICES.dynamoReadRequestUnitPerMillion };
+    return { write, read, lines, dollars: lines.writes + lines.reads };
   };
   const busy = shapes.find((shape) => shape.name.startsWith('busy')) ?? shapes[0];
 
@@ -346,20 +382,6 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
   };
   const perMillionWrite = Object.values(responseLines).reduce((sum, value) => sum + value, 0);
   const fixedWithoutRanker = ASSUMPTIONS.wafRules * PRICES.wafRulePerMonth + PRICES.wafWebAclPerMonth + PRICES.secretsManagerSecretPerMonth;
-  const consumerRows = shapes.map((shape) => {
-    const cost = consumerCost(shape);
-    const ranker = rankerCost(shape);
-    return [
-      shape.name,
-      units(shape.counterUpdates),
-      `${units(shape.table)} + ${units(shape.indexes)}`,
-      money(cost.dollars),
-      `${units(ranker.write)} + ${units(ranker.read)}`,
-      money(ranker.dollars),
-      money(perMillionWrite + cost.dollars + ranker.dollars),
-    ];
-  });
-  const totals = shapes.map((shape) => perMillionWrite + consumerCost(shape).dollars + rankerCost(shape).dollars);
   const rankerMonthly =
     (30 * 24 * 60 * (PRICES.lambdaRequestPerMillion + gbSeconds(ASSUMPTIONS.lambdaFixedMs + ASSUMPTIONS.rankerMsPerSet) * 1e6 * PRICES.lambdaArmGbSecond)) /
       1e6 +
@@ -377,6 +399,58 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
   const alertsMonthly =
     (30 * 24 * (PRICES.lambdaRequestPerMillion + gbSeconds(ASSUMPTIONS.lambdaFixedMs + ASSUMPTIONS.rankerMsPerSet) * 1e6 * PRICES.lambdaArmGbSecond)) / 1e6 +
     (30 * 24 * (alertsIdle.write * PRICES.dynamoWriteRequestUnitPerMillion + alertsIdle.read * PRICES.dynamoReadRequestUnitPerMillion)) / 1e6;
+
+  const alertsAgain = alertsRun('the same');
+  /** An entity's later runs of the day: its watch entry read (0.5 RRU, BatchGetItem eventually consistent, by the published rules), writes as measured (its project's entry). */
+  const againWrite = (alertsAgain.write - alertsIdle.write) / alertsAgain.evaluated;
+  /**
+   * The alerts job's share of a response in a shape. Each hourly run reads the watch-list
+   * entries of the pages and sets its change records name; on an entity's first run of a
+   * UTC day it writes the entry and evaluates the entity (perEntity, measured), and marks it
+   * tested (one write, by the code: the bench's entities have too few responses to be
+   * tested); on its later runs that day it only reads the entry (againWrite). The pages of an
+   * hour, and of a day, are those the shape's responses land on, spread evenly at random.
+   */
+  const alertsCost = (shape: (typeof shapes)[number]) => {
+    const perHour = shape.batchSize * ASSUMPTIONS.batchesPerMinute * 60;
+    const pages = (responses: number) => shape.items * (1 - (1 - 1 / shape.items) ** responses);
+    const sets = shape.sets ?? 1;
+    const daily = pages(perHour * 24) + sets;
+    const later = Math.max(0, 24 * (pages(perHour) + sets) - daily);
+    const perDay = perHour * 24;
+    const write = (daily * (perEntity('write') + 1) + later * againWrite) / perDay;
+    const read = (daily * perEntity('read') + later * 0.5) / perDay;
+    const lines = { writes: write * PRICES.dynamoWriteRequestUnitPerMillion, reads: read * PRICES.dynamoReadRequestUnitPerMillion };
+    return { write, read, lines, dollars: lines.writes + lines.reads };
+  };
+
+  // Each part of a response's cost in each shape: the write is the same in all; the consumer, the ranker and the alerts job depend on the shape.
+  const shapeColumns = shapes.map((shape) => ({ shape, consumer: consumerCost(shape), ranker: rankerCost(shape), alerts: alertsCost(shape) }));
+  const totals = shapeColumns.map((column) => perMillionWrite + column.consumer.dollars + column.ranker.dollars + column.alerts.dollars);
+  const unitRows = shapeColumns.map(({ shape, ranker, alerts: job }) => [
+    shape.name,
+    units(shape.counterUpdates),
+    `${units(shape.table)} + ${units(shape.indexes)}`,
+    `${units(ranker.write)} + ${units(ranker.read)}`,
+    `${units(job.write)} + ${units(job.read)}`,
+  ]);
+  const componentRows: string[][] = [
+    ...Object.entries(responseLines).map(([part, value]) => [part, ...shapes.map(() => money(value))]),
+    ...(
+      [
+        ['consumer: DynamoDB writes (counters, change record)', (column) => column.consumer.lines.writes],
+        ['consumer: DynamoDB reads (screening)', (column) => column.consumer.lines.reads],
+        ['consumer: Lambda (one invocation per batch)', (column) => column.consumer.lines.lambda],
+        ['ranker: DynamoDB writes (list parts)', (column) => column.ranker.lines.writes],
+        ['ranker: DynamoDB reads (the set, list parts, counters)', (column) => column.ranker.lines.reads],
+        ['alerts job: DynamoDB writes (watch list, tested marks)', (column) => column.alerts.lines.writes],
+        ['alerts job: DynamoDB reads (evaluations)', (column) => column.alerts.lines.reads],
+      ] as [string, (column: (typeof shapeColumns)[number]) => number][]
+    ).map(([part, pick]) => [part, ...shapeColumns.map((column) => money(pick(column)))]),
+  ];
+  const shapeNames = shapes.map((shape) => shape.name.split(':')[0]);
+  // The REST API's price against the HTTP API's (docs/scaling.md, "REST API or HTTP API"): the same distribution and functions, another API.
+  const httpApiSaving = PRICES.apiGatewayRestPerMillion - PRICES.apiGatewayHttpPerMillion;
 
   const aggregatesCall = apiCallCost(aggregates);
   const aggregatesRows = hitRatios.map((hit) => {
@@ -424,41 +498,39 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
     '',
     '### Per million responses (`responses/create` on an existing item)',
     '',
-    'The write itself, from the visitor to DynamoDB:',
+    'A response is written (the same in every shape: from the visitor to DynamoDB), then counted by the stream consumer ' +
+      '(a day item with its hours and a year item with its months, for the project, set and item, each written once per ' +
+      'stream batch, and one change record per batch), ranked by the ranker (it recounts what changed and rewrites the parts ' +
+      'of the top lists that moved) and watched by the alerts job (hourly). What the last three cost depends on how responses ' +
+      'arrive: how many a batch holds and how many pages they share. Each part per traffic shape, in dollars per million ' +
+      'responses (capacity units measured on DynamoDB Local and priced by the published rules; prices and where AWS publishes ' +
+      'them: "Prices" below):',
     '',
-    markdownTable(
-      ['part', 'per million'],
-      Object.entries(responseLines).map(([part, value]) => [part, money(value)]),
-      [false, true],
-    ),
-    `| **the write** | **${money(perMillionWrite)}** |`,
+    markdownTable(['part', ...shapeNames], componentRows, [false, ...shapes.map(() => true)]),
+    `| **total** | ${totals.map((total) => `**${money(total)}**`).join(' | ')} |`,
+    `| with an HTTP API instead of the REST API (${money(PRICES.apiGatewayHttpPerMillion)} instead of ${money(PRICES.apiGatewayRestPerMillion)} a million; not built, docs/scaling.md "REST API or HTTP API") | ${totals.map((total) => money(total - httpApiSaving)).join(' | ')} |`,
     '',
-    'Then the stream consumer keeps the counters (a day item with its hours and a year item with its months, for the project, ' +
-      'set and item) and writes one change record per batch; the ranker recounts what changed and rewrites the parts of the ' +
-      'top lists that moved. The consumer writes each counter item once per stream batch, so what a response costs depends on ' +
-      'how many responses a batch holds and how many pages they share (measured on DynamoDB Local, priced by the published rules):',
+    'The shapes, and the units a response costs in each beyond the write:',
     '',
     markdownTable(
       [
         'traffic',
         'counter updates per response',
         'consumer WRU per response (table + indexes)',
-        'consumer per million',
         'ranker WRU + RRU per response',
-        'ranker per million',
-        'total per million responses',
+        'alerts job WRU + RRU per response',
       ],
-      consumerRows,
-      [false, true, true, true, true, true, true],
+      unitRows,
+      [false, true, true, true, true],
     ),
     '',
-    `Most expensive shape: **${money(Math.max(...totals))} per million responses** (goal: at most $15). The quiet site is charged a whole ranker run per response (one response in a minute, on a list of 100 pages with a year of history): ${units(quietRun.write / quietRun.runs)} WRU and ${units(quietRun.read / quietRun.runs)} RRU (the mean of ${quietRun.runs} runs, each on another page: the part of the list a page is in decides the write), less the ${units(idle.write)} WRU and ${units(idle.read)} RRU every run costs with nothing to do (fixed, below); a busy minute shares one run (${units(rankerRun('busy').write)} WRU, ${units(rankerRun('busy').read)} RRU for ${rankerRun('busy').responses} responses, \`npm run bench:rankings\`, ${rankings.date.slice(0, 10)}).`,
+    `Most expensive shape: **${money(Math.max(...totals))} per million responses** (goal: at most $10). The quiet site (one response a minute) is charged a whole ranker run per response, as measured by the run "${quietRun.name}": ${units(quietRun.write / quietRun.runs)} WRU and ${units(quietRun.read / quietRun.runs)} RRU (the mean of ${quietRun.runs} runs, each on another page), less the ${units(idle.write)} WRU and ${units(idle.read)} RRU every run costs with nothing to do (fixed, below); a busy minute shares one run (${units(rankerRun('busy').write)} WRU, ${units(rankerRun('busy').read)} RRU for ${rankerRun('busy').responses} responses, \`npm run bench:rankings\`, ${rankings.date.slice(0, 10)}).`,
     '',
     `On DynamoDB Local's real stream (${consumer.responses} responses on ${consumer.items} pages, in the batches it delivered) the consumer made ` +
       `${units(consumer.perResponse.counterUpdates)} counter updates per response (${units(consumer.perResponse.estimated.write ?? 0)} WRU), and read ${units(consumerRead)} RRU per response (the screening of floods and spam: a set's recent responses, an item's day counters), priced in every row above.`,
     '',
     `Plus fixed: WAF web ACL ${money(PRICES.wafWebAclPerMonth)} + ${ASSUMPTIONS.wafRules} rules × ${money(PRICES.wafRulePerMonth)}, Secrets Manager ${money(PRICES.secretsManagerSecretPerMonth)}, the ranker's run every minute (invocation and an idle run's ${units(idle.write)} WRU and ${units(idle.read)} RRU: checkpoint, empty reads) ${money(rankerMonthly)}, the alerts job's hourly run (an idle run's ${units(alertsIdle.write)} WRU and ${units(alertsIdle.read)} RRU) ${money(alertsMonthly)}: **${money(fixedWithoutRanker + rankerMonthly + alertsMonthly)} a month**. ` +
-      `Each evaluation of a page or set by the alerts job (once a day while it had responses in the last 7 complete days, and in the hour after it had responses while not yet tested that day) adds ${units(perEntity('read'))} RRU and ${units(perEntity('write'))} WRU (\`npm run bench:alerts\`, ${alerts.date.slice(0, 10)}: its counters' Query, its guard, its watch item). ` +
+      `The alerts job's rows above: each hourly run reads the watch-list entries of the pages and sets its change records name; an entity's first run of a UTC day writes its entry and evaluates it, ${units(perEntity('write'))} WRU and ${units(perEntity('read'))} RRU per entity (with its project's entry; \`npm run bench:alerts\`, ${alerts.date.slice(0, 10)}), and marks it tested (1 WRU, by the code); its later runs that day read the entry (0.5 RRU) and write ${units(againWrite)} WRU (measured: its project's entry). A shape's batches come ${ASSUMPTIONS.batchesPerMinute} a minute, and its responses land on its pages evenly at random. ` +
       `A first response on a new page writes the item and its key too: ${units(createNew.estimatedPerCall.write)} WRU instead of ${units(create.estimatedPerCall.write)} ` +
       `(${money(createNewCall.capacity.write * PRICES.dynamoWriteRequestUnitPerMillion)} instead of ${money(createCall.capacity.write * PRICES.dynamoWriteRequestUnitPerMillion)} per million for DynamoDB writes).`,
     '',
@@ -488,6 +560,16 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
       ['ceiling', 'responses/s'],
       ceilings.map(([name, value]) => [name, Math.floor(value).toLocaleString('en-US')]),
       [false, true],
+    ),
+    '',
+    '### Prices',
+    '',
+    `AWS list prices for ${PRICES.region}, per million unless named otherwise:`,
+    '',
+    markdownTable(
+      ['price', 'value', 'published at', 'read'],
+      PRICE_SOURCES.flatMap(({ prices, page, read }) => prices.map((price) => [price, String(PRICES[price]), page, read])),
+      [false, true, false, false],
     ),
     '',
     '### Assumptions (not measured)',

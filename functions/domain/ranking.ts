@@ -174,19 +174,7 @@ const byCountThenId = (a: [string, number], b: [string, number]) => b[1] - a[1] 
  * run on members only), it drops only items with no count left: keeping more members than
  * the depth changes no rank, and the next whole merge trims them.
  */
-export function mergeTopList(
-  list: TopList | undefined,
-  recounted: {
-    set: PeriodCounts;
-    setVersion?: number;
-    items: Map<string, PeriodCounts>;
-    schema?: string;
-    setScores?: PeriodScores;
-    scores?: Map<string, PeriodScores>;
-  },
-  now: Date,
-  depth = TOP_LIST_DEPTH,
-): TopList {
+export function mergeTopList(list: TopList | undefined, recounted: Omit<TopList, 'buckets'>, now: Date, depth = TOP_LIST_DEPTH): TopList {
   const current = currentBuckets(now);
   const items = new Map<string, PeriodCounts>();
   for (const [id, counts] of list?.items ?? []) items.set(id, countsAt(counts, list!.buckets, current));
