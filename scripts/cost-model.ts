@@ -4,7 +4,8 @@
  * and capacity units per call, the stream consumer's per response), what
  * `npm run bench:rankings -- --write` measured (docs/bench-rankings.json: a ranker run),
  * what `npm run bench:alerts -- --write` measured (docs/bench-alerts.json: the alerts job),
- * what `npm run bench:mail -- --write` measured (docs/bench-mail.json: the digest by mail) and
+ * what `npm run bench:mail -- --write` measured (docs/bench-mail.json: the digest by mail),
+ * what `npm run bench:themes-job -- --write` measured (docs/bench-themes-job.json: themes, scripts/themes-cost.ts) and
  * AWS's published prices below. It prints the model and rewrites the generated parts of docs/scaling.md
  * (the measured figures of section 5 and the model of section 6).
  *
@@ -16,10 +17,11 @@
  * Everything that is an assumption rather than a measurement is named in ASSUMPTIONS and
  * printed with the model.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { markdownTable } from './bench-lib';
+import { themesCostSection, type ThemesJobResults } from './themes-cost';
 import type { ACCESS_LOG_FIELDS } from '../lib/access-log';
 
 /**
@@ -665,6 +667,7 @@ function main() {
       rankings: { type: 'string' },
       alerts: { type: 'string' },
       mail: { type: 'string' },
+      themes: { type: 'string' },
       'hit-ratios': { type: 'string' },
       'no-write': { type: 'boolean', default: false },
     },
@@ -675,7 +678,9 @@ function main() {
   const alerts = JSON.parse(readFileSync(resolve(values.alerts ?? resolve(__dirname, '../docs/bench-alerts.json')), 'utf8')) as AlertsResults;
   const hitRatios = (values['hit-ratios'] ?? '0,0.5,0.9,0.99').split(',').map(Number);
   const mail = JSON.parse(readFileSync(resolve(values.mail ?? resolve(__dirname, '../docs/bench-mail.json')), 'utf8')) as MailResults;
-  const model = `${costModel(results, rankings, alerts, hitRatios)}\n\n${mailCost(mail)}`;
+  const themesFile = resolve(values.themes ?? resolve(__dirname, '../docs/bench-themes-job.json'));
+  const themes = existsSync(themesFile) ? themesCostSection(JSON.parse(readFileSync(themesFile, 'utf8')) as ThemesJobResults, PRICES) : undefined;
+  const model = [costModel(results, rankings, alerts, hitRatios), mailCost(mail), ...(themes ? [themes] : [])].join('\n\n');
   const summary = benchSummary(results);
   console.log(`${summary}\n\n${model}`);
   if (values['no-write']) return;
