@@ -47,7 +47,7 @@ async function run(members: number, write: boolean): Promise<string[]> {
   const { benchAccount } = await import('./bench-lib');
   const { ensureAccount } = await import('../functions/operations/api-keys');
   const { createProject } = await import('../functions/operations/projects');
-  const { createInvitation, acceptInvitation } = await import('../functions/operations/members');
+  const { ensureDevOwner } = await import('../local/runtime');
   const { sendProjectDigest } = await import('../functions/jobs/digest');
   const { openMail } = await import('../functions/mail/mails');
 
@@ -59,17 +59,8 @@ async function run(members: number, write: boolean): Promise<string[]> {
   const many = await ensureAccount(store, 'bench-mail-many', now);
   const manyProject = await createProject(store, many.id, { name: 'Bench' }, now);
 
-  /** A member as an invitation accepted by a person whose provider verified their address. */
-  const addMember = async (accountId: string, name: string) => {
-    const person = { issuer: 'https://issuer.example', subject: name, email: `${name}@example.com`, emailVerified: true, name };
-    const invitation = await createInvitation(
-      store,
-      { accountId, email: person.email, role: 'owner', inviter: { type: 'operator', name: 'bench' } },
-      'http://x',
-      now,
-    );
-    await acceptInvitation(store, { kind: 'newcomer', level: 'anonymous', person }, invitation.url.slice(invitation.url.indexOf('#') + 1), now);
-  };
+  // Owners whose provider verified their address: the digest on by default.
+  const addMember = (accountId: string, name: string) => ensureDevOwner(accountId, 'https://issuer.example', name);
   await addMember(one.id, 'solo');
   for (let index = 0; index < members; index++) await addMember(many.id, `member-${index}`);
 
