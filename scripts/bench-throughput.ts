@@ -34,6 +34,8 @@ export interface ThroughputRound {
   handler: number;
   /** The same handler on a set with onePerVisitor: one visitor on 50 pages, so every call replaces that visitor's vote (one UpdateItem). */
   handlerOnePerVisitor: number;
+  /** The same set, a new visitor every call: every call is a visitor's first vote on the page that day (one UpdateItem that creates). */
+  handlerOnePerVisitorFirst: number;
   /** Raw PutItem of a project-shaped item (one index). */
   raw: number;
   /** Raw PutItem of the very item responses/create writes (three index entries, its condition): the same DynamoDB work as ours. */
@@ -135,11 +137,10 @@ async function measure(request: ThroughputRequest): Promise<ThroughputRound[]> {
   const send = apiClient(request.baseUrl, { admin: '', viewer: '' });
   const args = (i: number, contentSetId = request.contentSetId) => [{ contentSetId, key: `https://example.com/t/${i % 50}`, value: 'heart' }];
   // apiEvent names one address and user agent: with onePerVisitor, one visitor.
-  const handler = async (i: number, contentSetId = request.contentSetId) => {
-    const answer = await createHandler(
-      apiEvent('/v0/responses/create', 'POST', args(i, contentSetId)) as unknown as APIGatewayProxyEvent,
-      localLambdaContext('bench-create'),
-    );
+  const handler = async (i: number, contentSetId = request.contentSetId, userAgent?: string) => {
+    const event = apiEvent('/v0/responses/create', 'POST', args(i, contentSetId));
+    if (userAgent) event.headers['user-agent'] = userAgent;
+    const answer = await createHandler(event as unknown as APIGatewayProxyEvent, localLambdaContext('bench-create'));
     if (answer.statusCode !== 200) throw new Error(`the create handler answered ${answer.statusCode}: ${answer.body}`);
     return JSON.parse(answer.body) as { responseId: string };
   };
@@ -153,6 +154,9 @@ async function measure(request: ThroughputRequest): Promise<ThroughputRound[]> {
     },
     handlerOnePerVisitor: async (i) => {
       await handler(i, request.onePerVisitorSetId);
+    },
+    handlerOnePerVisitorFirst: async (i) => {
+      await handler(i, request.onePerVisitorSetId, `bench-first-vote/${round}.${i}`);
     },
     raw: (i) => raw.put(1_000_000 * (round + 2) + i),
     rawResponse: (i) => rawResponsePut(1_000_000 * (round + 2) + i),

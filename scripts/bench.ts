@@ -495,6 +495,8 @@ async function main(): Promise<number> {
       ratioToRawTransaction: rounds.length ? sum('ours') / sum('rawTransaction') : undefined,
       /** The handler on a set with onePerVisitor (every call replacing the visitor's vote) against the same handler without. */
       onePerVisitorRatio: rounds.length ? sum('handlerOnePerVisitor') / sum('handler') : undefined,
+      /** The same set, each call a new visitor's first vote on the page, against the handler without onePerVisitor. */
+      onePerVisitorFirstRatio: rounds.length ? sum('handlerOnePerVisitorFirst') / sum('handler') : undefined,
     },
     writePath: { shapes: writeShapes },
     consumer: consumer && {
@@ -546,8 +548,10 @@ async function main(): Promise<number> {
                 `raw PutItem of create's own item ${round.rawResponse.toFixed(0)}/s (ratio ${(round.ours / round.rawResponse).toFixed(2)}, handler ${(round.handler / round.rawResponse).toFixed(2)}); ` +
                 `the same through create's client ${round.rawResponseHotClient.toFixed(0)}/s (handler ${(round.handler / round.rawResponseHotClient).toFixed(2)}); ` +
                 `raw TransactWriteItems of a Put and three ConditionChecks (the former create) ${round.rawTransaction.toFixed(0)}/s (ratio ${(round.ours / round.rawTransaction).toFixed(2)}); ` +
-                `raw Put + one ConditionCheck ${round.rawSmallestRefusal.toFixed(0)}/s`,
+                `raw Put + one ConditionCheck ${round.rawSmallestRefusal.toFixed(0)}/s; ` +
+                `handler with onePerVisitor, second votes ${round.handlerOnePerVisitor.toFixed(0)}/s (${(round.handlerOnePerVisitor / round.handler).toFixed(2)} of the handler), first votes ${round.handlerOnePerVisitorFirst.toFixed(0)}/s (${(round.handlerOnePerVisitorFirst / round.handler).toFixed(2)})`,
             ),
+            `all rounds, onePerVisitor: second votes / handler ${(sum('handlerOnePerVisitor') / sum('handler')).toFixed(2)}; first votes / handler ${(sum('handlerOnePerVisitorFirst') / sum('handler')).toFixed(2)} (sums over the rounds; the machine's load moves a round, not a ratio within it much)`,
             `all rounds: ours / raw PutItem ${(sum('ours') / sum('raw')).toFixed(2)}; handler / raw PutItem ${(sum('handler') / sum('raw')).toFixed(2)}; ` +
               `handler / raw PutItem of create's own item ${(sum('handler') / sum('rawResponse')).toFixed(2)}; handler / the same through create's client ${(sum('handler') / sum('rawResponseHotClient')).toFixed(2)}; ours / raw PutItem of create's own item ${(sum('ours') / sum('rawResponse')).toFixed(2)}; ours / raw transaction ${(sum('ours') / sum('rawTransaction')).toFixed(2)}; ` +
               `raw transaction / raw PutItem ${(sum('rawTransaction') / sum('raw')).toFixed(2)}; raw Put + one ConditionCheck / raw PutItem ${(sum('rawSmallestRefusal') / sum('raw')).toFixed(2)} (sums over the rounds)`,

@@ -23,13 +23,20 @@ import { deriveProfiling, type Profiling } from '../domain/profiling';
 import { newId } from '../domain/text';
 import { onePerVisitorOf } from '../domain/schemas';
 import { putPlainItem, type TableClient, updatePlainItem } from '../store/dynamodb-clients';
-import { createResponse as createResponseWrite, type NewResponse, userIndexAttributes, visitorResponseUpdate } from '../store/items';
+import {
+  createResponse as createResponseWrite,
+  keptAfter,
+  type NewResponse,
+  userIndexAttributes,
+  visitorResponseReplacement,
+  visitorResponseUpdate,
+} from '../store/items';
 import { conflictPause } from '../store/transactions';
 import { isConditionFailure } from '../store/conditions';
 import { autoMetadata, insertContentItem, newContentItem } from './contents';
 import { issueRevokeToken, resolveTarget, stateChecks, validValue } from './response-targets';
 import { rememberItem, rememberKey } from './target-cache';
-import { type VisitorIdentity, visitorIdentityOf } from './visitor-identity';
+import { rememberedVisitorResponse, rememberVisitorResponse, type VisitorIdentity, visitorIdentityOf } from './visitor-identity';
 
 export interface ResponseWriteResult {
   responseId: string;
@@ -44,6 +51,39 @@ export interface ResponseWriteResult {
  * key) sends the next attempt through a fresh read of what it relied on.
  */
 const ATTEMPTS = 6;
+
+/**
+ * A visitor's response on an existing item (onePerVisitor): when this instance wrote the
+ * visitor's response today, the PutItem that replaces it (store/items.ts
+ * `visitorResponseReplacement`); else, or when that is refused for any reason but a hold
+ * (erased since, or another instance wrote it), the UpdateItem that creates or replaces it.
+ * A held one stays held, and the widget learns nothing (docs/api.md, "One vote per visitor").
+ */
+async function writeVisitorResponse(table: TableClient, response: NewResponse): Promise<void> {
+  const kept = rememberedVisitorResponse(response.id);
+  if (kept) {
+    try {
+      await putPlainItem(table, visitorResponseReplacement(table.tableName, response, kept));
+      rememberVisitorResponse(response.id, keptAfter(response, kept));
+      return;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      // Refused with the item as it was (marshalled): held, it stays so.
+      if (isHeld((error as { Item?: { state?: { S?: string } } }).Item?.state?.S)) return;
+    }
+  }
+  try {
+    const stored = await updatePlainItem(table, { ...visitorResponseUpdate(table.tableName, response), ReturnValues: 'UPDATED_NEW' });
+    // What the item keeps, as the update left it (the first version's, when it replaced one).
+    if (typeof stored?.createdAt === 'string') {
+      rememberVisitorResponse(response.id, { createdAt: stored.createdAt, ...(typeof stored.userSort === 'string' ? { userSort: stored.userSort } : {}) });
+    }
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+const isHeld = (state: string | undefined) => state === 'quarantined' || state === 'discarded';
 
 export async function createResponse(
   table: TableClient,
@@ -101,12 +141,7 @@ export async function createResponse(
       const identity = await identityOf(target.item.id);
       if (identity && oncePerVisitor) {
         const response = record(target.item.id, identity, identity.visitor);
-        try {
-          await updatePlainItem(table, visitorResponseUpdate(table.tableName, response));
-        } catch (error) {
-          // The visitor's response of the day is held back: it stays so, and the widget learns nothing.
-          if (!isConditionFailure(error)) throw error;
-        }
+        await writeVisitorResponse(table, response);
         return written(response);
       }
       // A new id: the condition (attribute_not_exists) never fails but on a collision of 128 random bits.
@@ -123,6 +158,7 @@ export async function createResponse(
       ...stateChecks(table.tableName, { projectId: set.projectId, contentSetId: set.id, itemId: null }),
     ]);
     if (outcome.inserted) {
+      if (oncePerVisitor && identity) rememberVisitorResponse(response.id, keptAfter(response, undefined));
       rememberItem(item, clock);
       rememberKey(set.id, item.key, item.id, clock);
       return written(response);

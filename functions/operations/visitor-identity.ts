@@ -6,8 +6,10 @@
  * each function instance reads once per day and keeps.
  */
 import { callerVisitorKey } from '../api/client-address';
+import { BoundedCache } from '../domain/bounded-cache';
 import { addressHash, saltDay, visitorResponseId } from '../domain/visitor-hash';
 import type { TableClient } from '../store/dynamodb-clients';
+import type { KeptOnReplacement } from '../store/items';
 import { daySalt } from '../store/visitor-salts';
 
 /** The salt this instance read last, with its day: an instance serves one day at a time. */
@@ -25,9 +27,10 @@ function saltOfDay(table: TableClient, day: string): Promise<Buffer> {
   return remembered.salt;
 }
 
-/** Forgets the remembered salt, as a new function instance would (tests, the benchmark's cold calls). */
+/** Forgets the remembered salt and responses, as a new function instance would (tests, the benchmark's cold calls). */
 export function forgetVisitorSalt(): void {
   remembered = undefined;
+  written.clear();
 }
 
 export interface VisitorIdentity {
@@ -55,3 +58,19 @@ export async function visitorIdentityOf(
     address: addressHash(salt, addressKey, target),
   };
 }
+
+/**
+ * The visitors' responses this instance wrote, by id, with what each keeps from its first
+ * version (an id is a visitor's on one item and one UTC day, so yesterday's are never asked
+ * for again and age out): a visitor's later response of the day that reaches the same
+ * instance replaces the first with a PutItem (store/items.ts `visitorResponseReplacement`).
+ * An id that is not here (another instance wrote it, or it aged out) takes the UpdateItem,
+ * which creates or replaces: being forgotten costs speed, never correctness. 20,000 entries
+ * of about 100 bytes: 2 MB at most.
+ */
+const written = new BoundedCache<string, KeptOnReplacement>({ maxEntries: 20_000, maxSize: 20_000, sizeOf: () => 1 });
+
+export const rememberVisitorResponse = (id: string, kept: KeptOnReplacement) => written.set(id, kept);
+/** Forgets one response, as another instance would not know it (tests). */
+export const forgetVisitorResponse = (id: string) => written.delete(id);
+export const rememberedVisitorResponse = (id: string): KeptOnReplacement | undefined => written.get(id);

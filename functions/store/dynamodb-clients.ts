@@ -1,6 +1,13 @@
-import { DynamoDBClient, type DynamoDBClientConfig, PutItemCommand, UpdateItemCommand, type UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBClient,
+  type DynamoDBClientConfig,
+  PutItemCommand,
+  type PutItemCommandInput,
+  UpdateItemCommand,
+  type UpdateItemCommandInput,
+} from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, type PutCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { marshall, type marshallOptions } from '@aws-sdk/util-dynamodb';
+import { marshall, type marshallOptions, unmarshall } from '@aws-sdk/util-dynamodb';
 import { DEFAULT_TABLE_NAME } from './table';
 
 export interface StoreSettings {
@@ -94,16 +101,23 @@ export function defaultTableClient() {
  * client: responses/create's one write, without the document client's per-request layer.
  */
 export async function putPlainItem(table: TableClient, put: PutCommandInput): Promise<void> {
-  await table.rawClient.send(new PutItemCommand({ ...put, Item: marshall(put.Item, MARSHALL_OPTIONS) }));
+  await table.rawClient.send(
+    new PutItemCommand({
+      ...put,
+      Item: marshall(put.Item, MARSHALL_OPTIONS),
+      ExpressionAttributeValues: put.ExpressionAttributeValues && marshall(put.ExpressionAttributeValues, MARSHALL_OPTIONS),
+    } as PutItemCommandInput),
+  );
 }
 
-/** An UpdateItem of plain values, marshalled and sent the same way: a visitor's response (store/items.ts `visitorResponseUpdate`). */
-export async function updatePlainItem(table: TableClient, update: UpdateCommandInput): Promise<void> {
-  await table.rawClient.send(
+/** An UpdateItem of plain values, marshalled and sent the same way: a visitor's response (store/items.ts `visitorResponseUpdate`); answers what it asked to return. */
+export async function updatePlainItem(table: TableClient, update: UpdateCommandInput): Promise<Record<string, unknown> | undefined> {
+  const answer = await table.rawClient.send(
     new UpdateItemCommand({
       ...update,
       Key: marshall(update.Key, MARSHALL_OPTIONS),
       ExpressionAttributeValues: update.ExpressionAttributeValues && marshall(update.ExpressionAttributeValues, MARSHALL_OPTIONS),
     } as UpdateItemCommandInput),
   );
+  return answer.Attributes && unmarshall(answer.Attributes);
 }

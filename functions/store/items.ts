@@ -13,7 +13,7 @@
  *
  * Nothing here imports ElectroDB (tests check the bundles).
  */
-import type { TransactWriteCommandInput, UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { PutCommandInput, TransactWriteCommandInput, UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { responseShard } from '../domain/response-shards';
 import type { ContentItemItem, ContentSetItem, NewContentItem, ResponseItem } from './entities';
 
@@ -185,6 +185,60 @@ export function visitorResponseUpdate(tableName: string, response: NewResponse):
     ExpressionAttributeValues: { ...values, ':quarantined': 'quarantined', ':discarded': 'discarded' },
   };
 }
+/**
+ * What a visitor's stored response keeps from its first version (KEPT_ON_REPLACEMENT), as
+ * the function instance that wrote it last knows it (operations/visitor-identity.ts): its
+ * creation time (and so its list sort keys), and its person sort key while it names one.
+ */
+export interface KeptOnReplacement {
+  createdAt: string;
+  userSort?: string;
+}
+
+/** What the stored response keeps after `response` is written over one that kept `before` (none: it is created). */
+export function keptAfter(response: NewResponse, before: KeptOnReplacement | undefined): KeptOnReplacement {
+  const userSort = response.userSort === undefined ? undefined : (before?.userSort ?? response.userSort);
+  return { createdAt: before?.createdAt ?? response.createdAt, ...(userSort === undefined ? {} : { userSort }) };
+}
+
+/**
+ * The replacement of a visitor's response this instance wrote (it knows what the item keeps:
+ * `kept`), as a PutItem of the very item `visitorResponseUpdate` makes of it: DynamoDB Local
+ * takes a PutItem that replaces an item at 1.7 to 2.3 times the rate of that UpdateItem
+ * (measured at concurrency 16; the update's expression size made no difference), and the
+ * write units are the same (the larger of the two versions; each index entry rewritten in
+ * place, its keys unchanged). A put drops what it does not carry, so it is conditional on
+ * the item being what this instance wrote: the same first version (creation, person sort
+ * key), never held (no hold record, no uncounted contribution: a hold writes both and a
+ * release keeps them), not held now. Refused, it returns the item as it was; the caller
+ * then sends `visitorResponseUpdate` (erased since, or written by another instance), or
+ * stops (held).
+ */
+export function visitorResponseReplacement(tableName: string, response: NewResponse, kept: KeptOnReplacement): PutCommandInput {
+  const { createdAt, userSort } = keptAfter(response, kept);
+  const item = responseItem({ ...response, createdAt, ...(userSort === undefined ? {} : { userSort }) });
+  const userGuard = response.userSort === undefined ? '' : kept.userSort === undefined ? ' AND attribute_not_exists(#userSort)' : ' AND #userSort = :userSort';
+  return {
+    TableName: tableName,
+    Item: item,
+    ConditionExpression: `#createdAt = :createdAt AND attribute_not_exists(#quarantine) AND attribute_not_exists(#uncounted) AND NOT #state IN (:quarantined, :discarded)${userGuard}`,
+    ExpressionAttributeNames: {
+      '#createdAt': 'createdAt',
+      '#quarantine': 'quarantine',
+      '#uncounted': 'uncounted',
+      '#state': 'state',
+      ...(userGuard ? { '#userSort': 'userSort' } : {}),
+    },
+    ExpressionAttributeValues: {
+      ':createdAt': kept.createdAt,
+      ':quarantined': 'quarantined',
+      ':discarded': 'discarded',
+      ...(kept.userSort !== undefined && response.userSort !== undefined ? { ':userSort': kept.userSort } : {}),
+    },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  };
+}
+
 export const createContentItem = (tableName: string, item: NewContentItem) => createPut(tableName, contentItemItem(item));
 export const createContentKey = (tableName: string, record: ContentKeyRecord) => createPut(tableName, contentKeyItem(record));
 

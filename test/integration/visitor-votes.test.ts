@@ -6,9 +6,12 @@
  * stored, and no salt older than yesterday's remains.
  */
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { request as httpRequest } from 'node:http';
 import { createResponse } from '../../functions/operations/response-collection';
+import { forgetVisitorResponse } from '../../functions/operations/visitor-identity';
+import { keys } from '../../functions/store/items';
 import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, createContentSet, type AccountKeys, startTestApi, type TestApi } from '../support/api';
 
@@ -159,6 +162,85 @@ test('publicMinCount: anonymous callers see zeros below it, keyed callers the co
   // The threshold applies to the period asked: another period's one response is hidden again.
   await api.call('sets/save', [contentSetId, { publicMinCount: 3 }], { key: owner.admin });
   expect((await api.call('responses/getAggregates', [target, 'lifetime'])).body).toEqual([0]);
+});
+
+test('a second vote on the instance that wrote the first: its PutItem makes the item the update makes; erased, it is created anew; held, it stays; released, it keeps its hold record', async () => {
+  const contentSetId = await createContentSet(api, owner.admin, projectId, 'reaction');
+  const caller = { kind: 'anonymous', level: 'anonymous' } as const;
+  const table = defaultStore().store;
+  const now = new Date();
+  const stored = async (id: string) => {
+    const { Item } = await table.documentClient.send(new GetCommand({ TableName: table.tableName, Key: keys.response(id), ConsistentRead: true }));
+    return Item;
+  };
+  // The page exists; two visitors vote on it, each twice (the second with other context and no token).
+  await api.call('responses/create', [{ contentSetId, key: 'https://replace.example.com/page', value: 'heart' }]);
+  const visitors = ['198.51.100.21', '198.51.100.22'].map((sourceIp) => ({ headers: { 'user-agent': FIREFOX }, sourceIp }));
+  const first = { contentSetId, key: 'https://replace.example.com/page', value: 'heart', revokable: true, context: { plan: 'pro' } };
+  const later = { contentSetId, key: 'https://replace.example.com/page', value: 'rocket', profiling: { userId: 'u-7' } };
+  const ids: string[] = [];
+  for (const request of visitors) ids.push((await createResponse(table, caller, first, request, now)).responseId);
+  // The first visitor's second vote takes the PutItem (this instance wrote its first); the second's the UpdateItem.
+  forgetVisitorResponse(ids[1]);
+  // A mark on both items tells which write replaced each: a PutItem drops what it does not carry, an UpdateItem keeps it.
+  for (const id of ids) {
+    await table.documentClient.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: keys.response(id),
+        UpdateExpression: 'SET #mark = :mark',
+        ExpressionAttributeNames: { '#mark': 'mark' },
+        ExpressionAttributeValues: { ':mark': 1 },
+      }),
+    );
+  }
+  for (const request of visitors) await createResponse(table, caller, later, request, new Date(now.getTime() + 1000));
+  const [replaced, { mark, ...updated }] = (await Promise.all(ids.map(stored))) as Record<string, unknown>[];
+  expect({ put: replaced.mark, update: mark }).toEqual({ put: undefined, update: 1 });
+  // Two visitors' ids: their own shards (derived from the id) and address hashes aside.
+  const comparable = (item: Record<string, unknown> | undefined, id: string) =>
+    JSON.parse(
+      JSON.stringify({ ...item, shard: '<shard>', address: '<address>' })
+        .replaceAll(id, '<id>')
+        .replace(/#responses#\d/g, '#responses#<shard>'),
+    );
+  expect(comparable(replaced, ids[0])).toEqual(comparable(updated, ids[1]));
+  expect(replaced).toMatchObject({ value: 'rocket', userId: 'u-7', createdAt: now.toISOString() });
+  expect(replaced).not.toHaveProperty('context');
+  expect(replaced).not.toHaveProperty('revokeTokenHash');
+
+  // Erased since: the next vote creates it anew.
+  await table.documentClient.send(new DeleteCommand({ TableName: table.tableName, Key: keys.response(ids[0]) }));
+  await createResponse(table, caller, first, visitors[0], now);
+  expect(await stored(ids[0])).toMatchObject({ value: 'heart', state: 'active' });
+  // Held: it stays held, and the visitor is told nothing.
+  await table.documentClient.send(
+    new UpdateCommand({
+      TableName: table.tableName,
+      Key: keys.response(ids[0]),
+      // As the screening holds one (stream/screening.ts): its record, and its contribution uncounted.
+      UpdateExpression: 'SET #state = :held, #quarantine = :record, #uncounted = #contribution',
+      ExpressionAttributeNames: { '#state': 'state', '#quarantine': 'quarantine', '#uncounted': 'uncounted', '#contribution': 'contribution' },
+      ExpressionAttributeValues: { ':held': 'quarantined', ':record': { reason: 'visitor-burst', at: now.toISOString() } },
+    }),
+  );
+  expect((await createResponse(table, caller, later, visitors[0], now)).responseId).toBe(ids[0]);
+  expect(await stored(ids[0])).toMatchObject({ value: 'heart', state: 'quarantined' });
+  // Released: the next vote replaces its value, and the hold's record stays (a put would drop it).
+  await table.documentClient.send(
+    new UpdateCommand({
+      TableName: table.tableName,
+      Key: keys.response(ids[0]),
+      UpdateExpression: 'SET #state = :active',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':active': 'active' },
+    }),
+  );
+  await createResponse(table, caller, later, visitors[0], now);
+  const released = await stored(ids[0]);
+  expect(released).toMatchObject({ value: 'rocket', state: 'active', quarantine: { reason: 'visitor-burst' } });
+  expect(released).toHaveProperty('uncounted');
+  await api.drainStream({ rank: false });
 });
 
 test('the next UTC day the same visitor votes again (injected clock), and old salts go', async () => {
