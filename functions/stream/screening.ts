@@ -17,8 +17,8 @@
  *
  * Per batch, for each set with new responses to screen: one BatchGetItem of the sets, the
  * set's responses of the last SCREENING_WINDOW_MS (its list index, RECENT_PER_SHARD a
- * shard), for the surge rule one Query of each item's day counters of the last
- * BASELINE_DAYS days, and one conditional UpdateItem of the address's record per anonymous
+ * shard), for the surge rule one Query of the day counters of the last BASELINE_DAYS days of
+ * each item with more recent responses than the rule's floor, and one conditional UpdateItem of the address's record per anonymous
  * response (store/address-visitors.ts). For responses a rule would hold: one BatchGetItem
  * of their counter items (the redelivery check), and one conditional UpdateItem each (still
  * active, never held before: a released response is not held again).
@@ -222,8 +222,20 @@ export async function screenNewResponses(store: TableClient, shardId: string, ev
       const message = messageOf(response.schema, response.value);
       return message === undefined ? [] : [{ id: response.id, contentItemId: response.contentItemId, message }];
     });
+    // An item's history is read only when its recent responses reach the floor: below it, no
+    // threshold (never under the floor) can be reached, whatever the history.
+    const recentOn = new Map<string, number>();
+    for (const arrival of arrivals) recentOn.set(arrival.contentItemId, (recentOn.get(arrival.contentItemId) ?? 0) + 1);
     const surgeItems =
-      settings.surgeFloor > 0 ? [...new Set(screened.filter((event) => event.after.visitor !== undefined).map((event) => event.after.contentItemId))] : [];
+      settings.surgeFloor > 0
+        ? [
+            ...new Set(
+              screened
+                .filter((event) => event.after.visitor !== undefined && (recentOn.get(event.after.contentItemId) ?? 0) > settings.surgeFloor)
+                .map((event) => event.after.contentItemId),
+            ),
+          ]
+        : [];
     const baselines = new Map(await Promise.all(surgeItems.map(async (itemId) => [itemId, await itemCountBefore(store, itemId, now)] as const)));
     const admissions = await addressAdmissions(
       store,
