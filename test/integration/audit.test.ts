@@ -7,6 +7,9 @@
  */
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
 
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { handleApiEvent } from '../../functions/api/adapter';
@@ -33,6 +36,7 @@ const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2, 
 
 let api: TestApi;
 let idp: TestIssuer;
+let outbox: string;
 beforeAll(async () => {
   // People sign in through this issuer: the members/* scenarios need a person.
   idp = await startTestIssuer();
@@ -40,11 +44,18 @@ beforeAll(async () => {
   process.env.OIDC_CLIENT_ID = idp.clientId;
   // Where invitation links point (the test calls send no Origin).
   process.env.CONSOLE_URL = 'http://localhost:3000';
+  // members/sendDigest mails: to .eml files in a directory of this run, not to anyone.
+  outbox = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-outbox-'));
+  process.env.MAIL_FROM = 'Feedback <feedback@example.com>';
+  process.env.MAIL_OUTBOX_DIR = outbox;
+  process.env.MAIL_RATE_PER_SECOND = '50';
+  process.env.MAIL_TOKEN_KEY = Buffer.alloc(32, 7).toString('base64');
   api = await startTestApi();
 });
 afterAll(async () => {
   await api.close();
   await idp.close();
+  fs.rmSync(outbox, { recursive: true, force: true });
 });
 
 interface Account {
@@ -354,6 +365,24 @@ const scenarios: Partial<Record<OperationName, Scenario>> = {
       expect(renamed.body).toEqual({ id: a.accountId, name });
       const memberId = joined.person!.memberId;
       return { targetIds: [a.accountId], secrets: [name, bearer], actor: { type: 'person', memberId, email: person.email, name: person.name } };
+    },
+  },
+  'members/setNotifications': {
+    async run(a) {
+      const { memberId, email, bearer, token } = await member(a);
+      const set = await api.call('members/setNotifications', [{ weeklyDigest: true, alerts: 'daily' }], { headers: { authorization: `Bearer ${bearer}` } });
+      expect(set.status).toBe(200);
+      return { targetIds: [], secrets: [bearer, token], actor: { type: 'person', memberId, email, name: 'Ada Person' } };
+    },
+  },
+  'members/sendDigest': {
+    async run(a) {
+      const projectId = await project(a);
+      const { memberId, email, bearer, token } = await member(a);
+      const sent = await api.call('members/sendDigest', [projectId], { headers: { authorization: `Bearer ${bearer}` } });
+      expect(sent.status).toBe(200);
+      expect(fs.readdirSync(outbox).length).toBeGreaterThan(0);
+      return { targetIds: [projectId], secrets: [bearer, token], actor: { type: 'person', memberId, email, name: 'Ada Person' } };
     },
   },
   'members/setRole': {

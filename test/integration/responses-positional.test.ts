@@ -11,7 +11,7 @@ it('reports errors of the positional form at the argument position', async () =>
   const before = await tableSnapshot();
 
   const badValue = await api.call('responses/create', [set.id, 'page', 9, null, null, null, null]);
-  expect([badValue.status, badValue.body.data.fields]).toEqual([400, [{ path: 'args.2', message: expect.stringContaining('between 1 and 5') }]]);
+  expect([badValue.status, badValue.body.data.fields]).toEqual([400, [{ path: 'args.2', message: expect.stringContaining('a rating is from 1 to 5') }]]);
   const badContext = await api.call('responses/create', [set.id, 'page', 3, { nested: { no: 1 } }]);
   expect(badContext.body.data.fields.map((field: { path: string }) => field.path)).toEqual(['args.3.nested']);
   const objectForm = await api.call('responses/create', [{ contentSetId: set.id, key: 'page', value: 9 }]);
