@@ -227,6 +227,16 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
   'alerts/list': { auth: 'viewer', afterStream: true, args: () => [{ $size: 10 }], keep: (body) => expect(body.items).toEqual([]) },
   'alerts/settings': { auth: 'viewer', args: () => [], keep: (body) => expect(body).toEqual({ falseDiscoveryRate: 0.05 }) },
   'alerts/saveSettings': { auth: 'admin', args: () => [{ falseDiscoveryRate: 0.05 }], keep: (body) => expect(body).toEqual({ falseDiscoveryRate: 0.05 }) },
+  // Themes: the rehearsal's set holds reactions, which have no messages: the reads answer none.
+  'contents/themes': { auth: 'viewer', args: (f) => [f.content.id, { period: 'day' }], keep: (body) => expect(body.messages).toBe(0) },
+  'sets/themes': { auth: 'viewer', method: 'GET', args: (f) => [f.set.id, { period: 'day', compare: 'previous' }], keep: (body) => expect(body.themes).toEqual([]) },
+  'projects/themes': { auth: 'viewer', args: (f) => [f.project.id], keep: (body) => expect(body.other).toBe(0) },
+  'sets/themeCurations': { auth: 'viewer', args: (f) => [f.set.id], keep: (body) => expect(body).toEqual([]) },
+  'sets/curateThemes': {
+    auth: 'admin',
+    args: (f) => [f.set.id, { kind: 'pin', label: 'Rehearsal theme', phrases: ['rehearsal'] }],
+    refusal: { status: 404, error: 'not-found', why: "only a message set has themes, and the rehearsal's set holds reactions" },
+  },
   // The docs function (GET /openapi.json, /docs): it reads no table.
   'openapi.json': { auth: 'anonymous', method: 'GET', args: () => [] },
   'keys/list': { auth: 'admin', args: () => [{ $size: 10 }], keep: (body) => expect(body.items.length).toBeGreaterThan(0) },
@@ -299,6 +309,21 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
     auth: 'admin',
     args: () => ['fbi_rehearsal'],
     refusal: { status: 403, error: 'forbidden', why: 'only a signed-in person accepts an invitation' },
+  },
+  'members/notifications': {
+    auth: 'viewer',
+    args: () => [],
+    refusal: { status: 403, error: 'forbidden', why: 'an API key has no mailbox: only a signed-in member has notifications' },
+  },
+  'members/setNotifications': {
+    auth: 'admin',
+    args: () => [{ weeklyDigest: false }],
+    refusal: { status: 403, error: 'forbidden', why: 'an API key has no mailbox: only a signed-in member has notifications' },
+  },
+  'members/sendDigest': {
+    auth: 'admin',
+    args: (f) => [f.project.id],
+    refusal: { status: 403, error: 'forbidden', why: "mail goes to a signed-in member's verified address, which a key has not" },
   },
   'members/setRole': {
     auth: 'admin',
