@@ -229,7 +229,12 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
   'alerts/saveSettings': { auth: 'admin', args: () => [{ falseDiscoveryRate: 0.05 }], keep: (body) => expect(body).toEqual({ falseDiscoveryRate: 0.05 }) },
   // Themes: the rehearsal's set holds reactions, which have no messages: the reads answer none.
   'contents/themes': { auth: 'viewer', args: (f) => [f.content.id, { period: 'day' }], keep: (body) => expect(body.messages).toBe(0) },
-  'sets/themes': { auth: 'viewer', method: 'GET', args: (f) => [f.set.id, { period: 'day', compare: 'previous' }], keep: (body) => expect(body.themes).toEqual([]) },
+  'sets/themes': {
+    auth: 'viewer',
+    method: 'GET',
+    args: (f) => [f.set.id, { period: 'day', compare: 'previous' }],
+    keep: (body) => expect(body.themes).toEqual([]),
+  },
   'projects/themes': { auth: 'viewer', args: (f) => [f.project.id], keep: (body) => expect(body.other).toBe(0) },
   'sets/themeCurations': { auth: 'viewer', args: (f) => [f.set.id], keep: (body) => expect(body).toEqual([]) },
   'sets/curateThemes': {
