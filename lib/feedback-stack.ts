@@ -15,8 +15,9 @@ import { MANAGED_RULE_MODES, PublicEdge, type ManagedRuleMode } from './edge';
 import { API_STAGE_NAME, FeedbackApi, type ApiThrottling } from './feedback-api';
 import { FeedbackTable } from './feedback-table';
 import { STREAM_CONSUMERS } from '../functions/stream/consumers';
-import { AlertsJob } from './alerts-job';
-import { RankerJob } from './ranker-job';
+import type { AlertsJob } from './alerts-job';
+import type { RankerJob } from './ranker-job';
+import { ScheduledJobs } from './scheduled-jobs';
 import { ThemesJob } from './themes-job';
 import { CognitoSignIn, type ConsoleSignInConfig, SIGN_IN_SCOPES } from './sign-in';
 import { StreamConsumer } from './stream-consumer';
@@ -199,9 +200,8 @@ export class FeedbackStack extends Stack {
         }),
       ]),
     );
-    this.rankerJob = new RankerJob(this, 'Rankings', { table: this.table.table, logRetention, serviceName: SERVICE_NAME, alarmAction });
     this.themesJob = new ThemesJob(this, 'Themes', { table: this.table.table, logRetention, serviceName: SERVICE_NAME, alarmAction });
-    this.alertsJob = new AlertsJob(this, 'Alerts', {
+    const jobs = new ScheduledJobs(this, 'Jobs', {
       table: this.table.table,
       logRetention,
       serviceName: SERVICE_NAME,
@@ -209,6 +209,8 @@ export class FeedbackStack extends Stack {
       // Alerts link the entity's page in the console, on the distribution.
       consoleUrl: consoleOption === false ? undefined : Lazy.string({ produce: () => `https://${this.edge.distribution.distributionDomainName}` }),
     });
+    this.rankerJob = jobs.rankerJob;
+    this.alertsJob = jobs.alertsJob;
 
     const webhooksConsumer = this.streamConsumers.get('webhooks')!.consumer;
     this.webhookDelivery = new WebhookDelivery(this, 'Webhooks', {
