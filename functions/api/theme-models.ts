@@ -91,6 +91,13 @@ export const ThemeCurationModel = z
       .refine((split) => split.messageIds !== undefined || split.phrase !== undefined, {
         message: 'a split names the messages that leave: give messageIds, a phrase, or both',
         path: ['messageIds'],
+      })
+      // The refinement for the OpenAPI document; each branch names the property it requires (Redocly reads only the branch).
+      .meta({
+        anyOf: [
+          { required: ['messageIds'], properties: { messageIds: { type: 'array' } } },
+          { required: ['phrase'], properties: { phrase: { type: 'string' } } },
+        ],
       }),
     z.strictObject({ kind: z.literal('move'), messageId: id, themeId: id.nullable() }),
     z
@@ -105,6 +112,13 @@ export const ThemeCurationModel = z
       .refine((pin) => pin.themeId !== undefined || pin.phrases.length > 0 || pin.examples.length > 0, {
         message: 'a new pinned theme needs phrases or examples that describe it',
         path: ['phrases'],
+      })
+      .meta({
+        anyOf: [
+          { required: ['themeId'], properties: { themeId: { type: 'string' } } },
+          { required: ['phrases'], properties: { phrases: { type: 'array', minItems: 1 } } },
+          { required: ['examples'], properties: { examples: { type: 'array', minItems: 1 } } },
+        ],
       }),
   ])
   .meta({
