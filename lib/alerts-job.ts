@@ -15,7 +15,7 @@ export interface AlertsJobProps {
   readonly logRetention: RetentionDays;
   readonly serviceName: string;
   readonly alarmAction: IAlarmAction;
-  /** The console's base URL: alerts link the entity's page there (none when the stack has no console). */
+  /** The console's base URL: alerts and digests link the entity's page there (none when the stack has no console). */
   readonly consoleUrl?: string;
 }
 
@@ -29,11 +29,16 @@ export class AlertsJob extends Construct {
 
   constructor(scope: Construct, id: string, props: AlertsJobProps) {
     super(scope, id);
-    const environment = { TABLE_NAME: props.table.tableName, POWERTOOLS_SERVICE_NAME: props.serviceName };
+    const environment = {
+      TABLE_NAME: props.table.tableName,
+      POWERTOOLS_SERVICE_NAME: props.serviceName,
+      ...(props.consoleUrl ? { CONSOLE_URL: props.consoleUrl } : {}),
+    };
     this.alerts = new ServiceFunction(this, 'Alerts', {
       entry: ALERTS_ENTRY,
-      description: 'Every hour: raises an alert for each item or set whose last 7 days are significantly worse than the 28 days before them',
-      environment: { ...environment, ...(props.consoleUrl ? { CONSOLE_URL: props.consoleUrl } : {}) },
+      description:
+        'Every hour: raises an alert for each item or set whose last 7 days are significantly worse than the 28 days before them, and mails the alerts',
+      environment,
       logRetention: props.logRetention,
       memorySize: 256,
       timeout: Duration.minutes(10),
@@ -48,7 +53,7 @@ export class AlertsJob extends Construct {
 
     this.digest = new ServiceFunction(this, 'Digest', {
       entry: DIGEST_ENTRY,
-      description: "Monday 08:00 UTC: sends each project's weekly digest to the webhooks that ask for it",
+      description: "Monday 08:00 UTC: sends each project's weekly digest to the webhooks and the members that ask for it",
       environment,
       logRetention: props.logRetention,
       memorySize: 256,

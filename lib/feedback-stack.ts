@@ -1,6 +1,7 @@
-import { CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Lazy, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
@@ -16,6 +17,8 @@ import { API_STAGE_NAME, FeedbackApi, type ApiThrottling } from './feedback-api'
 import { FeedbackTable } from './feedback-table';
 import { STREAM_CONSUMERS } from '../functions/stream/consumers';
 import type { AlertsJob } from './alerts-job';
+import { Mail, mailSenderOf, UNSUBSCRIBE_ROUTE } from './mail';
+import { acknowledgeNag } from './nag';
 import type { RankerJob } from './ranker-job';
 import { ScheduledJobs } from './scheduled-jobs';
 import { ThemesJob } from './themes-job';
@@ -69,6 +72,15 @@ export interface FeedbackStackProps extends StackProps {
    * @default context `cognito` (`false` turns it off), else true when the console is deployed
    */
   readonly cognito?: boolean;
+  /**
+   * The sender of alert and digest mails, an SES verified identity (README, "Mail"):
+   * `feedback@example.com` or `Feedback <feedback@example.com>`. Without it mail is off
+   * (the console says so). Needs the console, which every mail links to.
+   * @default context `mailFrom`, else none (mail off)
+   */
+  readonly mailFrom?: string;
+  /** Mails per second at most per run. @default context `mailRatePerSecond`, else 1 (SES's sandbox rate) */
+  readonly mailRatePerSecond?: number;
 }
 
 export interface OidcConfiguration {
@@ -107,6 +119,10 @@ export class FeedbackStack extends Stack {
   readonly cognito?: CognitoSignIn;
   /** The issuer and client id every API function is given (OIDC_ISSUER, OIDC_CLIENT_ID), when sign-in is configured. */
   readonly oidc?: OidcConfiguration;
+  /** The key signing the mails' unsubscribe links: the unsubscribe function and the senders read it. */
+  readonly mailTokenKey: Secret;
+  /** The unsubscribe link, and with a sender the SES configuration set and bounce handling (a nested stack). */
+  readonly mail: Mail;
 
   constructor(scope: Construct, id: string, props: FeedbackStackProps = {}) {
     super(scope, id, props);
@@ -121,6 +137,11 @@ export class FeedbackStack extends Stack {
     this.table = new FeedbackTable(this, 'Data');
 
     const consoleOption = props.console ?? String(this.node.tryGetContext('console') ?? 'true') !== 'false';
+    const mailSender = mailSenderOf(
+      props.mailFrom ?? this.node.tryGetContext('mailFrom'),
+      props.mailRatePerSecond ?? this.node.tryGetContext('mailRatePerSecond'),
+    );
+    if (mailSender && consoleOption === false) throw new Error('Context mailFrom needs the console: every mail links to its pages (leave out console=false)');
     // People's sign-in: the operator's provider, else this stack's user pool, else none.
     const ownProvider = props.oidc ?? oidcConfiguration(this.node.tryGetContext('oidcIssuer'), this.node.tryGetContext('oidcClientId'));
     const cognitoWanted = props.cognito ?? String(this.node.tryGetContext('cognito') ?? 'true') !== 'false';
@@ -145,6 +166,7 @@ export class FeedbackStack extends Stack {
       // Invitation links point at the console, on the distribution made after the API.
       consoleUrl: consoleOption === false ? undefined : Lazy.string({ produce: () => `https://${this.edge.distribution.distributionDomainName}` }),
       handlerEntry: props.handlerEntry,
+      mailSender,
     });
 
     const rateLimit = anonymousRateLimit(
@@ -226,6 +248,48 @@ export class FeedbackStack extends Stack {
     for (const fn of [webhooksConsumer, ...sealing.flatMap((operation) => this.api.functions.get(operationPath(operation)) ?? [])]) {
       fn.function.addEnvironment('WEBHOOK_SECRETS_KEY_ARN', secretsKey.secretArn);
       secretsKey.grantRead(fn.role);
+    }
+
+    // Generated at the first deployment; a new value voids the unsubscribe links of every mail
+    // sent before (the console's Notifications page still works). Kept while mail is off, so
+    // links already mailed keep working.
+    this.mailTokenKey = new Secret(this, 'MailTokenKey', {
+      description: "Signs the unsubscribe links of the feedback service's mails (HS256 key under SHA-256 of this value)",
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    acknowledgeNag(this.mailTokenKey, 'AwsSolutions-SMG4', 'mailTokenKeyRotation');
+    this.mail = new Mail(this, 'Mail', {
+      table: this.table.table,
+      logRetention,
+      serviceName: SERVICE_NAME,
+      alarmAction,
+      api: this.api.restApi,
+      tokenKey: this.mailTokenKey,
+      consoleUrl: consoleOption === false ? undefined : Lazy.string({ produce: () => `https://${this.edge.distribution.distributionDomainName}` }),
+      sender: mailSender,
+    });
+    // The unsubscribe route is in the nested stack: the API's deployment waits for it, and is
+    // a new one when the route is added (its logical id hashes what it serves).
+    const deployment = this.api.restApi.latestDeployment!;
+    deployment.node.addDependency(this.mail);
+    deployment.addToLogicalId({ route: `ANY ${UNSUBSCRIBE_ROUTE}`, invokes: 'Mail/Unsubscribe' });
+    // Only the functions that send mail may: the jobs and the operations declared `sendsMail`.
+    const senderEnvironment = this.mail.senderEnvironment();
+    if (senderEnvironment) {
+      const sendingOperations = operations.filter((operation) => operation.sendsMail);
+      for (const fn of [
+        this.alertsJob.alerts,
+        this.alertsJob.digest,
+        ...sendingOperations.flatMap((operation) => this.api.functions.get(operationPath(operation)) ?? []),
+      ]) {
+        for (const [name, value] of Object.entries(senderEnvironment)) fn.function.addEnvironment(name, value);
+        this.mail.grantSend(fn.role);
+      }
+      new CfnOutput(this, 'MailConfigurationSet', {
+        value: this.mail.sending!.configurationSet.configurationSetName,
+        description: `The SES configuration set of every mail (from ${mailSender!.from}); its bounces and complaints suppress addresses`,
+      });
     }
 
     if (this.console) {

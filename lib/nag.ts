@@ -54,6 +54,13 @@ export const NAG_REASONS = {
   dlqHasNoDlq:
     'This queue is itself the on-failure destination (dead-letter queue) of the stream consumer; a queue behind it would ' +
     'only move the same failed-batch records one hop further. An alarm fires on its first message.',
+  mailDlqHasNoDlq:
+    'This queue is itself the dead-letter queue of the function applying SES bounce and complaint events (its SNS ' +
+    'subscription and its asynchronous invocations); a queue behind it would only move the same events one hop further. ' +
+    'An alarm fires on its first message.',
+  mailTokenKeyRotation:
+    "The secret signs the mails' unsubscribe links, which must keep working for at least a year after a mail is sent; a " +
+    'rotation would void every link already mailed, so it is rotated by hand (put a new random value) only when it leaked.',
   webhookKeyRotation:
     'The secret is the key that seals webhook signing secrets stored in the table; rotating it means re-encrypting every ' +
     'stored secret, which automatic rotation cannot do. Customers rotate their own signing secrets with webhooks/rotateSecret.',

@@ -79,7 +79,7 @@ export class OperationFunctions extends NestedStack {
     const roles = new Map<string, Role>();
     const roleFor = (operation: OperationDeclaration): Role => {
       const access = operationAccess(operation);
-      const profile = `${access}${operation.pagesByCursor ? 'Cursors' : ''}${operation.opensWebhookSecrets ? 'WebhookSecrets' : ''}`;
+      const profile = `${access}${operation.pagesByCursor ? 'Cursors' : ''}${operation.opensWebhookSecrets ? 'WebhookSecrets' : ''}${operation.sendsMail ? 'Mail' : ''}`;
       let role = roles.get(profile);
       if (!role) {
         // Named after the group too, so that each logical id is unique across the parent and all
@@ -87,7 +87,7 @@ export class OperationFunctions extends NestedStack {
         // test/support/cloud-assembly.ts merges).
         role = new Role(this, `${id}Role${profile[0].toUpperCase()}${profile.slice(1)}`, {
           assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-          description: `Execution role of the API's operations with ${access} table access${operation.pagesByCursor ? ', paging cursors' : ''}${operation.opensWebhookSecrets ? ', webhook signing secrets' : ''}`,
+          description: `Execution role of the API's operations with ${access} table access${operation.pagesByCursor ? ', paging cursors' : ''}${operation.opensWebhookSecrets ? ', webhook signing secrets' : ''}${operation.sendsMail ? ', sending mail' : ''}`,
         });
         grantTableAccess(role, props.table, access);
         // Every function authenticates keys, and authentication refreshes lastUsedAt.

@@ -25,3 +25,9 @@ export const DOCS_ENTRY = 'functions/reference-page/handler.ts';
 
 /** Entry of the webhook sweeper, started every minute (exports `handler`). */
 export const WEBHOOK_SWEEPER_ENTRY = 'functions/jobs/webhook-sweeper-handler.ts';
+
+/** Entry of the mails' unsubscribe link, GET/POST /v0/mail/unsubscribe (exports `handler`). */
+export const UNSUBSCRIBE_ENTRY = 'functions/unsubscribe/handler.ts';
+
+/** Entry of the function SES's bounce and complaint events reach through SNS (exports `handler`). */
+export const MAIL_BOUNCES_ENTRY = 'functions/mail/bounces-handler.ts';

@@ -49,10 +49,18 @@ export const TABLE_ACTIONS = {
    * The alerts and digest jobs (functions/jobs/alerts.ts, digest.ts): GetItem of checkpoints,
    * sets, items and projects, BatchGetItem of sets and items, Query of change records, the
    * watch list, counters, alerts and webhooks, BatchWriteItem of the watch list, UpdateItem of
-   * a watched entity (its day's mark, the day it was tested) and of an alert as mailed, PutItem
-   * of checkpoints, and the Puts of an alert's or a weekly digest's transaction.
+   * a watched entity (its day's mark, the day it was tested), PutItem of checkpoints, and the
+   * Puts of an alert's or a weekly digest's transaction. Their mail (functions/mail/): Query of
+   * an account's members, GetItem of a member, BatchGetItem of suppressions, PutItem of a mail's
+   * claim and of a suppression, UpdateItem of the claim's outcome and of an alert once mailed.
    */
   alerts: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'],
+  /**
+   * The mails' unsubscribe link (functions/unsubscribe/handler.ts, operations/unsubscribe.ts):
+   * Query of the member id index (gsi2), GetItem of the member and the account, UpdateItem of
+   * the member's preferences, PutItem of the audit entry.
+   */
+  unsubscribe: ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
   /**
    * The themes job (functions/jobs/themes.ts): GetItem of its checkpoint, sets and a set's
    * themes state, Query of change records, counters, responses of a day and its own items,
@@ -133,4 +141,25 @@ export function grantTableAccess(role: IRole, table: ITable, access: TableAccess
     const arn = Stack.of(role) === Stack.of(table) ? `${Stack.of(table).getLogicalId(cfnTable)}.Arn` : `referenceto${Names.nodeUniqueId(cfnTable.node)}Arn`;
     acknowledgeNag(role, `AwsSolutions-IAM5[Resource::<${arn}>/index/*]`, 'tableIndexes');
   }
+}
+
+/** Partition keys of an account's suppressed mail addresses (functions/store/mail.ts). */
+export const SUPPRESSION_KEYS = ['mailsuppress#*'] as const;
+
+/**
+ * The bounce function's one write (functions/mail/bounces.ts): PutItem of suppressions, and
+ * only on items whose partition key is an account's suppression list; no read, no index.
+ */
+export function grantSuppressionWrites(role: IRole, table: ITable): void {
+  role.addToPrincipalPolicy(
+    new PolicyStatement({
+      sid: 'SuppressionWrites',
+      actions: ['dynamodb:PutItem'],
+      resources: [table.tableArn],
+      conditions: {
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...SUPPRESSION_KEYS] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+      },
+    }),
+  );
 }

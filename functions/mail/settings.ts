@@ -39,13 +39,23 @@ function httpUrl(text: string | undefined): URL | undefined {
 }
 
 /** A sender address is one line of printable ASCII, `name@domain` or `Name <name@domain>`: nothing a header could be split with. */
-const SENDER = /^(?:[ -~]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/;
+const SENDER = /^(?:[ -~]*<([^<>@\s]+@[^<>@\s]+)>|([^<>@\s]+@[^<>@\s]+))$/;
+
+/**
+ * The address of a sender (`Name <feedback@example.com>` -> `feedback@example.com`), or
+ * undefined when it is no sender address. The CDK stack reads `-c mailFrom` with it too:
+ * the SES identities it may send as are that address and its domains.
+ */
+export function senderAddress(from: string): string | undefined {
+  const match = SENDER.exec(from.trim());
+  return match ? (match[1] ?? match[2]) : undefined;
+}
 
 /** The mail configuration of `env`; `enabled: false` says why not (the console shows it). */
 export function mailConfiguration(env: NodeJS.ProcessEnv = process.env): MailConfiguration {
   const from = env.MAIL_FROM?.trim();
   if (!from) return { enabled: false, off: 'Mail is off: this deployment has no sender address (deploy with cdk deploy -c mailFrom=you@example.com).' };
-  if (!SENDER.test(from)) return { enabled: false, off: `Mail is off: MAIL_FROM is not a sender address` };
+  if (!senderAddress(from)) return { enabled: false, off: `Mail is off: MAIL_FROM is not a sender address` };
   const console = httpUrl(env.CONSOLE_URL);
   if (!console) return { enabled: false, off: "Mail is off: the service does not know the console's URL (CONSOLE_URL), which every mail links to." };
   const consoleUrl = `${console.origin}${console.pathname.replace(/\/+$/, '')}`;

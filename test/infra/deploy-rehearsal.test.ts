@@ -1,16 +1,18 @@
 /**
  * Deploy rehearsal. No AWS account is reachable here, so this plays the deploy locally:
- * it synthesizes the app, takes each function's code from the cloud assembly (the very
- * directories `cdk deploy` zips and uploads), creates the table in DynamoDB Local from
- * the template's own table definition, and runs every function as Lambda would: its
- * handler loaded in a process of its own, with exactly the environment the template gives
- * it (plus the local stand-ins the rehearsal adds: DYNAMODB_ENDPOINT, the Secrets Manager
- * endpoint, and WEBHOOK_ALLOW_PRIVATE_TARGETS so deliveries reach the rehearsal's own
- * receiver on 127.0.0.1), invoked with the event
- * its trigger delivers — one real call per API operation, one real stream batch per
- * stream consumer, each schedule once. Every DynamoDB request a function makes is
- * recorded on the wire and checked against the IAM statements of that function's role in
- * the template.
+ * it synthesizes the app (with a sender, as `cdk deploy -c mailFrom=...` does), takes each
+ * function's code from the cloud assembly (the very directories `cdk deploy` zips and
+ * uploads), creates the table in DynamoDB Local from the template's own table definition,
+ * and runs every function as Lambda would: its handler loaded in a process of its own,
+ * with exactly the environment the template gives it (plus the local stand-ins the
+ * rehearsal adds: DYNAMODB_ENDPOINT, the Secrets Manager and SES v2 endpoints, and
+ * WEBHOOK_ALLOW_PRIVATE_TARGETS so deliveries reach the rehearsal's own receiver on
+ * 127.0.0.1), invoked with the event its trigger delivers — one real call per API
+ * operation and route, one real stream batch per stream consumer, each schedule once, one
+ * SES bounce per SNS subscription. Every DynamoDB request a function makes, and every mail
+ * it sends (to the SES stand-in, which records it), is checked against the IAM statements
+ * of that function's role in the template. The digest job mails a member its weekly digest;
+ * that mail's unsubscribe link is then followed (GET, then the one-click POST).
  *
  * It catches, before a user's first deploy does: a bundle that does not load, a missing
  * or unresolvable environment variable, and an AccessDenied.
@@ -29,6 +31,7 @@
  * resolve it here from node_modules.
  */
 import { randomBytes } from 'node:crypto';
+import { simpleParser } from 'mailparser';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
@@ -37,13 +40,18 @@ import * as path from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { operationPath } from '../../functions/api/operation';
 import { operationList } from '../../functions/api/registry';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DIGEST_HOUR_UTC } from '../../functions/jobs/digest';
+import { senderAddress } from '../../functions/mail/settings';
 import { ensureAccount, issueApiKey } from '../../functions/operations/api-keys';
 import { createWebhook } from '../../functions/operations/webhooks';
 import { createDocumentClient } from '../../functions/store/dynamodb-clients';
-import { createStore } from '../../functions/store/entities';
+import { createStore, type Store } from '../../functions/store/entities';
+import { newId } from '../../functions/domain/text';
 import {
   actionMatches,
   apiRoutes,
+  asyncFailureDestinations,
   createTableFromTemplate,
   deployTimeFunctions,
   functionSpecs,
@@ -60,6 +68,7 @@ import {
   roleStatements,
   ruleTargets,
   streamMappings,
+  topicSubscriptions,
   type ApiRoute,
   type FunctionSpec,
   type LoadedAssembly,
@@ -68,11 +77,12 @@ import {
   type ResolvedStatement,
   type RuleTarget,
   type StreamMapping,
+  type TopicSubscription,
 } from '../support/cloud-assembly';
 import { RecordingProxy, requiredPermissions, type RecordedCall } from '../support/dynamo-recorder';
-import { apiGatewayProxyEvent, passesFilters, readStream, scheduledEvent } from '../support/event-sources';
+import { apiGatewayProxyEvent, passesFilters, readStream, scheduledEvent, snsEvent } from '../support/event-sources';
 import { LocalLambda, type Invocation } from '../support/local-lambda';
-import { sharedCloudAssembly } from '../support/shared-assembly';
+import { sharedCloudAssembly, TEST_MAIL_FROM } from '../support/shared-assembly';
 
 // Answers and template fragments are untyped JSON.
 type Json = any;
@@ -100,15 +110,24 @@ interface Fixture {
   delivery: Json;
   /** A disabled webhook made directly in the table, for webhooks/remove (the one above must outlive the calls). */
   spareWebhookId: string;
+  /** An owner with a verified address, made directly in the table (no identity provider here): the digest job mails them. */
+  member: { personKey: string; id: string; address: string };
+  /** The token of the unsubscribe link in that member's digest mail. */
+  unsubscribeToken: string;
 }
 
 interface OperationCall {
   auth: Auth;
   /** @default POST */
   method?: 'GET' | 'POST';
-  args(fixture: Fixture): unknown[];
-  /** Keeps what later calls need; may also assert that the answer carries real data. */
-  keep?(body: Json, fixture: Fixture): void;
+  /** The route's path when the key is not it (a second call of one route). @default the key */
+  path?: string;
+  /** An operation's JSON arguments (in `$p` for a GET). */
+  args?(fixture: Fixture): unknown[];
+  /** A route that is no operation (the unsubscribe link): its query and body as they are sent; the answer is not JSON. */
+  request?(fixture: Fixture): { query: Record<string, string>; body?: string; contentType?: string };
+  /** Keeps what later calls need; may also assert that the answer carries real data (the body as text for `request` calls). */
+  keep?(body: Json, fixture: Fixture): void | Promise<void>;
   /** Runs after the stream consumers have counted the responses (reads of counters). */
   afterStream?: boolean;
   /**
@@ -287,7 +306,50 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
   'webhooks/redeliver': { auth: 'admin', afterStream: true, args: (f) => [f.delivery.id], keep: (body) => expect(body.status).toBe('pending') },
   'webhooks/remove': { auth: 'admin', afterStream: true, args: (f) => [f.spareWebhookId] },
   'members/me': { auth: 'viewer', args: () => [], keep: (body) => expect(body.level).toBe('viewer') },
-  'members/list': { auth: 'admin', args: () => [], keep: (body) => expect(body.items).toEqual([]) },
+  // The owner the digest job mails, with their address and mail settings.
+  'members/list': {
+    auth: 'admin',
+    args: () => [],
+    keep: (body, f) => expect(body.items).toEqual([expect.objectContaining({ id: f.member.id, mail: { address: f.member.address } })]),
+  },
+  // Mail: an API key has no mailbox (a signed-in member reads and sets their own; the digest now is theirs too).
+  'members/notifications': {
+    auth: 'viewer',
+    args: () => [],
+    refusal: { status: 403, error: 'forbidden', why: 'only a signed-in member has notifications' },
+  },
+  'members/setNotifications': {
+    auth: 'viewer',
+    args: () => [{ weeklyDigest: true }],
+    refusal: { status: 403, error: 'forbidden', why: 'only a signed-in member has notifications' },
+  },
+  'members/sendDigest': {
+    auth: 'viewer',
+    args: (f) => [f.project.id],
+    refusal: { status: 403, error: 'forbidden', why: 'only a signed-in member has a mailbox' },
+  },
+  // The link in the digest mail the member got (after the schedules): a GET shows the page and changes nothing...
+  'mail/unsubscribe (GET)': {
+    path: 'mail/unsubscribe',
+    auth: 'anonymous',
+    method: 'GET',
+    afterStream: true,
+    request: (f) => ({ query: { token: f.unsubscribeToken } }),
+    keep: async (page, f) => {
+      expect(page).toMatch(/<form [^>]*method="post"/);
+      expect((await memberItem(f)).notifications?.weeklyDigest).toBeUndefined();
+    },
+  },
+  // ... and the one-click POST (RFC 8058's form body) turns the weekly digest off.
+  'mail/unsubscribe': {
+    auth: 'anonymous',
+    afterStream: true,
+    request: (f) => ({ query: { token: f.unsubscribeToken }, body: 'List-Unsubscribe=One-Click', contentType: 'application/x-www-form-urlencoded' }),
+    keep: async (page, f) => {
+      expect(page).toMatch(/unsubscribed/i);
+      expect((await memberItem(f)).notifications).toEqual({ weeklyDigest: false });
+    },
+  },
   'members/invite': {
     auth: 'admin',
     args: () => [{ email: 'rehearsal@example.com', role: 'viewer' }],
@@ -364,6 +426,8 @@ const SYNTH_TIMEOUT = 300_000;
 const DAY_MS = 24 * 3600 * 1000;
 /** The second run of each schedule: a week later (see runSchedules). */
 const SCHEDULE_CLOCK_AHEAD_DAYS = 7;
+/** The name the rehearsal gives the SES configuration set (CloudFormation would generate one). */
+const CONFIGURATION_SET_NAME = 'rehearsal-configuration-set';
 
 let assembly: LoadedAssembly;
 let bindings: LocalBindings;
@@ -371,6 +435,9 @@ let functions: FunctionSpec[];
 let routes: ApiRoute[];
 let mappings: StreamMapping[];
 let schedules: RuleTarget[];
+let subscriptions: TopicSubscription[];
+/** The table the API functions use, for the checks that read what a function wrote. */
+let store: Store;
 let stageName: string;
 /** The API behaviour's viewer-request function of the template's distribution (CloudFront Functions code, run as is). */
 let viewerRequest: (event: Json) => Json;
@@ -385,7 +452,7 @@ interface Environment {
   lambda?: LocalLambda;
   initError?: string;
 }
-/** By function id; `<id>+<days>d` for an environment whose clock runs ahead (see runSchedules). */
+/** By function id; `<id>+<ms>ms` for an environment whose clock runs ahead (see runSchedules). */
 const environments = new Map<string, Environment>();
 
 interface InvocationRecord {
@@ -394,6 +461,8 @@ interface InvocationRecord {
   label: string;
   result: Invocation;
   calls: RecordedCall[];
+  /** The mails it sent: SES v2 SendEmail requests, as the SES stand-in received them. */
+  mails: SentMail[];
   environment: Environment;
 }
 const invocations: InvocationRecord[] = [];
@@ -408,6 +477,7 @@ beforeAll(async () => {
   routes = apiRoutes(assembly);
   mappings = streamMappings(assembly);
   schedules = ruleTargets(assembly);
+  subscriptions = topicSubscriptions(assembly);
   const stages = ofType(assembly, 'AWS::ApiGateway::Stage').map(([, stage]) => stage.Properties.StageName);
   stageName = stages[0] ?? 'prod';
   viewerRequest = apiViewerRequest();
@@ -441,9 +511,12 @@ beforeAll(async () => {
     ...ofType(assembly, 'AWS::Cognito::UserPoolClient').map(([logicalId]): [string, string] => [logicalId, `client-${logicalId}`]),
     // The console's domain (CONSOLE_URL of the API's functions: where invitation links point).
     ...ofType(assembly, 'AWS::CloudFront::Distribution').map(([logicalId]): [string, string] => [`${logicalId}.DomainName`, 'console.rehearsal.example']),
+    // The SES configuration set the senders name (MAIL_CONFIGURATION_SET).
+    ...ofType(assembly, 'AWS::SES::ConfigurationSet').map(([logicalId]): [string, string] => [logicalId, CONFIGURATION_SET_NAME]),
   ]);
   bindings = { partition, region, account, tables, secrets, references };
   secretsEndpoint = await startLocalSecrets();
+  sesEndpoint = await startLocalSes();
   receiverUrl = await startReceiver();
 
   // An account with an admin and a viewer key, in the table the API functions' environments name.
@@ -451,7 +524,7 @@ beforeAll(async () => {
   if (apiTables.size !== 1) {
     throw new Error(`the rehearsal creates its API keys in the one table the API functions are given; they name [${[...apiTables].join(', ')}]`);
   }
-  const store = createStore({ documentClient: createDocumentClient(dynamo), rawClient: dynamo, tableName: bindings.tables.get([...apiTables][0])!.name });
+  store = createStore({ documentClient: createDocumentClient(dynamo), rawClient: dynamo, tableName: bindings.tables.get([...apiTables][0])!.name });
   const now = new Date();
   const owner = await ensureAccount(store, 'rehearsal', now);
   const admin = await issueApiKey(store, { accountId: owner.id, level: 'admin' }, now);
@@ -459,7 +532,25 @@ beforeAll(async () => {
   // Disabled, so never called (a literal public address: no DNS lookup). Its secret is sealed with this
   // process's throwaway key, which webhooks/remove never needs.
   const spare = await createWebhook(store, owner.id, { url: 'https://1.1.1.1/never-called', enabled: false }, now);
-  fixture = { keys: { admin: admin.key, viewer: viewer.key }, spareWebhookId: spare.id } as Fixture;
+  // An owner (the digest on by default) whose sign-in provider verified their address.
+  const member = { personKey: `rehearsal-${newId()}`, id: newId(), address: 'owner@rehearsal.example' };
+  await store.entities.Member.create({
+    personKey: member.personKey,
+    id: member.id,
+    accountId: owner.id,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    issuer: 'https://issuer.rehearsal.example',
+    subject: 'rehearsal-owner',
+    role: 'owner',
+    email: member.address,
+    mailAddress: member.address,
+  }).go();
+  fixture = {
+    keys: { admin: admin.key, viewer: viewer.key },
+    spareWebhookId: spare.id,
+    member: { personKey: member.personKey, id: member.id, address: member.address },
+  } as Fixture;
 }, SYNTH_TIMEOUT);
 
 afterAll(async () => {
@@ -468,6 +559,7 @@ afterAll(async () => {
     await environment.proxy.close();
   }
   secretsServer?.close();
+  sesServer?.close();
   receiverServer?.close();
   dynamo?.destroy();
   streams?.destroy();
@@ -485,6 +577,7 @@ function functionLabel(functionId: string): string {
     ...routes.filter((route) => route.functionId === functionId).map((route) => `${route.httpMethod} ${route.path}`),
     ...mappings.filter((mapping) => mapping.functionId === functionId).map((mapping) => `stream of ${mapping.tableId}`),
     ...schedules.filter((target) => target.functionId === functionId).map((target) => `schedule ${target.ruleId}`),
+    ...subscriptions.filter((subscription) => subscription.functionId === functionId).map((subscription) => `topic ${subscription.topicId}`),
   ];
   return `${functionId} (${reached.join(', ') || 'no trigger'})`;
 }
@@ -520,8 +613,9 @@ function lambdaEnvironment(fn: FunctionSpec, dynamoEndpoint: string): Record<str
     AWS_SESSION_TOKEN: 'rehearsal',
     ...variables,
     DYNAMODB_ENDPOINT: dynamoEndpoint,
-    // The SDK's per-service endpoint variable: GetSecretValue goes to the local stand-in.
+    // The SDK's per-service endpoint variables: GetSecretValue and SendEmail go to the local stand-ins.
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsEndpoint,
+    AWS_ENDPOINT_URL_SESV2: sesEndpoint,
     // The webhook receiver is on 127.0.0.1, which the SSRF guard refuses on AWS.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   };
@@ -562,9 +656,49 @@ async function startLocalSecrets(): Promise<string> {
   return `http://127.0.0.1:${(secretsServer.address() as AddressInfo).port}`;
 }
 
+/** A mail as the SES stand-in received it: the SendEmail request (SES v2's JSON). */
+interface SentMail {
+  FromEmailAddress?: string;
+  Destination?: { ToAddresses?: string[] };
+  ConfigurationSetName?: string;
+  EmailTags?: { Name: string; Value: string }[];
+  Content: { Raw?: { Data: string } };
+}
+
+let sesEndpoint = '';
+let sesServer: Server | undefined;
+/** Every SendEmail request, in order (invocations run one at a time, so each is its invoker's). */
+const sentMails: SentMail[] = [];
+
+/** SES v2's SendEmail (POST /v2/email/outbound-emails), recorded and answered with a message id; anything else 400. */
+async function startLocalSes(): Promise<string> {
+  sesServer = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      if (request.method !== 'POST' || request.url !== '/v2/email/outbound-emails') {
+        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `not rehearsed: ${request.method} ${request.url}` }));
+        return;
+      }
+      sentMails.push(JSON.parse(body));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ MessageId: `rehearsal-${sentMails.length}` }));
+    });
+  });
+  await new Promise<void>((listening) => sesServer!.listen(0, '127.0.0.1', () => listening()));
+  return `http://127.0.0.1:${(sesServer.address() as AddressInfo).port}`;
+}
+
+/** The member the digest job mails, as the table holds them now. */
+async function memberItem(f: Fixture): Promise<Json> {
+  const { data } = await store.entities.Member.get({ personKey: f.member.personKey }).go({ consistent: true });
+  return data;
+}
+
 /** A function's execution environment, started (its init phase run) on first use. */
-async function environmentOf(functionId: string, clockAheadDays = 0): Promise<Environment> {
-  const key = clockAheadDays ? `${functionId}+${clockAheadDays}d` : functionId;
+async function environmentOf(functionId: string, clockOffsetMs = 0): Promise<Environment> {
+  const key = clockOffsetMs ? `${functionId}+${clockOffsetMs}ms` : functionId;
   const existing = environments.get(key);
   if (existing) return existing;
   const environment: Environment = { proxy: await RecordingProxy.start(process.env.DYNAMODB_ENDPOINT!) };
@@ -579,7 +713,7 @@ async function environmentOf(functionId: string, clockAheadDays = 0): Promise<En
       timeoutSeconds: fn.timeoutSeconds,
       // Lambda allows 10 s; a loaded, shared test machine gets more before a slow init counts as broken.
       initTimeoutSeconds: 30,
-      clockOffsetMs: clockAheadDays * DAY_MS,
+      clockOffsetMs,
     });
     environment.lambda = lambda;
     timings[`init ${key}`] = initMs;
@@ -589,13 +723,14 @@ async function environmentOf(functionId: string, clockAheadDays = 0): Promise<En
   return environment;
 }
 
-async function invoke(functionId: string, label: string, event: unknown, clockAheadDays = 0): Promise<InvocationRecord> {
-  const environment = await environmentOf(functionId, clockAheadDays);
+async function invoke(functionId: string, label: string, event: unknown, clockOffsetMs = 0): Promise<InvocationRecord> {
+  const environment = await environmentOf(functionId, clockOffsetMs);
   const before = environment.proxy.calls.length;
+  const mailsBefore = sentMails.length;
   const result: Invocation = environment.lambda
     ? await environment.lambda.invoke(event)
     : { ok: false, error: { name: 'InitError', message: environment.initError! }, ms: 0 };
-  const record = { functionId, label, result, calls: environment.proxy.calls.slice(before), environment };
+  const record = { functionId, label, result, calls: environment.proxy.calls.slice(before), mails: sentMails.slice(mailsBefore), environment };
   invocations.push(record);
   return record;
 }
@@ -630,13 +765,15 @@ function routeFor(routePath: string, method: string): ApiRoute | undefined {
   return routes.find((route) => route.path === asked && (route.httpMethod === method || route.httpMethod === 'ANY'));
 }
 
-async function callOperation(routePath: string, call: OperationCall): Promise<void> {
+async function callOperation(key: string, call: OperationCall): Promise<void> {
   const method = call.method ?? 'POST';
+  const routePath = call.path ?? key;
   const route = routeFor(routePath, method);
   if (!route) throw new Error(`OPERATION_CALLS has ${method} ${routePath}, which the template has no route for`);
-  const args = JSON.stringify(call.args(fixture));
+  const args = JSON.stringify(call.args?.(fixture) ?? []);
+  const raw = call.request?.(fixture);
   const headers: Record<string, string> = {
-    'Content-Type': 'application/json',
+    'Content-Type': raw ? (raw.contentType ?? 'text/plain') : 'application/json',
     'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
     'Accept-Language': 'de-DE,de;q=0.9',
     Origin: 'https://example.com',
@@ -647,9 +784,9 @@ async function callOperation(routePath: string, call: OperationCall): Promise<vo
     path: route.path,
     stage: stageName,
     headers,
-    ...(method === 'GET' ? { query: { $p: args } } : { body: args }),
+    ...(raw ? { query: raw.query, ...(raw.body === undefined ? {} : { body: raw.body }) } : method === 'GET' ? { query: { $p: args } } : { body: args }),
   });
-  const record = await invoke(route.functionId, `${method} ${routePath}`, event);
+  const record = await invoke(route.functionId, `${method} ${key}`, event);
   if (!record.result.ok) throw failure(record, 'the invocation failed');
   const status = record.result.value?.statusCode;
   if (call.refusal) {
@@ -660,9 +797,10 @@ async function callOperation(routePath: string, call: OperationCall): Promise<vo
     return;
   }
   if (typeof status !== 'number' || status < 200 || status > 299) throw failure(record, `answered ${status}, not 2xx`);
-  const body = record.result.value.body ? JSON.parse(record.result.value.body) : undefined;
+  const text = record.result.value.body;
+  const body = raw ? text : text ? JSON.parse(text) : undefined;
   try {
-    call.keep?.(body, fixture);
+    await call.keep?.(body, fixture);
   } catch (error) {
     throw failure(record, `unexpected answer ${record.result.value.body}: ${(error as Error).message}`);
   }
@@ -715,25 +853,100 @@ async function deliverStreamBatches(): Promise<void> {
 }
 
 /**
+ * How far a clock must move for last week's digests to be due: they go out from Monday 08:00
+ * UTC, so on a Monday before that, to 08:05; otherwise not at all.
+ */
+function digestDueOffsetMs(now = new Date()): number {
+  if (now.getUTCDay() !== 1 || now.getUTCHours() >= DIGEST_HOUR_UTC) return 0;
+  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), DIGEST_HOUR_UTC, 5) - now.getTime();
+}
+
+/**
  * Each scheduled job runs now, and once more in an environment whose clock is a week
  * ahead: a job that works on the data of past days (the ranker's daily recount of the
  * rolling windows, once a week has passed) finds little today, and would otherwise first
- * walk its write path a week after the deploy.
+ * walk its write path a week after the deploy. On a Monday before 08:00 UTC the weekly
+ * jobs (cron schedules: the digest) run once more now at that hour, when their rule fires.
  */
-async function runSchedules(clocksAheadDays: number[]): Promise<void> {
-  for (const target of schedules) {
+async function runSchedules(clockOffsetsMs: number[], only: (target: RuleTarget) => boolean = () => true): Promise<void> {
+  for (const target of schedules.filter(only)) {
     if (!target.scheduleExpression) {
       throw new Error(`rule ${target.ruleId} reacts to an event pattern; the rehearsal only knows how to build scheduled events`);
     }
     const ruleArn = `arn:${bindings.partition}:events:${bindings.region}:${bindings.account}:rule/${target.ruleId}`;
-    for (const clockAheadDays of clocksAheadDays) {
-      const event = target.input ?? scheduledEvent(ruleArn, bindings.region, bindings.account, new Date(Date.now() + clockAheadDays * DAY_MS));
-      const label = `schedule ${target.ruleId}${clockAheadDays ? ` (clock ${clockAheadDays} days ahead)` : ''}`;
-      const record = await invoke(target.functionId, label, event, clockAheadDays);
+    for (const clockOffsetMs of clockOffsetsMs) {
+      const event = target.input ?? scheduledEvent(ruleArn, bindings.region, bindings.account, new Date(Date.now() + clockOffsetMs));
+      const label = `schedule ${target.ruleId}${clockOffsetMs ? ` (clock ${(clockOffsetMs / DAY_MS).toFixed(2)} days ahead)` : ''}`;
+      const record = await invoke(target.functionId, label, event, clockOffsetMs);
       if (!record.result.ok) throw failure(record, 'the scheduled invocation failed');
       if (record.result.value === null || typeof record.result.value !== 'object') throw failure(record, 'answered no result object');
     }
   }
+}
+
+/**
+ * The member's weekly digest, which the first schedule run of the digest job sent through
+ * SES: one mail to the member, from the sender given at deploy, in the stack's configuration
+ * set, tagged with the account, with RFC 8058's one-click unsubscribe link on the
+ * distribution's domain (HTTPS). Its token is the one the unsubscribe calls then use.
+ */
+async function takeDigestMail(): Promise<void> {
+  const sent = invocations.filter((record) => record.label.startsWith('schedule') && record.mails.length > 0);
+  if (sent.length !== 1) {
+    const runs = invocations.filter((record) => record.label.startsWith('schedule'));
+    throw new Error(
+      `one schedule run should have mailed the member, ${sent.length} did:\n${runs.map((record) => failure(record, `${record.mails.length} mails`).message).join('\n')}`,
+    );
+  }
+  expect(sent[0].mails).toHaveLength(1);
+  const [mail] = sent[0].mails;
+  expect(mail).toMatchObject({
+    FromEmailAddress: expect.stringContaining(senderAddress(TEST_MAIL_FROM)!),
+    Destination: { ToAddresses: [fixture.member.address] },
+    ConfigurationSetName: CONFIGURATION_SET_NAME,
+    EmailTags: expect.arrayContaining([{ Name: 'kind', Value: 'digest' }]),
+  });
+  const raw = Buffer.from(mail.Content.Raw!.Data, 'base64').toString('utf8');
+  expect((await simpleParser(raw)).subject).toMatch(/Rehearsal/);
+  // The header block, its folded lines unfolded.
+  const head = raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\r\n[ \t]+/g, ' ');
+  expect(head).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/im);
+  const url = new URL(/^List-Unsubscribe: <([^<>]+)>$/im.exec(head)?.[1] ?? 'about:blank');
+  expect(`${url.origin}${url.pathname}`).toBe(`https://console.rehearsal.example/${stageName}/mail/unsubscribe`);
+  fixture.unsubscribeToken = url.searchParams.get('token') ?? '';
+  expect(fixture.unsubscribeToken).not.toBe('');
+}
+
+/**
+ * One SES event per topic subscription, as SES's event publishing sends it through SNS: a
+ * permanent bounce of the member's address (tagged with their account), delivered twice (SNS
+ * delivers at least once). The address is then suppressed for the account.
+ */
+async function deliverTopicMessages(): Promise<void> {
+  const accountId = (await memberItem(fixture)).accountId;
+  for (const subscription of subscriptions) {
+    const topicArn = `arn:${bindings.partition}:sns:${bindings.region}:${bindings.account}:${subscription.topicId}`;
+    const bounce = {
+      eventType: 'Bounce',
+      bounce: {
+        bounceType: 'Permanent',
+        bounceSubType: 'General',
+        bouncedRecipients: [{ emailAddress: fixture.member.address, diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+        timestamp: new Date().toISOString(),
+      },
+      mail: { tags: { account: [accountId], kind: ['digest'], 'ses:configuration-set': [CONFIGURATION_SET_NAME] } },
+    };
+    for (const delivery of ['', ', redelivered']) {
+      const event = snsEvent(topicArn, `${topicArn}:${subscription.logicalId}`, JSON.stringify(bounce));
+      const record = await invoke(subscription.functionId, `topic ${subscription.topicId} (a permanent bounce${delivery})`, event);
+      if (!record.result.ok) throw failure(record, 'the notification failed');
+      expect(record.result.value).toEqual({ suppressed: 1 });
+    }
+  }
+  const { Item } = await store.documentClient.send(
+    new GetCommand({ TableName: store.tableName, Key: { pk: `mailsuppress#${accountId}`, sk: fixture.member.address }, ConsistentRead: true }),
+  );
+  expect(Item).toMatchObject({ reason: 'bounce', detail: 'General: smtp; 550 5.1.1 user unknown' });
 }
 
 // ---------------------------------------------------------------- permissions
@@ -752,20 +965,38 @@ function needsOf(functionId: string): Need[] {
     .flatMap((record) =>
       record.calls.flatMap((call) => requiredPermissions(call, tableArn).map((need) => ({ ...need, label: `${record.label}: ${call.action}` }))),
     );
+  // SES v2 authorizes a send against the identity it sends as (the sender's address, or the
+  // verified domain it is at) and against the configuration set named.
+  for (const record of invocations.filter((candidate) => candidate.functionId === functionId)) {
+    for (const mail of record.mails) {
+      const address = /<([^<>]+)>$/.exec(mail.FromEmailAddress ?? '')?.[1] ?? String(mail.FromEmailAddress);
+      const ses = `arn:${bindings.partition}:ses:${bindings.region}:${bindings.account}`;
+      const label = `${record.label}: SendEmail`;
+      needs.push({ action: 'ses:SendEmail', resource: `${ses}:identity/${address}`, label: `${label} (as the address)` });
+      needs.push({ action: 'ses:SendEmail', resource: `${ses}:identity/${address.split('@')[1]}`, label: `${label} (as its domain)` });
+      if (mail.ConfigurationSetName) {
+        needs.push({ action: 'ses:SendEmail', resource: `${ses}:configuration-set/${mail.ConfigurationSetName}`, label: `${label} (its configuration set)` });
+      }
+    }
+  }
+  const onFailure = (destination: Json, label: string) => {
+    const destinationId = (destination['Fn::GetAtt'] ?? [])[0];
+    const type = assembly.resources[destinationId]?.Type;
+    const action = type === 'AWS::SQS::Queue' ? 'sqs:SendMessage' : type === 'AWS::SNS::Topic' ? 'sns:Publish' : undefined;
+    if (!action) throw new Error(`${label}: on-failure destination ${JSON.stringify(destination)} is not a queue or topic of the template`);
+    needs.push({ action, resource: resolveValue(destination, bindings, 'symbolic', label), label: `${label} (on-failure destination)` });
+  };
   for (const mapping of mappings.filter((candidate) => candidate.functionId === functionId)) {
     // Lambda's poller reads the stream with the function's role (AWS Lambda developer guide, DynamoDB event sources).
     const streamArn = bindings.tables.get(mapping.tableId)!.streamArn!;
     const label = `event source mapping ${mapping.logicalId}`;
     for (const action of ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']) needs.push({ action, resource: streamArn, label });
     needs.push({ action: 'dynamodb:ListStreams', resource: '*', label });
-    if (mapping.onFailure) {
-      const destinationId = (mapping.onFailure['Fn::GetAtt'] ?? [])[0];
-      const type = assembly.resources[destinationId]?.Type;
-      const action = type === 'AWS::SQS::Queue' ? 'sqs:SendMessage' : type === 'AWS::SNS::Topic' ? 'sns:Publish' : undefined;
-      if (!action) throw new Error(`${label}: on-failure destination ${JSON.stringify(mapping.onFailure)} is not a queue or topic of the template`);
-      needs.push({ action, resource: resolveValue(mapping.onFailure, bindings, 'symbolic', label), label: `${label} (on-failure destination)` });
-    }
+    if (mapping.onFailure) onFailure(mapping.onFailure, label);
   }
+  // A failed asynchronous invocation (SNS's) goes to its destination with the function's role.
+  const asyncDestination = asyncFailureDestinations(assembly).get(functionId);
+  if (asyncDestination) onFailure(asyncDestination, 'asynchronous invocations');
   return needs;
 }
 
@@ -784,9 +1015,11 @@ describe('deploy rehearsal', () => {
   test('every function has a trigger the rehearsal invokes, every operation a call, and each trigger may invoke its function', () => {
     expect(functions.length).toBeGreaterThan(0);
     const problems: string[] = [];
-    const triggered = new Set([...routes, ...mappings, ...schedules].map((trigger) => trigger.functionId));
+    const triggered = new Set([...routes, ...mappings, ...schedules, ...subscriptions].map((trigger) => trigger.functionId));
     for (const fn of functions) {
-      if (!triggered.has(fn.logicalId)) problems.push(`${fn.logicalId}: no API route, stream mapping or schedule reaches it; the rehearsal cannot invoke it`);
+      if (!triggered.has(fn.logicalId)) {
+        problems.push(`${fn.logicalId}: no API route, stream mapping, schedule or topic subscription reaches it; the rehearsal cannot invoke it`);
+      }
       if (!/^nodejs/.test(fn.runtime)) problems.push(`${fn.logicalId}: runtime ${fn.runtime}; the rehearsal runs Node.js functions only`);
       const reserved = Object.keys(fn.environment).filter((name) => RESERVED_ENVIRONMENT.includes(name));
       if (reserved.length > 0) problems.push(`${fn.logicalId}: sets reserved environment variables ${reserved.join(', ')}`);
@@ -795,10 +1028,11 @@ describe('deploy rehearsal', () => {
     }
 
     // Every function behind a route is reached by a call of OPERATION_CALLS (on any of its routes).
-    for (const [callPath, call] of Object.entries(OPERATION_CALLS)) {
-      if (!routeFor(callPath, call.method ?? 'POST')) problems.push(`OPERATION_CALLS: ${call.method ?? 'POST'} ${callPath} is no route of the template`);
+    for (const [key, call] of Object.entries(OPERATION_CALLS)) {
+      if (!routeFor(call.path ?? key, call.method ?? 'POST'))
+        problems.push(`OPERATION_CALLS: ${call.method ?? 'POST'} ${call.path ?? key} is no route of the template`);
     }
-    const called = new Set(Object.entries(OPERATION_CALLS).map(([callPath, call]) => routeFor(callPath, call.method ?? 'POST')?.functionId));
+    const called = new Set(Object.entries(OPERATION_CALLS).map(([key, call]) => routeFor(call.path ?? key, call.method ?? 'POST')?.functionId));
     for (const functionId of new Set(routes.map((route) => route.functionId))) {
       if (!called.has(functionId)) {
         problems.push(`${functionLabel(functionId)}: OPERATION_CALLS has no call for it; add one, keyed by its route path`);
@@ -821,6 +1055,10 @@ describe('deploy rehearsal', () => {
       if (!mayInvoke(target.functionId, 'events.amazonaws.com'))
         problems.push(`${functionLabel(target.functionId)}: no AWS::Lambda::Permission for events.amazonaws.com`);
     }
+    for (const subscription of subscriptions) {
+      if (!mayInvoke(subscription.functionId, 'sns.amazonaws.com'))
+        problems.push(`${functionLabel(subscription.functionId)}: no AWS::Lambda::Permission for sns.amazonaws.com`);
+    }
     expect(problems).toEqual([]);
   });
 
@@ -836,25 +1074,28 @@ describe('deploy rehearsal', () => {
     timings.init = Date.now() - started;
     const failed = [...environments.entries()].filter(([, environment]) => environment.initError).map(([id, environment]) => `${id}: ${environment.initError}`);
     expect(failed).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 
-  test('one real call per operation, one real stream batch per consumer (and its redelivery) and each schedule (now and a week ahead) succeed', async () => {
+  test('one real call per operation and route, one real stream batch per consumer (and its redelivery), each schedule (now and a week ahead) and each topic succeed', async () => {
     const started = Date.now();
     const calls = Object.entries(OPERATION_CALLS);
     for (const [callPath, call] of calls.filter(([, candidate]) => !candidate.afterStream)) await callOperation(callPath, call);
     await deliverStreamBatches();
     // The schedules run now before the calls that read what the stream made (the ranker's top
-    // lists), and a week ahead after them.
+    // lists) and follow the digest mail's link, and a week ahead after them.
     await runSchedules([0]);
+    if (digestDueOffsetMs() > 0) await runSchedules([digestDueOffsetMs()], (target) => String(target.scheduleExpression).startsWith('cron('));
+    await takeDigestMail();
     for (const [callPath, call] of calls.filter(([, candidate]) => candidate.afterStream)) await callOperation(callPath, call);
-    await runSchedules([SCHEDULE_CLOCK_AHEAD_DAYS]);
+    await deliverTopicMessages();
+    await runSchedules([SCHEDULE_CLOCK_AHEAD_DAYS * DAY_MS]);
     timings.scenario = Date.now() - started;
 
     const invoked = new Set(invocations.map((record) => record.functionId));
     expect(functions.map((fn) => fn.logicalId).filter((id) => !invoked.has(id))).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 
-  test('the recorder sees the requests (projects/create wrote), and the policy check can refuse', () => {
+  test('the recorders see the requests (projects/create wrote, the digest job mailed), and the policy check can refuse', () => {
     const create = invocations.find((record) => record.label === 'POST projects/create');
     expect(create).toBeDefined();
     const actions = create!.calls.map((call) => call.action);
@@ -866,9 +1107,17 @@ describe('deploy rehearsal', () => {
         expect(isAllowed(statementsOf(fn.logicalId).statements, { action: 'dynamodb:DeleteTable', resource: table.arn })).toBe(false);
       }
     }
+    // A function that mailed may send as the sender given at deploy, and as no one else.
+    const mailed = invocations.find((record) => record.mails.length > 0);
+    expect(mailed).toBeDefined();
+    const ses = `arn:${bindings.partition}:ses:${bindings.region}:${bindings.account}`;
+    const statements = statementsOf(mailed!.functionId).statements;
+    expect(isAllowed(statements, { action: 'ses:SendEmail', resource: `${ses}:identity/example.com` })).toBe(true);
+    expect(isAllowed(statements, { action: 'ses:SendEmail', resource: `${ses}:identity/other.example` })).toBe(false);
+    expect(isAllowed(statements, { action: 'ses:SendEmail', resource: `${ses}:configuration-set/another-set` })).toBe(false);
   });
 
-  test('every DynamoDB request a function made is allowed by its role in the template', () => {
+  test('every DynamoDB request and mail a function made is allowed by its role in the template', () => {
     const missing: string[] = [];
     for (const fn of functions) {
       const { statements, unreadable } = statementsOf(fn.logicalId);

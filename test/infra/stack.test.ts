@@ -1,6 +1,6 @@
 /**
- * The CDK stack (lib/feedback-stack.ts), built ONCE here with cdk.json's context and its
- * bundling skipped; all tests below read that one construct tree and template. The bundles
+ * The CDK stack (lib/feedback-stack.ts), built ONCE here with cdk.json's context and a
+ * sender (`-c mailFrom`, test/support/shared-assembly.ts), its bundling skipped; all tests below read that one construct tree and template. The bundles
  * are checked in the run's shared cloud assembly (test/support/shared-assembly.ts): the
  * same app with real esbuild bundling of every function, synthesized once for this file
  * and the deploy rehearsal, whose template is this one but for the code's object keys.
@@ -30,7 +30,8 @@ import { NAG_REASONS } from '../../lib/nag';
 import { REPO_ROOT } from '../../lib/paths';
 import { KEY_USAGE, TABLE_ACTIONS } from '../../lib/table-access';
 import { loadCloudAssembly, type LoadedAssembly } from '../support/cloud-assembly';
-import { cdkJsonContext, sharedCloudAssembly } from '../support/shared-assembly';
+import { senderIdentities } from '../../lib/mail';
+import { deployContext, sharedCloudAssembly, TEST_MAIL_FROM } from '../support/shared-assembly';
 
 type Json = any;
 type Resources = Record<string, Json>;
@@ -47,7 +48,7 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(REPO_ROOT, '.tmp'), { recursive: true });
   outdir = fs.mkdtempSync(path.join(REPO_ROOT, '.tmp', 'infra-test-'));
   const started = Date.now();
-  ({ app, stack } = createFeedbackApp({ outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } }));
+  ({ app, stack } = createFeedbackApp({ outdir, context: { ...deployContext(), 'aws:cdk:bundling-stacks': [] } }));
   const constructed = Date.now();
   // The whole stack: the parent template with its nested stacks' resources (test/support/cloud-assembly.ts).
   template = Template.fromJSON(wholeTemplate(app));
@@ -171,12 +172,12 @@ function dynamoActions(statements: Json[]): string[] {
 // ---------------------------------------------------------------- routes
 
 describe('API routes', () => {
-  test('one ANY method per operation, at its own path (not its alias: the edge rewrites those), and the docs routes; no OPTIONS method', () => {
+  test('one ANY method per operation, at its own path (not its alias: the edge rewrites those), the docs routes and the unsubscribe link; no OPTIONS method', () => {
     expect(
       routes()
         .map((route) => `${route.method} ${route.path}`)
         .sort(),
-    ).toEqual([...operationList.map(operationPath), ...DOCS_ROUTES].map((routePath) => `ANY ${routePath}`).sort());
+    ).toEqual([...operationList.map(operationPath), ...DOCS_ROUTES, 'mail/unsubscribe'].map((routePath) => `ANY ${routePath}`).sort());
     // CORS preflights are answered by the distribution's viewer-request function (test/infra/edge.test.ts).
     expect(routes().filter((route) => route.method === 'OPTIONS')).toEqual([]);
   });
@@ -208,14 +209,16 @@ describe('API routes', () => {
   });
 
   test('the functions are invoked through one API-scoped permission each', () => {
-    const permissions = ofType('AWS::Lambda::Permission').filter(([, permission]) => permission.Properties.Principal !== 'events.amazonaws.com');
-    // One per operation, one for the docs function.
-    expect(permissions).toHaveLength(operationList.length + 1);
-    for (const [, permission] of permissions) {
-      expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
-    }
-    // The only other invokers: the schedules of the ranker, the webhook sweeper, the alerts, the digest and the themes job.
-    expect(ofType('AWS::Lambda::Permission')).toHaveLength(operationList.length + 6);
+    const permissions = ofType('AWS::Lambda::Permission').filter(([, permission]) => permission.Properties.Principal === 'apigateway.amazonaws.com');
+    // One per operation, one for the docs function, one for the unsubscribe link.
+    expect(permissions).toHaveLength(operationList.length + 2);
+    // The only other invokers: the schedules of the ranker, the webhook sweeper, the alerts, the digest and the themes job, and SES's events topic.
+    expect(
+      ofType('AWS::Lambda::Permission')
+        .map(([, permission]) => permission.Properties.Principal)
+        .filter((principal) => principal !== 'apigateway.amazonaws.com')
+        .sort(),
+    ).toEqual([...Array(5).fill('events.amazonaws.com'), 'sns.amazonaws.com']);
   });
 });
 
@@ -257,11 +260,11 @@ describe('stage', () => {
 // ---------------------------------------------------------------- functions
 
 describe('functions', () => {
-  test('one per operation plus the docs function, the two stream consumers, the ranker, the alerts, digest and themes jobs and the webhook sweeper, and no other but the console deployment provider', () => {
-    expect(serviceFunctions()).toHaveLength(operationList.length + 8);
+  test('one per operation plus the docs function, the two stream consumers, the ranker, the alerts, digest and themes jobs, the webhook sweeper, the unsubscribe link and the bounces, and no other but the console deployment provider', () => {
+    expect(serviceFunctions()).toHaveLength(operationList.length + 10);
     // The console's two BucketDeployments share aws-cdk-lib's one singleton provider.
     template.resourceCountIs('Custom::CDKBucketDeployment', 2);
-    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 9);
+    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 11);
   });
 
   test('all are Node 22 on arm64 with source maps, a log group with retention and the common environment', () => {
@@ -482,7 +485,7 @@ describe('IAM', () => {
   test('the lists that page by cursor, and only they, read the cursor secret (by ARN in their environment)', () => {
     // The stack's other secrets: the webhook secrets key (see 'webhooks' below) and the public door's origin secret (lib/edge.ts).
     const secretId = logicalId(stack.api.cursorSecret);
-    expect(ofType('AWS::SecretsManager::Secret')).toHaveLength(3);
+    expect(ofType('AWS::SecretsManager::Secret')).toHaveLength(4);
     expect(resources[secretId].Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
     const paged = operationList.filter((operation) => operation.pagesByCursor);
     expect(paged.length).toBeGreaterThan(0);
@@ -525,7 +528,7 @@ describe('IAM', () => {
     const roleOf = (operation: OperationDeclaration) => functionRoleId(functionLogicalId(operation));
     const profiles = new Map<string, string>();
     for (const operation of operationList) {
-      const profile = `${operation.resource}|${operation.readOnly}|${Boolean(operation.pagesByCursor)}|${Boolean(operation.opensWebhookSecrets)}`;
+      const profile = `${operation.resource}|${operation.readOnly}|${Boolean(operation.pagesByCursor)}|${Boolean(operation.opensWebhookSecrets)}|${Boolean(operation.sendsMail)}`;
       const known = profiles.get(profile);
       if (known) expect(roleOf(operation)).toBe(known);
       else profiles.set(profile, roleOf(operation));
@@ -599,7 +602,7 @@ describe('stream consumer', () => {
     expect(actions.sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
   });
 
-  test('the alerts job runs hourly and the digest on Monday 08:00 UTC; the alerts link the console; their table actions', () => {
+  test('the alerts job runs hourly and the digest on Monday 08:00 UTC; both link the console; their table actions', () => {
     const alertsId = logicalId(stack.alertsJob.alerts.function);
     const digestId = logicalId(stack.alertsJob.digest.function);
     template.hasResourceProperties('AWS::Events::Rule', {
@@ -611,6 +614,7 @@ describe('stream consumer', () => {
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [digestId, 'Arn'] } })],
     });
     expect(resources[alertsId].Properties.Environment.Variables.CONSOLE_URL).toBeDefined();
+    expect(resources[digestId].Properties.Environment.Variables.CONSOLE_URL).toEqual(resources[alertsId].Properties.Environment.Variables.CONSOLE_URL);
     for (const id of [alertsId, digestId]) {
       const roleId = refId(resources[id].Properties.Role);
       const actions = ofType('AWS::IAM::Policy')
@@ -638,10 +642,10 @@ describe('stream consumer', () => {
     expect(actions.sort()).toEqual([...TABLE_ACTIONS.themes].sort());
   });
 
-  test('alarms on DLQ messages, iterator age > 60 s, consumer, ranker, sweeper, alerts, digest and themes errors notify the SNS topic', () => {
+  test('alarms on DLQ messages, iterator age > 60 s, consumer, ranker, sweeper, alerts, digest, themes and bounce errors notify the SNS topic', () => {
     // Per consumer (counting, webhooks): DLQ, iterator age, errors; ranker errors; sweeper errors; failed deliveries; alerts, digest
-    // and themes errors; the themes job's duration.
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 13);
+    // and themes errors; the themes job's duration; the bounce function's DLQ and errors.
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 15);
     const topicId = ofType('AWS::SNS::Topic')[0][0];
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
     const byMetric = Object.fromEntries(alarms.map((alarm) => [alarm.MetricName, alarm]));
@@ -657,7 +661,7 @@ describe('stream consumer', () => {
       ComparisonOperator: 'GreaterThanThreshold',
     });
     const errorAlarms = alarms.filter((alarm) => alarm.MetricName === 'Errors');
-    expect(errorAlarms).toHaveLength(7);
+    expect(errorAlarms).toHaveLength(8);
     // The ranker and the themes job run every minute and the next run retries: they alarm on 5 failures in 5 minutes.
     for (const alarm of errorAlarms) expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', Threshold: alarm.Period === 300 && alarm.Threshold === 5 ? 5 : 1 });
     expect(errorAlarms.filter((alarm) => alarm.Threshold === 5)).toHaveLength(2);
@@ -667,8 +671,8 @@ describe('stream consumer', () => {
         Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
-    // No e-mail unless configured (context alarmEmail).
-    template.resourceCountIs('AWS::SNS::Subscription', 0);
+    // No e-mail unless configured (context alarmEmail); the one subscription is the bounce function's.
+    expect(ofType('AWS::SNS::Subscription').map(([, subscription]) => subscription.Properties.Protocol)).toEqual(['lambda']);
   });
 });
 
@@ -930,6 +934,156 @@ describe('webhooks', () => {
   });
 });
 
+// ---------------------------------------------------------------- mail
+
+describe('mail (-c mailFrom)', () => {
+  const sendingIds = () =>
+    [
+      logicalId(stack.alertsJob.alerts.function),
+      logicalId(stack.alertsJob.digest.function),
+      ...operationList.filter((operation) => operation.sendsMail).map((operation) => logicalId(stack.api.functions.get(operationPath(operation))!.function)),
+    ].sort();
+  const configurationSetId = () => ofType('AWS::SES::ConfigurationSet')[0][0];
+  const sesStatements = (functionId: string) =>
+    roleStatements(functionRoleId(functionId)).filter((statement) => asArray<string>(statement.Action).some((action) => /^ses:/i.test(action)));
+
+  test("a configuration set without SES's own suppression list, whose bounces and complaints go to an SSL-only topic", () => {
+    template.resourceCountIs('AWS::SES::ConfigurationSet', 1);
+    // The service's own list per account is the one a member lifts (functions/mail/bounces.ts).
+    template.hasResourceProperties('AWS::SES::ConfigurationSet', { SuppressionOptions: { SuppressedReasons: [] } });
+    template.resourceCountIs('AWS::SES::ConfigurationSetEventDestination', 1);
+    const [[, destination]] = ofType('AWS::SES::ConfigurationSetEventDestination');
+    expect(destination.Properties.ConfigurationSetName).toEqual({ Ref: configurationSetId() });
+    expect(destination.Properties.EventDestination).toMatchObject({ Enabled: true });
+    expect([...destination.Properties.EventDestination.MatchingEventTypes].sort()).toEqual(['bounce', 'complaint']);
+    const topicId = refId(destination.Properties.EventDestination.SnsDestination.TopicARN)!;
+    const [, policy] = ofType('AWS::SNS::TopicPolicy').find(([, candidate]) => candidate.Properties.Topics.some((topic: Json) => refId(topic) === topicId))!;
+    expect(policy.Properties.PolicyDocument.Statement).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Effect: 'Deny', Action: 'sns:Publish', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        // SES may publish, for this configuration set only.
+        expect.objectContaining({
+          Effect: 'Allow',
+          Action: 'sns:Publish',
+          Principal: { Service: 'ses.amazonaws.com' },
+          Condition: { StringEquals: expect.objectContaining({ 'AWS:SourceArn': expect.anything() }) },
+        }),
+      ]),
+    );
+    expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain(`configuration-set/",{"Ref":"${configurationSetId()}"}`);
+  });
+
+  test('the bounce function: subscribed to that topic, a dead-letter queue for what fails, may only put suppressions', () => {
+    const bouncesId = logicalId(stack.mail.sending!.bounces.function);
+    const queueId = logicalId(stack.mail.sending!.deadLetterQueue);
+    const [[, subscription]] = ofType('AWS::SNS::Subscription');
+    expect(subscription.Properties).toMatchObject({
+      Protocol: 'lambda',
+      Endpoint: { 'Fn::GetAtt': [bouncesId, 'Arn'] },
+      TopicArn: { Ref: logicalId(stack.mail.sending!.topic) },
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [queueId, 'Arn'] } },
+    });
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: bouncesId },
+      MaximumRetryAttempts: 2,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
+    });
+    expect(resources[queueId].Properties.SqsManagedSseEnabled).toBe(true);
+    const tableStatements = roleStatements(functionRoleId(bouncesId)).filter((statement) => dynamoActions([statement]).length > 0);
+    expect(tableStatements).toEqual([
+      {
+        Sid: 'SuppressionWrites',
+        Effect: 'Allow',
+        Action: 'dynamodb:PutItem',
+        Resource: { 'Fn::GetAtt': [ofType('AWS::DynamoDB::Table')[0][0], 'Arn'] },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['mailsuppress#*'] }, StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' } },
+      },
+    ]);
+    expect(sesStatements(bouncesId)).toEqual([]);
+  });
+
+  test("ses:SendEmail: exactly the jobs and the operations declared sendsMail, on the sender's identities and the configuration set only", () => {
+    expect(operationList.filter((operation) => operation.sendsMail).map(operationPath)).toEqual(['members/sendDigest']);
+    const senders = ofType('AWS::Lambda::Function')
+      .filter(([id]) => sesStatements(id).length > 0)
+      .map(([id]) => id)
+      .sort();
+    expect(senders).toEqual(sendingIds());
+    const arn = (resource: string) => ({
+      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:${resource}`]],
+    });
+    for (const id of senders) {
+      expect(sesStatements(id)).toEqual([
+        {
+          Sid: 'SendMail',
+          Effect: 'Allow',
+          Action: 'ses:SendEmail',
+          Resource: [
+            ...senderIdentities(TEST_MAIL_FROM).map((identity) => arn(`identity/${identity}`)),
+            {
+              'Fn::Join': [
+                '',
+                [
+                  'arn:',
+                  { Ref: 'AWS::Partition' },
+                  ':ses:',
+                  { Ref: 'AWS::Region' },
+                  ':',
+                  { Ref: 'AWS::AccountId' },
+                  ':configuration-set/',
+                  { Ref: configurationSetId() },
+                ],
+              ],
+            },
+          ],
+        },
+      ]);
+      expect(resources[id].Properties.Environment.Variables).toMatchObject({
+        MAIL_FROM: TEST_MAIL_FROM,
+        MAIL_TRANSPORT: 'ses',
+        MAIL_CONFIGURATION_SET: { Ref: configurationSetId() },
+        MAIL_TOKEN_KEY_ARN: { Ref: logicalId(stack.mailTokenKey) },
+      });
+    }
+    expect(senderIdentities(TEST_MAIL_FROM)).toEqual(['feedback@mail.example.com', 'mail.example.com', 'example.com']);
+  });
+
+  test('every operation knows whether the deployment mails (members/notifications says so); only the senders get the rest', () => {
+    for (const operation of operationList) {
+      const variables = resources[functionLogicalId(operation)].Properties.Environment.Variables;
+      expect(variables).toMatchObject({ MAIL_FROM: TEST_MAIL_FROM, MAIL_TRANSPORT: 'ses' });
+      expect(variables.MAIL_CONFIGURATION_SET !== undefined).toBe(Boolean(operation.sendsMail));
+    }
+  });
+
+  test("the unsubscribe link: its own function behind ANY /v0/mail/unsubscribe, the links' key, its table actions, under the per-visitor limit", () => {
+    const unsubscribeId = logicalId(stack.mail.unsubscribe.function);
+    const [route] = routes().filter((candidate) => candidate.path === 'mail/unsubscribe');
+    expect(route).toMatchObject({ method: 'ANY', functionId: unsubscribeId, integration: { Type: 'AWS_PROXY' } });
+    const variables = resources[unsubscribeId].Properties.Environment.Variables;
+    expect(variables.MAIL_TOKEN_KEY_ARN).toEqual({ Ref: logicalId(stack.mailTokenKey) });
+    expect(variables.CONSOLE_URL).toBeDefined();
+    expect(dynamoActions(roleStatements(functionRoleId(unsubscribeId))).sort()).toEqual([...TABLE_ACTIONS.unsubscribe].sort());
+    expect(sesStatements(unsubscribeId)).toEqual([]);
+    const rule = stack.edge.webAcl.rules as Json[];
+    const pattern = rule.find((candidate) => candidate.name === 'AnonymousWritesPerVisitor').statement.rateBasedStatement.scopeDownStatement.andStatement
+      .statements[0].regexMatchStatement.regexString;
+    expect(new RegExp(pattern).test('/v0/mail/unsubscribe')).toBe(true);
+  });
+
+  test("the links' key: generated, readable by exactly the unsubscribe function and the senders", () => {
+    const keyId = logicalId(stack.mailTokenKey);
+    expect(resources[keyId].Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64 });
+    const readsKey = (statement: Json) =>
+      asArray(statement.Action).includes('secretsmanager:GetSecretValue') && JSON.stringify(statement.Resource) === JSON.stringify({ Ref: keyId });
+    const readers = ofType('AWS::Lambda::Function')
+      .filter(([id]) => roleStatements(functionRoleId(id)).some(readsKey))
+      .map(([id]) => id)
+      .sort();
+    expect(readers).toEqual([...sendingIds(), logicalId(stack.mail.unsubscribe.function)].sort());
+  });
+});
+
 // ---------------------------------------------------------------- cdk-nag
 
 describe('cdk-nag AwsSolutions', () => {
@@ -1068,5 +1222,33 @@ describe('configuration (second app: bundling, cdk-nag and template validation s
     expect(() => configured({ anonymousRateLimit: '5' })).toThrow(/anonymousRateLimit/);
     expect(() => configured({ anonymousRateWindowSeconds: '30' })).toThrow(/anonymousRateWindowSeconds/);
     expect(() => configured({ wafManagedRules: 'maybe' })).toThrow(/wafManagedRules/);
+  });
+
+  test('without mailFrom mail is off: no configuration set, no bounce handling, nothing may send; the unsubscribe link stays', () => {
+    const mailStack = (context: Record<string, unknown>, props: { console?: boolean } = {}) =>
+      new FeedbackStack(
+        new App({ builtinCloudFormationValidation: false, treeMetadata: false, context: { 'aws:cdk:bundling-stacks': [], ...context } }),
+        'Mail',
+        props,
+      );
+    const off = mailStack({});
+    const whole = wholeTemplate(off.node.root as App).Resources as Resources;
+    const ofKind = (type: string) => Object.values(whole).filter((resource: Json) => resource.Type === type);
+    for (const type of ['AWS::SES::ConfigurationSet', 'AWS::SES::ConfigurationSetEventDestination', 'AWS::SNS::Subscription']) expect(ofKind(type)).toEqual([]);
+    expect(JSON.stringify(whole)).not.toMatch(/"ses:|MAIL_FROM|MAIL_TRANSPORT|MAIL_CONFIGURATION_SET/);
+    // Links mailed while mail was on keep working, with the same key.
+    expect(off.mail.unsubscribe).toBeDefined();
+    expect(whole[logicalId(off.mail.unsubscribe.function)].Properties.Environment.Variables.MAIL_TOKEN_KEY_ARN).toEqual({ Ref: logicalId(off.mailTokenKey) });
+    expect(logicalId(off.mailTokenKey)).toBe(logicalId(stack.mailTokenKey));
+
+    // A rate above the sandbox's reaches every sender; a sender needs the console its mails link to.
+    const fast = mailStack({ mailFrom: 'feedback@example.com', mailRatePerSecond: '14' });
+    const fastWhole = wholeTemplate(fast.node.root as App).Resources as Resources;
+    expect(fastWhole[logicalId(fast.alertsJob.digest.function)].Properties.Environment.Variables.MAIL_RATE_PER_SECOND).toBe('14');
+    expect(() => mailStack({ mailFrom: 'not an address' })).toThrow(/mailFrom must be a sender address/);
+    expect(() => mailStack({ mailFrom: 'Feedback <feedback@example.com>\r\nBcc: x@example.com' })).toThrow(/mailFrom/);
+    expect(() => mailStack({ mailFrom: 'feedback@example.com', mailRatePerSecond: '0.5' })).toThrow(/mailRatePerSecond/);
+    expect(() => mailStack({ mailRatePerSecond: '5' })).toThrow(/needs mailFrom/);
+    expect(() => mailStack({ mailFrom: 'feedback@example.com' }, { console: false })).toThrow(/needs the console/);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Reading a synthesized cloud assembly the way `cdk deploy` and CloudFormation would:
  * the stack template, the asset each Lambda function's code comes from, what triggers
- * each function (API Gateway proxy methods, event source mappings, EventBridge rules),
+ * each function (API Gateway proxy methods, event source mappings, EventBridge rules, SNS subscriptions),
  * and the IAM statements its role holds. Everything is discovered from the template:
  * nothing here knows the app's construct ids, entry files or function names.
  */
@@ -405,6 +405,36 @@ export function ruleTargets(assembly: LoadedAssembly): RuleTarget[] {
           input: target.Input === undefined ? undefined : JSON.parse(target.Input),
         };
       }),
+  );
+}
+
+export interface TopicSubscription {
+  logicalId: string;
+  functionId: string;
+  topicId: string;
+  /** The subscription's dead-letter queue (`RedrivePolicy.deadLetterTargetArn`) as written. */
+  deadLetterQueue?: Json;
+}
+
+/** SNS subscriptions of the template's functions (protocol `lambda`): SNS invokes the function with each message of its topic. */
+export function topicSubscriptions(assembly: LoadedAssembly): TopicSubscription[] {
+  const functions = new Set(ofType(assembly, 'AWS::Lambda::Function').map(([id]) => id));
+  return ofType(assembly, 'AWS::SNS::Subscription')
+    .filter(([, subscription]) => subscription.Properties.Protocol === 'lambda' && functions.has(refId(subscription.Properties.Endpoint) ?? ''))
+    .map(([logicalId, subscription]) => ({
+      logicalId,
+      functionId: refId(subscription.Properties.Endpoint)!,
+      topicId: refId(subscription.Properties.TopicArn)!,
+      deadLetterQueue: subscription.Properties.RedrivePolicy?.deadLetterTargetArn,
+    }));
+}
+
+/** The on-failure destinations of asynchronous invocations (`AWS::Lambda::EventInvokeConfig`), by function: Lambda sends there with the function's role. */
+export function asyncFailureDestinations(assembly: LoadedAssembly): Map<string, Json> {
+  return new Map(
+    ofType(assembly, 'AWS::Lambda::EventInvokeConfig')
+      .filter(([, config]) => config.Properties.DestinationConfig?.OnFailure?.Destination)
+      .map(([, config]) => [refId(config.Properties.FunctionName)!, config.Properties.DestinationConfig.OnFailure.Destination]),
   );
 }
 

@@ -1,10 +1,10 @@
 /**
  * The events AWS would hand the functions, built locally: API Gateway REST proxy events,
- * EventBridge scheduled events, and DynamoDB stream batches read from DynamoDB Local's
+ * EventBridge scheduled events, SNS notifications, and DynamoDB stream batches read from DynamoDB Local's
  * real stream, filtered the way Lambda's event filtering does.
  */
 import { type DynamoDBStreamsClient, DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
-import type { APIGatewayProxyEvent, DynamoDBRecord, ScheduledEvent } from 'aws-lambda';
+import type { APIGatewayProxyEvent, DynamoDBRecord, ScheduledEvent, SNSEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { lambdaRecord } from '../../local/stream-reader';
 
@@ -17,9 +17,35 @@ export interface ApiRequest {
   path: string;
   stage: string;
   headers: Record<string, string>;
-  /** For GET: the query parameters. */
+  /** The query parameters (a GET's `$p`, the unsubscribe link's `token`). */
   query?: Record<string, string>;
   body?: string;
+}
+
+/** An SNS notification of one message, as SNS invokes a subscribed function with it. */
+export function snsEvent(topicArn: string, subscriptionArn: string, message: string, time = new Date()): SNSEvent {
+  return {
+    Records: [
+      {
+        EventSource: 'aws:sns',
+        EventVersion: '1.0',
+        EventSubscriptionArn: subscriptionArn,
+        Sns: {
+          Type: 'Notification',
+          MessageId: randomUUID(),
+          TopicArn: topicArn,
+          Subject: '',
+          Message: message,
+          Timestamp: time.toISOString(),
+          SignatureVersion: '1',
+          Signature: 'rehearsal',
+          SigningCertUrl: 'https://sns.local.amazonaws.com/rehearsal.pem',
+          UnsubscribeUrl: 'https://sns.local.amazonaws.com/?Action=Unsubscribe',
+          MessageAttributes: {},
+        },
+      },
+    ],
+  };
 }
 
 /** An API Gateway REST API proxy-integration event (payload 1.0), as Lambda receives it. */

@@ -1,6 +1,6 @@
 /**
- * The app synthesized once per test run, as `cdk deploy` synthesizes it (cdk.json's
- * context, real esbuild bundling of every function), for every test file that needs a
+ * The app synthesized once per test run, as `cdk deploy -c mailFrom=...` synthesizes it
+ * (cdk.json's context and a sender, real esbuild bundling of every function), for every test file that needs a
  * cloud assembly with bundles (infra/deploy-rehearsal.test.ts runs them, infra/stack.test.ts
  * checks them). Bundling the ~50 functions is most of a synthesis (an esbuild run each), so
  * two files synthesizing the same app each paid it for nothing.
@@ -61,6 +61,17 @@ function withDirectEsbuild<T>(base: string, synthesize: () => T): T {
   }
 }
 
+/**
+ * The sender the tests deploy with (`cdk deploy -c mailFrom=...`): mail is on, as in a
+ * deployment that mails its members (test/infra/stack.test.ts checks the stack without one too).
+ */
+export const TEST_MAIL_FROM = 'Feedback <feedback@mail.example.com>';
+
+/** The context `cdk deploy -c mailFrom=<TEST_MAIL_FROM>` gives the app: cdk.json's, and the sender. */
+export function deployContext(): Record<string, unknown> {
+  return { ...cdkJsonContext(), mailFrom: TEST_MAIL_FROM };
+}
+
 let assembly: Promise<string> | undefined;
 
 /** The directory of this run's cloud assembly (cdk.out layout); synthesized on the first call of the run. */
@@ -68,7 +79,7 @@ export function sharedCloudAssembly(): Promise<string> {
   assembly ??= sharedInRun('assembly', (partial, base) => {
     // Without CDK's built-in CloudFormation validation (10 CPU s for this app): stack.test.ts
     // synthesizes the same app, unbundled, with it and checks its report.
-    withDirectEsbuild(base, () => createFeedbackApp({ outdir: partial, context: cdkJsonContext(), builtinCloudFormationValidation: false }).app.synth());
+    withDirectEsbuild(base, () => createFeedbackApp({ outdir: partial, context: deployContext(), builtinCloudFormationValidation: false }).app.synth());
   });
   return assembly;
 }
