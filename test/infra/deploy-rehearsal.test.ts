@@ -377,21 +377,6 @@ const OPERATION_CALLS: Record<string, OperationCall> = {
     args: () => ['fbi_rehearsal'],
     refusal: { status: 403, error: 'forbidden', why: 'only a signed-in person accepts an invitation' },
   },
-  'members/notifications': {
-    auth: 'viewer',
-    args: () => [],
-    refusal: { status: 403, error: 'forbidden', why: 'an API key has no mailbox: only a signed-in member has notifications' },
-  },
-  'members/setNotifications': {
-    auth: 'admin',
-    args: () => [{ weeklyDigest: false }],
-    refusal: { status: 403, error: 'forbidden', why: 'an API key has no mailbox: only a signed-in member has notifications' },
-  },
-  'members/sendDigest': {
-    auth: 'admin',
-    args: (f) => [f.project.id],
-    refusal: { status: 403, error: 'forbidden', why: "mail goes to a signed-in member's verified address, which a key has not" },
-  },
   'members/setRole': {
     auth: 'admin',
     args: () => ['AAAAAAAAAAAAAAAAAAAAAA', 'viewer'],
