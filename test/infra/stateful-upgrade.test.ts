@@ -50,12 +50,13 @@ const index = (name: string) => ({
   Projection: { ProjectionType: 'KEYS_ONLY' },
 });
 
-test('the snapshot records the table, the user pool, the bucket and the three secrets', () => {
+test('the snapshot records the table, the user pool, the bucket and the four secrets (cursors, origin, webhook signing, mail links)', () => {
   const types = Object.values<Json>(snapshot.resources).map((resource) => resource.Type);
   expect(types.sort()).toEqual([
     'AWS::Cognito::UserPool',
     'AWS::DynamoDB::Table',
     'AWS::S3::Bucket',
+    'AWS::SecretsManager::Secret',
     'AWS::SecretsManager::Secret',
     'AWS::SecretsManager::Secret',
     'AWS::SecretsManager::Secret',
