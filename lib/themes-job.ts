@@ -1,21 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
-import { type Alarm, ComparisonOperator, Stats, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { type Alarm, ComparisonOperator, Stats } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
+import { minuteJob, type MinuteJobProps } from './minute-job';
 import { operatorAlarm } from './operator-alarm';
 import { THEMES_ENTRY } from './paths';
-import { ServiceFunction } from './service-function';
-import { grantTableAccess } from './table-access';
+import type { ServiceFunction } from './service-function';
 
-export interface ThemesJobProps {
-  readonly table: ITable;
-  readonly logRetention: RetentionDays;
-  readonly serviceName: string;
-  readonly alarmAction: IAlarmAction;
-}
+export type ThemesJobProps = MinuteJobProps;
 
 /**
  * The themes job (functions/jobs/themes.ts): every minute, one run at a time; it places new
@@ -30,30 +21,18 @@ export class ThemesJob extends Construct {
 
   constructor(scope: Construct, id: string, props: ThemesJobProps) {
     super(scope, id);
-    this.themes = new ServiceFunction(this, 'Themes', {
+    // One run at a time: two would read and write the same sets' messages.
+    const { job, errorsAlarm } = minuteJob(this, props, {
+      name: 'Themes',
       entry: THEMES_ENTRY,
       description: "Every minute: places new messages in their themes and phrases, and discovers a set's themes again when enough changed",
-      environment: { TABLE_NAME: props.table.tableName, POWERTOOLS_SERVICE_NAME: props.serviceName },
-      logRetention: props.logRetention,
+      scheduleDescription: 'Places new messages in their themes and discovers themes again when due',
+      errorsAlarmDescription: 'The themes job failed 5 minutes in a row: new messages are not reaching their themes.',
       memorySize: 1769,
-      timeout: Duration.minutes(5),
-      // One run at a time: two would read and write the same sets' messages.
-      reservedConcurrentExecutions: 1,
+      access: 'themes',
     });
-    grantTableAccess(this.themes.role, props.table, 'themes');
-    new Rule(this, 'ThemesSchedule', {
-      description: 'Places new messages in their themes and discovers themes again when due',
-      schedule: Schedule.rate(Duration.minutes(1)),
-      // No retries: the next minute's run starts from the same checkpoint.
-      targets: [new LambdaFunction(this.themes.function, { retryAttempts: 0 })],
-    });
-    this.errorsAlarm = operatorAlarm(this, 'ThemesErrorsAlarm', props.alarmAction, {
-      alarmDescription: 'The themes job failed 5 minutes in a row: new messages are not reaching their themes.',
-      metric: this.themes.function.metricErrors({ period: Duration.minutes(5), statistic: Stats.SUM }),
-      threshold: 5,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-    });
+    this.themes = job;
+    this.errorsAlarm = errorsAlarm;
     this.durationAlarm = operatorAlarm(this, 'ThemesDurationAlarm', props.alarmAction, {
       alarmDescription: 'A themes run took over 4 minutes (its timeout is 5): a set has outgrown one discovery.',
       metric: this.themes.function.metricDuration({ period: Duration.minutes(15), statistic: Stats.MAXIMUM }),
