@@ -172,7 +172,16 @@ export const ResponseQueryModel = z
     id: 'ResponseQueryModel',
     description: `Which responses responses/list pages through: one scope (a project, set or item, or a person across the account), state and time bounds, or the active messages of a theme (its id, or "other") or a phrase, optionally of one tag; $page * $size at most ${MAX_LIST_DEPTH}, or page on by cursor; from before to.`,
     ...SELECTION_SCHEMA,
-    not: { required: ['$page', 'cursor'] },
+    // The fields that never come together: $page and cursor, and checkThemeSelection's pairs (its rules on state and tag depend on values, and are said above).
+    allOf: [
+      ...SELECTION_SCHEMA.allOf,
+      ...[
+        ['$page', 'cursor'],
+        ['theme', 'phrase'],
+        ['userId', 'theme'],
+        ['userId', 'phrase'],
+      ].map((pair) => ({ not: { required: pair } })),
+    ],
   });
 export type ResponseQueryModel = z.infer<typeof ResponseQueryModel>;
 
