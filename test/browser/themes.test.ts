@@ -6,14 +6,15 @@
  * a theme's link lists exactly its messages; an admin renames and merges themes (recorded and
  * shown, then in the themes after the job's next run) and moves a message from a theme's list;
  * a viewer sees no curation; the item's panel and Needs attention name the theme that grew on
- * its page. At 1280 and 360 px, with axe.
+ * its page; an alert on the set names what grew, in the chat lines' words. At 1280 and 360 px, with axe.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import type { Themes } from '@feedback-service/client';
+import type { Alert, Themes } from '@feedback-service/client';
+import { ALERT_GROWTH_WINDOWS, growthWords } from '../../shared/theme-growth';
 import { pageReason } from '../../console/src/lib/themes';
 import type { ConsoleBuild } from '../../console/build';
-import { runAlerts } from '../../functions/jobs/alerts';
+import { evaluateEntities, runAlerts } from '../../functions/jobs/alerts';
 import { runThemes } from '../../functions/jobs/themes';
 import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, startTestApi, succeeded, type AccountKeys, type TestApi } from '../support/api';
@@ -200,6 +201,37 @@ describeInBrowser('console in Chromium: the Why panel and curation of themes', (
     );
     await checkPage(page, 'themes-needs-attention-360');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await context.close();
+  });
+
+  test('an alert on the set names what grew among its “no” messages, as the chat line says it', async () => {
+    // Happier weeks before the last 7 days ('yes' answers 9 to 33 days ago): the set's sentiment fell, and the alerts job says why.
+    const happy = Array.from({ length: 60 }, (_, index) => ({
+      key: '/help/happy',
+      value: { tag: 'yes', message: `thanks, that answered it (${index})` },
+      createdAt: new Date(Date.now() - (9 + (index % 25)) * DAY).toISOString(),
+      importId: `happy-${index}`,
+    }));
+    await call('responses/import', [setId, happy]);
+    await api.drainStream({ rank: false });
+    await runThemes(defaultStore().store, new Date());
+    // The job evaluates an entity once a UTC day, and beforeAll's run did today: evaluate the set again as the job would tomorrow.
+    const evaluated = await evaluateEntities(
+      defaultStore().store,
+      [{ entity: 'contentSet', id: setId, accountId: account.accountId, projectId, contentSetId: setId }],
+      new Date(),
+    );
+    expect(evaluated.alerts).toHaveLength(1);
+    const alert = (await call<{ items: Alert[] }>('alerts/list', [{ contentSetId: setId }])).items.find((candidate) => candidate.entityId === setId);
+    expect(alert?.themeTags).toEqual(['no']);
+    const words = growthWords({ tags: alert!.themeTags, themes: alert!.themes, phrases: alert!.phrases }, ...ALERT_GROWTH_WINDOWS);
+    expect(words).toMatch(/^'no' messages in the last 7 days mention "/);
+    const { context, page } = await pages.newPage();
+    await signInAt(page, `${base}/alerts`, account.admin);
+    const item = page.locator(`li[data-alert="${setId}"]`);
+    await item.waitFor();
+    expect(await item.locator('.alert-growth').innerText()).toBe(`${words}.`);
+    await checkPage(page, 'themes-alert-growth');
     await context.close();
   });
 });

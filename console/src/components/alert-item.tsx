@@ -1,12 +1,14 @@
 /**
  * One alert in words, as the webhook's chat line says it: "Getting started: the share of yes
  * fell from 90% (70–97%) to 25% (11–47%) over the last 7 days, 20 responses", with a link to
- * the page or set it is about, why it fired (its p-value and the threshold it passed) and
- * when it was raised.
+ * the page or set it is about, on a message set what grew among its messages ("'no' messages
+ * in the last 7 days mention "code sample broken": 12 of 31, …", as the chat lines say it),
+ * why it fired (its p-value and the threshold it passed) and when it was raised.
  */
 import { Link } from 'wouter';
 import type { Alert } from '@feedback-service/client';
 import { significanceWords } from '../../../shared/alert-significance';
+import { ALERT_GROWTH_WINDOWS, growthSaid } from '../../../shared/theme-growth';
 import { formatDateTime, plural } from '../lib/format';
 import { scoreView } from '../schemas';
 
@@ -27,6 +29,7 @@ export function alertWords(alert: Alert): string {
 
 export function AlertItem(props: { alert: Alert }) {
   const { alert } = props;
+  const grown = growthSaid({ tags: alert.themeTags, themes: alert.themes, phrases: alert.phrases }, ...ALERT_GROWTH_WINDOWS);
   return (
     <li className="alert-item" data-alert={alert.entityId}>
       <Link href={alertHref(alert)} className="alert-subject">
@@ -34,6 +37,13 @@ export function AlertItem(props: { alert: Alert }) {
       </Link>
       {alert.entity === 'contentSet' && <span className="muted"> (the whole set)</span>}
       <span className="alert-words">{alertWords(alert)}.</span>
+      {grown && (
+        <span className="alert-growth">
+          {grown.lead}
+          <span className="alert-growth-name">{grown.name}</span>
+          {grown.tail}.
+        </span>
+      )}
       {alert.significance && <span className="muted alert-significance">{significanceWords(alert.significance)}</span>}
       <time className="muted alert-time" dateTime={alert.createdAt}>
         {formatDateTime(alert.createdAt)}
