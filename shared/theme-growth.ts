@@ -46,12 +46,18 @@ export function growthSaid(growth: Partial<ThemeGrowth>, window: string, before:
   const [phrase] = growth.phrases ?? [];
   const grown = theme ? { name: theme.label, ...theme } : phrase ? { name: phrase.text, ...phrase } : undefined;
   if (!grown) return undefined;
-  const which = growth.tags && growth.tags.length > 0 ? `${growth.tags.map((tag) => `'${tag}'`).join(' and ')} messages` : 'Messages';
-  return {
-    lead: `${which} ${window} mention "`,
-    name: grown.name,
-    tail: `": ${grown.count} of ${grown.of}, up from ${grown.previous.count} of ${grown.previous.of} ${before}`,
-  };
+  const which = messagesRead(growth.tags);
+  return { lead: `${which.charAt(0).toUpperCase()}${which.slice(1)} ${window} mention "`, name: grown.name, tail: `": ${grownCounts(grown)} ${before}` };
+}
+
+/** The messages read, in words: "'no' and 'meh' messages", or "messages" (all of them). */
+export function messagesRead(tags: readonly string[] | undefined): string {
+  return tags && tags.length > 0 ? `${tags.map((tag) => `'${tag}'`).join(' and ')} messages` : 'messages';
+}
+
+/** "12 of 31, up from 2 of 40". */
+export function grownCounts(grown: CountOf & { previous: CountOf }): string {
+  return `${grown.count} of ${grown.of}, up from ${grown.previous.count} of ${grown.previous.of}`;
 }
 
 /** growthSaid as one string. */

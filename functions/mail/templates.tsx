@@ -18,10 +18,11 @@ import { Preview } from '@react-email/preview';
 import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
 import type { CSSProperties, ReactNode } from 'react';
-import { type AlertImage, consolePageUrl, formatScore, type ScoreMeasure } from '../domain/alerts';
+import { type AlertImage, consoleMessagesUrl, consolePageUrl, formatScore, type ScoreMeasure } from '../domain/alerts';
 import type { DigestPage, ProjectDigest } from '../domain/digest';
 import { headerText, MAIL_ALERTS_LIMIT, percentOnScale, scaleOf, scoreInWords, shortDay } from '../domain/mail-words';
 import { plainLine } from '../domain/webhook-chat';
+import { DIGEST_GROWTH_WINDOWS, grownCounts, messagesRead } from '../../shared/theme-growth';
 
 const LIGHT = {
   page: '#f4f5f7',
@@ -196,6 +197,64 @@ function AlertLines({ alerts, consoleUrl }: { alerts: readonly AlertImage[]; con
   );
 }
 
+/**
+ * Per message set, the themes and phrases whose share of the week's messages rose against
+ * the 4 weeks before (issue 40 §5), each linking to its messages of the week in the console.
+ * The console's list takes one tag: a set read through several negative tags links to all
+ * the theme's messages of the week.
+ */
+function RisingThemes({ digest, consoleUrl }: { digest: ProjectDigest; consoleUrl: string }) {
+  const sets = digest.risingThemes ?? [];
+  if (sets.length === 0) return null;
+  const from = `${digest.week.from}T00:00:00.000Z`;
+  const to = new Date(Date.parse(`${digest.week.to}T00:00:00.000Z`) + 86_400_000).toISOString();
+  const [window, before] = DIGEST_GROWTH_WINDOWS;
+  return (
+    <>
+      <Heading as="h2" className="fb-text" style={styles.h2}>
+        Rising themes
+      </Heading>
+      {sets.map((set) => {
+        const tag = set.tags?.length === 1 ? set.tags[0] : undefined;
+        const messages = (selection: { theme?: string; phrase?: string; label: string }) =>
+          consoleMessagesUrl(consoleUrl, { setId: set.contentSetId, ...selection, tag, from, to });
+        return (
+          <Section key={set.contentSetId} style={{ margin: '0 0 8px' }}>
+            <Text className="fb-text" style={{ ...styles.text, margin: '0 0 4px' }}>
+              <Link className="fb-link" style={styles.link} href={consolePageUrl(consoleUrl, 'contentSet', set.contentSetId)}>
+                {named(set.name)}
+              </Link>{' '}
+              <span className="fb-muted" style={{ color: LIGHT.muted }}>
+                · what {messagesRead(set.tags)} {window} mention more than {before}
+              </span>
+            </Text>
+            {set.themes.map((theme) => (
+              <Text key={theme.id} className="fb-text" style={{ ...styles.text, margin: '0 0 4px 16px' }}>
+                <Link className="fb-link" style={styles.link} href={messages({ theme: theme.id, label: theme.label })}>
+                  {named(theme.label)}
+                </Link>{' '}
+                <span className="fb-muted" style={{ color: LIGHT.muted }}>
+                  {grownCounts(theme)}
+                </span>
+              </Text>
+            ))}
+            {set.phrases.map((phrase) => (
+              <Text key={phrase.text} className="fb-text" style={{ ...styles.text, margin: '0 0 4px 16px' }}>
+                <Link className="fb-link" style={styles.link} href={messages({ phrase: phrase.text, label: `“${phrase.text}”` })}>
+                  “{named(phrase.text)}”
+                </Link>{' '}
+                <span className="fb-muted" style={{ color: LIGHT.muted }}>
+                  {grownCounts(phrase)}
+                </span>
+              </Text>
+            ))}
+          </Section>
+        );
+      })}
+    </>
+  );
+}
+
 export function DigestMail({ digest, subject, frame }: { digest: ProjectDigest; subject: string; frame: MailFrame }) {
   const { count, change } = digest.responses;
   const trend =
@@ -257,6 +316,7 @@ export function DigestMail({ digest, subject, frame }: { digest: ProjectDigest; 
           )}
         </Section>
       ))}
+      <RisingThemes digest={digest} consoleUrl={frame.consoleUrl} />
       <Heading as="h2" className="fb-text" style={styles.h2}>
         Alerts this week
       </Heading>

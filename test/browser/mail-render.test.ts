@@ -5,7 +5,8 @@
  * whole message stays under 100 KB; the HTML names its language, has one h1, loads nothing
  * (no remote image, no tracking pixel: Chromium makes no request), every image has a text
  * alternative, every link goes to the console or the unsubscribe URL; nothing scrolls
- * sideways; dark mode changes the colours; axe-core finds no serious violation.
+ * sideways; dark mode changes the colours; axe-core finds no serious violation. The digest
+ * lists the week's rising themes (issue 40 §5).
  * Screenshots: .tmp/screenshots/mail-*.png.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -79,6 +80,18 @@ const DIGEST: ProjectDigest = {
     },
   ],
   alerts: [ALERT],
+  risingThemes: [
+    {
+      contentSetId: 'set-1',
+      name: 'Was this page helpful?',
+      tags: ['no'],
+      themes: [
+        { id: 'theme-1', label: 'code sample broken', count: 12, of: 31, previous: { count: 2, of: 40 } },
+        { id: 'theme-2', label: 'outdated for v4 of the SDK and the old screenshots of the setup wizard', count: 7, of: 31, previous: { count: 1, of: 40 } },
+      ],
+      phrases: [{ text: 'charged twice', count: 9, of: 31, previous: { count: 1, of: 40 } }],
+    },
+  ],
 };
 
 const FRAME = (stops: string): MailFrame => ({
@@ -134,6 +147,8 @@ describeInBrowser('the digest and alert mails in Chromium', () => {
       expect({ mail: mail.name, underLimit: mail.raw.length < MAIL_SIZE_LIMIT }).toEqual({ mail: mail.name, underLimit: true });
       expect(mail.parsed.html).toBeTruthy();
       expect(mail.parsed.text).toContain('Getting started');
+      if (mail.name === 'digest')
+        expect(String(mail.parsed.text).replace(/\s+/g, ' ')).toMatch(/Rising themes .*code sample broken \S+ 12 of 31, up from 2 of 40/);
       process.stdout.write(
         `${mail.name} mail: ${mail.raw.length} bytes (HTML ${Buffer.byteLength(mail.composed.html)}, text ${Buffer.byteLength(mail.composed.text)})\n`,
       );

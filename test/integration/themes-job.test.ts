@@ -11,6 +11,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { discover, runThemes } from '../../functions/jobs/themes';
 import { evaluateEntities } from '../../functions/jobs/alerts';
 import { buildProjectDigest } from '../../functions/operations/digest';
+import { composeDigest } from '../../functions/mail/compose';
 import { ALL_TAGS, sumDays } from '../../functions/domain/theme-counts';
 import { phraseKey } from '../../functions/domain/themes';
 import { defaultStore } from '../../functions/store/entity-store';
@@ -482,5 +483,25 @@ describe('alerts and the digest name what grew', () => {
     );
     const answer = await ok('projects/digest', [projectId], owner.viewer);
     expect(answer.risingThemes).toEqual(digests[0].risingThemes);
+    // Its mail lists them, each with its counts and a link to its messages of the week.
+    const grownSet = rising[0];
+    const weekDigest = digests.find((digest) => digest.risingThemes?.includes(grownSet))!;
+    const frame = {
+      accountName: 'Shop',
+      consoleUrl: 'https://console.example.com',
+      unsubscribeUrl: 'https://console.example.com/u',
+      stops: 'the digest',
+      because: '',
+    };
+    const mail = await composeDigest(weekDigest, frame);
+    const text = mail.text.replace(/\s+/g, ' ');
+    expect(text).toContain('Rising themes');
+    for (const grownOne of [
+      ...grownSet.themes.map((theme) => ({ name: theme.label, ...theme })),
+      ...grownSet.phrases.map((phrase) => ({ name: `“${phrase.text}”`, ...phrase })),
+    ]) {
+      expect(text).toContain(`${grownOne.name} https://console.example.com/sets/${setId}/messages?`);
+      expect(text).toContain(`${grownOne.count} of ${grownOne.of}, up from ${grownOne.previous.count} of ${grownOne.previous.of}`);
+    }
   });
 });

@@ -3,8 +3,10 @@
  * weekly digest carry (domain/theme-counts.ts `grownInWindow`), and their words in the chat
  * lines and mails (shared/theme-growth.ts, domain/webhook-chat.ts).
  */
+import type { ProjectDigest } from '../../functions/domain/digest';
 import { type DayCounts, emptyDay, grownInWindow } from '../../functions/domain/theme-counts';
 import { discordText, plainLine, slackText } from '../../functions/domain/webhook-chat';
+import { composeDigest } from '../../functions/mail/compose';
 import { ALERT_GROWTH_WINDOWS, growthWords, type ThemeGrowth } from '../../shared/theme-growth';
 
 const counts = (n: number, themes: Record<string, number>, phrases: Record<string, [number, number, string]> = {}): DayCounts => ({
@@ -96,5 +98,55 @@ describe('the words of what grew', () => {
     expect(line).toContain(
       `\nWas this page helpful?: 'no' messages this week mention "code <sample> *broken*": 12 of 31, up from 2 of 40 in the 4 weeks before.`,
     );
+  });
+});
+
+describe('the digest mail lists each set’s rising themes and phrases', () => {
+  const digest: ProjectDigest = {
+    projectId: 'p1',
+    projectName: 'Docs',
+    week: { from: '2026-11-30', to: '2026-12-06' },
+    previousWeek: { from: '2026-11-23', to: '2026-11-29' },
+    responses: { count: 71, previous: 60, change: { difference: 11, percentage: 18.3 } },
+    schemas: [],
+    alerts: [],
+    risingThemes: [
+      { contentSetId: 's1', name: 'Was this page helpful?', ...growth },
+      { contentSetId: 's 2', name: 'Comments', themes: [], phrases: [{ text: 'dark mode', count: 6, of: 20, previous: { count: 0, of: 30 } }] },
+    ],
+  };
+  const frame = {
+    accountName: 'Acme',
+    consoleUrl: 'https://console.example.com',
+    unsubscribeUrl: 'https://console.example.com/u',
+    stops: 'the digest',
+    because: 'You are a member.',
+  };
+
+  test('each theme and phrase with its counts, linking to its messages of the week; visitors’ words escaped', async () => {
+    const mail = await composeDigest(digest, frame);
+    expect(mail.html).toMatch(/<h2[^>]*>Rising themes<\/h2>/);
+    const links = [...mail.html.matchAll(/href="([^"]*)"[^>]*>([^<]*)</g)].map(([, href, text]) => [href.replace(/&amp;/g, '&'), text]);
+    const week = 'from=2026-11-30T00%3A00%3A00.000Z&to=2026-12-07T00%3A00%3A00.000Z';
+    expect(links).toEqual(
+      expect.arrayContaining([
+        ['https://console.example.com/sets/s1', 'Was this page helpful?'],
+        [`https://console.example.com/sets/s1/messages?theme=t1&label=code+%3Csample%3E+*broken*&tag=no&${week}`, 'code &lt;sample&gt; *broken*'],
+        [`https://console.example.com/sets/s1/messages?phrase=throws&label=%E2%80%9Cthrows%E2%80%9D&tag=no&${week}`, '“throws”'],
+        [`https://console.example.com/sets/s%202/messages?phrase=dark+mode&label=%E2%80%9Cdark+mode%E2%80%9D&${week}`, '“dark mode”'],
+      ]),
+    );
+    const text = mail.text.replace(/\s+/g, ' ');
+    expect(text).toContain(
+      "Rising themes Was this page helpful? https://console.example.com/sets/s1 · what 'no' messages this week mention more than in the 4 weeks before",
+    );
+    expect(text).toMatch(/code <sample> \*broken\* https:\S+ 12 of 31, up from 2 of 40/);
+    expect(text).toMatch(/“throws” https:\S+ 9 of 31, up from 1 of 40/);
+    expect(text).toMatch(/Comments https:\S+ · what messages this week mention more than in the 4 weeks before “dark mode” https:\S+ 6 of 20, up from 0 of 30/);
+  });
+
+  test('a week where nothing grew has no such section', async () => {
+    expect((await composeDigest({ ...digest, risingThemes: [] }, frame)).html).not.toContain('Rising themes');
+    expect((await composeDigest({ ...digest, risingThemes: undefined }, frame)).html).not.toContain('Rising themes');
   });
 });
