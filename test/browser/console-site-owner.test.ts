@@ -149,6 +149,15 @@ describeInBrowser('console in Chromium: what a site owner trips over', () => {
           new Date(thisMonday.getTime() - weeksAgo * 7 * 86_400_000 + 2 * 86_400_000 + index * 60_000),
         );
     }
+    // And its API page: 9 ratings of 1 and 2 stars today, one short of being ranked by quality.
+    for (let index = 0; index < 9; index++)
+      await createResponse(
+        store,
+        ANONYMOUS,
+        { contentSetId: ids.docsRating, key: 'https://docs.example.com/api', value: index % 2 === 0 ? 1 : 2 },
+        { headers: {} },
+        new Date(Date.now() - (index + 1) * 60_000),
+      );
     await api.drainStream();
     ids.item = (await call('contents/lookup', ['https://owner.example.com/guide', { contentSetId: ids.yesNo }]))[0].id;
     ids.start = (await call('contents/lookup', ['https://docs.example.com/start', { contentSetId: ids.docsHelpful }]))[0].id;
@@ -424,26 +433,54 @@ describeInBrowser('console in Chromium: what a site owner trips over', () => {
     await context.close();
   });
 
-  test("the project page: what needs attention, last week's worst pages with their intervals drawn, the largest drops, the alerts", async () => {
+  test("the project page: what needs attention, the live last 7 days' worst pages with their intervals drawn, last week's drops, the alerts", async () => {
     await raiseAlerts();
     const { context, page } = await pages.newPage();
     await signIn(page, `/projects/${ids.docs}`);
     const section = page.getByRole('region', { name: 'Needs attention' });
-    // Last week's worst pages with their intervals, from the digest: the FAQ at 1.5 stars.
-    const digest = await call('projects/digest', [ids.docs]);
-    const [faqWorst] = digest.schemas.find((entry: { schema: string }) => entry.schema === 'rating').worst;
+    // The worst pages of the last 7 days, named with their dates (today the last).
+    // A day as the console writes it (date-fns' "d MMM yyyy", UTC): "7 Dec 2026".
+    const day = (date: Date) =>
+      `${date.getUTCDate()} ${'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ')[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+    await expect(section.getByTestId('attention-days').innerText()).resolves.toMatch(new RegExp(`^\\d+ \\w{3}( \\d{4})? – ${day(new Date())}, today included`));
+    // Read live from the rankings: "Getting started" (5 yes of 20, 2 days ago) with its interval.
+    const [start] = await call('contents/top', [{ projectId: ids.docs, schema: 'yes-no', period: 'rolling7d', $sort: 'worst' }]);
+    expect(start.id).toBe(ids.start);
+    const percent = (value: number) => `${Math.round(value * 100)}%`;
+    await expect(
+      section
+        .getByTestId('worst-yes-no')
+        .locator('li[data-item="https://docs.example.com/start"]')
+        .evaluate((item) => item.textContent),
+    ).resolves.toBe(`https://docs.example.com/start in Docs helpful25% (${percent(start.score.low)}–${percent(start.score.high)})20 responses`);
+    // The API page has 9 ratings today: not ranked. A 10th, created now, ranks it at the next
+    // read of the page, without waiting for a week's digest (whose week ended before today).
+    const rating = section.getByTestId('worst-rating');
+    await rating.waitFor();
+    const worstApi = rating.locator('li[data-item="https://docs.example.com/api"]');
+    expect(await worstApi.count()).toBe(0);
+    await call('responses/create', [{ contentSetId: ids.docsRating, key: 'https://docs.example.com/api', value: 2 }]);
+    await api.drainStream();
+    await page.reload();
+    await worstApi.waitFor();
+    const [apiWorst] = (await call('contents/top', [{ projectId: ids.docs, schema: 'rating', period: 'rolling7d', $sort: 'worst' }])).filter(
+      (entry: { key: string }) => entry.key === 'https://docs.example.com/api',
+    );
     const stars = (value: number) => `${Math.round(value * 10) / 10} ★`;
-    const worstFaq = section.getByTestId('worst-rating').locator('li[data-item="https://docs.example.com/faq"]');
-    await expect(worstFaq.evaluate((item) => item.textContent)).resolves.toBe(
-      `https://docs.example.com/faq in Docs rating${stars(1.5)} (${stars(faqWorst.score.low)}–${stars(faqWorst.score.high)})20 responses`,
+    await expect(worstApi.evaluate((item) => item.textContent)).resolves.toBe(
+      `https://docs.example.com/api in Docs rating${stars(1.5)} (${stars(apiWorst.score.low)}–${stars(apiWorst.score.high)})10 responses`,
     );
     // The interval is drawn where it lies on the set's 1-5 scale.
-    const track = (await worstFaq.locator('.interval-track').boundingBox())!;
-    const range = (await worstFaq.locator('.interval-range').boundingBox())!;
+    const track = (await worstApi.locator('.interval-track').boundingBox())!;
+    const range = (await worstApi.locator('.interval-range').boundingBox())!;
     const at = (score: number) => track.x + ((score - 1) / 4) * track.width;
-    expect(Math.abs(range.x - at(faqWorst.score.low))).toBeLessThan(2);
-    expect(Math.abs(range.x + range.width - at(faqWorst.score.high))).toBeLessThan(2);
-    // Last week's drops beyond the noise: the FAQ, 4.5 to 1.5 stars.
+    expect(Math.abs(range.x - at(apiWorst.score.low))).toBeLessThan(2);
+    expect(Math.abs(range.x + range.width - at(apiWorst.score.high))).toBeLessThan(2);
+    // Last week's drops beyond the noise, from the digest and named as its week: the FAQ, 4.5 to 1.5 stars.
+    const digest = await call('projects/digest', [ids.docs]);
+    await expect(section.getByTestId('attention-week').innerText()).resolves.toBe(
+      `The week of ${day(new Date(digest.week.from))} – ${day(new Date(digest.week.to))} against the week before (the weekly digest).`,
+    );
     const faq = section.getByTestId('drops').locator('li[data-item="https://docs.example.com/faq"]');
     await expect(faq.innerText()).resolves.toMatch(/the average rating down 3 stars, outside the noise: 4\.5 ★ → 1\.5 ★\s+20 responses$/);
     // The latest alerts: the job's, for "Getting started" (5 of 20 against 18 of 20) and its set.
@@ -466,6 +503,7 @@ describeInBrowser('console in Chromium: what a site owner trips over', () => {
     const phone = await pages.newPage({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
     await signIn(phone.page, `/projects/${ids.docs}`);
     await phone.page.getByTestId('drops').waitFor();
+    await phone.page.getByTestId('worst-rating').locator('li[data-item="https://docs.example.com/api"]').waitFor();
     await checkPage(phone.page, 'narrow-needs-attention');
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBe(360);
     await phone.context.close();

@@ -6,7 +6,9 @@
  * a theme's link lists exactly its messages; an admin renames and merges themes (recorded and
  * shown, then in the themes after the job's next run) and moves a message from a theme's list;
  * a viewer sees no curation; the item's panel and Needs attention name the theme that grew on
- * its page; an alert on the set names what grew, in the chat lines' words. At 1280 and 360 px, with axe.
+ * its page, and Needs attention ranks a page whose "no" messages arrive now at its next read
+ * (the live last 7 days, not the digest's week); an alert on the set names what grew, in the
+ * chat lines' words. At 1280 and 360 px (dark), with axe.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -26,6 +28,20 @@ const DAY = 86_400_000;
 /** The fixture's last day: its dates are moved so that it ends yesterday (UTC). */
 const FIXTURE_END = Date.parse('2026-06-29T00:00:00Z');
 const RISING_PAGE = '/help/payments';
+/** A page without messages until a test sends these, today. */
+const NEW_PAGE = '/help/checkout';
+const CHECKOUT_MESSAGES = [
+  'charged twice at checkout',
+  'my card was charged twice for one order',
+  'you charged me twice',
+  'double charge on my card after checkout',
+  'charged two times for the same order',
+  'the checkout charged my card twice',
+  'billed twice for one order',
+  'why was I charged twice?',
+  'charged twice, please refund one',
+  'payment taken twice at checkout',
+];
 
 describeInBrowser('console in Chromium: the Why panel and curation of themes', () => {
   let build: ConsoleBuild;
@@ -41,6 +57,19 @@ describeInBrowser('console in Chromium: the Why panel and curation of themes', (
   const themeEntries = (page: Page) => page.locator('[data-testid="themes"] > li');
   const rolling7d = (path: string) => `${base}${path}?period=rolling7d`;
   const weekThemes = () => call<Themes>('sets/themes', [setId, { period: 'rolling7d', tag: 'no', compare: 'previous' }]);
+
+  /** The page is among the worst of the last 7 days, its line naming what pageReason picks among its "no" messages of those days. */
+  async function expectReason(page: Page, itemId: string, key: string) {
+    const reason = pageReason(await call<Themes>('contents/themes', [itemId, { period: 'rolling7d', tag: 'no', compare: 'previous', $size: 5, $examples: 0 }]));
+    expect(reason).toBeDefined();
+    const listed = page.getByTestId('worst-tagged-message').locator(`[data-item="${key}"]`);
+    const line = listed.getByTestId('attention-reason');
+    await line.waitFor();
+    expect(await line.innerText()).toContain(
+      reason && 'phrase' in reason ? `Rising phrase: “${reason.phrase.text}”` : `: ${reason?.theme.label}, ${reason?.theme.count} of`,
+    );
+    return listed;
+  }
 
   beforeAll(async () => {
     build = await buildTestConsole();
@@ -179,28 +208,42 @@ describeInBrowser('console in Chromium: the Why panel and curation of themes', (
     await context.close();
   });
 
-  test('at 360 px: the item’s Why panel and Needs attention name what grew on the page', async () => {
+  test('at 360 px, dark: the item’s Why panel and Needs attention name what grew on the page', async () => {
     const item = await call<Themes>('contents/themes', [paymentsId, { period: 'rolling7d', tag: 'no', compare: 'previous' }]);
-    const { context, page } = await pages.newPage({ viewport: { width: 360, height: 740 } });
+    const { context, page } = await pages.newPage({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
     await signInAt(page, rolling7d(`/items/${paymentsId}`), account.admin);
     await page.locator(`[data-theme="${item.themes[0].label}"]`).waitFor();
     expect(await themeEntries(page).count()).toBe(item.themes.length);
     await checkPage(page, 'themes-item-why-360');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
-    // Needs attention names what pageReason (unit-tested) picks among the page's "no" messages of the last 7 days.
-    const reason = pageReason(
-      await call<Themes>('contents/themes', [paymentsId, { period: 'rolling7d', tag: 'no', compare: 'previous', $size: 5, $examples: 0 }]),
-    );
-    expect(reason).toBeDefined();
+    // Needs attention ranks the live last 7 days (read from the rankings) and names what pageReason
+    // (unit-tested) picks among each worst page's "no" messages of those days.
+    await api.drainStream();
     await page.goto(`${base}/projects/${projectId}`);
-    const line = page.locator(`[data-item="${RISING_PAGE}"] [data-testid="attention-reason"]`);
-    await line.waitFor();
-    expect(await line.innerText()).toContain(
-      reason && 'phrase' in reason ? `Rising phrase: “${reason.phrase.text}”` : `: ${reason?.theme.label}, ${reason?.theme.count} of`,
-    );
+    await expectReason(page, paymentsId, RISING_PAGE);
     await checkPage(page, 'themes-needs-attention-360');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await context.close();
+  });
+
+  test('at 1280 px: a page whose “no” messages arrive now is among the worst pages at the next read, with what they say', async () => {
+    const { context, page } = await pages.newPage();
+    await signInAt(page, `${base}/projects/${projectId}`, account.admin);
+    const worst = page.getByTestId('worst-tagged-message');
+    await worst.locator(`[data-item="${RISING_PAGE}"]`).waitFor();
+    expect(await worst.locator(`[data-item="${NEW_PAGE}"]`).count()).toBe(0);
+    // Ten visitors of the checkout page, now, through the widgets' operation; the counts, the
+    // rankings (the ranker's next run) and the themes (the job's next run) follow within a minute.
+    for (const message of CHECKOUT_MESSAGES)
+      await succeeded(api, 'responses/create', [{ contentSetId: setId, key: NEW_PAGE, value: { tag: 'no', message } }], undefined);
+    await api.drainStream();
+    await runThemes(defaultStore().store, new Date());
+    await page.reload();
+    const checkoutId = (await call('contents/lookup', [NEW_PAGE, { contentSetId: setId }]))[0].id;
+    const listed = await expectReason(page, checkoutId, NEW_PAGE);
+    expect(await listed.locator('.attention-count').innerText()).toBe(`${CHECKOUT_MESSAGES.length} responses`);
+    await checkPage(page, 'themes-needs-attention');
     await context.close();
   });
 

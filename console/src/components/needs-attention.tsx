@@ -1,20 +1,27 @@
 /**
- * A project's "Needs attention", from its digest of last week (Monday to Sunday): per schema
- * with a score, the worst pages with their 95% intervals drawn as bars (a page with 2 answers
- * is not ranked with one of 200: the interval says how sure the score is), each with what its
- * messages of the last 7 days say most (page-reason.tsx); the largest drops beyond the noise;
- * and the latest alerts.
+ * A project's "Needs attention": per schema with a score, the worst pages of the last 7 days
+ * (ending today, read live from the rankings like the page's other statistics, so a response
+ * counted a minute ago already moves them) with their 95% intervals drawn as bars (a page with
+ * 2 answers is not ranked with one of 200: the interval says how sure the score is), each with
+ * what its messages of the same 7 days say most (page-reason.tsx); the largest drops of the
+ * last complete week against the week before, from the weekly digest (no operation ranks
+ * pages by their change over the live 7 days); and the latest alerts.
  */
 import { Link } from 'wouter';
-import type { ContentSet, ProjectDigest, SchemaName } from '@feedback-service/client';
+import type { ContentItemTopEntry, ContentSet, ProjectDigest, SchemaName } from '@feedback-service/client';
 import { useAlerts } from '../data/alerts';
+import { useWorstItems, WORST_MIN_COUNT } from '../data/contents';
 import { loadedItems } from '../data/paging';
 import { useProjectDigest } from '../data/projects';
+import { useContentSets } from '../data/sets';
 import { formatCount, formatDate, plural } from '../lib/format';
+import { periodLabel, resolveView } from '../lib/periods';
 import { changeWords, schemaName, scoreView } from '../schemas';
+import { SCHEMAS } from '../../../shared/schema-options';
 import { AlertItem } from './alert-item';
 import { PageReason } from './page-reason';
 import { IntervalBar } from './interval-bar';
+import { itemName } from './responses';
 import { ErrorMessage, Loading } from './states';
 
 type Digest = ProjectDigest;
@@ -36,28 +43,51 @@ function ScoreWithInterval(props: { score: { value: number; low: number; high: n
   );
 }
 
-/** Per scored schema, the week's worst pages (the digest ranks them by the top of their interval). */
-function WorstPages(props: { digest: Digest; sets: Map<string, ContentSet> }) {
-  const schemas = props.digest.schemas.filter((entry) => entry.worst.length > 0);
-  if (schemas.length === 0) return <p className="muted">No page had enough responses last week to be ranked.</p>;
+/** The schemas whose sets have a score: each is ranked on its own (a share and a mean rating do not compare). */
+const SCORED_SCHEMAS = SCHEMAS.filter((schema) => scoreView(schema) !== null);
+
+/** Per scored schema, the worst pages of the last 7 days (ranked by the top of their interval). */
+function WorstPages(props: { projectId: string; sets: Map<string, ContentSet> }) {
+  const ranked = useWorstItems(props.projectId, SCORED_SCHEMAS);
+  const entries = ranked.flatMap((result) => result.data ?? []);
+  // Pages of sets beyond the first 20 the project page read name their set too (one read each, cached).
+  const missing = [...new Set(entries.map((entry) => entry.contentSetId).filter((id) => !props.sets.has(id)))];
+  const fetched = useContentSets(missing);
+  const sets = new Map(props.sets);
+  fetched.forEach((result, index) => {
+    if (result.data) sets.set(missing[index], result.data);
+  });
+  const failed = ranked.find((result) => result.error);
+  if (failed) return <ErrorMessage error={failed.error} retry={() => void Promise.all(ranked.map((result) => result.refetch()))} />;
+  if (ranked.some((result) => !result.data)) return <Loading what="the last 7 days" />;
+  const schemas = SCORED_SCHEMAS.map((schema, index) => ({ schema, worst: ranked[index].data ?? [] })).filter((entry) => entry.worst.length > 0);
+  if (schemas.length === 0) return <p className="muted">No page had {WORST_MIN_COUNT} or more responses in the last 7 days, so none is ranked yet.</p>;
   return schemas.map((entry) => (
     <div key={entry.schema}>
       {schemas.length > 1 && <h4 className="attention-schema">{schemaName(entry.schema)}</h4>}
       <ol className="attention-list" data-testid={`worst-${entry.schema}`}>
         {entry.worst.map((page) => (
-          <li key={page.contentItemId} data-item={page.name}>
-            <span className="attention-name">
-              <Link href={`/items/${page.contentItemId}`}>{page.name}</Link>
-              {props.sets.has(page.contentSetId) && <span className="muted"> in {props.sets.get(page.contentSetId)?.name}</span>}
-            </span>
-            <ScoreWithInterval score={page.score} set={props.sets.get(page.contentSetId)} schema={entry.schema} />
-            <span className="attention-count muted">{plural(page.count, 'response')}</span>
-            {props.sets.has(page.contentSetId) && <PageReason itemId={page.contentItemId} set={props.sets.get(page.contentSetId)!} />}
-          </li>
+          <WorstPage key={page.id} page={page} set={sets.get(page.contentSetId)} schema={entry.schema} />
         ))}
       </ol>
     </div>
   ));
+}
+
+function WorstPage(props: { page: ContentItemTopEntry; set: ContentSet | undefined; schema: SchemaName }) {
+  const { page, set } = props;
+  const name = itemName(page);
+  return (
+    <li data-item={name}>
+      <span className="attention-name">
+        <Link href={`/items/${page.id}`}>{name}</Link>
+        {set && <span className="muted"> in {set.name}</span>}
+      </span>
+      {page.score && <ScoreWithInterval score={page.score} set={set} schema={props.schema} />}
+      <span className="attention-count muted">{plural(page.stats.count, 'response')}</span>
+      {set && <PageReason itemId={page.id} set={set} />}
+    </li>
+  );
 }
 
 /** The week's significant drops against the week before, largest first (as a share of their scale). */
@@ -126,26 +156,31 @@ function weekOf(digest: Digest): string {
 export function NeedsAttention(props: { projectId: string; sets: ContentSet[] }) {
   const sets = new Map(props.sets.map((set) => [set.id, set]));
   const digest = useProjectDigest(props.projectId);
-  const waiting = digest.error ? <ErrorMessage error={digest.error} retry={() => void digest.refetch()} /> : <Loading what="last week" />;
+  const lastSevenDays = periodLabel(resolveView('rolling7d', undefined));
   return (
     <div className="needs-attention">
       <section aria-labelledby="attention-worst">
-        <h3 id="attention-worst">Worst pages last week</h3>
+        <h3 id="attention-worst">Worst pages, last 7 days</h3>
+        <p className="muted" data-testid="attention-days">
+          {lastSevenDays}, today included (UTC), counted up to now. Ranked by the top of each page’s 95% interval (the bar; the mark is its score), so a page
+          with few answers is not ranked on luck; pages with fewer than {WORST_MIN_COUNT} responses are left out.
+        </p>
+        <WorstPages projectId={props.projectId} sets={sets} />
+      </section>
+      <section aria-labelledby="attention-drops">
+        <h3 id="attention-drops">Largest drops last week</h3>
         {digest.data ? (
           <>
             <p className="muted" data-testid="attention-week">
-              The week of {weekOf(digest.data)}. Ranked by the top of each page’s 95% interval (the bar; the mark is its score), so a page with few answers is
-              not ranked on luck.
+              The week of {weekOf(digest.data)} against the week before (the weekly digest).
             </p>
-            <WorstPages digest={digest.data} sets={sets} />
+            <LargestDrops digest={digest.data} sets={sets} />
           </>
+        ) : digest.error ? (
+          <ErrorMessage error={digest.error} retry={() => void digest.refetch()} />
         ) : (
-          waiting
+          <Loading what="last week" />
         )}
-      </section>
-      <section aria-labelledby="attention-drops">
-        <h3 id="attention-drops">Largest drops</h3>
-        {digest.data ? <LargestDrops digest={digest.data} sets={sets} /> : waiting}
       </section>
       <section aria-labelledby="attention-alerts">
         <h3 id="attention-alerts">Recent alerts</h3>
