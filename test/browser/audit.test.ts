@@ -2,7 +2,8 @@
  * The console's audit log in headless Chromium against the local server: a change made in
  * the console (a new API key) shows as the newest entry, one line, its target and actor by
  * their labels (ids on hover); the filters (person or key, operation, outcome, days) narrow
- * the list; "Load more" reads on by cursor; the exports write what the filters select;
+ * the list; "Load more" reads on by cursor; the exports write what the filters select; a
+ * curation of themes names its set, its record in words and its theme, linked to the set;
  * viewers get no link to it.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -10,6 +11,7 @@ import type { ConsoleBuild } from '../../console/build';
 import { readFileSync } from 'node:fs';
 import { issueApiKey } from '../../functions/operations/api-keys';
 import { createProject } from '../../functions/operations/projects';
+import { runThemes } from '../../functions/jobs/themes';
 import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 import { buildTestConsole, checkPage, describeInBrowser, launchBrowser, pageOpener, signInAt, tearDownConsoleSuite } from '../support/browser';
@@ -186,6 +188,75 @@ describeInBrowser('console in Chromium: the audit log', () => {
     // The table keeps what was stored.
     expect((await api.call('projects/get', [spoofed.id], { key: adminKey })).body.name).toBe('Acme\u202Eevil');
     await context.close();
+  });
+
+  test('a curation of themes: its set, the record in words and its theme named and linked to the Why panel, the message it moved', async () => {
+    const ok = async (path: string, args: unknown[], key: string | undefined = adminKey) => {
+      const answer = await api.call(path, args, key ? { key } : {});
+      expect(answer.status).toBe(200);
+      return answer.body;
+    };
+    const projectId = (await ok('projects/create', [{ name: 'Curated shop' }])).id;
+    const setId = (await ok('sets/create', [{ projectId, key: 'feedback', schema: 'message', metadata: { name: 'Shop feedback' } }])).id;
+    // Ten messages, enough for the themes job's first discovery.
+    const gifts = [
+      'gift card',
+      'giftcard',
+      'gift voucher',
+      'the gift card',
+      'my gift card',
+      'gift card code',
+      'voucher',
+      'gift cards',
+      'a gift card',
+      'card gift',
+    ];
+    const imported = gifts.map((text, index) => ({
+      importId: `gift-${index}`,
+      key: '/gift-cards',
+      value: `${text} refused at checkout`,
+      createdAt: new Date(Date.now() - (index + 1) * 60_000).toISOString(),
+    }));
+    await ok('responses/import', [setId, imported]);
+    const messageId = (await ok('responses/list', [{ contentSetId: setId, $size: 1 }])).items[0].id;
+    const pinned = await ok('sets/curateThemes', [setId, { kind: 'pin', label: 'Gift cards', phrases: ['gift card'] }]);
+    // The themes job knows the pinned theme from its next run; then it can be renamed and given messages.
+    await api.drainStream({ rank: false });
+    await runThemes(defaultStore().store, new Date());
+    await ok('sets/curateThemes', [setId, { kind: 'rename', themeId: pinned.themeId, label: 'Gift card codes' }]);
+    const moved = await ok('sets/curateThemes', [setId, { kind: 'move', messageId, themeId: pinned.themeId }]);
+
+    const { context, page } = await pages.newPage();
+    await signIn(page, '/audit');
+    const rows = page.locator('tr[data-entry]');
+    await rows.first().waitFor();
+    const targets = (index: number) => rows.nth(index).locator('.audit-target').allInnerTexts();
+    // Newest first: each names the set, its record in words with the labels of its time, and the theme by its latest label.
+    await rows.nth(2).getByText('Pinned “Gift cards” (“gift card”)').waitFor();
+    expect(await rows.nth(0).locator('code').innerText()).toBe('sets/curateThemes');
+    expect(await targets(0)).toEqual(['Shop feedback', 'Moved a message to “Gift card codes”', '“Gift card codes”', `response ${messageId.slice(0, 6)}…`]);
+    expect(await targets(1)).toEqual(['Shop feedback', 'Renamed “Gift cards” to “Gift card codes”', '“Gift card codes”']);
+    expect(await targets(2)).toEqual(['Shop feedback', 'Pinned “Gift cards” (“gift card”)', '“Gift card codes”']);
+    // Linked to the set's Why panel, with the kind and id on hover.
+    const newest = rows.first();
+    const record = newest.getByRole('link', { name: 'Moved a message to “Gift card codes”' });
+    expect(await record.getAttribute('href')).toBe(`/sets/${setId}`);
+    expect(await record.getAttribute('title')).toBe(`curation ${moved.id}`);
+    expect(await newest.getByRole('link', { name: '“Gift card codes”', exact: true }).getAttribute('title')).toBe(`theme ${pinned.themeId}`);
+    expect(await newest.locator('.audit-target', { hasText: 'response' }).getAttribute('title')).toBe(`response ${messageId}`);
+    await checkPage(page, 'audit-curations');
+    // "only" on the theme: the three curations about it.
+    await newest.getByRole('button', { name: 'Only entries about theme “Gift card codes”' }).click();
+    await until(async () => (await rows.count()) === 3, 15_000, 'the three entries about the theme');
+    expect(await page.getByTestId('audit-about').innerText()).toBe('Only entries about theme “Gift card codes”. Show every target');
+    await context.close();
+
+    const phone = await pages.newPage({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
+    await signIn(phone.page, '/audit');
+    await phone.page.getByRole('link', { name: 'Moved a message to “Gift card codes”' }).waitFor();
+    await checkPage(phone.page, 'narrow-audit-curations');
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBe(360);
+    await phone.context.close();
   });
 
   test('viewers have no audit log', async () => {

@@ -2,7 +2,7 @@
  * Themes of free-text messages (contents/themes, sets/themes, projects/themes) and their
  * curation (sets/curateThemes, sets/themeCurations): query keys, reads and the curation.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ThemeCuration, ThemeCurationResult, ThemesFilter } from '@feedback-service/client';
 import type { StatPeriod } from '../lib/periods';
 import { useSession } from '../session';
@@ -60,6 +60,12 @@ export function useThemes(subject: Subject, query: ThemesQuery, options: { enabl
 export function useThemeCurations(setId: string, options: { enabled?: boolean } = {}) {
   const { client } = useSession();
   return useQuery({ queryKey: themeKeys.curations(setId), queryFn: () => client.sets.themeCurations(setId), enabled: options.enabled ?? true });
+}
+
+/** Several sets' curation records (one read each, cached like `useThemeCurations`), for the audit log's words. */
+export function useThemeCurationsOf(setIds: string[]) {
+  const { client } = useSession();
+  return useQueries({ queries: setIds.map((setId) => ({ queryKey: themeKeys.curations(setId), queryFn: () => client.sets.themeCurations(setId) })) });
 }
 
 /** An admin's curation of a set's themes; the set's curations and every themes read are read again. */

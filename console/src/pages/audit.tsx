@@ -19,6 +19,7 @@ import { Page } from '../components/page';
 import { Loading, OperationError, errorMessage } from '../components/states';
 import { useApiKeys } from '../data/api-keys';
 import { type AuditQuery, useAuditEntries } from '../data/audit';
+import { useThemeCurationsOf } from '../data/themes';
 import { useContentItems } from '../data/contents';
 import { useInvitations, useMembers } from '../data/members';
 import { loadedItems } from '../data/paging';
@@ -27,6 +28,7 @@ import { useContentSets } from '../data/sets';
 import { useWebhooks } from '../data/webhooks';
 import { AUDITED_ROUTES, type TargetKind, targetKinds } from '../lib/audit-targets';
 import { type ExportProgress, readChunks, saveFile } from '../lib/export';
+import { curationWords } from '../lib/themes';
 import { dayRangeQuery, formatCount, formatDateTime, plural } from '../lib/format';
 import { useSession } from '../session';
 
@@ -79,8 +81,17 @@ interface NamedTarget {
   href?: string;
 }
 
-/** Names for the ids of the entries shown: from the account's members, invitations, keys and webhooks, and the projects, sets and items the entries name (one read each, cached). */
-function useTargetNames(entries: AuditEntry[]) {
+/** An entry's target kinds, with what its curation record (if any) says of its ids. */
+type KindsOf = (entry: AuditEntry) => TargetKind[];
+
+/**
+ * Names for the ids of the entries shown: from the account's members, invitations, keys and
+ * webhooks, the projects, sets and items the entries name (one read each, cached), and the
+ * curation records of the sets whose themes were curated (sets/themeCurations, one read a
+ * set): a curation in words ("Renamed a theme to “Sizing”") and a theme by the label people
+ * gave it, both linked to the set's Why panel.
+ */
+function useTargetNames(entries: AuditEntry[]): { names: Map<string, NamedTarget>; kindsOf: KindsOf } {
   const members = useMembers();
   const invitations = useInvitations();
   const keys = useApiKeys();
@@ -97,6 +108,10 @@ function useTargetNames(entries: AuditEntry[]) {
   const itemIds = ofKind('item');
   const sets = useContentSets(setIds);
   const items = useContentItems(itemIds);
+  const curatedSetIds = [
+    ...new Set(entries.filter((entry) => entry.operation === 'sets/curateThemes' && entry.targetIds[0]).map((entry) => entry.targetIds[0])),
+  ];
+  const curations = useThemeCurationsOf(curatedSetIds);
   const names = new Map<string, NamedTarget>();
   for (const member of members.data?.items ?? []) names.set(member.id, { label: member.name ?? member.email ?? member.subject, href: '/members' });
   for (const invitation of invitations.data?.items ?? []) names.set(invitation.id, { label: `invitation of ${invitation.email}`, href: '/members' });
@@ -111,8 +126,22 @@ function useTargetNames(entries: AuditEntry[]) {
   items.forEach((result, index) => {
     if (result.data) names.set(itemIds[index], { label: result.data.metadata.title || result.data.key, href: `/items/${itemIds[index]}` });
   });
+  const records = new Map<string, Record<string, unknown>>();
+  curations.forEach((result, index) => {
+    const href = `/sets/${curatedSetIds[index]}`;
+    // The labels people gave themes (renamed, pinned, split off), oldest record first: each
+    // record in words with the labels before it, each theme by its latest.
+    const labels = new Map<string, string>();
+    for (const { id, record } of result.data ?? []) {
+      records.set(id, record);
+      names.set(id, { label: curationWords(record, labels), href });
+      const themeId = record.kind === 'split' ? record.newThemeId : record.themeId;
+      if (typeof themeId === 'string' && typeof record.label === 'string') labels.set(themeId, record.label);
+    }
+    for (const [themeId, label] of labels) names.set(themeId, { label: `“${label}”`, href });
+  });
   if (me) names.set(me.accountId, { label: me.accountName });
-  return names;
+  return { names, kindsOf: (entry) => targetKinds(entry.operation, entry.targetIds, entry.targetIds[1] ? records.get(entry.targetIds[1]) : undefined) };
 }
 
 function hostOf(url: string): string {
@@ -134,6 +163,8 @@ const KIND_NAMES: Record<TargetKind, string> = {
   member: 'member',
   invitation: 'invitation',
   account: 'account',
+  curation: 'curation',
+  theme: 'theme',
   unknown: 'id',
 };
 
@@ -143,10 +174,10 @@ function targetWords(kind: TargetKind, id: string, named: NamedTarget | undefine
 }
 
 /** Each target by its name, linked to it, with a button that shows only the entries about it. */
-function Targets(props: { entry: AuditEntry; names: Map<string, NamedTarget>; onFilter: (targetId: string) => void }) {
+function Targets(props: { entry: AuditEntry; names: Map<string, NamedTarget>; kindsOf: KindsOf; onFilter: (targetId: string) => void }) {
   const { entry, names } = props;
   if (entry.targetIds.length === 0) return <span className="muted">–</span>;
-  const kinds = targetKinds(entry.operation, entry.targetIds);
+  const kinds = props.kindsOf(entry);
   const parts: ReactNode[] = entry.targetIds.map((id, index) => {
     const named = names.get(id);
     const title = `${KIND_NAMES[kinds[index]]} ${id}`;
@@ -333,7 +364,7 @@ function AuditExport(props: { query: AuditQuery; listFailed: boolean }) {
   );
 }
 
-function auditColumns(names: Map<string, NamedTarget>, onFilter: (targetId: string) => void): Column<AuditEntry>[] {
+function auditColumns(names: Map<string, NamedTarget>, kindsOf: KindsOf, onFilter: (targetId: string) => void): Column<AuditEntry>[] {
   return [
     {
       header: 'When',
@@ -345,7 +376,7 @@ function auditColumns(names: Map<string, NamedTarget>, onFilter: (targetId: stri
     },
     { header: 'Who', cell: (entry) => <Who actor={entry.actor} /> },
     { header: 'What', cell: (entry) => <code>{entry.operation}</code> },
-    { header: 'Target', cell: (entry) => <Targets entry={entry} names={names} onFilter={onFilter} /> },
+    { header: 'Target', cell: (entry) => <Targets entry={entry} names={names} kindsOf={kindsOf} onFilter={onFilter} /> },
     {
       header: 'Outcome',
       cell: (entry) => (
@@ -365,10 +396,10 @@ function auditColumns(names: Map<string, NamedTarget>, onFilter: (targetId: stri
 }
 
 /** The filtered target in words, from the entries about it (which name its kind), else its id. */
-function aboutWords(targetId: string, entries: AuditEntry[], names: Map<string, NamedTarget>): string {
+function aboutWords(targetId: string, entries: AuditEntry[], names: Map<string, NamedTarget>, kindsOf: KindsOf): string {
   for (const entry of entries) {
     const index = entry.targetIds.indexOf(targetId);
-    if (index >= 0) return targetWords(targetKinds(entry.operation, entry.targetIds)[index], targetId, names.get(targetId));
+    if (index >= 0) return targetWords(kindsOf(entry)[index], targetId, names.get(targetId));
   }
   return targetId;
 }
@@ -378,7 +409,7 @@ export default function AuditPage() {
   const query = serverQuery(filters);
   const entries = useAuditEntries(query);
   const items = loadedItems(entries.data);
-  const names = useTargetNames(items);
+  const { names, kindsOf } = useTargetNames(items);
   const filtered = Object.keys(query).length > 0;
   return (
     <Page title="Audit log" subtitle="Every change made with an API key or by a member, and every refused attempt, newest first. Entries are kept 400 days.">
@@ -386,7 +417,7 @@ export default function AuditPage() {
       <FilterForm key={JSON.stringify(filters)} filters={filters} onApply={setFilters} />
       {filters.targetId && (
         <p className="audit-about" data-testid="audit-about">
-          Only entries about {aboutWords(filters.targetId, items, names)}.{' '}
+          Only entries about {aboutWords(filters.targetId, items, names, kindsOf)}.{' '}
           <button type="button" className="link-button" onClick={() => setFilters({ ...filters, targetId: '' })}>
             Show every target
           </button>
@@ -403,10 +434,10 @@ export default function AuditPage() {
         <div className="audit-log">
           <ListTable
             caption="Audit log"
-            columns={auditColumns(names, (targetId) => setFilters({ ...filters, targetId }))}
+            columns={auditColumns(names, kindsOf, (targetId) => setFilters({ ...filters, targetId }))}
             rows={items}
             rowKey={(entry) => entry.id}
-            rowData={(entry) => ({ 'data-entry': entry.id })}
+            rowData={(entry) => ({ 'data-entry': entry.id, 'data-operation': entry.operation })}
           />
         </div>
       )}
