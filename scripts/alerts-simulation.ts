@@ -24,6 +24,7 @@ import {
 import { addContribution, type Counter, COUNTER_SUMS, emptyCounter, mergeCounters } from '../functions/domain/aggregation';
 import { type AnySchemaConfig, normalizeValue, optionLabels, parseSchemaConfig, type Schema, scoreSample } from '../functions/domain/schemas';
 import type { Contribution } from '../functions/domain/schemas';
+import { changePValue, type ScoreSample } from '../functions/domain/statistics';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -158,6 +159,14 @@ export interface ReplayOptions {
    * for all; `hourlyUnadjusted`: the job before, each entity's 95% interval alone.
    */
   looks: 'daily' | 'hourly' | 'hourlyUnadjusted';
+  /**
+   * The p-value each entity is decided on: `drop`, the job's (statistics.ts `dropPValue`:
+   * Welch's one-sided, Newcombe's two-sided for a fall of a share); `twoSided`, the job's
+   * before (the change's two-sided p-value, `changePValue`, for every schema); `halved`, the
+   * one-sided half of the two-sided p-value for a fall (1 minus it for a rise), for every
+   * schema: for a mean it is `drop`, for a share the one-sided Newcombe not chosen.
+   */
+  pValue?: 'drop' | 'twoSided' | 'halved';
 }
 
 function negated(counter: Counter): Counter {
@@ -259,8 +268,9 @@ export function replayAlerts(
       }
       if (!samples) continue;
       const windows = alertWindows(new Date(at));
-      const assessment = assessDrop(samples, windows, settings);
-      if (!assessment) continue;
+      const assessed = assessDrop(samples, windows, settings);
+      if (!assessed) continue;
+      const assessment = { ...assessed, pValue: pValueOf(options.pValue ?? 'drop', assessed, samples) };
       if (options.looks === 'daily') testedToday.add(entity);
       tested.push({ entity, assessment });
     }
@@ -280,6 +290,14 @@ export function replayAlerts(
     const currentSample = scoreSample(schema, config, current);
     return previousSample && currentSample ? { current: currentSample, previous: previousSample } : undefined;
   }
+}
+
+/** The p-value an entity is decided on in the replay (`ReplayOptions.pValue`). */
+function pValueOf(kind: NonNullable<ReplayOptions['pValue']>, assessment: DropAssessment, samples: { current: ScoreSample; previous: ScoreSample }): number {
+  if (kind === 'drop') return assessment.pValue;
+  const twoSided = changePValue(samples.current, samples.previous)!;
+  if (kind === 'twoSided') return twoSided;
+  return assessment.change.delta < 0 ? twoSided / 2 : 1 - twoSided / 2;
 }
 
 /** What an alert list says of the scenario: false alerts on stable pages, and which dropping pages alerted by when. */

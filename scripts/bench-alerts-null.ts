@@ -11,8 +11,9 @@
  *    job's alerts must equal, one for one, the replay's over the same responses
  *    (scripts/alerts-simulation.ts): that is what lets the replay stand for the job.
  * 2. The replay at full scale, 1,000 stable pages and 20 of each dropping kind, over
- *    `--replications` seeds: the job as built, and for comparison the same decision on
- *    hourly sliding windows and the per-page rule the job had before.
+ *    `--replications` seeds: the job as built, and for comparison the two-sided p-values it
+ *    had before, the one-sided Newcombe p-value it does not use, the same decision on hourly
+ *    sliding windows and the per-page rule the job had before those.
  *
  * Pages: stable at 80% good every day; `droppedBefore` at 50% in the 7 days before the week
  * (their drop fills the window at the week's first evaluation); `dropsInWeek` at 50% from
@@ -90,6 +91,7 @@ interface EndToEnd {
 interface Replayed {
   schema: SimulatedSchema;
   looks: ReplayOptions['looks'];
+  pValue: NonNullable<ReplayOptions['pValue']>;
   falseDiscoveryRate: number;
   replications: number;
   /** Sums over the replications. */
@@ -143,23 +145,31 @@ async function main(): Promise<number> {
   });
 }
 
-/** The replay at full scale: the job as built at 0.05 and 0.1, and the two ways of looking it replaces. */
+/**
+ * The replay at full scale: the job as built at 0.05 and 0.1; the p-values it replaces (the
+ * two-sided p-value for every schema) and the one-sided half of Newcombe's it does not use;
+ * and the two ways of looking it replaces.
+ */
 function replays(replications: number, seed: number): Replayed[] {
   const pages = simulatedPages({ ...FULL, seed });
   const weekStart = Date.UTC(2027, 0, 4);
-  const variants: Pick<Replayed, 'looks' | 'falseDiscoveryRate'>[] = [
-    { looks: 'daily', falseDiscoveryRate: RATE },
-    { looks: 'daily', falseDiscoveryRate: 0.1 },
-    { looks: 'hourly', falseDiscoveryRate: RATE },
-    { looks: 'hourlyUnadjusted', falseDiscoveryRate: RATE },
+  const variants: Pick<Replayed, 'looks' | 'pValue' | 'falseDiscoveryRate'>[] = [
+    { looks: 'daily', pValue: 'drop', falseDiscoveryRate: RATE },
+    { looks: 'daily', pValue: 'drop', falseDiscoveryRate: 0.1 },
+    { looks: 'daily', pValue: 'twoSided', falseDiscoveryRate: RATE },
+    { looks: 'daily', pValue: 'halved', falseDiscoveryRate: RATE },
+    { looks: 'hourly', pValue: 'drop', falseDiscoveryRate: RATE },
+    { looks: 'hourlyUnadjusted', pValue: 'twoSided', falseDiscoveryRate: RATE },
   ];
   const results: Replayed[] = [];
   for (const schema of SCHEMAS) {
-    const sums = variants.map((variant) => ({ ...variant, schema, replications, total: emptyOutcome(), mostFalseInWeek: 0, alertsAtFirst: 0 }));
+    // For a mean the halved p-value is the job's own (Welch's one-sided).
+    const ofSchema = variants.filter((variant) => variant.pValue !== 'halved' || SIMULATED_SCHEMAS[schema].method === 'Newcombe');
+    const sums = ofSchema.map((variant) => ({ ...variant, schema, replications, total: emptyOutcome(), mostFalseInWeek: 0, alertsAtFirst: 0 }));
     for (let replication = 0; replication < replications; replication++) {
       const responses = simulatedResponses(pages, seed + replication);
       for (const sum of sums) {
-        const alerts = replayAlerts(pages, responses, weekStart, { schema, falseDiscoveryRate: sum.falseDiscoveryRate, looks: sum.looks });
+        const alerts = replayAlerts(pages, responses, weekStart, { schema, falseDiscoveryRate: sum.falseDiscoveryRate, looks: sum.looks, pValue: sum.pValue });
         const outcome = outcomeOf(pages, alerts);
         for (const field of Object.keys(outcome) as (keyof Outcome)[]) sum.total[field] += outcome[field];
         sum.mostFalseInWeek = Math.max(sum.mostFalseInWeek, outcome.falseInWeek);
@@ -311,7 +321,7 @@ async function endToEndRuns(scenario: { stable: number; dropping: number }, seed
       for (const alert of page.items) raised.push({ entity: alert.entity === 'contentSet' ? 'set' : alert.name, hour: raisedAt.get(alert.id) ?? -1 });
       cursor = page.cursor;
     }
-    const replayed = replayAlerts(pages, responses, weekStart, { schema, falseDiscoveryRate: RATE, looks: 'daily' });
+    const replayed = replayAlerts(pages, responses, weekStart, { schema, falseDiscoveryRate: RATE, looks: 'daily', pValue: 'drop' });
     const names = (alerts: SimulatedAlert[]) => alerts.map((alert) => `${alert.entity}@${alert.hour}`).sort();
     const job = names(raised);
     const replay = names(replayed);
@@ -335,9 +345,20 @@ function reportLines(local: { stable: number; dropping: number }, endToEnd: EndT
   const share = (part: number, whole: number) => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`);
   const mean = (value: number, count: number) => (value / count).toFixed(2);
   const looksName: Record<ReplayOptions['looks'], string> = {
-    daily: 'as built: once a day, complete days, Benjamini-Hochberg',
+    daily: 'once a day, complete days, Benjamini-Hochberg',
     hourly: 'hourly on windows to now, Benjamini-Hochberg',
-    hourlyUnadjusted: 'hourly on windows to now, each page alone (before)',
+    hourlyUnadjusted: 'hourly on windows to now, each page alone',
+  };
+  const pValueName: Record<Replayed['pValue'], string> = {
+    drop: 'of a drop',
+    twoSided: 'two-sided',
+    halved: 'one-sided Newcombe',
+  };
+  const variantName = (entry: Replayed) => {
+    if (entry.looks === 'daily' && entry.pValue === 'drop') return `as built: ${looksName.daily}, p ${pValueName.drop}`;
+    if (entry.looks === 'daily' && entry.pValue === 'twoSided') return `before: ${looksName.daily}, p ${pValueName.twoSided}`;
+    if (entry.looks === 'hourlyUnadjusted') return `before that: ${looksName.hourlyUnadjusted}, p two-sided`;
+    return `${looksName[entry.looks]}, p ${pValueName[entry.pValue]}`;
   };
   const lines = [`Machine: ${os.cpus().length} cores, load average ${load.toFixed(1)} at the start (shared with other work: figures are counts, not times).`];
   if (replayed)
@@ -348,7 +369,7 @@ function reportLines(local: { stable: number; dropping: number }, endToEnd: EndT
       markdownTable(
         [
           'schema',
-          'looks',
+          'looks and p-value',
           'rate',
           'weeks',
           'false alerts, first evaluation (mean)',
@@ -359,7 +380,7 @@ function reportLines(local: { stable: number; dropping: number }, endToEnd: EndT
         ],
         replayed.map((entry) => [
           `${entry.schema} (${SIMULATED_SCHEMAS[entry.schema].method})`,
-          looksName[entry.looks],
+          variantName(entry),
           String(entry.falseDiscoveryRate),
           String(entry.replications),
           mean(entry.total.falseAtFirst, entry.replications),
@@ -373,7 +394,7 @@ function reportLines(local: { stable: number; dropping: number }, endToEnd: EndT
       '',
       'Goals (issue 43), the job as built at the default rate 0.05: at most 5 false alerts in the week over the 1,000 stable pages; at least 80% of the dropped pages alerted within a day of the drop being in the window.',
       ...replayed
-        .filter((entry) => entry.looks === 'daily' && entry.falseDiscoveryRate === RATE)
+        .filter((entry) => entry.looks === 'daily' && entry.pValue === 'drop' && entry.falseDiscoveryRate === RATE)
         .map((entry) => {
           const falseInWeek = entry.total.falseInWeek / entry.replications;
           const found = Math.min(entry.total.dropsAlertedWithinADay, entry.total.droppedAlertedAtFirst) / (FULL.dropping * entry.replications);

@@ -11,7 +11,7 @@ import type { Schema } from '../../shared/schema-options';
 import type { GrownPhrase, GrownTheme } from '../../shared/theme-growth';
 import { ALERT_QUIET_DAYS, type AlertSettings, CURRENT_DAYS, PREVIOUS_DAYS, type ScoreMeasure } from './alert-settings';
 import { benjaminiHochberg } from './multiple-testing';
-import { changePValue, scoreChange, scoreInterval, type ScoreChange, type ScoreInterval, type ScoreSample } from './statistics';
+import { dropPValue, scoreChange, scoreInterval, type ScoreChange, type ScoreInterval, type ScoreSample } from './statistics';
 
 /** A window of whole UTC days, `from` and `to` inclusive day keys (YYYY-MM-DD). */
 export interface DayWindow {
@@ -48,12 +48,16 @@ export interface WindowScore {
   to: string;
 }
 
-/** One entity's test: its windows' scores, the change with its 95% interval, and the change's p-value. */
+/** One entity's test: its windows' scores, the change with its 95% interval, and the p-value of a drop. */
 export interface DropAssessment {
   current: WindowScore;
   previous: WindowScore;
   change: ScoreChange;
-  /** The change's two-sided p-value (statistics.ts `changePValue`): below 0.05 exactly when `change`'s interval excludes 0. */
+  /**
+   * The p-value of a drop (statistics.ts `dropPValue`): Welch's one-sided for a mean, below
+   * 0.025 exactly when `change`'s 95% interval lies below 0; Newcombe's two-sided for a fall of
+   * a share, below 0.05 exactly when it does. At least one half for a rise.
+   */
   pValue: number;
   /** The score fell by at least `minDrop` (point estimates; every score here is better when higher). */
   fellByMinDrop: boolean;
@@ -75,7 +79,7 @@ export function assessDrop(
   const current = scoreInterval(samples.current);
   const previous = scoreInterval(samples.previous);
   const change = scoreChange(samples.current, samples.previous);
-  const pValue = changePValue(samples.current, samples.previous);
+  const pValue = dropPValue(samples.current, samples.previous);
   if (!current || !previous || !change || pValue === null) return undefined;
   return {
     current: { score: current, count: samples.current.n, ...windows.current },
@@ -89,7 +93,7 @@ export function assessDrop(
 /** Why an alert fired: its p-value and the threshold of its evaluation that it passed. */
 export interface AlertSignificance {
   method: 'benjamini-hochberg';
-  /** The change's two-sided p-value, from the method of its interval (Newcombe's or Welch's). */
+  /** The p-value of the drop, from the method of its interval (`DropAssessment.pValue`). */
   pValue: number;
   /** The Benjamini-Hochberg adjusted p-value: the alert would have fired at any false discovery rate at or above it. */
   adjustedPValue: number;
@@ -104,9 +108,10 @@ export interface AlertSignificance {
 /**
  * The alerts of one evaluation of an account's entities (each tested by `assessDrop`):
  * Benjamini-Hochberg at `falseDiscoveryRate` over all their p-values, then, of the changes it
- * finds significant, the drops of at least `minDrop`. A rise found significant is a
- * discovery that raises no alert (the p-values are two-sided); a significant change always
- * has its 95% interval away from 0, since the threshold never exceeds the rate (at most 0.25).
+ * finds significant, the drops of at least `minDrop`. The p-values are of drops (a rise has
+ * one of at least one half, above every threshold, which never exceeds the rate, at most
+ * 0.25). An alert's 95% interval lies below 0 whenever its threshold is at most 0.025 for a
+ * mean, 0.05 for a share: at the default rate, unless most of the entities tested dropped.
  */
 export function decideAlerts<Entry extends { assessment: DropAssessment }>(
   tested: readonly Entry[],

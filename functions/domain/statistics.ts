@@ -17,6 +17,7 @@ import type tQuantileFunction from '@stdlib/stats-base-dists-t-quantile';
  *
  * A change's p-value is its interval's own (`changePValue`): the p at which the interval of
  * confidence 1 - p has an end at 0, so p < 0.05 exactly when the 95% interval excludes 0.
+ * A drop's p-value (`dropPValue`), the alerts' test, counts only a fall.
  */
 
 export interface ScoreInterval {
@@ -192,18 +193,34 @@ function welch(current: MeanSample, previous: MeanSample, confidence: number): S
   return { delta, low, high, significant: significance(low, high), method: 'welch' };
 }
 
-/** The two-sided p-value of Welch's t test, the one its interval inverts; 1 where the interval is every possible difference. */
-function welchPValue(current: MeanSample, previous: MeanSample): number {
-  if (current.n < 2 || previous.n < 2) return 1;
+/**
+ * Welch's t statistic of mean1 - mean2 and its Welch-Satterthwaite degrees of freedom;
+ * undefined when a side has fewer than two values (its variance is unknown). With no spread
+ * on either side the statistic is infinite for a change and 0 for none.
+ */
+function welchStatistic(current: MeanSample, previous: MeanSample): { t: number; degrees: number } | undefined {
+  if (current.n < 2 || previous.n < 2) return undefined;
   const one = moments(current);
   const two = moments(previous);
   const delta = one.mean - two.mean;
   const shareOne = one.variance / current.n;
   const shareTwo = two.variance / previous.n;
   const standardError = Math.sqrt(shareOne + shareTwo);
-  if (standardError === 0) return delta === 0 ? 1 : 0;
+  if (standardError === 0) return { t: delta === 0 ? 0 : delta * Number.POSITIVE_INFINITY, degrees: current.n + previous.n - 2 };
   const degrees = (shareOne + shareTwo) ** 2 / (shareOne ** 2 / (current.n - 1) + shareTwo ** 2 / (previous.n - 1));
-  return Math.min(1, 2 * loadedDistributions().t(-Math.abs(delta / standardError), degrees));
+  return { t: delta / standardError, degrees };
+}
+
+/** Student's t distribution function (stdlib's: 0 and 1 at the infinite statistics of samples without spread). */
+function tCdf(t: number, degrees: number): number {
+  return loadedDistributions().t(t, degrees);
+}
+
+/** The two-sided p-value of Welch's t test, the one its interval inverts; 1 where the interval is every possible difference. */
+function welchPValue(current: MeanSample, previous: MeanSample): number {
+  const statistic = welchStatistic(current, previous);
+  if (!statistic) return 1;
+  return Math.min(1, 2 * tCdf(-Math.abs(statistic.t), statistic.degrees));
 }
 
 /**
@@ -216,6 +233,35 @@ export function changePValue(current: ScoreSample, previous: ScoreSample): numbe
   if (current.n <= 0 || previous.n <= 0) return null;
   if (current.kind === 'proportion' && previous.kind === 'proportion') return newcombePValue(current, previous);
   if (current.kind === 'mean' && previous.kind === 'mean') return welchPValue(current, previous);
+  throw new TypeError(`cannot compare a ${current.kind} with a ${previous.kind}`);
+}
+
+/**
+ * The p-value of a drop from `previous` to `current`, the test of an alert (docs/api.md
+ * "Alerts"): only a fall of the score counts, so a rise has a p-value of at least one half.
+ *
+ * - A mean: Welch's one-sided t test (the alternative: the mean fell), F(t) with the same
+ *   statistic and degrees as the interval: half the two-sided p-value for a fall. Below
+ *   0.025 exactly when the 95% interval lies below 0. Its size for a fall is at most the
+ *   level (ratings skewed towards the top of the scale, as most are, make it conservative:
+ *   a low mean comes with a high variance).
+ * - A share: twice the one-sided p-value of Newcombe's interval for a fall, that is the
+ *   two-sided `changePValue`, and 1 for a rise. The one-sided half is not used because the
+ *   interval's normal approximation understates the chance of a large fall from a high share
+ *   about twice at the levels many pages are tested at (docs/api.md "Alerts"); doubled, its
+ *   size for a fall is about the level.
+ *
+ * Null when either counted nothing.
+ */
+export function dropPValue(current: ScoreSample, previous: ScoreSample): number | null {
+  if (current.n <= 0 || previous.n <= 0) return null;
+  if (current.kind === 'proportion' && previous.kind === 'proportion') {
+    return current.successes / current.n < previous.successes / previous.n ? newcombePValue(current, previous) : 1;
+  }
+  if (current.kind === 'mean' && previous.kind === 'mean') {
+    const statistic = welchStatistic(current, previous);
+    return statistic ? tCdf(statistic.t, statistic.degrees) : 1;
+  }
   throw new TypeError(`cannot compare a ${current.kind} with a ${previous.kind}`);
 }
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { changePValue, countChange, type ScoreSample, scoreChange, scoreInterval } from '../../functions/domain/statistics';
+import { changePValue, countChange, dropPValue, type ScoreSample, scoreChange, scoreInterval } from '../../functions/domain/statistics';
 
 /*
  * Reference values.
@@ -18,6 +18,7 @@ import { changePValue, countChange, type ScoreSample, scoreChange, scoreInterval
  *          scipy.stats.norm.ppf(0.975) for Wilson's z at n = 1.
  *        and the Welch p-values likewise:
  *          scipy.stats.ttest_ind(a, b, equal_var=False).pvalue
+ *          scipy.stats.ttest_ind(a, b, equal_var=False, alternative='less').pvalue (one-sided: a fell)
  */
 
 const proportion = (successes: number, n: number): ScoreSample => ({ kind: 'proportion', successes, n });
@@ -36,6 +37,14 @@ function mean(values: number[], counts: number[], min: number, max: number): Sco
 }
 
 const FIVE = [1, 2, 3, 4, 5];
+
+/** Two periods of shares (up to 400 responses) or of 1-5 ratings, for the properties. */
+const randomShare = fc.integer({ min: 1, max: 400 }).chain((n) => fc.record({ n: fc.constant(n), successes: fc.integer({ min: 0, max: n }) }));
+const randomRatings = fc.array(fc.integer({ min: 0, max: 30 }), { minLength: 5, maxLength: 5 }).filter((counts) => counts.reduce((a, b) => a + b) > 0);
+const randomPeriods = fc.oneof(
+  fc.tuple(randomShare, randomShare).map(([one, two]) => [proportion(one.successes, one.n), proportion(two.successes, two.n)] as const),
+  fc.tuple(randomRatings, randomRatings).map(([one, two]) => [mean(FIVE, one, 1, 5), mean(FIVE, two, 1, 5)] as const),
+);
 
 describe('scoreInterval: Wilson score interval [N98a]', () => {
   it.each([
@@ -256,18 +265,61 @@ describe("changePValue: the p-value of the change's own interval", () => {
   });
 
   it('is below a level exactly when the interval at one minus that level excludes 0, on random samples', () => {
-    const share = fc.integer({ min: 1, max: 400 }).chain((n) => fc.record({ n: fc.constant(n), successes: fc.integer({ min: 0, max: n }) }));
-    const ratings = fc.array(fc.integer({ min: 0, max: 30 }), { minLength: 5, maxLength: 5 }).filter((counts) => counts.reduce((a, b) => a + b) > 0);
-    const sample = fc.oneof(
-      fc.tuple(share, share).map(([one, two]) => [proportion(one.successes, one.n), proportion(two.successes, two.n)] as const),
-      fc.tuple(ratings, ratings).map(([one, two]) => [mean(FIVE, one, 1, 5), mean(FIVE, two, 1, 5)] as const),
-    );
     fc.assert(
-      fc.property(sample, fc.constantFrom(0.05, 0.01, 0.001), ([current, previous], level) => {
+      fc.property(randomPeriods, fc.constantFrom(0.05, 0.01, 0.001), ([current, previous], level) => {
         const p = changePValue(current, previous)!;
         // On the boundary within rounding either answer is right.
         fc.pre(Math.abs(p - level) > 1e-9);
         expect(p < level).toBe(scoreChange(current, previous, 1 - level)!.significant);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('dropPValue: the p-value of a fall, the test of an alert', () => {
+  it.each([
+    ['ratings (6,4,4,3,3) after (2,1,3,5,9)', mean(FIVE, [6, 4, 4, 3, 3], 1, 5), mean(FIVE, [2, 1, 3, 5, 9], 1, 5), 0.003749918431866578],
+    ['sentiments (7,3,2,2) after (3,2,4,6)', mean([-1, 0, 0.5, 1], [7, 3, 2, 2], -1, 1), mean([-1, 0, 0.5, 1], [3, 2, 4, 6], -1, 1), 0.021919909826347086],
+    ['ratings (6,4,4,3,3) after (0,0,1,1,2)', mean(FIVE, [6, 4, 4, 3, 3], 1, 5), mean(FIVE, [0, 0, 1, 1, 2], 1, 5), 0.01578322179460776],
+    ['ratings (0,2,3,0,0) after (1,0,0,2,2)', mean(FIVE, [0, 2, 3, 0, 0], 1, 5), mean(FIVE, [1, 0, 0, 2, 2], 1, 5), 0.09173137097723459],
+  ])("Welch's one-sided t test [SciPy]: %s", (_name, current, previous, p) => {
+    expect(dropPValue(current, previous)).toBeCloseTo(p, 10);
+    // The same samples the other way round are a rise: 1 - p.
+    expect(dropPValue(previous, current)).toBeCloseTo(1 - p, 10);
+  });
+
+  it("Welch's: 1 when a side has one value; 0 for a fall and 1 for a rise where neither side varies; 0.5 for no change", () => {
+    expect(dropPValue(mean(FIVE, [0, 0, 0, 0, 1], 1, 5), mean(FIVE, [6, 4, 4, 3, 3], 1, 5))).toBe(1);
+    expect(dropPValue(mean(FIVE, [0, 0, 3, 0, 0], 1, 5), mean(FIVE, [0, 0, 0, 0, 4], 1, 5))).toBe(0);
+    expect(dropPValue(mean(FIVE, [0, 0, 0, 0, 4], 1, 5), mean(FIVE, [0, 0, 3, 0, 0], 1, 5))).toBe(1);
+    expect(dropPValue(mean(FIVE, [0, 0, 4, 0, 0], 1, 5), mean(FIVE, [0, 0, 3, 0, 0], 1, 5))).toBe(0.5);
+    expect(dropPValue(mean(FIVE, [1, 0, 0, 0, 1], 1, 5), mean(FIVE, [2, 0, 0, 0, 2], 1, 5))).toBeCloseTo(0.5, 12);
+  });
+
+  it("Newcombe's [N98b] (a)-(d): the two-sided p-value for a fall, 1 for a rise or no change; null when a side counted nothing", () => {
+    for (const [x1, n1, x2, n2] of [
+      [56, 70, 48, 80],
+      [9, 10, 3, 10],
+      [6, 7, 2, 7],
+      [5, 56, 0, 29],
+    ]) {
+      expect(dropPValue(proportion(x2, n2), proportion(x1, n1))).toBe(changePValue(proportion(x2, n2), proportion(x1, n1)));
+      expect(dropPValue(proportion(x1, n1), proportion(x2, n2))).toBe(1);
+    }
+    expect(dropPValue(proportion(5, 10), proportion(10, 20))).toBe(1);
+    expect(dropPValue(proportion(0, 0), proportion(3, 10))).toBeNull();
+    expect(() => dropPValue(proportion(1, 2), mean(FIVE, [1, 1, 0, 0, 0], 1, 5))).toThrow(TypeError);
+  });
+
+  it('is below 0.025 for a mean, 0.05 for a share, exactly when the 95% interval lies below 0, on random samples', () => {
+    fc.assert(
+      fc.property(randomPeriods, ([current, previous]) => {
+        const p = dropPValue(current, previous)!;
+        const level = current.kind === 'mean' ? 0.025 : 0.05;
+        fc.pre(Math.abs(p - level) > 1e-9);
+        const change = scoreChange(current, previous)!;
+        expect(p < level).toBe(change.high! < 0);
       }),
       { numRuns: 2000 },
     );
