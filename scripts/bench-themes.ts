@@ -28,7 +28,6 @@ import {
   type PhraseMessage,
   seededRandom,
   isRising,
-  shippedWordVectors,
   standoutPhrases,
 } from '../functions/domain/themes';
 import {
@@ -62,7 +61,7 @@ interface ClusteringFigures {
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
 function stemsOf(text: string): Set<string> {
-  return new Set(analyseText(text, { lexicon: shippedWordVectors() }).contentStems);
+  return new Set(analyseText(text).contentStems);
 }
 
 /** The figures of a clustering (`predicted`: a cluster name per message, `other` for none) with its labels. */
@@ -138,7 +137,7 @@ function risingFigures(site: EvaluationSite, messages: readonly EvaluationMessag
   const risingGold = RISING[site].gold;
   const onPage = (list: readonly EvaluationMessage[]) => list.filter((message) => message.page === RISING[site].page && message.tag === 'no');
   const asPhraseMessages = (list: readonly EvaluationMessage[]): PhraseMessage[] =>
-    list.map((message) => ({ id: message.id, raw: message.text, text: analyseText(message.text, { lexicon: shippedWordVectors() }) }));
+    list.map((message) => ({ id: message.id, raw: message.text, text: analyseText(message.text) }));
   const [top] = standoutPhrases(asPhraseMessages(onPage(period)), asPhraseMessages(onPage(earlier)), { previous: asPhraseMessages(onPage(before)) });
   const goldOf = new Map(messages.map((message) => [message.id, message.gold]));
   return {

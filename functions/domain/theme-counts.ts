@@ -16,7 +16,7 @@ import {
   shareOf,
   shareWithChange,
   analyseText,
-  type WordVectors as Lexicon,
+  phraseKey,
 } from './themes';
 import type { ScoreChange, ScoreInterval } from './statistics';
 import type { GrownPhrase, GrownTheme } from '../../shared/theme-growth';
@@ -69,8 +69,8 @@ export interface DayCounts {
 export const emptyDay = (): DayCounts => ({ n: 0, t: {}, p: {}, x: {} });
 
 /** A message's phrase keys and surfaces: the phrases of themes/phrases.ts, longest first. */
-export function phrasesOf(text: string, lexicon: Lexicon): Array<{ key: string; surface: string }> {
-  return messagePhrases(analyseText(text, { lexicon }))
+export function phrasesOf(text: string): Array<{ key: string; surface: string }> {
+  return messagePhrases(analyseText(text))
     .sort((a, b) => b.words - a.words)
     .slice(0, PHRASES_PER_MESSAGE)
     .map(({ key, surface }) => ({ key, surface }));
@@ -84,7 +84,7 @@ const byCountThenKey = <T>(entries: Array<[string, T]>, count: (value: T) => num
  * the PHRASES_PER_DAY held by the most messages (ties by key); a phrase cut on a day counts 0
  * there, and `responses/list?phrase=` lists only the days that kept it, so counts and lists agree.
  */
-export function dayCounts(messages: readonly ThemedMessage[], lexicon: Lexicon, withItems: boolean): DayCounts {
+export function dayCounts(messages: readonly ThemedMessage[], withItems: boolean): DayCounts {
   const day = emptyDay();
   day.n = messages.length;
   const newestFirst = [...messages].sort((a, b) => (a.createdAt === b.createdAt ? (a.responseId < b.responseId ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
@@ -108,7 +108,7 @@ export function dayCounts(messages: readonly ThemedMessage[], lexicon: Lexicon, 
   const groups = nearDuplicateGroups(newestFirst.map((message) => message.text));
   const phrases = new Map<string, { messages: number; groups: Set<number>; surfaces: Map<string, number> }>();
   newestFirst.forEach((message, index) => {
-    for (const { key, surface } of phrasesOf(message.text, lexicon)) {
+    for (const { key, surface } of phrasesOf(message.text)) {
       const phrase = phrases.get(key) ?? { messages: 0, groups: new Set<number>(), surfaces: new Map<string, number>() };
       phrase.messages += 1;
       phrase.groups.add(groups[index]);
@@ -228,11 +228,16 @@ export function grownInWindow(
   return { themes, phrases };
 }
 
-/** The phrase key whose surface (or key) a caller named, in the days' records: what `responses/list?phrase=` matches. */
+/**
+ * The phrase key a caller named, in the days' records: its surface, its key, or any words with
+ * its key ("colour" and "color", "cancelled" and "canceled", "Charged  Twice"), as
+ * `responses/list?phrase=` matches them (`phraseKey`).
+ */
 export function phraseKeyNamed(days: readonly DayCounts[], phrase: string): string | undefined {
   const wanted = phrase.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  const wantedKey = phraseKey(phrase);
   for (const day of days) {
-    for (const [key, [, , surface]] of Object.entries(day.p)) if (surface === wanted || key === wanted) return key;
+    for (const [key, [, , surface]] of Object.entries(day.p)) if (surface === wanted || key === wanted || key === wantedKey) return key;
   }
   return undefined;
 }

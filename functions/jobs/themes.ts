@@ -14,6 +14,8 @@
  *    exactly its active messages. New messages are placed in the current themes
  *    (`assignMessage`), their phrases kept; the day's counts are written per scope, tag and
  *    day (store/themes.ts). The last 35 days each run; every day of the retention once a day;
+ *    and, once, when the phrase keys' words changed (`WORD_KEYS_VERSION`), every day with its
+ *    messages keyed anew (then a discovery, so curated phrases take the new keys too);
  * 3. discovers the set's themes again when enough new messages came (at least 20, and a tenth
  *    of the last discovery's), people curated, or a day passed: the newest DISCOVERY_SAMPLE
  *    messages, the last model (`previous`, so themes keep their ids) and every curation record;
@@ -26,7 +28,16 @@ import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { messageOf } from '../domain/spam';
 import { ALL_TAGS, dayCounts, MESSAGE_SCHEMAS, phrasesOf, type ThemedMessage } from '../domain/theme-counts';
-import { assignMessage, discoverThemes, type Embedder, type ThemeModel, type WordVectors, shippedWordVectors, wordVectorEmbedder } from '../domain/themes';
+import {
+  assignMessage,
+  discoverThemes,
+  type Embedder,
+  type ThemeModel,
+  type WordVectors,
+  shippedWordVectors,
+  WORD_KEYS_VERSION,
+  wordVectorEmbedder,
+} from '../domain/themes';
 import { logger } from '../observability/logger';
 import { aggregatePk, daySk } from '../store/counters';
 import { queryAll } from '../store/batch';
@@ -165,7 +176,10 @@ export async function syncSet(
   const set = await setFacts(store, contentSetId);
   if (!set) return undefined;
   let state = await readThemeState(store, contentSetId);
-  const fullSync = full || !state?.fullSyncAt;
+  // Messages keyed with other word keys (the spelling folds changed; WORD_KEYS_VERSION): every
+  // day of the retention is read again, its messages keyed anew, and the themes found again.
+  const rekey = (state?.wordKeys ?? 1) !== WORD_KEYS_VERSION;
+  const fullSync = full || !state?.fullSyncAt || rekey;
   if (!state) {
     await registerThemeSet(store, set);
     state = { accountId: set.accountId, projectId: set.projectId, contentSetId, themes: [], labels: {}, newSince: 0 };
@@ -184,7 +198,7 @@ export async function syncSet(
   const synced = new Map(
     (await readDays(store, 'set', contentSetId, ALL_TAGS, fromDay, toDay, { consistent: true, versionsOnly: true })).map((day) => [day.day, day.cv]),
   );
-  const stale = [...new Set([...counterVersions.keys(), ...synced.keys()])].filter((day) => counterVersions.get(day) !== synced.get(day)).sort();
+  const stale = [...new Set([...counterVersions.keys(), ...synced.keys()])].filter((day) => rekey || counterVersions.get(day) !== synced.get(day)).sort();
 
   let model: ThemeModel | undefined;
   const loadModel = async () => {
@@ -201,15 +215,17 @@ export async function syncSet(
     for (const message of current) {
       const prior = storedById.get(message.responseId);
       if (prior && prior.text === message.text && prior.tag === message.tag) {
-        kept.push(prior);
+        const phrases = rekey ? phrasesOf(prior.text).map((phrase) => phrase.key) : prior.phrases;
+        if (phrases.join('\n') === prior.phrases.join('\n')) kept.push(prior);
+        else fresh.push({ ...prior, phrases });
         continue;
       }
       const placed = await loadModel();
-      const { lexicon, embedder } = vectors();
+      const { embedder } = vectors();
       fresh.push({
         ...message,
-        theme: placed ? assignMessage(placed, message.text, embedder, lexicon) : null,
-        phrases: phrasesOf(message.text, lexicon).map((phrase) => phrase.key),
+        theme: placed ? assignMessage(placed, message.text, embedder) : null,
+        phrases: phrasesOf(message.text).map((phrase) => phrase.key),
       });
     }
     const currentIds = new Set(current.map((message) => message.responseId));
@@ -224,8 +240,9 @@ export async function syncSet(
   }
   state.newSince += assigned;
   if (fullSync) state.fullSyncAt = now.toISOString();
+  state.wordKeys = WORD_KEYS_VERSION;
 
-  const discovered = await discoverIfDue(store, state, now, curated, loadModel);
+  const discovered = await discoverIfDue(store, state, now, curated || (rekey && state.discoveredAt !== undefined), loadModel);
   if (!discovered && (assigned > 0 || stale.length > 0 || fullSync)) await writeThemeState(store, contentSetId, state);
   return { days: stale.length, assigned, discovered };
 }
@@ -334,17 +351,15 @@ async function writeDayRecords(
   before: readonly StoredMessage[],
   counterVersion: number,
 ): Promise<void> {
-  const { lexicon } = vectors();
   const themed: ThemedMessage[] = messages.map(({ phrases: _phrases, ...message }) => message);
   const tags = [...new Set([...messages, ...before].flatMap((message) => (message.tag === undefined ? [] : [message.tag])))];
   const records = (subset: readonly ThemedMessage[], withItems: boolean, cv?: number): StoredDay[] => [
-    { tag: ALL_TAGS, day, ...dayCounts(subset, lexicon, withItems), ...(cv === undefined ? {} : { cv }) },
+    { tag: ALL_TAGS, day, ...dayCounts(subset, withItems), ...(cv === undefined ? {} : { cv }) },
     ...tags.map((tag) => ({
       tag: `t=${tag}`,
       day,
       ...dayCounts(
         subset.filter((message) => message.tag === tag),
-        lexicon,
         withItems,
       ),
     })),

@@ -67,6 +67,8 @@ export interface ThemeState {
   fullSyncAt?: string;
   /** How many times people curated: moves the state item so a discovery sees it. */
   curations?: number;
+  /** The WORD_KEYS_VERSION its stored messages' phrase keys were made with (absent: 1). */
+  wordKeys?: number;
 }
 
 export const expiresAtOfDay = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000) + THEMES_RETENTION_DAYS * 86_400;

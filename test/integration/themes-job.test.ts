@@ -13,9 +13,18 @@ import { evaluateEntities } from '../../functions/jobs/alerts';
 import { buildProjectDigest } from '../../functions/operations/digest';
 import { composeDigest } from '../../functions/mail/compose';
 import { ALL_TAGS, sumDays } from '../../functions/domain/theme-counts';
-import { phraseKey } from '../../functions/domain/themes';
+import { phraseKey, WORD_KEYS_VERSION } from '../../functions/domain/themes';
 import { defaultStore } from '../../functions/store/entity-store';
-import { readDays, readMessages, readModel, readThemeState, type StoredMessage } from '../../functions/store/themes';
+import {
+  putMessages,
+  readDays,
+  readMessages,
+  readModel,
+  readThemeState,
+  requestThemesSync,
+  type StoredMessage,
+  writeThemeState,
+} from '../../functions/store/themes';
 import { createAccount, createContentSet, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 
 jest.setTimeout(300_000);
@@ -295,6 +304,10 @@ describe('the themes operations', () => {
     const key = phraseKey(phrase.text);
     expect(new Set(byPhrase.ids)).toEqual(new Set(stored.filter((message) => message.phrases.includes(key)).map((message) => message.responseId)));
     expect((await listAll({ ...period, phrase: phrase.text.toUpperCase() })).ids.sort()).toEqual(byPhrase.ids.sort());
+    // British or American, either spelling finds the same messages ("a different colour").
+    const colour = await listAll({ contentSetId: setId, phrase: 'colour' });
+    expect(colour.ids.length).toBeGreaterThan(0);
+    expect((await listAll({ contentSetId: setId, phrase: 'color' })).ids.sort()).toEqual(colour.ids.sort());
 
     // A tag, an item and the project: the same selection, narrowed or across sets.
     const no = await themesOf('sets/themes', [setId, { period: 'rolling7d', tag: 'no', $size: 30 }]);
@@ -504,4 +517,19 @@ describe('alerts and the digest name what grew', () => {
       expect(text).toContain(`${grownOne.count} of ${grownOne.of}, up from ${grownOne.previous.count} of ${grownOne.previous.of}`);
     }
   });
+});
+
+test('messages keyed by an earlier version of the word keys are keyed anew once, and the themes found again', async () => {
+  const colour = (await storedMessages()).find((message) => /\bcolour\b/.test(message.text))!;
+  expect(colour.phrases).toContain(phraseKey('color'));
+  // As the version before keyed it (and a state that names no version).
+  await putMessages(store, setId, [{ ...colour, phrases: ['colour'] }]);
+  const { wordKeys: _version, ...older } = (await readThemeState(store, setId))!;
+  await writeThemeState(store, setId, older);
+  await requestThemesSync(store, setId, new Date(), {});
+  const run = await sync();
+  expect(run.discoveries).toBe(1);
+  expect((await storedMessages()).find((message) => message.responseId === colour.responseId)!.phrases).toEqual(colour.phrases);
+  expect((await readThemeState(store, setId))!.wordKeys).toBe(WORD_KEYS_VERSION);
+  expect((await sync()).days).toBe(0);
 });

@@ -12,6 +12,7 @@ import {
   nearDuplicateGroups,
   normaliseText,
   type PhraseMessage,
+  phraseKey,
   seededRandom,
   shareOf,
   shareWithChange,
@@ -24,7 +25,7 @@ import {
 import { scoreChange, scoreInterval } from '../../functions/domain/statistics';
 
 const lexicon = shippedWordVectors();
-const analysed = (text: string) => analyseText(text, { lexicon });
+const analysed = (text: string) => analyseText(text);
 const stemsOf = (text: string) => analysed(text).contentStems;
 
 /**
@@ -105,6 +106,46 @@ describe('text', () => {
     expect(stemsOf('colour')).toEqual(stemsOf('color'));
     expect(analysed("doesn't").tokens[0]).toMatchObject({ stem: 'not', negation: true, stop: false });
     expect(analysed('never').tokens[0].stem).toBe('not');
+  });
+
+  test('British and American spellings of a phrase have one key, with and without the word vectors loaded', () => {
+    const pairs = [
+      ['colour', 'color'],
+      ['wrong colours', 'wrong colors'],
+      ['coloured buttons', 'colored buttons'],
+      ['odd behaviour', 'odd behavior'],
+      ['order cancelled', 'order canceled'],
+      ['cancelling my order', 'canceling my order'],
+      ['organise the menu', 'organize the menu'],
+      ['organised', 'organized'],
+      ['favourite', 'favorite'],
+      ['licence key', 'license key'],
+      ['grey text', 'gray text'],
+      ['catalogue', 'catalog'],
+      ['customisation options', 'customization options'],
+    ];
+    for (const [british, american] of pairs) {
+      expect({ british, key: phraseKey(british) }).toEqual({ british, key: phraseKey(american) });
+      expect({ british, key: messagePhrases(analyseText(british)).map((phrase) => phrase.key) }).toEqual({
+        british,
+        key: messagePhrases(analyseText(american)).map((phrase) => phrase.key),
+      });
+    }
+    // The surface stays as the visitor wrote it; the word vectors look up the American word.
+    expect(analysed('colour').tokens[0]).toMatchObject({ surface: 'colour', word: 'color' });
+    // Words that only look like a British spelling stay themselves.
+    for (const [word, other] of [
+      ['four', 'for'],
+      ['hour', 'hor'],
+      ['tour', 'tor'],
+      ['filled', 'filed'],
+      ['filling', 'filing'],
+      ['rise', 'rize'],
+      ['noise', 'noize'],
+    ]) {
+      expect({ word, key: phraseKey(word) }).not.toEqual({ word, key: phraseKey(other) });
+      expect(analysed(word).tokens[0].word).toBe(word);
+    }
   });
 
   test('guesses the language by stop words and drops that language’s', () => {

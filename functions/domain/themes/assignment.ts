@@ -1,7 +1,7 @@
-import { dot, type Embedder, shippedWordVectors } from './embedder';
+import { dot, type Embedder } from './embedder';
 import { messagePhrases } from './phrases';
 import { sketchVector } from './stable-ids';
-import { analyseText, type Lexicon } from './text';
+import { analyseText } from './text';
 import type { ThemeModel } from './types';
 import { DENSE_WEIGHT, sparseDot, sparseTerms, sparseVector, withoutComponent } from './vectors';
 
@@ -12,8 +12,8 @@ import { DENSE_WEIGHT, sparseDot, sparseTerms, sparseVector, withoutComponent } 
  * (`threshold`, the bar discovery held its members to), else `null` (other). Needs only the stored model and the same embedder (a model of
  * another embedder places nothing by similarity).
  */
-export function assignMessage(model: ThemeModel, text: string, embedder: Embedder, lexicon: Lexicon = shippedWordVectors()): string | null {
-  const analysed = analyseText(text, { lexicon });
+export function assignMessage(model: ThemeModel, text: string, embedder: Embedder): string | null {
+  const analysed = analyseText(text);
   const keys = new Set(messagePhrases(analysed).map((phrase) => phrase.key));
   const curated = model.themes.filter((theme) => theme.curated).sort((a, b) => (a.id < b.id ? -1 : 1));
   const byPhrase = curated.find((theme) => theme.phraseKeys.some((key) => keys.has(key)));

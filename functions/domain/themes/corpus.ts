@@ -48,7 +48,7 @@ export function readCorpus(messages: readonly ThemeMessage[], embedder: Embedder
   const sorted = [...messages].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const texts = sorted.map((message) => message.text);
   const corrections = spellingCorrections(texts, lexicon);
-  const analysed = texts.map((text) => analyseText(text, { lexicon, corrections }));
+  const analysed = texts.map((text) => analyseText(text, { corrections }));
   const groupOf = nearDuplicateGroups(texts);
   const index = new PhraseIndex();
   const phraseKeys = analysed.map((text, i) => {

@@ -34,9 +34,9 @@ export type Curation =
   | { kind: 'pin'; themeId: string; label: string; phrases: string[]; examples: string[] };
 
 /** A phrase as people type it, as the key messages' phrases are compared by (its words' stems). */
-export function phraseKey(phrase: string, corpus?: Corpus): string {
+export function phraseKey(phrase: string): string {
   return (
-    messagePhrases(analyseText(phrase, { lexicon: corpus?.lexicon }))
+    messagePhrases(analyseText(phrase))
       .sort((a, b) => b.words - a.words || (a.key < b.key ? -1 : 1))
       .map((found) => found.key)[0] ?? ''
   );
@@ -89,7 +89,7 @@ export function replayCuration(corpus: Corpus, themes: WorkingTheme[], records: 
         const parent = byId.get(record.themeId);
         const child = create(record.newThemeId, record.label);
         Object.assign(child, { label: record.label, labelFixed: true, curated: true });
-        const key = record.phrase ? phraseKey(record.phrase, corpus) : undefined;
+        const key = record.phrase ? phraseKey(record.phrase) : undefined;
         if (key) child.phraseKeys = [...new Set([...child.phraseKeys, key])];
         for (const id of record.messageIds ?? []) {
           const i = indexOf.get(id);
@@ -115,11 +115,11 @@ export function replayCuration(corpus: Corpus, themes: WorkingTheme[], records: 
       case 'pin': {
         const theme = create(record.themeId, record.label);
         Object.assign(theme, { label: record.label, labelFixed: true, curated: true });
-        theme.phraseKeys = [...new Set([...theme.phraseKeys, ...record.phrases.map((phrase) => phraseKey(phrase, corpus)).filter(Boolean)])];
+        theme.phraseKeys = [...new Set([...theme.phraseKeys, ...record.phrases.map((phrase) => phraseKey(phrase)).filter(Boolean)])];
         if (record.examples.length > 0) {
           const { vectors } = denseVectors(corpus.embedder, record.examples, corpus.component);
           record.examples.forEach((text, e) => {
-            const terms = sparseTerms(analyseText(text, { lexicon: corpus.lexicon }));
+            const terms = sparseTerms(analyseText(text));
             theme.examples.push({ dense: vectors[e], sparse: sparseVector(terms, corpus.idf, corpus.unseenIdf) });
           });
         }

@@ -99,7 +99,7 @@ export function wordVectorEmbedder(vectors: WordVectors = shippedWordVectors()):
       const corrections = spellingCorrections(texts, vectors);
       return texts.map((text) => {
         const sum = new Float32Array(vectors.dimensions);
-        for (const token of analyseText(text, { lexicon: vectors, corrections }).tokens) {
+        for (const token of analyseText(text, { corrections }).tokens) {
           if (token.stop || token.negation) continue;
           const vector = vectors.vector(token.word);
           if (!vector) continue;

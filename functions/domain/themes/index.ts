@@ -49,5 +49,5 @@ export { type Embedder, parseWordVectors, shippedWordVectors, type WordVectorFil
 export { NEAR_DUPLICATE_THRESHOLD, nearDuplicateGroups } from './near-duplicates';
 export { isSubPhrase, logLikelihoodRatio, messagePhrases, type Phrase, type PhraseMessage, type StandoutPhrase, standoutPhrases } from './phrases';
 export { countsByTheme, isRising, type ShareOfPeriod, type ShareWithChange, shareOf, shareWithChange } from './shares';
-export { type AnalysedText, analyseText, guessLanguage, normaliseText, spellingCorrections } from './text';
+export { type AnalysedText, analyseText, guessLanguage, normaliseText, spellingCorrections, WORD_KEYS_VERSION } from './text';
 export type { Discovery, Theme, ThemeMessage, ThemeModel, ThemeSketch } from './types';

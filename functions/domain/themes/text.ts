@@ -5,8 +5,8 @@ import { STOP_WORD_LANGUAGES, type StopWordLanguage, stopWordsOf } from './stop-
  * A message's words as theme discovery reads them: normalised (Unicode NFKC, lower case,
  * typographic apostrophes), tokenised, its language guessed, stop words marked, each word
  * stemmed by the Snowball stemmer of its language (so "crashes", "crashed" and "crashing"
- * are one key) after British spellings were folded into American ones where the lexicon knows
- * both ("colour" -> "color"). Negations ("no", "not", "doesn't", "never") are one key, `not`,
+ * are one key) after British spellings were folded into American ones ("colour" -> "color";
+ * `americanSpelling`). Negations ("no", "not", "doesn't", "never") are one key, `not`,
  * and never stop words: "no example" is not "example".
  */
 
@@ -203,29 +203,26 @@ function isStopWord(word: string, language: StopWordLanguage): boolean {
   return englishExtra.has(word);
 }
 
-/** British to American endings, applied only where the lexicon knows the result ("colour" -> "color", never "tour" -> "tor"). */
-const SPELLING_VARIANTS: ReadonlyArray<[RegExp, string]> = [
-  [/isation(s?)$/, 'ization$1'],
-  [/is(e|ed|es|ing)$/, 'iz$1'],
-  [/ys(e|ed|es|ing)$/, 'yz$1'],
-  [/our(s?)$/, 'or$1'],
-  [/tre(s?)$/, 'ter$1'],
-  [/ogue(s?)$/, 'og$1'],
-  [/ll(ed|ing)$/, 'l$1'],
-];
+/**
+ * British spellings as American ones ("colour" -> "color", "cancelled" -> "canceled",
+ * "organise" -> "organize", "behaviour" -> "behavior"): the 1,738 pairs of the list the
+ * npm package `american-british-english-translator` ships (words that differ only in spelling; it
+ * leaves out those whose meaning differs, "cheque" and "check"). A list and not suffix rules:
+ * rules fold words into other words ("four" -> "for", "filled" -> "filed", "hour" -> "hor"),
+ * and a list needs no lexicon, so a phrase's key is the same where the word vectors are loaded
+ * (the themes job) and where they are not (`responses/list?phrase=`). Beyond the list, words
+ * ending in -isation fold by that ending ("customisation"): American writes every one -ization.
+ */
+const BRITISH_TO_AMERICAN = new Map(Object.entries(require('american-british-english-translator/data/british_spellings.json') as Record<string, string>));
 
-export function americanSpelling(word: string, lexicon: Lexicon | undefined): string {
-  if (!lexicon) return word;
-  for (const [ending, replacement] of SPELLING_VARIANTS) {
-    if (!ending.test(word)) continue;
-    const variant = word.replace(ending, replacement);
-    if (variant !== word && lexicon.rank(variant) !== undefined) return variant;
-  }
-  return word;
+export function americanSpelling(word: string): string {
+  return BRITISH_TO_AMERICAN.get(word) ?? word.replace(/(.)isation(s?)$/, '$1ization$2');
 }
 
+/** Bumped when a word's key can change (the spelling folds, the stemmer): the themes job keys its stored messages again. */
+export const WORD_KEYS_VERSION = 2;
+
 export interface AnalyseOptions {
-  lexicon?: Lexicon;
   /** Corrections of misspelt words, from `spellingCorrections` over the corpus. */
   corrections?: ReadonlyMap<string, string>;
   primaryLanguage?: StopWordLanguage;
@@ -246,7 +243,7 @@ export function analyseText(text: string, options: AnalyseOptions = {}): Analyse
       return { surface, stem: 'not', word: 'not', stop: false, negation: true, clause, start, end };
     }
     const corrected = options.corrections?.get(plain) ?? plain;
-    const word = americanSpelling(corrected, options.lexicon);
+    const word = americanSpelling(corrected);
     const stop = isStopWord(plain, language) || /^\d{1,2}$/.test(plain);
     return { surface, stem: stem(word), word, stop, negation: false, clause, start, end };
   });
