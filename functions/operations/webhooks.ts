@@ -10,6 +10,7 @@ import type { Store } from '../store/entities';
 import {
   accountWebhooksPartition,
   deliveryFromItem,
+  deliveryItem,
   deliveryKey,
   dueAttributes,
   getDelivery,
@@ -26,7 +27,7 @@ import {
   type Gsi1Filter,
   type WebhookRecord,
 } from '../store/webhooks';
-import { attemptDelivery, leasedAttributes, newLease } from '../webhooks/attempts';
+import { attemptDelivery, newLease } from '../webhooks/attempts';
 import { formatBody, testBody } from '../webhooks/payloads';
 import { generateSigningSecret, sealSecret } from '../webhooks/secrets';
 import { targetProblem } from '../webhooks/targets';
@@ -293,15 +294,8 @@ export async function testWebhook(store: Store, accountId: string, webhookId: st
   await store.documentClient.send(
     new PutCommand({
       TableName: store.tableName,
-      Item: {
-        ...deliveryKey(id),
-        gsi1pk: webhookDeliveriesPartition(webhookId),
-        gsi1sk: `${delivery.createdAt}#${id}`,
-        // Leased: if this function dies mid-attempt, a sweeper completes the test when the lease ends.
-        ...leasedAttributes(id, lease),
-        expiresAt: Math.floor(now.getTime() / 1000) + DELIVERY_RETENTION_SECONDS,
-        ...delivery,
-      },
+      // Leased: if this function dies mid-attempt, a sweeper completes the test when the lease ends.
+      Item: deliveryItem(delivery, now),
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );

@@ -113,7 +113,7 @@ export async function getRawItemsChunked(
 }
 
 /** BatchWriteItem takes at most 25 requests. */
-const BATCH_WRITE_LIMIT = 25;
+export const BATCH_WRITE_LIMIT = 25;
 
 /**
  * Puts items unconditionally, 25 to a BatchWriteItem, the chunks in parallel (for the few

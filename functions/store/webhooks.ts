@@ -29,7 +29,14 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
-import { deliveryLifetimeSeconds, type DeliveredEventType, type DeliveryStatus, type WebhookEventType, type WebhookFormat } from '../domain/webhooks';
+import {
+  DELIVERY_RETENTION_SECONDS,
+  deliveryLifetimeSeconds,
+  type DeliveredEventType,
+  type DeliveryStatus,
+  type WebhookEventType,
+  type WebhookFormat,
+} from '../domain/webhooks';
 import type { TableClient } from './dynamodb-clients';
 import { putItemsBatched, queryAll, queryWithinBudget } from './batch';
 
@@ -129,6 +136,23 @@ export async function getWebhook(store: TableClient, id: string): Promise<Webhoo
 export async function getDelivery(store: TableClient, id: string): Promise<DeliveryRecord | undefined> {
   const { Item } = await store.documentClient.send(new GetCommand({ TableName: store.tableName, Key: deliveryKey(id), ConsistentRead: true }));
   return Item ? deliveryFromItem(Item) : undefined;
+}
+
+/**
+ * A delivery as stored at `now`: its keys, its place among its webhook's deliveries (gsi1),
+ * its place in the `due` index while it has work to do (held: when its lease ends; pending:
+ * when its next attempt is due), and its TTL.
+ */
+export function deliveryItem(delivery: DeliveryRecord, now: Date): Record<string, unknown> {
+  const dueAt = delivery.leaseUntil ?? (delivery.status === 'pending' ? delivery.nextAttemptAt : undefined);
+  return {
+    ...deliveryKey(delivery.id),
+    gsi1pk: webhookDeliveriesPartition(delivery.webhookId),
+    gsi1sk: `${delivery.createdAt}#${delivery.id}`,
+    ...(dueAt ? dueAttributes(delivery.id, dueAt) : {}),
+    expiresAt: Math.floor(now.getTime() / 1000) + DELIVERY_RETENTION_SECONDS,
+    ...delivery,
+  };
 }
 
 /** A delivery not attempted yet, due at `now`: the event queued for a webhook, or a test. */

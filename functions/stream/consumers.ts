@@ -74,6 +74,11 @@ export const STREAM_CONSUMERS = [
       [RECORD_KEY_PREFIXES.digest]: ['INSERT'],
     },
     access: 'webhooks',
+    // Adaptive batches: a quiet stream's records come a few at a time, a burst's backlog in
+    // one batch of up to 1,000, whose per-batch work (the webhooks and verdicts read, a wait for
+    // the screening) serves all of it while its deliveries go out concurrently: batches of 100,
+    // one at a time per shard, fell behind a burst (docs/scaling.md "Webhooks under a burst").
+    batchSize: 1000,
     // For the shard id: it reads the counting consumer's screening verdicts from that shard's
     // watermarks (stream/screening.ts `screeningVerdicts`). The window carries no state.
     tumblingWindowSeconds: 900,

@@ -3,10 +3,13 @@
  * one per (event, endpoint), then makes their first attempts right away.
  *
  * Exactly-once queueing on at-least-once records: a delivery's id is derived from the
- * stream record's id and the webhook's id, and it is written with a condition that it does
- * not exist. A redelivered batch (Lambda retries, bisection, a replay, the local reader
- * after a restart) finds its deliveries and queues nothing twice; the delivery record is
- * this consumer's marker.
+ * stream record's id and the webhook's id, and a batch queues only the deliveries a
+ * consistent read does not find. A redelivered batch (Lambda retries, bisection, a replay,
+ * the local reader after a restart) finds its deliveries and queues nothing twice; the
+ * delivery record is this consumer's marker. The read and the write are not one conditional
+ * write: that takes a request per delivery, and made this consumer fall behind a burst
+ * (docs/scaling.md); they need not be, since a record is handed to one invocation at a time
+ * (its event source keeps one batch per shard, or per partition key, in flight).
  *
  * Erasure: a `response.deleted` event (the REMOVE record of `responses/erase`) comes after
  * the same response's earlier events in stream order, so by then every delivery of them is
@@ -19,8 +22,9 @@
  * attempt may have gone out again, as any replayed event's may.
  *
  * First attempts run in the same invocation, bounded by a time budget, on the deliveries
- * this invocation created (they are written already leased to it), each as soon as it is
- * queued, up to the endpoint's cap of requests at once (webhooks/attempts.ts). The batch's success
+ * this invocation created (they are written already leased to it, 25 to a BatchWriteItem),
+ * up to the endpoint's cap of requests at once (webhooks/attempts.ts), their outcomes written
+ * 25 to a BatchWriteItem as they come. The batch's success
  * depends on queueing only: what could not be attempted in time is handed back to the
  * sweeper, and attempts' failures are retried by the sweeper on the schedule. A response
  * write never waits for, nor fails because of, a webhook: this runs on the stream.
@@ -34,24 +38,22 @@
  * The console's live preview answers on the item keyed by its embed page's address; its
  * events are queued for no webhook (`isPreviewEvent`), so a test click posts nowhere.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { logger } from '../observability/logger';
-import { DELIVERY_RETENTION_SECONDS, isPreviewKey, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../domain/webhooks';
-import { getRawItemsChunked } from '../store/batch';
-import { conditionHolds } from '../store/conditions';
+import { isPreviewKey, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../domain/webhooks';
+import { BATCH_WRITE_LIMIT, getRawItemsChunked, putItemsBatched } from '../store/batch';
 import type { TableClient } from '../store/dynamodb-clients';
 import {
   accountWebhooks,
+  deliveryItem,
   deliveryKey,
   eraseResponseDeliveries,
   pendingDelivery,
   putDeliveryPointers,
-  webhookDeliveriesPartition,
   type DeliveryRecord,
   type WebhookRecord,
 } from '../store/webhooks';
-import { attemptDelivery, inParallel, leasedAttributes, newLease } from '../webhooks/attempts';
+import { attemptDelivery, inParallel, newLease, type OutcomeRecorder } from '../webhooks/attempts';
 import {
   contentItemSubject,
   contentSetSubject,
@@ -226,31 +228,41 @@ function planDelivery(event: DomainEvent, body: WebhookBody, webhook: WebhookRec
   };
 }
 
+/** Outcomes gathered at most this long before they are written (25 to a BatchWriteItem). */
+const OUTCOME_GATHER_MS = 20;
+
 /**
- * Writes a delivery leased to this invocation unless it exists; undefined when a previous
- * delivery of the record queued it. Its pointer (if it holds a response) is written already.
+ * Writes the first attempts' outcomes of one invocation 25 to a BatchWriteItem, as they come:
+ * unconditionally, as the deliveries were queued, since nothing else writes a delivery this
+ * invocation holds (the sweeper claims only due ones, erasures of its responses come after
+ * it, on the same shard; redeliver refuses a held one).
  */
-async function queue(store: TableClient, planned: Planned, now: Date): Promise<DeliveryRecord | undefined> {
-  const { delivery } = planned;
-  const lease = newLease(now);
-  const leased = { ...delivery, leaseToken: lease.token, leaseUntil: lease.until };
-  const queued = await conditionHolds(
-    store.documentClient.send(
-      new PutCommand({
-        TableName: store.tableName,
-        Item: {
-          ...deliveryKey(delivery.id),
-          gsi1pk: webhookDeliveriesPartition(delivery.webhookId),
-          gsi1sk: `${delivery.createdAt}#${delivery.id}`,
-          ...leasedAttributes(delivery.id, lease),
-          expiresAt: Math.floor(now.getTime() / 1000) + DELIVERY_RETENTION_SECONDS,
-          ...leased,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
-  return queued ? leased : undefined;
+function outcomeBatches(store: TableClient): OutcomeRecorder {
+  let gathered: { item: Record<string, unknown>; written: (recorded: boolean) => void; failed: (error: unknown) => void }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const chunk = gathered;
+    gathered = [];
+    putItemsBatched(
+      store,
+      chunk.map(({ item }) => item),
+    ).then(
+      () => {
+        for (const { written } of chunk) written(true);
+      },
+      (error: unknown) => {
+        for (const { failed } of chunk) failed(error);
+      },
+    );
+  };
+  return (settled, _lease, now) =>
+    new Promise<boolean>((written, failed) => {
+      gathered.push({ item: deliveryItem(settled, now), written, failed });
+      if (gathered.length >= BATCH_WRITE_LIMIT) flush();
+      else timer ??= setTimeout(flush, OUTCOME_GATHER_MS);
+    });
 }
 
 /**
@@ -311,33 +323,47 @@ export async function deliverStreamRecords(
   const erasedHere = new Set(events.flatMap((event) => (event.type === 'response.deleted' ? [event.before.id] : [])));
   const leaveBy = now.getTime() + (options.attemptBudgetMs ?? 20_000);
   const failedEvents = new Set<string>();
-  // The pointers first, 25 to a request: unconditional (a redelivered batch rewrites them
-  // harmlessly), and a failure here leaves no delivery without one. Once each: a batch may
-  // hold a record twice, and a BatchWriteItem refuses a key twice.
-  const pointers = new Map(
-    plans.flatMap(({ delivery }) => (delivery.responseId ? [[delivery.id, { responseId: delivery.responseId, deliveryId: delivery.id }]] : [])),
-  );
+  // Queueing, exactly once per (record, endpoint): a consistent read of the deliveries, then
+  // the missing ones written leased to this invocation, 25 to a BatchWriteItem. A redelivered
+  // batch finds what an earlier delivery of its records queued; no other invocation queues
+  // these records meanwhile (one batch of a partition key at a time: Lambda's order per key,
+  // and the local reader's). Once each: a batch may hold a record twice, and a batch request
+  // refuses a key twice.
+  const unique = [...new Map(plans.map((planned) => [planned.delivery.id, planned])).values()];
+  const pointers = unique.flatMap(({ delivery }) => (delivery.responseId ? [{ responseId: delivery.responseId, deliveryId: delivery.id }] : []));
+  let queued: Planned[];
   try {
-    await putDeliveryPointers(store, [...pointers.values()], now);
+    // The pointers (unconditional: a redelivered batch rewrites them harmlessly) beside the
+    // read, both before any delivery is written: a failure leaves no delivery without one.
+    const [, found] = await Promise.all([
+      putDeliveryPointers(store, pointers, now),
+      getRawItemsChunked(
+        store,
+        unique.map(({ delivery }) => deliveryKey(delivery.id)),
+      ),
+    ]);
+    queued = unique
+      .filter((_, index) => found[index] === undefined)
+      .map((planned) => {
+        const lease = newLease(now);
+        return { ...planned, delivery: { ...planned.delivery, leaseToken: lease.token, leaseUntil: lease.until } };
+      });
+    await putItemsBatched(
+      store,
+      queued.map(({ delivery }) => deliveryItem(delivery, now)),
+    );
   } catch (error) {
-    logger.error('writing the pointers of webhook deliveries failed', { error: error as Error, records: records.length });
+    // What was written stays leased: the sweeper sends it when the lease ends, and the batch's retry finds it queued.
+    logger.error('queueing webhook deliveries failed', { error: error as Error, records: records.length });
     return { batchItemFailures: [{ itemIdentifier: firstEvent }] };
   }
-  // Each delivery is attempted as soon as it is queued, not after the whole batch is: the
-  // endpoint's cap (webhooks/attempts.ts) bounds its requests in flight, the workers bound the
-  // invocation's own work. What cannot leave within the budget is given back, due now.
-  await inParallel(plans, DELIVERY_WORKERS, async (planned) => {
-    let delivery: DeliveryRecord | undefined;
+  // The endpoint's cap (webhooks/attempts.ts) bounds its requests in flight, the workers bound
+  // the invocation's own work. What cannot leave within the budget is given back, due now.
+  const record = outcomeBatches(store);
+  await inParallel(queued, DELIVERY_WORKERS, async ({ delivery, webhook }) => {
+    if (delivery.responseId && erasedHere.has(delivery.responseId)) return;
     try {
-      delivery = await queue(store, planned, now);
-    } catch (error) {
-      logger.error('queueing a webhook delivery failed', { error: error as Error, webhookId: planned.webhook.id, eventType: planned.delivery.eventType });
-      failedEvents.add(planned.event.eventId);
-      return;
-    }
-    if (!delivery || (delivery.responseId && erasedHere.has(delivery.responseId))) return;
-    try {
-      await attemptDelivery(store, delivery, planned.webhook, clock, { leaveBy });
+      await attemptDelivery(store, delivery, webhook, clock, { leaveBy, record });
     } catch (error) {
       // Queued and leased: when the lease ends the sweeper attempts it.
       logger.error('first webhook attempt failed', { error: error as Error, deliveryId: delivery.id });

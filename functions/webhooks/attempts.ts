@@ -13,22 +13,14 @@
  * the lease holder (`leaseToken`). A holder that dies (SIGKILL, Lambda timeout) leaves the
  * lease to expire: the delivery is due again then, and another sweep sends it.
  */
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import pLimit, { type Limit } from 'p-limit';
 import { logger } from '../observability/logger';
-import {
-  ATTEMPT_TIMEOUT_MS,
-  DELIVERY_RETENTION_SECONDS,
-  endpointConcurrency,
-  failedTooLong,
-  nextAttemptAt,
-  TEST_EVENT_TYPE,
-  type AttemptVerdict,
-} from '../domain/webhooks';
+import { ATTEMPT_TIMEOUT_MS, endpointConcurrency, failedTooLong, nextAttemptAt, TEST_EVENT_TYPE, type AttemptVerdict } from '../domain/webhooks';
 import { conditionHolds, isConditionFailure } from '../store/conditions';
 import type { TableClient } from '../store/dynamodb-clients';
-import { deliveryFromItem, deliveryKey, dueAttributes, dueSortKey, webhookKey, type DeliveryRecord, type WebhookRecord } from '../store/webhooks';
+import { deliveryFromItem, deliveryItem, deliveryKey, dueSortKey, webhookKey, type DeliveryRecord, type WebhookRecord } from '../store/webhooks';
 import { openSecret } from './secrets';
 import { sendAttempt, type AttemptResult } from './sender';
 
@@ -37,8 +29,6 @@ export const LEASE_MS = 30_000;
 
 export const messageId = (deliveryId: string) => `msg_${deliveryId}`;
 
-const expiresAt = (now: Date) => Math.floor(now.getTime() / 1000) + DELIVERY_RETENTION_SECONDS;
-
 export interface Lease {
   token: string;
   until: string;
@@ -46,11 +36,6 @@ export interface Lease {
 
 export function newLease(now: Date): Lease {
   return { token: randomUUID(), until: new Date(now.getTime() + LEASE_MS).toISOString() };
-}
-
-/** The attributes of a delivery held by `lease`: out of the due index until the lease ends. */
-export function leasedAttributes(deliveryId: string, lease: Lease) {
-  return { leaseToken: lease.token, leaseUntil: lease.until, ...dueAttributes(deliveryId, lease.until) };
 }
 
 /** Claims a delivery seen in the due index with `duesk`; the leased delivery, or undefined when someone else got it. */
@@ -93,6 +78,8 @@ export interface AttemptOptions {
   allowPrivate?: boolean;
   /** The latest time (epoch ms, on the attempt's clock) the request may leave: the caller's budget. Later, the delivery is given back, due now. */
   leaveBy?: number;
+  /** How the outcome is written (default: a Put conditional on the lease). */
+  record?: OutcomeRecorder;
 }
 
 /** A request leaves only while the lease outlasts it (ATTEMPT_TIMEOUT_MS) by this much: time to record the outcome. */
@@ -127,54 +114,52 @@ async function dropDelivery(store: TableClient, delivery: DeliveryRecord): Promi
   );
 }
 
-/** Records an attempt's outcome on the delivery, if the lease is still ours. */
-async function recordOutcome(
-  store: TableClient,
-  delivery: DeliveryRecord,
-  outcome: { status: 'succeeded' | 'failed' | 'pending'; result: Pick<AttemptResult, 'statusCode' | 'error'>; next?: Date; attempted: boolean },
-  now: Date,
-): Promise<boolean> {
-  const set: string[] = ['#status = :status', 'updatedAt = :now', 'expiresAt = :expires'];
-  const remove: string[] = ['leaseToken', 'leaseUntil'];
-  const values: Record<string, unknown> = { ':status': outcome.status, ':now': now.toISOString(), ':expires': expiresAt(now), ':token': delivery.leaseToken };
-  if (outcome.attempted) {
-    set.push('attempts = :attempts', 'lastAttemptAt = :now');
-    values[':attempts'] = delivery.attempts + 1;
-  }
-  if (outcome.result.statusCode !== undefined) {
-    set.push('lastStatusCode = :code');
-    values[':code'] = outcome.result.statusCode;
-  } else if (outcome.attempted) {
-    remove.push('lastStatusCode');
-  }
-  if (outcome.result.error !== undefined) {
-    set.push('lastError = :error');
-    values[':error'] = outcome.result.error;
-  } else {
-    remove.push('lastError');
-  }
-  if (outcome.status === 'pending' && outcome.next) {
-    const at = outcome.next.toISOString();
-    set.push('failures = :failures', 'nextAttemptAt = :next', 'duesk = :duesk');
-    values[':failures'] = delivery.failures + 1;
-    values[':next'] = at;
-    values[':duesk'] = dueSortKey(at, delivery.id);
-  } else {
-    remove.push('nextAttemptAt', 'duepk', 'duesk');
-  }
-  return conditionHolds(
-    store.documentClient.send(
-      new UpdateCommand({
-        TableName: store.tableName,
-        Key: deliveryKey(delivery.id),
-        UpdateExpression: `SET ${set.join(', ')} REMOVE ${remove.join(', ')}`,
-        ConditionExpression: 'leaseToken = :token',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: values,
-      }),
-    ),
-  );
+interface Outcome {
+  status: 'succeeded' | 'failed' | 'pending';
+  result: Pick<AttemptResult, 'statusCode' | 'error'>;
+  next?: Date;
+  attempted: boolean;
 }
+
+/** A held delivery once an attempt's outcome is in: the lease gone, due again only when pending. */
+export function settledDelivery(delivery: DeliveryRecord, outcome: Outcome, now: Date): DeliveryRecord {
+  const { leaseToken: _token, leaseUntil: _until, nextAttemptAt: _next, lastError: _error, ...kept } = delivery;
+  const timestamp = now.toISOString();
+  const settled: DeliveryRecord = { ...kept, status: outcome.status, updatedAt: timestamp };
+  if (outcome.attempted) {
+    settled.attempts = delivery.attempts + 1;
+    settled.lastAttemptAt = timestamp;
+    if (outcome.result.statusCode === undefined) delete settled.lastStatusCode;
+  }
+  if (outcome.result.statusCode !== undefined) settled.lastStatusCode = outcome.result.statusCode;
+  if (outcome.result.error !== undefined) settled.lastError = outcome.result.error;
+  if (outcome.status === 'pending' && outcome.next) {
+    settled.failures = delivery.failures + 1;
+    settled.nextAttemptAt = outcome.next.toISOString();
+  }
+  return settled;
+}
+
+/**
+ * Writes a settled delivery (`settledDelivery`); answers whether it was recorded. By default
+ * a Put conditional on the lease, so only its holder records; the stream consumer batches
+ * its own (stream/webhooks.ts).
+ */
+export type OutcomeRecorder = (settled: DeliveryRecord, lease: string | undefined, now: Date) => Promise<boolean>;
+
+const recordIfHeld =
+  (store: TableClient): OutcomeRecorder =>
+  (settled, lease, now) =>
+    conditionHolds(
+      store.documentClient.send(
+        new PutCommand({
+          TableName: store.tableName,
+          Item: deliveryItem(settled, now),
+          ConditionExpression: 'leaseToken = :token',
+          ExpressionAttributeValues: { ':token': lease },
+        }),
+      ),
+    );
 
 /** Turns an endpoint off with the reason shown by webhooks/get (re-enabling with webhooks/save clears it). */
 export async function disableWebhook(store: TableClient, webhook: WebhookRecord, reason: string, now: Date): Promise<void> {
@@ -271,10 +256,9 @@ export async function attemptDelivery(
   }
   // A test event (webhooks/test) goes even to a disabled endpoint, once, and is not retried.
   const test = delivery.eventType === TEST_EVENT_TYPE;
+  const record = (outcome: Outcome, now: Date) => (options.record ?? recordIfHeld(store))(settledDelivery(delivery, outcome, now), delivery.leaseToken, now);
   if (!webhook.enabled && !test) {
-    const recorded = await recordOutcome(
-      store,
-      delivery,
+    const recorded = await record(
       {
         status: 'failed',
         result: { error: `not sent: the endpoint is disabled${webhook.disabledReason ? ` (${webhook.disabledReason})` : ''}` },
@@ -301,7 +285,7 @@ export async function attemptDelivery(
   const now = clock();
   const next = result.verdict === 'retry' && !test ? nextAttemptAt(delivery.failures + 1, now, { retryAfterSeconds: result.retryAfterSeconds }) : undefined;
   const status = result.verdict === 'succeeded' ? 'succeeded' : next ? 'pending' : 'failed';
-  const recorded = await recordOutcome(store, delivery, { status, result, next, attempted: true }, now);
+  const recorded = await record({ status, result, next, attempted: true }, now);
   if (status === 'failed') {
     logger.warn('webhook delivery failed', {
       deliveryId: delivery.id,

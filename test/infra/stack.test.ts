@@ -566,14 +566,14 @@ describe('stream consumer', () => {
     });
   });
 
-  test('the counting mapping: batches of up to 1,000 within 3 s, one batch per shard at a time, a tumbling window for the shard id; webhooks: 100 within 1 s, a tumbling window too', () => {
+  test('the counting mapping: batches of up to 1,000 within 3 s, one batch per shard at a time, a tumbling window for the shard id; webhooks: 1,000 within 1 s, a tumbling window too', () => {
     const mappingOf = (name: 'counting' | 'webhooks') => {
       const functionId = logicalId(stack.streamConsumers.get(name)!.consumer.function);
       return ofType('AWS::Lambda::EventSourceMapping').find(([, candidate]) => refId(candidate.Properties.FunctionName) === functionId)![1].Properties;
     };
     expect(mappingOf('counting')).toMatchObject({ BatchSize: 1000, MaximumBatchingWindowInSeconds: 3, ParallelizationFactor: 1, TumblingWindowInSeconds: 900 });
     // The webhooks consumer reads the screening's verdicts from the shard's watermarks (functions/stream/screening.ts).
-    expect(mappingOf('webhooks')).toMatchObject({ BatchSize: 100, MaximumBatchingWindowInSeconds: 1, ParallelizationFactor: 1, TumblingWindowInSeconds: 900 });
+    expect(mappingOf('webhooks')).toMatchObject({ BatchSize: 1000, MaximumBatchingWindowInSeconds: 1, ParallelizationFactor: 1, TumblingWindowInSeconds: 900 });
   });
 
   test('the DLQ is encrypted and refuses non-TLS requests', () => {

@@ -11,10 +11,9 @@ process.env.WEBHOOK_ENDPOINT_CONCURRENCY = String(CAP);
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ANONYMOUS } from '../../functions/api/auth';
 import { createResponse } from '../../functions/operations/response-collection';
-import { DELIVERY_RETENTION_SECONDS } from '../../functions/domain/webhooks';
 import { defaultStore } from '../../functions/store/entity-store';
-import { deliveryKey, getWebhook, pendingDelivery, webhookDeliveriesPartition } from '../../functions/store/webhooks';
-import { attemptDelivery, leasedAttributes, newLease } from '../../functions/webhooks/attempts';
+import { deliveryItem, deliveryKey, getWebhook, pendingDelivery } from '../../functions/store/webhooks';
+import { attemptDelivery, newLease } from '../../functions/webhooks/attempts';
 import { LocalWebhookSweeper } from '../../local/webhook-sweeper';
 import { createAccount, createContentSet, startTestApi, type AccountKeys, type TestApi } from '../support/api';
 import { startReceiver, until, type Receiver } from '../support/webhook-receiver';
@@ -105,14 +104,7 @@ describe('a burst of responses', () => {
       await documentClient.send(
         new PutCommand({
           TableName: settings.tableName,
-          Item: {
-            ...deliveryKey(delivery.id),
-            gsi1pk: webhookDeliveriesPartition(webhookId),
-            gsi1sk: `${delivery.createdAt}#${delivery.id}`,
-            ...leasedAttributes(delivery.id, lease),
-            expiresAt: Math.floor(now.getTime() / 1000) + DELIVERY_RETENTION_SECONDS,
-            ...delivery,
-          },
+          Item: deliveryItem(delivery, now),
         }),
       );
       expect(await attemptDelivery(store, delivery, webhook, () => new Date())).toEqual({ deliveryId: delivery.id, status: 'pending' });
