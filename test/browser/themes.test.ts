@@ -243,6 +243,8 @@ describeInBrowser('console in Chromium: the Why panel and curation of themes', (
     const checkoutId = (await call('contents/lookup', [NEW_PAGE, { contentSetId: setId }]))[0].id;
     const listed = await expectReason(page, checkoutId, NEW_PAGE);
     expect(await listed.locator('.attention-count').innerText()).toBe(`${CHECKOUT_MESSAGES.length} responses`);
+    // Ten "no" answers: a point interval, said in words.
+    expect(await listed.locator('.interval-text').innerText()).toBe('−1.00 (every response alike)');
     await checkPage(page, 'themes-needs-attention');
     await context.close();
   });

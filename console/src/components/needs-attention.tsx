@@ -38,7 +38,12 @@ function ScoreWithInterval(props: { score: { value: number; low: number; high: n
       low={props.score.low}
       high={props.score.high}
       range={view.range(config)}
-      text={`${format(props.score.value)} (${format(props.score.low)}–${format(props.score.high)})`}
+      // Every response alike gives a mean a point interval (s = 0): said so, not "−1.00 (−1.00–−1.00)".
+      text={
+        format(props.score.low) === format(props.score.high)
+          ? `${format(props.score.value)} (every response alike)`
+          : `${format(props.score.value)} (${format(props.score.low)}–${format(props.score.high)})`
+      }
     />
   );
 }
