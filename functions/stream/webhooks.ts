@@ -39,6 +39,7 @@
  * events are queued for no webhook (`isPreviewEvent`), so a test click posts nowhere.
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
+import pLimit from 'p-limit';
 import { logger } from '../observability/logger';
 import { isPreviewKey, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../domain/webhooks';
 import { BATCH_WRITE_LIMIT, getRawItemsChunked, putItemsBatched } from '../store/batch';
@@ -74,7 +75,7 @@ import { type ScreeningVerdicts, screeningVerdicts } from './screening';
 /** Erasures run at once. */
 const ERASURE_CONCURRENCY = 25;
 /**
- * Deliveries an invocation queues and attempts at once, over all endpoints (each endpoint's
+ * Deliveries an invocation attempts at once, over all endpoints (each endpoint's
  * requests are capped apart: WEBHOOK_ENDPOINT_CONCURRENCY); most wait on DynamoDB or the receiver.
  */
 const DELIVERY_WORKERS = 64;
@@ -348,19 +349,16 @@ export async function deliverStreamRecords(
         const lease = newLease(now);
         return { ...planned, delivery: { ...planned.delivery, leaseToken: lease.token, leaseUntil: lease.until } };
       });
-    await putItemsBatched(
-      store,
-      queued.map(({ delivery }) => deliveryItem(delivery, now)),
-    );
   } catch (error) {
-    // What was written stays leased: the sweeper sends it when the lease ends, and the batch's retry finds it queued.
-    logger.error('queueing webhook deliveries failed', { error: error as Error, records: records.length });
+    logger.error('reading or pointing to webhook deliveries failed', { error: error as Error, records: records.length });
     return { batchItemFailures: [{ itemIdentifier: firstEvent }] };
   }
-  // The endpoint's cap (webhooks/attempts.ts) bounds its requests in flight, the workers bound
-  // the invocation's own work. What cannot leave within the budget is given back, due now.
+  // Each 25 deliveries (a BatchWriteItem) are attempted as soon as they are written, not after
+  // the whole batch: the endpoint's cap (webhooks/attempts.ts) bounds its requests in flight,
+  // the workers the invocation's own work. What cannot leave within the budget is given back, due now.
   const record = outcomeBatches(store);
-  await inParallel(queued, DELIVERY_WORKERS, async ({ delivery, webhook }) => {
+  const inWorkerTurn = pLimit(DELIVERY_WORKERS);
+  const attempt = async ({ delivery, webhook }: Planned) => {
     if (delivery.responseId && erasedHere.has(delivery.responseId)) return;
     try {
       await attemptDelivery(store, delivery, webhook, clock, { leaveBy, record });
@@ -368,7 +366,27 @@ export async function deliverStreamRecords(
       // Queued and leased: when the lease ends the sweeper attempts it.
       logger.error('first webhook attempt failed', { error: error as Error, deliveryId: delivery.id });
     }
-  });
+  };
+  const chunks: Planned[][] = [];
+  for (let start = 0; start < queued.length; start += BATCH_WRITE_LIMIT) chunks.push(queued.slice(start, start + BATCH_WRITE_LIMIT));
+  let queueingFailed = false;
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      try {
+        await putItemsBatched(
+          store,
+          chunk.map(({ delivery }) => deliveryItem(delivery, now)),
+        );
+      } catch (error) {
+        // What was written stays leased: the sweeper sends it when the lease ends, and the batch's retry finds it queued.
+        logger.error('queueing webhook deliveries failed', { error: error as Error, deliveries: chunk.length });
+        queueingFailed = true;
+        return;
+      }
+      await Promise.all(chunk.map((planned) => inWorkerTurn(() => attempt(planned))));
+    }),
+  );
+  if (queueingFailed) return { batchItemFailures: [{ itemIdentifier: firstEvent }] };
 
   // After queueing: the batch's own earlier events of an erased response are queued by now, and are deleted too.
   const erasures = events.filter((event) => event.type === 'response.deleted');
