@@ -2,8 +2,9 @@
  * A project's "Needs attention": per schema with a score, the worst pages of the last 7 days
  * (ending today, read live from the rankings like the page's other statistics, so a response
  * counted a minute ago already moves them) with their 95% intervals drawn as bars (a page with
- * 2 answers is not ranked with one of 200: the interval says how sure the score is), each with
- * what its messages of the same 7 days say most (page-reason.tsx); the largest drops of the
+ * 2 answers is not ranked with one of 200: the interval says how sure the score is), each
+ * against the 7 days before (newly bad, or bad before too) and with what its messages of the
+ * same 7 days say most (page-reason.tsx); the largest drops of the
  * last complete week against the week before, from the weekly digest (no operation ranks
  * pages by their change over the live 7 days); and the latest alerts.
  */
@@ -14,8 +15,9 @@ import { useWorstItems, WORST_MIN_COUNT } from '../data/contents';
 import { loadedItems } from '../data/paging';
 import { useProjectDigest } from '../data/projects';
 import { useContentSets } from '../data/sets';
+import { useStats } from '../data/stats';
 import { formatCount, formatDate, plural } from '../lib/format';
-import { periodLabel, resolveView } from '../lib/periods';
+import { periodLabel, resolvedOf, resolveView } from '../lib/periods';
 import { changeWords, schemaName, scoreView } from '../schemas';
 import { SCHEMAS } from '../../../shared/schema-options';
 import { AlertItem } from './alert-item';
@@ -90,8 +92,24 @@ function WorstPage(props: { page: ContentItemTopEntry; set: ContentSet | undefin
       </span>
       {page.score && <ScoreWithInterval score={page.score} set={set} schema={props.schema} />}
       <span className="attention-count muted">{plural(page.stats.count, 'response')}</span>
+      <AgainstBefore itemId={page.id} schema={props.schema} />
       {set && <PageReason itemId={page.id} set={set} />}
     </li>
+  );
+}
+
+/** A worst page's last 7 days against the 7 before (getStats with compare, the item page's read): newly bad, or bad before too. */
+function AgainstBefore(props: { itemId: string; schema: SchemaName }) {
+  const stats = useStats({ kind: 'item', id: props.itemId }, 'rolling7d', undefined, { compare: true });
+  const previous = stats.data?.previous;
+  if (!previous || stats.data?.change === undefined) return null;
+  const before = `the 7 days before (${periodLabel(resolvedOf(previous))}`;
+  return (
+    <p className="attention-change small" data-testid="attention-change">
+      {stats.data.change === null
+        ? `No responses ${before}).`
+        : `Against ${before}, ${plural(previous.count, 'response')}): ${changeWords(stats.data.change, props.schema)}.`}
+    </p>
   );
 }
 
