@@ -33,13 +33,15 @@
  * (stream/screening.ts); this one announces a new response only once that verdict is in the
  * table (`screeningVerdicts`), waiting for it within a budget (the counting consumer reads
  * every 3 s): the floods and spam it holds back are announced as `response.quarantined`
- * only, never as created, nor are their changes before their hold.
+ * only, never as created, nor are their changes before their hold. At each read of the
+ * verdicts, the batch's events before the first one still waiting go out at once, so a
+ * batch's early events need not wait for the verdicts of its late ones.
  *
  * The console's live preview answers on the item keyed by its embed page's address; its
  * events are queued for no webhook (`isPreviewEvent`), so a test click posts nowhere.
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
-import pLimit from 'p-limit';
+import pLimit, { type Limit } from 'p-limit';
 import { logger } from '../observability/logger';
 import { isPreviewKey, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../domain/webhooks';
 import { BATCH_WRITE_LIMIT, getRawItemsChunked, putItemsBatched } from '../store/batch';
@@ -70,7 +72,7 @@ import type { DomainEvent } from '../domain/events';
 import { derivedId } from '../domain/text';
 import { HELD_STATES, type ResponseState } from '../domain/states';
 import { eventsOf } from './events';
-import { type ScreeningVerdicts, screeningVerdicts } from './screening';
+import { screeningVerdicts } from './screening';
 
 /** Erasures run at once. */
 const ERASURE_CONCURRENCY = 25;
@@ -102,22 +104,28 @@ const VERDICT_POLL_MS = 500;
 const VERDICT_EXPECTED_MS = 1_500;
 
 /**
- * The screening's verdicts on the events to announce, read until none is pending or the wait
- * is over; only the pending ones are read again. The counting consumer screens each batch
- * before it counts it, so a verdict follows the write by about that consumer's batching window.
+ * Reads the screening's verdicts on the events to announce until none is pending or the wait
+ * is over (only the pending ones again), telling `round` after each read which are still
+ * pending and which responses it found held, so what is screened need not wait for the rest.
+ * Answers the events still pending. The counting consumer screens each batch before it counts
+ * it, so a verdict follows the write by about that consumer's batching window.
  */
-async function awaitVerdicts(store: TableClient, shardId: string, events: DomainEvent[], waitMs: number): Promise<ScreeningVerdicts> {
+async function awaitVerdicts(
+  store: TableClient,
+  shardId: string,
+  events: DomainEvent[],
+  waitMs: number,
+  round: (pending: ReadonlySet<DomainEvent>, held: ReadonlySet<string>) => void,
+): Promise<DomainEvent[]> {
   const deadline = Date.now() + waitMs;
-  const held = new Set<string>();
   let checked = events;
-  for (let round = 0; ; round++) {
-    const verdicts = await screeningVerdicts(store, shardId, checked);
-    for (const id of verdicts.held) held.add(id);
-    const { pending } = verdicts;
-    if (pending.length === 0) return { pending, held };
+  for (let reads = 0; ; reads++) {
+    const { pending, held } = await screeningVerdicts(store, shardId, checked);
+    round(new Set<DomainEvent>(pending), held);
+    if (pending.length === 0) return pending;
     const soonest = Math.min(...pending.map((event) => Date.parse(event.after.createdAt))) + VERDICT_EXPECTED_MS;
-    const pause = round === 0 ? Math.max(VERDICT_POLL_MS / 2, soonest - Date.now()) : VERDICT_POLL_MS;
-    if (Date.now() + pause > deadline) return { pending, held };
+    const pause = reads === 0 ? Math.max(VERDICT_POLL_MS / 2, soonest - Date.now()) : VERDICT_POLL_MS;
+    if (Date.now() + pause > deadline) return pending;
     await new Promise((wait) => setTimeout(wait, pause));
     checked = pending;
   }
@@ -266,74 +274,45 @@ function outcomeBatches(store: TableClient): OutcomeRecorder {
     });
 }
 
-/**
- * Queues the deliveries of a batch of stream records, deletes those of erased responses,
- * then attempts the rest within the budget. On a failure to queue or to erase, reports the
- * first record whose work is not all done (`batchItemFailures`): the batch is retried from
- * there, the conditional writes skip what is already queued, and erasing again is harmless.
- */
-export async function deliverStreamRecords(
-  store: TableClient,
-  shardId: string,
-  records: DynamoDBRecord[],
-  options: DeliverOptions = {},
-): Promise<DynamoDBBatchResponse> {
-  const clock = options.clock ?? (() => new Date());
-  const now = clock();
-  let events = records.flatMap(eventsOf).filter(isWebhookEvent);
-  if (events.length === 0) return { batchItemFailures: [] };
-  const firstEvent = events[0].sequenceNumber;
+/** What the deliveries of one invocation share. */
+interface Invocation {
+  store: TableClient;
+  now: Date;
+  clock: () => Date;
+  /** The latest time a first attempt may start. */
+  leaveBy: number;
+  /** Responses erased in this batch: their deliveries are deleted after queueing, and their bodies must not go out now. */
+  erasedHere: ReadonlySet<string>;
+  record: OutcomeRecorder;
+  inWorkerTurn: Limit;
+}
 
-  let plans: Planned[];
-  /** The record of the first new response still unscreened: it and what follows come again. */
-  let unscreened: string | undefined;
+/**
+ * Queues and attempts the deliveries of screened events; answers whether all of them are
+ * queued (attempts' failures are the sweeper's).
+ *
+ * Queueing, exactly once per (record, endpoint): a consistent read of the deliveries, then
+ * the missing ones written leased to this invocation, 25 to a BatchWriteItem. A redelivered
+ * batch finds what an earlier delivery of its records queued; no other invocation queues
+ * these records meanwhile (one batch of a shard at a time: Lambda's mapping and the local
+ * reader's). Once each: a batch may hold a record twice, and a batch request refuses a key twice.
+ */
+async function deliverScreened(invocation: Invocation, matched: { event: DomainEvent & { type: WebhookEventType }; to: WebhookRecord[] }[]): Promise<boolean> {
+  const { store, now, clock, leaveBy, erasedHere, record, inWorkerTurn } = invocation;
+  let queued: Planned[];
   try {
-    const accounts = [...new Set(events.map((event) => eventScope(event).accountId))];
-    const webhooks = new Map(await Promise.all(accounts.map(async (accountId) => [accountId, await accountWebhooks(store, accountId)] as const)));
-    let matched = events.map((event) => ({ event, to: subscribers(event, webhooks.get(eventScope(event).accountId) ?? []) })).filter(({ to }) => to.length > 0);
-    // Only what would be announced waits for the screening: an account without webhooks waits for nothing.
-    const verdicts = await awaitVerdicts(
-      store,
-      shardId,
-      matched.map(({ event }) => event),
-      options.verdictWaitMs ?? 20_000,
-    );
-    unscreened = verdicts.pending[0]?.sequenceNumber;
-    if (unscreened !== undefined) {
-      const cut = events.findIndex((event) => event.sequenceNumber === unscreened);
-      events = events.slice(0, cut);
-      matched = matched.filter(({ event }) => events.includes(event));
-    }
-    matched = matched.filter(({ event }) => !isOfResponseHeldAtCreation(event, verdicts.held));
     const subjects = await loadSubjects(
       store,
       matched.map(({ event }) => event),
     );
-    plans = matched
+    const plans = matched
       .filter(({ event }) => !isPreviewEvent(event, subjects))
       .flatMap(({ event, to }) => {
         const body = eventBody(event, subjects, now)!;
         return to.map((webhook) => planDelivery(event, body, webhook, subjects, now));
       });
-  } catch (error) {
-    logger.error('reading webhooks or screening verdicts for stream records failed', { error: error as Error, records: records.length });
-    return { batchItemFailures: [{ itemIdentifier: firstEvent }] };
-  }
-
-  // Responses erased in this batch: their deliveries are deleted below, and their bodies must not go out now.
-  const erasedHere = new Set(events.flatMap((event) => (event.type === 'response.deleted' ? [event.before.id] : [])));
-  const leaveBy = now.getTime() + (options.attemptBudgetMs ?? 20_000);
-  const failedEvents = new Set<string>();
-  // Queueing, exactly once per (record, endpoint): a consistent read of the deliveries, then
-  // the missing ones written leased to this invocation, 25 to a BatchWriteItem. A redelivered
-  // batch finds what an earlier delivery of its records queued; no other invocation queues
-  // these records meanwhile (one batch of a partition key at a time: Lambda's order per key,
-  // and the local reader's). Once each: a batch may hold a record twice, and a batch request
-  // refuses a key twice.
-  const unique = [...new Map(plans.map((planned) => [planned.delivery.id, planned])).values()];
-  const pointers = unique.flatMap(({ delivery }) => (delivery.responseId ? [{ responseId: delivery.responseId, deliveryId: delivery.id }] : []));
-  let queued: Planned[];
-  try {
+    const unique = [...new Map(plans.map((planned) => [planned.delivery.id, planned])).values()];
+    const pointers = unique.flatMap(({ delivery }) => (delivery.responseId ? [{ responseId: delivery.responseId, deliveryId: delivery.id }] : []));
     // The pointers (unconditional: a redelivered batch rewrites them harmlessly) beside the
     // read, both before any delivery is written: a failure leaves no delivery without one.
     const [, found] = await Promise.all([
@@ -350,14 +329,12 @@ export async function deliverStreamRecords(
         return { ...planned, delivery: { ...planned.delivery, leaseToken: lease.token, leaseUntil: lease.until } };
       });
   } catch (error) {
-    logger.error('reading or pointing to webhook deliveries failed', { error: error as Error, records: records.length });
-    return { batchItemFailures: [{ itemIdentifier: firstEvent }] };
+    logger.error('preparing webhook deliveries failed', { error: error as Error, events: matched.length });
+    return false;
   }
   // Each 25 deliveries (a BatchWriteItem) are attempted as soon as they are written, not after
   // the whole batch: the endpoint's cap (webhooks/attempts.ts) bounds its requests in flight,
   // the workers the invocation's own work. What cannot leave within the budget is given back, due now.
-  const record = outcomeBatches(store);
-  const inWorkerTurn = pLimit(DELIVERY_WORKERS);
   const attempt = async ({ delivery, webhook }: Planned) => {
     if (delivery.responseId && erasedHere.has(delivery.responseId)) return;
     try {
@@ -369,8 +346,7 @@ export async function deliverStreamRecords(
   };
   const chunks: Planned[][] = [];
   for (let start = 0; start < queued.length; start += BATCH_WRITE_LIMIT) chunks.push(queued.slice(start, start + BATCH_WRITE_LIMIT));
-  let queueingFailed = false;
-  await Promise.all(
+  const written = await Promise.all(
     chunks.map(async (chunk) => {
       try {
         await putItemsBatched(
@@ -380,16 +356,90 @@ export async function deliverStreamRecords(
       } catch (error) {
         // What was written stays leased: the sweeper sends it when the lease ends, and the batch's retry finds it queued.
         logger.error('queueing webhook deliveries failed', { error: error as Error, deliveries: chunk.length });
-        queueingFailed = true;
-        return;
+        return false;
       }
       await Promise.all(chunk.map((planned) => inWorkerTurn(() => attempt(planned))));
+      return true;
     }),
   );
-  if (queueingFailed) return { batchItemFailures: [{ itemIdentifier: firstEvent }] };
+  return written.every(Boolean);
+}
 
+/**
+ * Queues the deliveries of a batch of stream records and attempts them, those of each round
+ * of screening verdicts as soon as it is in (while the rest wait for theirs), then deletes
+ * those of erased responses. On a failure to queue or to erase, reports the first record
+ * whose work is not all done (`batchItemFailures`): the batch is retried from there, what is
+ * queued already is not queued again, and erasing again is harmless.
+ */
+export async function deliverStreamRecords(
+  store: TableClient,
+  shardId: string,
+  records: DynamoDBRecord[],
+  options: DeliverOptions = {},
+): Promise<DynamoDBBatchResponse> {
+  const clock = options.clock ?? (() => new Date());
+  const now = clock();
+  const events = records.flatMap(eventsOf).filter(isWebhookEvent);
+  if (events.length === 0) return { batchItemFailures: [] };
+  const firstEvent = events[0].sequenceNumber;
+  const invocation: Invocation = {
+    store,
+    now,
+    clock,
+    leaveBy: now.getTime() + (options.attemptBudgetMs ?? 20_000),
+    erasedHere: new Set(events.flatMap((event) => (event.type === 'response.deleted' ? [event.before.id] : []))),
+    record: outcomeBatches(store),
+    inWorkerTurn: pLimit(DELIVERY_WORKERS),
+  };
+
+  /** The deliveries under way, a group per round of verdicts; each answers whether it queued all of its own. */
+  const groups: Promise<boolean>[] = [];
+  let pending: DomainEvent[];
+  try {
+    const accounts = [...new Set(events.map((event) => eventScope(event).accountId))];
+    const webhooks = new Map(await Promise.all(accounts.map(async (accountId) => [accountId, await accountWebhooks(store, accountId)] as const)));
+    const recipients = new Map(
+      events.flatMap((event) => {
+        const to = subscribers(event, webhooks.get(eventScope(event).accountId) ?? []);
+        return to.length > 0 ? [[event as DomainEvent, { event, to }] as const] : [];
+      }),
+    );
+    // Only what would be announced waits for the screening: an account without webhooks waits
+    // for nothing. After each read of verdicts, the events before the first one still pending
+    // go out, while the rest wait: in stream order, so that no change of a response goes
+    // before its creation's verdict (a held response's changes are not announced).
+    const candidates = [...recipients.keys()];
+    const held = new Set<string>();
+    let released = 0;
+    pending = await awaitVerdicts(store, shardId, candidates, options.verdictWaitMs ?? 20_000, (waiting, heldNow) => {
+      for (const id of heldNow) held.add(id);
+      const before = candidates.findIndex((event) => waiting.has(event));
+      const screened = candidates.slice(released, before === -1 ? candidates.length : before);
+      released += screened.length;
+      const matched = screened.filter((event) => !isOfResponseHeldAtCreation(event, held)).map((event) => recipients.get(event)!);
+      if (matched.length > 0) groups.push(deliverScreened(invocation, matched));
+    });
+  } catch (error) {
+    await Promise.all(groups);
+    logger.error('reading webhooks or screening verdicts for stream records failed', { error: error as Error, records: records.length });
+    return { batchItemFailures: [{ itemIdentifier: firstEvent }] };
+  }
+  if (!(await Promise.all(groups)).every(Boolean)) return { batchItemFailures: [{ itemIdentifier: firstEvent }] };
+
+  // The record of the first new response still unscreened: it and what follows come again
+  // (what of them was screened is queued already, and is not queued twice).
+  const unscreened = pending[0]?.sequenceNumber;
+  const handled =
+    unscreened === undefined
+      ? events
+      : events.slice(
+          0,
+          events.findIndex((event) => event.sequenceNumber === unscreened),
+        );
   // After queueing: the batch's own earlier events of an erased response are queued by now, and are deleted too.
-  const erasures = events.filter((event) => event.type === 'response.deleted');
+  const failedEvents = new Set<string>();
+  const erasures = handled.filter((event) => event.type === 'response.deleted');
   await inParallel(erasures, ERASURE_CONCURRENCY, async (event) => {
     const responseId = event.before.id;
     try {
@@ -401,7 +451,7 @@ export async function deliverStreamRecords(
     }
   });
 
-  const firstFailed = events.find((event) => failedEvents.has(event.eventId))?.sequenceNumber ?? unscreened;
+  const firstFailed = handled.find((event) => failedEvents.has(event.eventId))?.sequenceNumber ?? unscreened;
   if (unscreened !== undefined && firstFailed === unscreened) logger.warn('new responses not screened yet: their records come again', { shardId, unscreened });
   return { batchItemFailures: firstFailed ? [{ itemIdentifier: firstFailed }] : [] };
 }
