@@ -6,7 +6,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { StreamConsumerDeclaration } from '../functions/stream/consumers';
+import { STREAM_CONSUMER_TIMEOUT_SECONDS, type StreamConsumerDeclaration } from '../functions/stream/consumers';
 import { acknowledgeNag } from './nag';
 import { operatorAlarm } from './operator-alarm';
 import { ServiceFunction } from './service-function';
@@ -52,7 +52,7 @@ export class StreamConsumer extends Construct {
       environment: { TABLE_NAME: props.table.tableName, POWERTOOLS_SERVICE_NAME: props.serviceName },
       logRetention: props.logRetention,
       memorySize: 256,
-      timeout: Duration.seconds(60),
+      timeout: Duration.seconds(STREAM_CONSUMER_TIMEOUT_SECONDS),
     });
     grantTableAccess(this.consumer.role, props.table, declaration.access);
 

@@ -1,8 +1,8 @@
 import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 
-/** The Lambda context handed to handlers run locally (the logger reads its names). */
-export function localLambdaContext(functionName: string, requestId: string = randomUUID()): Context {
+/** The Lambda context handed to handlers run locally (the logger reads its names; middy ends a handler at its remaining time). */
+export function localLambdaContext(functionName: string, requestId: string = randomUUID(), timeoutMs = 30_000): Context {
   return {
     awsRequestId: requestId,
     functionName,
@@ -12,7 +12,7 @@ export function localLambdaContext(functionName: string, requestId: string = ran
     logGroupName: 'local',
     logStreamName: 'local',
     callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => 30000,
+    getRemainingTimeInMillis: () => timeoutMs,
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,

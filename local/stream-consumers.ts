@@ -1,7 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { join } from 'node:path';
-import { STREAM_CONSUMERS, type StreamConsumerDeclaration, type StreamConsumerName } from '../functions/stream/consumers';
+import { STREAM_CONSUMER_TIMEOUT_SECONDS, STREAM_CONSUMERS, type StreamConsumerDeclaration, type StreamConsumerName } from '../functions/stream/consumers';
 import { matchesRecordFilter } from '../functions/stream/events';
 import { localLambdaContext } from './lambda-context';
 import { LocalStreamReader, type StreamReaderOptions } from './stream-reader';
@@ -50,7 +50,8 @@ export function startStreamConsumers(client: DynamoDBClient, tableName: string, 
       positionFile: dataDir ? join(dataDir, `stream-position.${declaration.name}.json`) : undefined,
       accepts: (record) => matchesRecordFilter(record, declaration),
       ...readerSettings(declaration),
-      handle: (event) => HANDLERS[declaration.name]()(event, localLambdaContext(`local-stream-${declaration.name}`)),
+      handle: (event) =>
+        HANDLERS[declaration.name]()(event, localLambdaContext(`local-stream-${declaration.name}`, undefined, STREAM_CONSUMER_TIMEOUT_SECONDS * 1000)),
     });
     reader.start();
     readers.set(declaration.name, reader);

@@ -3,6 +3,7 @@ import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   GetRecordsCommand,
+  type GetRecordsCommandOutput,
   GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
@@ -21,6 +22,8 @@ export interface StreamReaderOptions {
   /** Where the position in the stream is kept across restarts; omitted = in memory. */
   positionFile?: string;
   batchSize?: number;
+  /** The most bytes of records one batch delivers (Lambda's invocation payload limit: 6 MB, the default). */
+  payloadLimitBytes?: number;
   pollIntervalMs?: number;
   /** How long the table's stream and its shards, once described, are taken as current (default 5 s). */
   describeEveryMs?: number;
@@ -31,6 +34,12 @@ export interface StreamReaderOptions {
   tumblingWindowSeconds?: number;
 }
 
+/** The most records one GetRecords returns (the stream API's limit). */
+const GET_RECORDS_LIMIT = 1000;
+
+/** Lambda's invocation payload limit: a batch of stream records is cut before it (6 MB). */
+const PAYLOAD_LIMIT_BYTES = 6 * 1024 * 1024;
+
 /** The longest pause between reads of an idle stream (a consumer's own interval, when longer, stays). */
 const IDLE_POLL_MS = 1000;
 
@@ -38,6 +47,26 @@ const IDLE_POLL_MS = 1000;
 function windowOf(seconds: number, now: Date): { start: string; end: string } {
   const start = Math.floor(now.getTime() / (seconds * 1000)) * seconds * 1000;
   return { start: new Date(start).toISOString(), end: new Date(start + seconds * 1000).toISOString() };
+}
+
+/**
+ * Where reading a shard stands: records read but not delivered yet (what the payload limit
+ * cut from a batch), then the iterator of what follows (absent: the shard is closed).
+ */
+interface Cursor {
+  buffered: StreamRecord[];
+  iterator: string | undefined;
+}
+
+/** A batch read from a cursor: its records, those delivered (in Lambda's shape), and where the next batch starts. */
+interface Batch {
+  records: StreamRecord[];
+  delivered: DynamoDBRecord[];
+  rest: Cursor;
+  /** The shard is closed and this batch ends it. */
+  closed: boolean;
+  /** The batch stopped at its size or payload limit: more records are likely waiting. */
+  full: boolean;
 }
 
 /** The table's current stream and its shards, as last described. */
@@ -91,7 +120,12 @@ export class LocalStreamReader {
   private readonly tables: DynamoDBClient;
   private position: Position | undefined;
   private described: DescribedStream | undefined;
-  private iterators = new Map<string, string | undefined>();
+  private cursors = new Map<string, Cursor>();
+  /**
+   * The next batch of a shard, read while the handler works on a full one, as Lambda's poller
+   * reads ahead; used if the shard's cursor is still the one it was read from.
+   */
+  private ahead = new Map<string, { from: Cursor; read: Promise<Batch> }>();
   /** Closed shards read to their end: nothing more can come from them. */
   private finished = new Set<string>();
   private running: Promise<unknown> = Promise.resolve();
@@ -130,6 +164,9 @@ export class LocalStreamReader {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running.catch(() => undefined);
+    // Nothing read ahead is still in flight when the clients go.
+    await Promise.all([...this.ahead.values()].map(({ read }) => read.catch(() => undefined)));
+    this.ahead.clear();
     this.streams.destroy();
     this.tables.destroy();
   }
@@ -157,7 +194,8 @@ export class LocalStreamReader {
     }
     if (this.position?.streamArn !== streamArn) {
       this.position = { streamArn, shards: {} };
-      this.iterators.clear();
+      this.cursors.clear();
+      this.ahead.clear();
       this.finished.clear();
     }
     return this.position;
@@ -202,8 +240,53 @@ export class LocalStreamReader {
     };
   }
 
-  private readPage(iterator: string) {
-    return this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: this.options.batchSize ?? 100 }));
+  /**
+   * A batch of a shard's records from `cursor`, gathered as Lambda's poller fills one: page
+   * after page (GetRecords returns at most 1000) while records come, until `batchSize`
+   * records or the invocation payload limit (`payloadLimitBytes` of delivered records), whose
+   * cut keeps the rest of a page for the next batch.
+   */
+  private async readBatch(cursor: Cursor, streamArn: string): Promise<Batch> {
+    const batchSize = this.options.batchSize ?? 100;
+    const payloadLimit = this.options.payloadLimitBytes ?? PAYLOAD_LIMIT_BYTES;
+    const records: StreamRecord[] = [];
+    const delivered: DynamoDBRecord[] = [];
+    let bytes = 0;
+    let { buffered, iterator } = cursor;
+    for (;;) {
+      for (const [index, record] of buffered.entries()) {
+        const accepted = this.delivery(record, streamArn);
+        const size = accepted ? JSON.stringify(accepted).length : 0;
+        if (records.length >= batchSize || (delivered.length > 0 && bytes + size > payloadLimit)) {
+          return { records, delivered, rest: { buffered: buffered.slice(index), iterator }, closed: false, full: true };
+        }
+        records.push(record);
+        if (accepted) delivered.push(accepted);
+        bytes += size;
+      }
+      const rest = { buffered: [], iterator };
+      if (!iterator) return { records, delivered, rest, closed: true, full: false };
+      if (records.length >= batchSize) return { records, delivered, rest, closed: false, full: true };
+      const page: GetRecordsCommandOutput = await this.streams.send(
+        new GetRecordsCommand({ ShardIterator: iterator, Limit: Math.min(batchSize - records.length, GET_RECORDS_LIMIT) }),
+      );
+      buffered = page.Records ?? [];
+      iterator = page.NextShardIterator;
+      if (buffered.length === 0) return { records, delivered, rest: { buffered, iterator }, closed: !iterator, full: false };
+    }
+  }
+
+  /** The batch read ahead from `cursor`, or a batch read now. */
+  private nextBatch(shardId: string, cursor: Cursor, streamArn: string): Promise<Batch> {
+    const ahead = this.ahead.get(shardId);
+    this.ahead.delete(shardId);
+    return ahead?.from === cursor ? ahead.read : this.readBatch(cursor, streamArn);
+  }
+
+  /** A record in the shape Lambda delivers it, or undefined when the filter passes over it. */
+  private delivery(record: StreamRecord, streamArn: string): DynamoDBRecord | undefined {
+    const delivered = lambdaRecord(record, streamArn);
+    return (this.options.accepts?.(delivered) ?? true) ? delivered : undefined;
   }
 
   /** One pass over every shard; returns how many records were handled. */
@@ -215,41 +298,45 @@ export class LocalStreamReader {
     let handled = 0;
     for (const shardId of described.shardIds) {
       if (this.finished.has(shardId)) continue;
-      let iterator = this.iterators.get(shardId);
-      if (!iterator) {
+      let cursor = this.cursors.get(shardId);
+      if (!cursor) {
         const last = position.shards[shardId];
-        iterator = (
-          await this.streams.send(
-            new GetShardIteratorCommand({
-              StreamArn: streamArn,
-              ShardId: shardId,
-              ShardIteratorType: last ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON',
-              SequenceNumber: last,
-            }),
-          )
-        ).ShardIterator;
+        const { ShardIterator } = await this.streams.send(
+          new GetShardIteratorCommand({
+            StreamArn: streamArn,
+            ShardId: shardId,
+            ShardIteratorType: last ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON',
+            SequenceNumber: last,
+          }),
+        );
+        if (!ShardIterator) continue;
+        cursor = { buffered: [], iterator: ShardIterator };
       }
-      if (!iterator) continue;
-      let page: Awaited<ReturnType<typeof this.readPage>>;
+      let page: Batch;
       try {
-        page = await this.readPage(iterator);
+        page = await this.nextBatch(shardId, cursor, streamArn);
       } catch (error) {
         // An iterator expires (ExpiredIteratorException; 15 minutes on AWS) when handling or a
         // pause outlasts it: the next pass asks for a new one after the saved position.
-        this.iterators.delete(shardId);
+        this.cursors.delete(shardId);
         throw error;
       }
-      const records = page.Records ?? [];
+      const { records, delivered } = page;
       // A closed shard (no next iterator): its successor is found by describing the stream again.
-      if (!page.NextShardIterator) {
+      if (page.closed) {
         this.described = undefined;
         if (records.length === 0) this.finished.add(shardId);
       }
       if (records.length === 0) {
-        this.iterators.set(shardId, page.NextShardIterator);
+        this.cursors.set(shardId, page.rest);
         continue;
       }
-      const delivered = records.map((record) => lambdaRecord(record, streamArn)).filter((record) => this.options.accepts?.(record) ?? true);
+      if (page.full) {
+        const read = this.readBatch(page.rest, streamArn);
+        // A failed read ahead is read again when its turn comes.
+        read.catch(() => undefined);
+        this.ahead.set(shardId, { from: page.rest, read });
+      }
       const result = delivered.length > 0 ? await this.options.handle(this.eventOf(delivered, streamArn, shardId)) : undefined;
       const failed = result?.batchItemFailures?.[0]?.itemIdentifier;
       const accepted = failed
@@ -264,7 +351,10 @@ export class LocalStreamReader {
       }
       handled += accepted.length;
       // After a failure, read again from the first failed record; otherwise continue where the page ended.
-      this.iterators.set(shardId, failed ? undefined : page.NextShardIterator);
+      if (failed) {
+        this.cursors.delete(shardId);
+        this.ahead.delete(shardId);
+      } else this.cursors.set(shardId, page.rest);
       if (failed) throw new Error(`the stream consumer failed at sequence number ${failed}; retrying`);
     }
     return handled;

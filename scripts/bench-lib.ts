@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import type { KeyLevel } from '../functions/api/auth';
+import type { DynamoDbLocalOptions } from '../local/dynamodb-local';
 import type { Capacity, DynamoMeter, MeterSnapshot } from './dynamo-meter';
 
 export type Caller = KeyLevel | 'anonymous';
@@ -363,12 +364,17 @@ export function killLeftoverDynamoLocal(port: number): Array<{ pid: number; comm
  * the total time and whether DynamoDB Local left a process behind. Returns the exit code.
  * The service's modules are loaded only now, so the logger reads the level the script set.
  */
-export async function benchOnDynamoDbLocal(title: string, tableName: string, run: () => Promise<string[]>): Promise<number> {
+export async function benchOnDynamoDbLocal(
+  title: string,
+  tableName: string,
+  run: () => Promise<string[]>,
+  options: Pick<DynamoDbLocalOptions, 'jit'> = {},
+): Promise<number> {
   const log = (text: string) => process.stderr.write(`${text}\n`);
   const { startDynamoDbLocal, DYNAMODB_LOCAL_HOME } = await import('../local/dynamodb-local');
   const started = performance.now();
   log('Starting DynamoDB Local (in memory)...');
-  const dynamo = await startDynamoDbLocal();
+  const dynamo = await startDynamoDbLocal(options);
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   process.env.TABLE_NAME = tableName;
   let stopping: Promise<void> | undefined;

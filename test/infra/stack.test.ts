@@ -571,7 +571,12 @@ describe('stream consumer', () => {
       const functionId = logicalId(stack.streamConsumers.get(name)!.consumer.function);
       return ofType('AWS::Lambda::EventSourceMapping').find(([, candidate]) => refId(candidate.Properties.FunctionName) === functionId)![1].Properties;
     };
-    expect(mappingOf('counting')).toMatchObject({ BatchSize: 1000, MaximumBatchingWindowInSeconds: 3, ParallelizationFactor: 1, TumblingWindowInSeconds: 900 });
+    expect(mappingOf('counting')).toMatchObject({
+      BatchSize: 10000,
+      MaximumBatchingWindowInSeconds: 3,
+      ParallelizationFactor: 1,
+      TumblingWindowInSeconds: 900,
+    });
     // The webhooks consumer reads the screening's verdicts from the shard's watermarks (functions/stream/screening.ts).
     expect(mappingOf('webhooks')).toMatchObject({ BatchSize: 1000, MaximumBatchingWindowInSeconds: 1, ParallelizationFactor: 1, TumblingWindowInSeconds: 900 });
   });

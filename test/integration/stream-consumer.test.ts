@@ -20,7 +20,8 @@ import { normalCounter } from '../support/counters';
  * gets) are fed to countStreamRecords on fresh tables in the ways Lambda may deliver them
  * (every batch twice, a replay of everything, bisected batches, retries after a failure,
  * a shard's records continued by a child shard) and must leave exactly the counters of
- * feeding them once. What refuses a redelivered record is the item's watermark for its
+ * feeding them once. The workload includes an imported history (responses/import), whose
+ * rows spread over many day items: a redelivered batch of them counts once too. What refuses a redelivered record is the item's watermark for its
  * shard (store/counters.ts): no marker items, no transactions.
  *
  * Counters are compared as numbers (total, and every hour or month) per item, leaving out
@@ -30,6 +31,8 @@ import { normalCounter } from '../support/counters';
  */
 
 const DAY_MS = 24 * 3600 * 1000;
+/** Rows of the workload imported by responses/import (a history over pages and days). */
+const IMPORTED = 24;
 /** Each feed is a few hundred updates on DynamoDB Local, which a busy machine makes slow. */
 const FEED_TIMEOUT = 120000;
 const { client, documentClient, settings, store } = defaultStore();
@@ -164,6 +167,15 @@ beforeAll(async () => {
       const edited = await createResponse(store, ANONYMOUS, { contentSetId: ratings, key: 'page-old', value: 2, revokable: true }, { headers: {} }, when);
       await editResponse(store, ANONYMOUS, { responseId: edited.responseId, revokeToken: edited.revokable!.token, value: 4 }, new Date(when.getTime() + 1000));
     }
+    // A history imported by responses/import: rows over pages and days, none of them screened.
+    const history = Array.from({ length: IMPORTED }, (_, index) => ({
+      key: `page-history-${index % 3}`,
+      value: index % 4 === 0 ? 'no' : 'yes',
+      createdAt: new Date(Date.now() - (20 + (index % 8)) * DAY_MS - (index % 5) * 3600_000).toISOString(),
+      importId: `history-${index}`,
+    }));
+    const imported = await api.call('responses/import', [yesNo, history], { key: owner.admin });
+    expect(imported.body.rows.map((row: { status: string }) => row.status)).toEqual(history.map(() => 'imported'));
     await api.drainStream();
     await recorder.drain();
   } finally {
@@ -181,7 +193,12 @@ afterAll(() => api.close());
 describe('the captured workload', () => {
   it('holds creations, edits and revocations among records of other items, in several batches', () => {
     expect(batches.length).toBeGreaterThan(5);
-    expect(changes.filter((change) => change.added && !change.removed)).toHaveLength(18 + 6);
+    expect(changes.filter((change) => change.added && !change.removed)).toHaveLength(18 + 6 + IMPORTED);
+    const importedCreations = batches
+      .flat()
+      .flatMap(eventsOf)
+      .filter((event) => event.type === 'response.created' && event.after.importId !== undefined);
+    expect(importedCreations).toHaveLength(IMPORTED);
     expect(changes.filter((change) => change.added && change.removed)).toHaveLength(6 + 3);
     expect(changes.filter((change) => !change.added && change.removed)).toHaveLength(4);
     expect(batches.flat().length).toBeGreaterThan(changes.length);

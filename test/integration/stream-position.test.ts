@@ -111,9 +111,9 @@ it('asks for a new iterator after a read fails (an expired one), and goes on aft
   try {
     await started.drain();
     // The iterators it keeps between passes, made unusable as an expired one is.
-    const iterators = (started as unknown as { iterators: Map<string, string | undefined> }).iterators;
-    expect(iterators.size).toBe(1);
-    for (const shardId of iterators.keys()) iterators.set(shardId, 'an-expired-iterator');
+    const cursors = (started as unknown as { cursors: Map<string, { iterator: string | undefined }> }).cursors;
+    expect(cursors.size).toBe(1);
+    for (const cursor of cursors.values()) cursor.iterator = 'an-expired-iterator';
     await write(tableName, ['second#0']);
     await expect(started.drain()).rejects.toThrow();
     await started.drain();
@@ -153,4 +153,34 @@ it('moves past the records its filter passes over, though the consumer never see
   await run(third, options);
   expect(keysOf(third)).toEqual(['position#keep#2']);
   await expectPosition(positionFile, tableName, sequenceNumber(third.at(-1)));
+});
+
+it('cuts a batch at the payload limit, as Lambda does at 6 MB, and delivers the rest next, each record once in order', async () => {
+  const tableName = `${settings.tableName}_payload`;
+  const positionFile = join(folder, 'payload-position.json');
+  await ensureTable(client, tableName);
+  const keys = Array.from({ length: 7 }, (_, index) => `cut#${index}`);
+  await write(tableName, keys);
+  const [one] = await everyRecord(tableName);
+  const batches: DynamoDBRecord[][] = [];
+  // Room for two of these records, not three.
+  const limited = new LocalStreamReader({
+    client,
+    tableName,
+    positionFile,
+    batchSize: 100,
+    payloadLimitBytes: Math.floor(JSON.stringify(one).length * 2.5),
+    handle: async (event) => {
+      batches.push(event.Records);
+      return { batchItemFailures: [] };
+    },
+  });
+  try {
+    await limited.drain();
+  } finally {
+    await limited.stop();
+  }
+  expect(batches.map((batch) => batch.length)).toEqual([2, 2, 2, 1]);
+  expect(keysOf(batches.flat())).toEqual(keys.map((key) => `position#${key}`));
+  await expectPosition(positionFile, tableName, sequenceNumber(batches.flat().at(-1)));
 });
