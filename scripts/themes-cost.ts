@@ -67,6 +67,19 @@ export function themesCostSection(results: ThemesJobResults, prices: Prices): st
     '',
     markdownTable(['set size', 'per 1,000 of', 'WRU', 'RRU', 'CPU s', 'billed s', 'dollars'], rows, [true, false, true, true, true, true, true]),
     '',
-    `So a message costs about ${money(newMessage * 1e6)} per million when it arrives (its day read again and its day records rewritten at the next run) and ${money(daily * 1e6)} per million messages kept for each day's discovery again; a themes call reads ${largest.themesCall.requests} requests and ${figure(largest.themesCall.read)} RRU at ${largest.messages.toLocaleString('en-US')} messages (${results.sizes.map((size) => `${figure(size.themesCall.read)} RRU at ${size.messages.toLocaleString('en-US')}`).join(', ')}: not the messages), and \`responses/create\` is unchanged (the job reads the counters' write counts, nothing on the write path).`,
+    `So a message costs about ${money(newMessage * 1e6)} per million when it arrives (its day read again and its day records rewritten at the next run) and ${money(daily * 1e6)} per million messages kept for each day's discovery again; a themes call reads ${results.sizes.map((size) => `${size.themesCall.requests} requests and ${figure(size.themesCall.read)} RRU at ${size.messages.toLocaleString('en-US')} messages`).join(', ')}: the requests do not grow, and the read units grow with the day records only until these reach their bounds (100 phrases a day; 3 examples and 10 items a theme), not with the messages; and \`responses/create\` is unchanged (the job reads the counters' write counts, nothing on the write path).`,
+    ...discoveryFit(results),
   ].join('\n');
+}
+
+/** Whether a discovery fits the job's one Lambda (<= 1,769 MB, <= 60 s at 20,000 messages): the largest it read, as measured. */
+function discoveryFit(results: ThemesJobResults): string[] {
+  const measured = results.sizes.filter((size) => size.discovery.messagesRead !== undefined && size.discovery.peakRssMb !== undefined);
+  if (measured.length === 0) return [];
+  const widest = measured.reduce((a, b) => ((b.discovery.messagesRead ?? 0) > (a.discovery.messagesRead ?? 0) ? b : a));
+  const { messagesRead, cpuSeconds, seconds, peakRssMb } = widest.discovery;
+  return [
+    '',
+    `A discovery reads at most the newest 20,000 messages: at ${widest.messages.toLocaleString('en-US')} messages it read ${messagesRead?.toLocaleString('en-US')} in ${figure(cpuSeconds)} CPU seconds (${figure(seconds)} s wall on a shared machine), the bench process's peak resident set ${peakRssMb} MB: within one Lambda of ${Math.round(THEMES_JOB_MEMORY_GB * 1024)} MB and 60 s.`,
+  ];
 }
