@@ -28,6 +28,8 @@
  *   the webhooks consumer to be handed its record, in the consumer before its delivery is
  *   written, waiting for and making the attempt, at the receiver; and the consumer's capacity:
  *   events per second of the time its function spent.
+ * - The consumer's own pace (backlog): the burst written while the webhooks consumer is
+ *   stopped, then delivered at once: events per second with nothing to wait for.
  *
  * `--write` stores the figures in docs/bench-webhooks.json, with the machine's load average;
  * `--shared` says in them (and in the printout) that other work ran on the machine meanwhile.
@@ -35,9 +37,10 @@
  * Nothing is asserted; DynamoDB Local is not DynamoDB and the local reader's poll is not
  * Lambda's: compare runs with each other, not with production.
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { benchOnDynamoDbLocal, log, markdownTable, percentile, positiveInteger } from './bench-lib';
@@ -183,39 +186,48 @@ async function run(settings: { paced: number; rate: number; burst: number; write
   );
   /** Time spent inside the webhooks consumer's function (ms, summed over its invocations): its capacity is events per second of it. */
   let webhooksBusyMs = 0;
-  const readers = STREAM_CONSUMERS.map(
-    (declaration) =>
-      new LocalStreamReader({
-        client,
-        tableName: TABLE_NAME,
-        batchSize: 100,
-        accepts: (record) => matchesRecordFilter(record, declaration),
-        // As npm start: the mapping's batch size, batching window (as the poll interval) and tumbling window.
-        ...readerSettings(declaration),
-        // The consumers' functions (their Lambda entries call the same, on the process's default client).
-        handle: async (event) => {
-          if (declaration.name === 'webhooks') {
-            const at = performance.now();
-            for (const record of event.Records) {
-              const id = record.dynamodb?.Keys?.pk?.S?.slice('response#'.length);
-              if (id && !read.has(id)) read.set(id, at);
-            }
-            try {
-              return await deliverStreamRecords(consumers.webhooks.table, event.shardId!, event.Records, {});
-            } finally {
-              webhooksBusyMs += performance.now() - at;
-            }
-          }
-          const result = await countStreamRecords(consumers.counting.table, event.shardId!, event.Records, new Date());
+  /** Invocations of the webhooks consumer under way: an event arrives before its invocation has recorded it and returned. */
+  let webhooksRunning = 0;
+  const webhooksIdle = async () => {
+    while (webhooksRunning > 0) await new Promise((wait) => setTimeout(wait, 20));
+  };
+  // The webhooks reader keeps its position in a file: the backlog phase starts a new one where the stopped one left off.
+  const webhooksPosition = join(tmpdir(), `bench-webhooks-position-${process.pid}.json`);
+  const newReader = (declaration: (typeof STREAM_CONSUMERS)[number]) =>
+    new LocalStreamReader({
+      client,
+      tableName: TABLE_NAME,
+      batchSize: 100,
+      ...(declaration.name === 'webhooks' ? { positionFile: webhooksPosition } : {}),
+      accepts: (record) => matchesRecordFilter(record, declaration),
+      // As npm start: the mapping's batch size, batching window (as the poll interval) and tumbling window.
+      ...readerSettings(declaration),
+      // The consumers' functions (their Lambda entries call the same, on the process's default client).
+      handle: async (event) => {
+        if (declaration.name === 'webhooks') {
           const at = performance.now();
           for (const record of event.Records) {
             const id = record.dynamodb?.Keys?.pk?.S?.slice('response#'.length);
-            if (id && !counted.has(id)) counted.set(id, at);
+            if (id && !read.has(id)) read.set(id, at);
           }
-          return result;
-        },
-      }),
-  );
+          webhooksRunning++;
+          try {
+            return await deliverStreamRecords(consumers.webhooks.table, event.shardId!, event.Records, {});
+          } finally {
+            webhooksBusyMs += performance.now() - at;
+            webhooksRunning--;
+          }
+        }
+        const result = await countStreamRecords(consumers.counting.table, event.shardId!, event.Records, new Date());
+        const at = performance.now();
+        for (const record of event.Records) {
+          const id = record.dynamodb?.Keys?.pk?.S?.slice('response#'.length);
+          if (id && !counted.has(id)) counted.set(id, at);
+        }
+        return result;
+      },
+    });
+  const readers = STREAM_CONSUMERS.map(newReader);
   const sweeper = new LocalWebhookSweeper({ store });
   for (const reader of readers) reader.start();
   sweeper.start();
@@ -305,6 +317,7 @@ async function run(settings: { paced: number; rate: number; burst: number; write
         writes.map((item) => item.responseId),
         600_000,
       );
+      await webhooksIdle();
       const lastArrival = Math.max(...writes.map((item) => arrived.get(item.responseId)!));
       const between = (from: (item: { responseId: string; at: number }) => number, to: (item: { responseId: string; at: number }) => number) =>
         writes.map((item) => to(item) - from(item)).sort((a, b) => a - b);
@@ -334,6 +347,46 @@ async function run(settings: { paced: number; rate: number; burst: number; write
     };
     const bursts = [await burst('server'), await burst('visitor')];
 
+    /**
+     * The consumer's own pace, with neither the writes nor the screening to wait for: the
+     * burst written while the webhooks consumer is stopped (and counted meanwhile), then
+     * delivered from the backlog by a new reader from the stopped one's position.
+     */
+    const backlog = async () => {
+      log(`Backlog: ${settings.burst} responses written while the webhooks consumer is stopped, then delivered...`);
+      const index = STREAM_CONSUMERS.findIndex((declaration) => declaration.name === 'webhooks');
+      await readers[index].stop();
+      const writes: { responseId: string; at: number }[] = [];
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (next < settings.burst) writes.push(await write(next++, 'server'));
+        }),
+      );
+      const ids = writes.map((item) => item.responseId);
+      const deadline = Date.now() + 600_000;
+      while (ids.some((id) => !counted.has(id))) {
+        if (Date.now() > deadline) throw new Error('the backlog was not counted in time');
+        await new Promise((wait) => setTimeout(wait, 50));
+      }
+      const before = snapshot();
+      const busyBefore = webhooksBusyMs;
+      const start = performance.now();
+      readers[index] = newReader(STREAM_CONSUMERS[index]);
+      readers[index].start();
+      await waitFor(ids, 600_000);
+      await webhooksIdle();
+      const seconds = (Math.max(...ids.map((id) => arrived.get(id)!)) - start) / 1000;
+      return {
+        deliveredPerSecond: settings.burst / seconds,
+        seconds,
+        consumerCapacity: settings.burst / ((webhooksBusyMs - busyBefore) / 1000),
+        twice: ids.filter((id) => (arrivals.get(id) ?? 0) > 1).length,
+        units: spentSince(before, settings.burst).find((spent) => spent.name === 'webhooks')!,
+      };
+    };
+    const drained = await backlog();
+
     const ms = (value: number) => value.toFixed(0);
     const units = (value: number) => value.toFixed(2);
     if (settings.write) {
@@ -348,6 +401,18 @@ async function run(settings: { paced: number; rate: number; burst: number; write
         },
         settings: { paced: settings.paced, rate: settings.rate, burst: settings.burst, writers: 8, endpointConcurrency: endpointConcurrency() },
         paced: phases.map((phase) => ({ origin: phase.origin, webhooks: delays(phase.webhook), counting: delays(phase.counting) })),
+        backlog: {
+          events: settings.burst,
+          deliveredPerSecond: Math.round(drained.deliveredPerSecond),
+          consumerEventsPerBusySecond: Math.round(drained.consumerCapacity),
+          seconds: Math.round(drained.seconds * 10) / 10,
+          eventsTwice: drained.twice,
+          unitsPerResponse: {
+            requests: Math.round(drained.units.requests * 100) / 100,
+            read: Math.round(drained.units.read * 100) / 100,
+            write: Math.round(drained.units.write * 100) / 100,
+          },
+        },
         bursts: bursts.map((phase) => ({
           origin: phase.origin,
           writesPerSecond: Math.round(phase.writesPerSecond),
@@ -459,6 +524,28 @@ async function run(settings: { paced: number; rate: number; burst: number; write
       'verdicts included): what it could deliver if the writes came faster. On a 2-core machine DynamoDB Local takes only about',
       '150-200 writes a second, so the writers, not the consumer, set the pace: keeping pace is delivered / written near 1.',
       '',
+      `## The consumer's own pace: a backlog of ${settings.burst} events`,
+      '',
+      markdownTable(
+        ['Events', 'delivered in s', 'delivered per s', 'consumer: events per busy s', 'events twice', 'requests', 'RRU', 'WRU'],
+        [
+          [
+            String(settings.burst),
+            drained.seconds.toFixed(1),
+            drained.deliveredPerSecond.toFixed(0),
+            drained.consumerCapacity.toFixed(0),
+            String(drained.twice),
+            units(drained.units.requests),
+            units(drained.units.read),
+            units(drained.units.write),
+          ],
+        ],
+        [true, true, true, true, true, true, true, true],
+      ),
+      '',
+      "Written by a site's server while the webhooks consumer was stopped and counted meanwhile, then delivered by a new reader from",
+      "the stopped one's position: the consumer's pace with neither the writes nor the screening to wait for (per event).",
+      '',
       '## Where a burst event waits (write -> arrival, by stage)',
       '',
       markdownTable(
@@ -476,7 +563,7 @@ async function run(settings: { paced: number; rate: number; burst: number; write
       ),
       '',
       "Stages are measured on the same events: the record's hand-over in the bench's reader callback, the delivery's write on the consumer's",
-      "client (after its conditional Put returns), the request's start and end at the receiver. A stage's percentiles do not add up to the whole's.",
+      "client (after the BatchWriteItem that queues it returns), the request's start and end at the receiver. A stage's percentiles do not add up to the whole's.",
       '',
       '## Capacity units per response of each consumer (published rules, scripts/dynamo-meter.ts)',
       '',
@@ -497,6 +584,7 @@ async function run(settings: { paced: number; rate: number; burst: number; write
       ...(settings.write ? ['', `Written to ${WEBHOOKS_RESULTS}.`] : []),
     ];
   } finally {
+    rmSync(webhooksPosition, { force: true });
     await sweeper.stop();
     await Promise.all(readers.map((reader) => reader.stop()));
     await new Promise<void>((closed) => {

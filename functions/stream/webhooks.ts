@@ -322,10 +322,12 @@ async function deliverScreened(invocation: Invocation, matched: { event: DomainE
         unique.map(({ delivery }) => deliveryKey(delivery.id)),
       ),
     ]);
+    // Leased from now, not from the invocation's start: the wait for verdicts must not eat the time to attempt.
+    const leasedAt = clock();
     queued = unique
       .filter((_, index) => found[index] === undefined)
       .map((planned) => {
-        const lease = newLease(now);
+        const lease = newLease(leasedAt);
         return { ...planned, delivery: { ...planned.delivery, leaseToken: lease.token, leaseUntil: lease.until } };
       });
   } catch (error) {
