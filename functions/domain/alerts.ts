@@ -149,25 +149,6 @@ export function consolePageUrl(consoleBase: string, entity: AlertEntity, id: str
   return `${consoleBase}/${entity === 'contentSet' ? 'sets' : 'items'}/${encodeURIComponent(id)}`;
 }
 
-/**
- * The console's list of a set's messages in a theme (its id) or with a phrase, in a period
- * (`from` inclusive, `to` exclusive, ISO) and a tag: the page the Why panel links to
- * (console/src/lib/themes.ts `messagesHref`, the same parameters).
- */
-export function consoleMessagesUrl(
-  consoleBase: string,
-  selection: { setId: string; theme?: string; phrase?: string; label: string; tag?: string; from: string; to: string },
-): string {
-  const params = new URLSearchParams();
-  if (selection.theme) params.set('theme', selection.theme);
-  if (selection.phrase) params.set('phrase', selection.phrase);
-  params.set('label', selection.label);
-  if (selection.tag) params.set('tag', selection.tag);
-  params.set('from', selection.from);
-  params.set('to', selection.to);
-  return `${consoleBase}/sets/${encodeURIComponent(selection.setId)}/messages?${params.toString()}`;
-}
-
 /** The word of a measure in a sentence ("helpful fell from 82% ..."). */
 const MEASURE_WORDS: Record<ScoreMeasure, string> = { share: 'helpful', rating: 'rating', sentiment: 'sentiment' };
 

@@ -18,7 +18,8 @@ import { Preview } from '@react-email/preview';
 import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
 import type { CSSProperties, ReactNode } from 'react';
-import { type AlertImage, consoleMessagesUrl, consolePageUrl, formatScore, type ScoreMeasure } from '../domain/alerts';
+import { messagesPath } from '../../shared/console-paths';
+import { type AlertImage, consolePageUrl, formatScore, type ScoreMeasure } from '../domain/alerts';
 import type { DigestPage, ProjectDigest } from '../domain/digest';
 import { headerText, MAIL_ALERTS_LIMIT, percentOnScale, scaleOf, scoreInWords, shortDay } from '../domain/mail-words';
 import { plainLine } from '../domain/webhook-chat';
@@ -217,7 +218,7 @@ function RisingThemes({ digest, consoleUrl }: { digest: ProjectDigest; consoleUr
       {sets.map((set) => {
         const tag = set.tags?.length === 1 ? set.tags[0] : undefined;
         const messages = (selection: { theme?: string; phrase?: string; label: string }) =>
-          consoleMessagesUrl(consoleUrl, { setId: set.contentSetId, ...selection, tag, from, to });
+          `${consoleUrl}${messagesPath({ setId: set.contentSetId, ...selection, tag, from, to })}`;
         return (
           <Section key={set.contentSetId} style={{ margin: '0 0 8px' }}>
             <Text className="fb-text" style={{ ...styles.text, margin: '0 0 4px' }}>

@@ -1,13 +1,12 @@
 /**
  * The console's words and links for themes (console/src/lib/themes.ts): shares with their
  * intervals, changes in points, the period before with its number of messages derived from the
- * share, the tag a Why panel starts with, the link to a theme's messages, what a page's
+ * share, the tag a Why panel starts with, the link to a theme's messages (shared), what a page's
  * messages say most (Needs attention), and what people decided in words.
  */
 import type { ContentSet, Phrase, ScoreChange, Theme } from '@feedback-service/client';
 import {
   curationWords,
-  messagesHref,
   negativeTag,
   pageReason,
   periodDays,
@@ -16,6 +15,7 @@ import {
   shareWords,
   tagsNegativeFirst,
 } from '../../console/src/lib/themes';
+import { messagesPath } from '../../shared/console-paths';
 
 const change = (delta: number, significant: boolean | null): ScoreChange => ({ delta, low: delta - 0.1, high: delta + 0.1, significant, method: 'newcombe' });
 
@@ -74,14 +74,14 @@ describe('the tag a Why panel starts with', () => {
   });
 });
 
-describe('messagesHref', () => {
+describe('messagesPath (shared/console-paths.ts: the console’s links and the digest mail’s)', () => {
   it('links to a theme’s or a phrase’s messages of a set or an item, in the period and tag', () => {
     const from = '2026-12-01T00:00:00.000Z';
     const to = '2026-12-08T00:00:00.000Z';
-    const theme = new URL(messagesHref({ setId: 'S1', theme: 'T1', label: 'charged twice', tag: 'no', from, to }), 'https://console.test');
+    const theme = new URL(messagesPath({ setId: 'S1', theme: 'T1', label: 'charged twice', tag: 'no', from, to }), 'https://console.test');
     expect(theme.pathname).toBe('/sets/S1/messages');
     expect(Object.fromEntries(theme.searchParams)).toEqual({ theme: 'T1', label: 'charged twice', tag: 'no', from, to });
-    const phrase = new URL(messagesHref({ setId: 'S1', contentId: 'C1', phrase: 'code & sample', label: '“code & sample”', from, to }), 'https://console.test');
+    const phrase = new URL(messagesPath({ setId: 'S1', contentId: 'C1', phrase: 'code & sample', label: '“code & sample”', from, to }), 'https://console.test');
     expect(Object.fromEntries(phrase.searchParams)).toEqual({ item: 'C1', phrase: 'code & sample', label: '“code & sample”', from, to });
   });
 });

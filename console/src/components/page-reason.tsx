@@ -7,9 +7,10 @@ import { Link } from 'wouter';
 import type { ContentSet } from '@feedback-service/client';
 import { useThemes } from '../data/themes';
 import { plural } from '../lib/format';
-import { messagesHref, negativeTag, pageReason, previousWords, tagsNegativeFirst } from '../lib/themes';
+import { negativeTag, pageReason, previousWords, tagsNegativeFirst } from '../lib/themes';
 import { hasText } from '../schemas';
 import { tagDisplay } from '../schemas/tagged-message';
+import { messagesPath } from '../../../shared/console-paths';
 
 const LEADS = { rising: 'Growing', new: 'New', largest: 'Most said' } as const;
 
@@ -31,7 +32,7 @@ export function PageReason(props: { itemId: string; set: ContentSet }) {
     const { phrase } = reason;
     return (
       <p className="attention-reason small" data-testid="attention-reason">
-        Rising phrase: <Link href={messagesHref({ ...selection, phrase: phrase.text, label: `“${phrase.text}”` })}>“{phrase.text}”</Link> in {phrase.messages}{' '}
+        Rising phrase: <Link href={messagesPath({ ...selection, phrase: phrase.text, label: `“${phrase.text}”` })}>“{phrase.text}”</Link> in {phrase.messages}{' '}
         {of}
       </p>
     );
@@ -40,7 +41,7 @@ export function PageReason(props: { itemId: string; set: ContentSet }) {
   const before = previousWords(theme.previous, 'the 7 days before');
   return (
     <p className="attention-reason small" data-testid="attention-reason">
-      {LEADS[reason.why]}: <Link href={messagesHref({ ...selection, theme: theme.id, label: theme.label })}>{theme.label}</Link>, {theme.count} {of}
+      {LEADS[reason.why]}: <Link href={messagesPath({ ...selection, theme: theme.id, label: theme.label })}>{theme.label}</Link>, {theme.count} {of}
       {before ? `; ${before}` : ''}
     </p>
   );

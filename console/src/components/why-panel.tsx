@@ -11,7 +11,7 @@ import type { ContentSet, Phrase, Theme, Themes } from '@feedback-service/client
 import { useThemes } from '../data/themes';
 import type { Subject } from '../data/stats';
 import { formatCount, formatDateTime, plural } from '../lib/format';
-import { messagesHref, type MessagesSelection, periodDays, previousWords, shareChangeWords, shareWords, tagsNegativeFirst, negativeTag } from '../lib/themes';
+import { periodDays, previousWords, shareChangeWords, shareWords, tagsNegativeFirst, negativeTag } from '../lib/themes';
 import { tagDisplay } from '../schemas/tagged-message';
 import { optionText } from '../schemas';
 import { useSession } from '../session';
@@ -19,6 +19,7 @@ import { IntervalBar } from './interval-bar';
 import type { PeriodView } from './period-selector';
 import { CurationDialog, CurationHistory, type CurationAction } from './theme-curation';
 import { ErrorMessage, Loading } from './states';
+import { type MessagesSelection, messagesPath } from '../../../shared/console-paths';
 
 const EXAMPLES = 2;
 /** The curations of a theme as a whole, by the buttons beside it (moving a message is beside the message). */
@@ -69,7 +70,7 @@ function ThemeEntry(props: {
     <li className="theme" data-theme={theme.label} aria-labelledby={headingId}>
       <div className="theme-head">
         <h4 id={headingId}>
-          <Link href={messagesHref({ ...props.selection, theme: theme.id, label: theme.label })}>{theme.label}</Link>
+          <Link href={messagesPath({ ...props.selection, theme: theme.id, label: theme.label })}>{theme.label}</Link>
         </h4>
         <Badges entry={theme} />
         {props.isAdmin && (
@@ -133,7 +134,7 @@ function PhraseEntry(props: { phrase: Phrase; selection: Omit<MessagesSelection,
   const before = previousWords(phrase.previous);
   return (
     <li className="phrase" data-phrase={phrase.text}>
-      <Link href={messagesHref({ ...props.selection, phrase: phrase.text, label: `“${phrase.text}”` })}>“{phrase.text}”</Link>{' '}
+      <Link href={messagesPath({ ...props.selection, phrase: phrase.text, label: `“${phrase.text}”` })}>“{phrase.text}”</Link>{' '}
       <span>{plural(phrase.messages, 'message')}</span> <Badges entry={phrase} />
       {before && (
         <span className="muted small">
@@ -176,7 +177,7 @@ function WhyAnswer(props: { answer: Themes; set: ContentSet; item?: string; tag?
       <p className="why-summary" data-testid="why-summary">
         {plural(answer.messages, 'message')} from {periodDays(answer.from, answer.to)}: {formatCount(answer.themed)} in a theme,{' '}
         {answer.other > 0 ? (
-          <Link href={messagesHref({ ...selection, theme: 'other', label: 'No theme' })}>{formatCount(answer.other)} in no theme</Link>
+          <Link href={messagesPath({ ...selection, theme: 'other', label: 'No theme' })}>{formatCount(answer.other)} in no theme</Link>
         ) : (
           'none in no theme'
         )}

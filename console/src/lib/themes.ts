@@ -56,33 +56,6 @@ export function periodDays(from: string, to: string): string {
   return `${formatDay(from.slice(0, 10))} to ${formatDay(last.slice(0, 10))}`;
 }
 
-/** Which messages a link lists: a theme's (its id, or "other") or a phrase's, in a scope, a period and a tag. */
-export interface MessagesSelection {
-  setId: string;
-  /** An item of the set: only its messages. */
-  contentId?: string;
-  theme?: string;
-  phrase?: string;
-  /** What the list is called ("code sample broken"). */
-  label: string;
-  tag?: string;
-  from: string;
-  to: string;
-}
-
-/** The console's page listing the messages of a theme or a phrase. */
-export function messagesHref(selection: MessagesSelection): string {
-  const params = new URLSearchParams();
-  if (selection.contentId) params.set('item', selection.contentId);
-  if (selection.theme) params.set('theme', selection.theme);
-  if (selection.phrase) params.set('phrase', selection.phrase);
-  params.set('label', selection.label);
-  if (selection.tag) params.set('tag', selection.tag);
-  params.set('from', selection.from);
-  params.set('to', selection.to);
-  return `/sets/${selection.setId}/messages?${params.toString()}`;
-}
-
 /** A new theme names a page's reason only with at least this many messages (one message is no reason). */
 export const NEW_THEME_MESSAGES = 3;
 
