@@ -80,9 +80,10 @@ export const TABLE_ACTIONS = {
   webhooks: ['dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:BatchWriteItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
   /**
    * The webhook sweeper (functions/webhooks/sweeper.ts): Query of the due index, UpdateItem to
-   * claim and record, GetItem of webhooks, DeleteItem of deliveries to removed webhooks.
+   * claim, PutItem of the settled delivery (conditional on its lease) to record, GetItem of
+   * webhooks, DeleteItem of deliveries to removed webhooks.
    */
-  webhookSweeper: ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+  webhookSweeper: ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
 } as const satisfies Record<string, readonly `dynamodb:${string}`[]> & Record<StreamConsumerDeclaration['access'], readonly string[]>;
 
 export type TableAccess = keyof typeof TABLE_ACTIONS;
