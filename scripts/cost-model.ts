@@ -310,7 +310,7 @@ function apiCallCost(result: OperationResult) {
 /** What onePerVisitor adds to a response (the bench's case of a visitor's second vote), beside the plain create's write units. */
 function onePerVisitorSentence(createVote: OperationResult, plainWrite: number): string {
   return (
-    `With \`onePerVisitor\` (docs/api.md, "One vote per visitor"), an anonymous response is one UpdateItem that creates the visitor's response of the day or replaces it: ` +
+    `With \`onePerVisitor\` (docs/api.md, "One vote per visitor"), a visitor's first response of the day is the PutItem of a new response, and a later one a conditional PutItem that replaces it (one that reaches another function instance adds its refused creation: at least 1 WRU and a round trip): ` +
     `${units(createVote.estimatedPerCall.write)} WRU warm (${units(createVote.estimatedPerCall.table)} table + ${units(createVote.estimatedPerCall.indexes)} indexes: a replacement keeps its list keys, so each index entry is rewritten in place), ` +
     `${units(createVote.roundTripsPerCall)} round trip; a function instance's first response of a UTC day adds the GetItem of the day's salt ` +
     `(cold: ${createVote.cold.requests} round trips, ${units(createVote.cold.estimated.read)} RRU), and the day's very first one creates it: ` +

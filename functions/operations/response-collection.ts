@@ -22,12 +22,15 @@ import type { ResponseCreateModel } from '../api/response-models';
 import { deriveProfiling, type Profiling } from '../domain/profiling';
 import { newId } from '../domain/text';
 import { onePerVisitorOf } from '../domain/schemas';
+import type { PutCommandInput } from '@aws-sdk/lib-dynamodb';
 import { putPlainItem, type TableClient, updatePlainItem } from '../store/dynamodb-clients';
 import {
   createResponse as createResponseWrite,
   keptAfter,
+  keptByStored,
   type NewResponse,
   userIndexAttributes,
+  visitorResponseCreation,
   visitorResponseReplacement,
   visitorResponseUpdate,
 } from '../store/items';
@@ -53,24 +56,35 @@ export interface ResponseWriteResult {
 const ATTEMPTS = 6;
 
 /**
- * A visitor's response on an existing item (onePerVisitor): when this instance wrote the
- * visitor's response today, the PutItem that replaces it (store/items.ts
- * `visitorResponseReplacement`); else, or when that is refused for any reason but a hold
- * (erased since, or another instance wrote it), the UpdateItem that creates or replaces it.
- * A held one stays held, and the widget learns nothing (docs/api.md, "One vote per visitor").
+ * A visitor's response on an existing item (onePerVisitor), as PutItems where it can: when
+ * this instance wrote the visitor's response today, the PutItem that replaces it (store/items.ts
+ * `visitorResponseReplacement`); else the PutItem of a new response (`visitorResponseCreation`),
+ * which, refused because another instance wrote it today, returns the stored one to replace
+ * the same way. Put for put, the write units are those of the UpdateItem that creates or
+ * replaces it (`visitorResponseUpdate`), which stays the answer to anything else refused
+ * (erased since, a hold record, a concurrent change); a refused put costs the stored item's
+ * units (at least 1 WRU) and a round trip, but only on a visitor's second response of a day
+ * that reaches another instance. A held one stays held, and the widget learns nothing
+ * (docs/api.md, "One vote per visitor").
  */
 async function writeVisitorResponse(table: TableClient, response: NewResponse): Promise<void> {
-  const kept = rememberedVisitorResponse(response.id);
+  let kept = rememberedVisitorResponse(response.id);
+  if (!kept) {
+    const refused = await refusedPut(table, visitorResponseCreation(table.tableName, response));
+    if (refused === 'written') {
+      rememberVisitorResponse(response.id, keptAfter(response, undefined));
+      return;
+    }
+    if (isHeld(refused?.state?.S)) return;
+    kept = keptByStored(refused);
+  }
   if (kept) {
-    try {
-      await putPlainItem(table, visitorResponseReplacement(table.tableName, response, kept));
+    const refused = await refusedPut(table, visitorResponseReplacement(table.tableName, response, kept));
+    if (refused === 'written') {
       rememberVisitorResponse(response.id, keptAfter(response, kept));
       return;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      // Refused with the item as it was (marshalled): held, it stays so.
-      if (isHeld((error as { Item?: { state?: { S?: string } } }).Item?.state?.S)) return;
     }
+    if (isHeld(refused?.state?.S)) return;
   }
   try {
     const stored = await updatePlainItem(table, { ...visitorResponseUpdate(table.tableName, response), ReturnValues: 'UPDATED_NEW' });
@@ -80,6 +94,17 @@ async function writeVisitorResponse(table: TableClient, response: NewResponse): 
     }
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/** A conditional PutItem: 'written', or the item as it was when refused (marshalled; undefined if none). */
+async function refusedPut(table: TableClient, put: PutCommandInput): Promise<'written' | Record<string, { S?: string }> | undefined> {
+  try {
+    await putPlainItem(table, put);
+    return 'written';
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return (error as { Item?: Record<string, { S?: string }> }).Item;
   }
 }
 

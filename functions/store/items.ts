@@ -239,6 +239,27 @@ export function visitorResponseReplacement(tableName: string, response: NewRespo
   };
 }
 
+/**
+ * A visitor's first response of the day on an item, as the PutItem of a new response
+ * (`createResponse`'s condition: no item under its id). DynamoDB Local takes it at about 1.6
+ * times the rate of `visitorResponseUpdate` creating the same item, and the function builds
+ * and sends a third of the bytes (no expression of every attribute); the write units are the
+ * same. Refused, the visitor already answered today through another instance (or it aged
+ * out of this one's memory): it returns the stored item, which the caller replaces with
+ * `visitorResponseReplacement` (or leaves, held).
+ */
+export function visitorResponseCreation(tableName: string, response: NewResponse): PutCommandInput {
+  return { ...createPut(tableName, responseItem(response)).Put, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } as PutCommandInput;
+}
+
+/** What a stored response (marshalled, as a refused write returns it) keeps on replacement; undefined when a put may not replace it (hold records, an uncounted contribution). */
+export function keptByStored(stored: Record<string, { S?: string }> | undefined): KeptOnReplacement | undefined {
+  const createdAt = stored?.createdAt?.S;
+  if (!stored || createdAt === undefined || stored.quarantine !== undefined || stored.uncounted !== undefined) return undefined;
+  const userSort = stored.userSort?.S;
+  return { createdAt, ...(userSort === undefined ? {} : { userSort }) };
+}
+
 export const createContentItem = (tableName: string, item: NewContentItem) => createPut(tableName, contentItemItem(item));
 export const createContentKey = (tableName: string, record: ContentKeyRecord) => createPut(tableName, contentKeyItem(record));
 

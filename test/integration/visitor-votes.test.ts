@@ -164,7 +164,7 @@ test('publicMinCount: anonymous callers see zeros below it, keyed callers the co
   expect((await api.call('responses/getAggregates', [target, 'lifetime'])).body).toEqual([0]);
 });
 
-test('a second vote on the instance that wrote the first: its PutItem makes the item the update makes; erased, it is created anew; held, it stays; released, it keeps its hold record', async () => {
+test('a second vote replaces the first with a PutItem, on the instance that wrote it or (its creation refused) another; erased, it is created anew; held, it stays; released, it keeps its hold record', async () => {
   const contentSetId = await createContentSet(api, owner.admin, projectId, 'reaction');
   const caller = { kind: 'anonymous', level: 'anonymous' } as const;
   const table = defaultStore().store;
@@ -180,9 +180,10 @@ test('a second vote on the instance that wrote the first: its PutItem makes the 
   const later = { contentSetId, key: 'https://replace.example.com/page', value: 'rocket', profiling: { userId: 'u-7' } };
   const ids: string[] = [];
   for (const request of visitors) ids.push((await createResponse(table, caller, first, request, now)).responseId);
-  // The first visitor's second vote takes the PutItem (this instance wrote its first); the second's the UpdateItem.
+  // The first visitor's second vote replaces what this instance wrote; the second's reaches an
+  // instance that does not know it: its creation is refused, and the stored item is replaced.
   forgetVisitorResponse(ids[1]);
-  // A mark on both items tells which write replaced each: a PutItem drops what it does not carry, an UpdateItem keeps it.
+  // A mark on both items tells how each was replaced: a PutItem drops what it does not carry, an UpdateItem would keep it.
   for (const id of ids) {
     await table.documentClient.send(
       new UpdateCommand({
@@ -195,8 +196,8 @@ test('a second vote on the instance that wrote the first: its PutItem makes the 
     );
   }
   for (const request of visitors) await createResponse(table, caller, later, request, new Date(now.getTime() + 1000));
-  const [replaced, { mark, ...updated }] = (await Promise.all(ids.map(stored))) as Record<string, unknown>[];
-  expect({ put: replaced.mark, update: mark }).toEqual({ put: undefined, update: 1 });
+  const [replaced, updated] = (await Promise.all(ids.map(stored))) as Record<string, unknown>[];
+  expect({ remembered: replaced.mark, refusedFirst: updated.mark }).toEqual({ remembered: undefined, refusedFirst: undefined });
   // Two visitors' ids: their own shards (derived from the id) and address hashes aside.
   const comparable = (item: Record<string, unknown> | undefined, id: string) =>
     JSON.parse(
