@@ -842,7 +842,16 @@ async function hotPathTargets(context: BenchContext, meter: ReturnType<typeof im
   const contentSetId = (
     await context.api<{ id: string }>(
       'sets/create',
-      [{ projectId: await project(context, 'Cold starts'), key: 'cold', schema: 'reaction', metadata: { name: 'Cold', publicAggregates: true } }],
+      // onePerVisitor off: each fresh process's call is create's one PutItem, which the bare handler can replay under a new key
+      // (with it on, every run after the first is the same visitor's later vote, whose replacement only its own key fits).
+      [
+        {
+          projectId: await project(context, 'Cold starts'),
+          key: 'cold',
+          schema: 'reaction',
+          metadata: { name: 'Cold', publicAggregates: true, onePerVisitor: false },
+        },
+      ],
       'admin',
     )
   ).id;
