@@ -24,7 +24,9 @@ import {
 import { addContribution, type Counter, COUNTER_SUMS, emptyCounter, mergeCounters } from '../functions/domain/aggregation';
 import { type AnySchemaConfig, normalizeValue, optionLabels, parseSchemaConfig, type Schema, scoreSample } from '../functions/domain/schemas';
 import type { Contribution } from '../functions/domain/schemas';
-import { changePValue, type ScoreSample } from '../functions/domain/statistics';
+import { changePValue, type ProportionSample, type ScoreSample } from '../functions/domain/statistics';
+import hypergeometricCdf from '@stdlib/stats-base-dists-hypergeometric-cdf';
+import hypergeometricPmf from '@stdlib/stats-base-dists-hypergeometric-pmf';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -164,9 +166,17 @@ export interface ReplayOptions {
    * Welch's one-sided, Newcombe's two-sided for a fall of a share); `twoSided`, the job's
    * before (the change's two-sided p-value, `changePValue`, for every schema); `halved`, the
    * one-sided half of the two-sided p-value for a fall (1 minus it for a rise), for every
-   * schema: for a mean it is `drop`, for a share the one-sided Newcombe not chosen.
+   * schema: for a mean it is `drop`, for a share the one-sided Newcombe not chosen;
+   * `fisherRandomized`, for a share only, the yardstick: the p-value of Fisher's randomized
+   * conditional test of a fall, the uniformly most powerful unbiased test of one page's fall
+   * (Lehmann and Romano, Testing Statistical Hypotheses, 3rd ed., 2005, section 4.5). No
+   * test that keeps its promised level at every true share finds more falls on average at
+   * a given threshold; it draws a random number per test, so it is a measure of what any
+   * honest p-value could reach, not one a person could be shown.
    */
-  pValue?: 'drop' | 'twoSided' | 'halved';
+  pValue?: 'drop' | 'twoSided' | 'halved' | 'fisherRandomized';
+  /** Seeds the `fisherRandomized` test's draws. */
+  seed?: number;
 }
 
 function negated(counter: Counter): Counter {
@@ -238,6 +248,7 @@ export function replayAlerts(
   }
   const totals = new DayTotals(perDay, optionCount);
 
+  const draw = mulberry32(options.seed ?? 1);
   const alerts: SimulatedAlert[] = [];
   const lastAlert = new Map<number, number>();
   const quiet = (entity: number, at: number) => lastAlert.has(entity) && at - lastAlert.get(entity)! < ALERT_QUIET_DAYS * DAY_MS;
@@ -270,7 +281,7 @@ export function replayAlerts(
       const windows = alertWindows(new Date(at));
       const assessed = assessDrop(samples, windows, settings);
       if (!assessed) continue;
-      const assessment = { ...assessed, pValue: pValueOf(options.pValue ?? 'drop', assessed, samples) };
+      const assessment = { ...assessed, pValue: pValueOf(options.pValue ?? 'drop', assessed, samples, draw) };
       if (options.looks === 'daily') testedToday.add(entity);
       tested.push({ entity, assessment });
     }
@@ -293,11 +304,35 @@ export function replayAlerts(
 }
 
 /** The p-value an entity is decided on in the replay (`ReplayOptions.pValue`). */
-function pValueOf(kind: NonNullable<ReplayOptions['pValue']>, assessment: DropAssessment, samples: { current: ScoreSample; previous: ScoreSample }): number {
+function pValueOf(
+  kind: NonNullable<ReplayOptions['pValue']>,
+  assessment: DropAssessment,
+  samples: { current: ScoreSample; previous: ScoreSample },
+  draw: () => number,
+): number {
   if (kind === 'drop') return assessment.pValue;
+  if (kind === 'fisherRandomized') {
+    if (samples.current.kind !== 'proportion' || samples.previous.kind !== 'proportion') throw new Error("Fisher's test is for shares");
+    return fisherRandomizedFallPValue(samples.current, samples.previous, draw() / 2 ** 32);
+  }
   const twoSided = changePValue(samples.current, samples.previous)!;
   if (kind === 'twoSided') return twoSided;
   return assessment.change.delta < 0 ? twoSided / 2 : 1 - twoSided / 2;
+}
+
+/**
+ * Fisher's randomized conditional p-value of a fall of `current`'s share below `previous`'s:
+ * given both windows' successes together, the current window's count is hypergeometric when
+ * nothing changed, and P(fewer) + u P(as many), u uniform in [0, 1), is exactly uniform then.
+ * Rejecting when it is at most a level is the uniformly most powerful unbiased test at that
+ * level (Lehmann and Romano, section 4.5). Checked against SciPy's hypergeom in
+ * test/unit/alerts-simulation.test.ts.
+ */
+export function fisherRandomizedFallPValue(current: ProportionSample, previous: ProportionSample, u: number): number {
+  const population = current.n + previous.n;
+  const successes = current.successes + previous.successes;
+  const fewer = current.successes === 0 ? 0 : hypergeometricCdf(current.successes - 1, population, successes, current.n);
+  return fewer + u * hypergeometricPmf(current.successes, population, successes, current.n);
 }
 
 /** What an alert list says of the scenario: false alerts on stable pages, and which dropping pages alerted by when. */

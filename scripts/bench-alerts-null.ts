@@ -158,18 +158,26 @@ function replays(replications: number, seed: number): Replayed[] {
     { looks: 'daily', pValue: 'drop', falseDiscoveryRate: 0.1 },
     { looks: 'daily', pValue: 'twoSided', falseDiscoveryRate: RATE },
     { looks: 'daily', pValue: 'halved', falseDiscoveryRate: RATE },
+    { looks: 'daily', pValue: 'fisherRandomized', falseDiscoveryRate: RATE },
     { looks: 'hourly', pValue: 'drop', falseDiscoveryRate: RATE },
     { looks: 'hourlyUnadjusted', pValue: 'twoSided', falseDiscoveryRate: RATE },
   ];
   const results: Replayed[] = [];
   for (const schema of SCHEMAS) {
-    // For a mean the halved p-value is the job's own (Welch's one-sided).
-    const ofSchema = variants.filter((variant) => variant.pValue !== 'halved' || SIMULATED_SCHEMAS[schema].method === 'Newcombe');
+    // For a mean the halved p-value is the job's own (Welch's one-sided); Fisher's test is of shares.
+    const forShares: NonNullable<ReplayOptions['pValue']>[] = ['halved', 'fisherRandomized'];
+    const ofSchema = variants.filter((variant) => !forShares.includes(variant.pValue) || SIMULATED_SCHEMAS[schema].method === 'Newcombe');
     const sums = ofSchema.map((variant) => ({ ...variant, schema, replications, total: emptyOutcome(), mostFalseInWeek: 0, alertsAtFirst: 0 }));
     for (let replication = 0; replication < replications; replication++) {
       const responses = simulatedResponses(pages, seed + replication);
       for (const sum of sums) {
-        const alerts = replayAlerts(pages, responses, weekStart, { schema, falseDiscoveryRate: sum.falseDiscoveryRate, looks: sum.looks, pValue: sum.pValue });
+        const alerts = replayAlerts(pages, responses, weekStart, {
+          schema,
+          falseDiscoveryRate: sum.falseDiscoveryRate,
+          looks: sum.looks,
+          pValue: sum.pValue,
+          seed: seed + replication,
+        });
         const outcome = outcomeOf(pages, alerts);
         for (const field of Object.keys(outcome) as (keyof Outcome)[]) sum.total[field] += outcome[field];
         sum.mostFalseInWeek = Math.max(sum.mostFalseInWeek, outcome.falseInWeek);
@@ -353,6 +361,7 @@ function reportLines(local: { stable: number; dropping: number }, endToEnd: EndT
     drop: 'of a drop',
     twoSided: 'two-sided',
     halved: 'one-sided Newcombe',
+    fisherRandomized: "of Fisher's randomized test (the yardstick: the most powerful unbiased test)",
   };
   const variantName = (entry: Replayed) => {
     if (entry.looks === 'daily' && entry.pValue === 'drop') return `as built: ${looksName.daily}, p ${pValueName.drop}`;
@@ -400,6 +409,12 @@ function reportLines(local: { stable: number; dropping: number }, endToEnd: EndT
           const found = Math.min(entry.total.dropsAlertedWithinADay, entry.total.droppedAlertedAtFirst) / (FULL.dropping * entry.replications);
           return `- ${entry.schema}: ${falseInWeek.toFixed(2)} false alerts a week (${falseInWeek <= 5 ? 'met' : 'NOT met'}); ${(100 * found).toFixed(1)}% of dropped pages alerted within a day, the lower of the two kinds (${found >= 0.8 ? 'met' : 'NOT met'}).`;
         }),
+      ...replayed
+        .filter((entry) => entry.pValue === 'fisherRandomized')
+        .map(
+          (entry) =>
+            `- ${entry.schema}, the yardstick (Fisher's randomized test in the same daily Benjamini-Hochberg decision): ${share(entry.total.droppedAlertedAtFirst, FULL.dropping * entry.replications)} of dropped pages at the first evaluation, ${share(entry.total.dropsAlertedWithinADay, FULL.dropping * entry.replications)} within a day, ${mean(entry.total.falseInWeek, entry.replications)} false alerts a week. It is the most powerful unbiased test of one page's fall at any given threshold (Lehmann and Romano, section 4.5): what the procedure could reach with the best honest test of a page.`,
+        ),
     );
   if (endToEnd) {
     lines.push(
