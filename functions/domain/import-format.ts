@@ -85,3 +85,23 @@ export function rowOfCsvRecord(schema: Schema, cells: Record<string, string>): R
 export function rowOfJson(record: Record<string, unknown>): ReadRow {
   return common(record, record.value, record.context as Record<string, unknown> | undefined, record.responseId ?? record.id);
 }
+
+/**
+ * Rows in the order of their `createdAt` (oldest first; rows of the same instant, and rows
+ * whose date does not parse, which the API refuses, keep the file's order), as the import
+ * CLI sends them. Why: the counting consumer writes one counter update per counter item
+ * and stream batch (stream/counting.ts), and an item's day counters are the most numerous
+ * of them; a batch of history in time order spans a few days, one in the file's order may
+ * span the whole year (docs/scaling.md, "Imported history").
+ */
+export function inTimeOrder<T extends { row: Pick<ImportRow, 'createdAt'> }>(entries: readonly T[]): T[] {
+  const at = (entry: T) => {
+    const time = Date.parse(entry.row.createdAt);
+    return Number.isNaN(time) ? Number.POSITIVE_INFINITY : time;
+  };
+  // Array.prototype.sort is stable (ES2019): equal dates keep their order.
+  return entries
+    .map((entry) => ({ entry, time: at(entry) }))
+    .sort((a, b) => (a.time === b.time ? 0 : a.time < b.time ? -1 : 1))
+    .map(({ entry }) => entry);
+}

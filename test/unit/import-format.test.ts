@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { csvHeader, csvRow, exportRecord, type ExportedResponse } from '../../functions/domain/export-format';
-import { rowOfCsvRecord, rowOfJson, unguardedCell } from '../../functions/domain/import-format';
+import { inTimeOrder, rowOfCsvRecord, rowOfJson, unguardedCell } from '../../functions/domain/import-format';
 import { normalizeValue, parseSchemaConfig, SCHEMAS, type AnySchemaConfig, type Schema } from '../../functions/domain/schemas';
 
 /** Stored values of every schema, with the text a spreadsheet would run as a formula. */
@@ -80,5 +80,32 @@ describe('an NDJSON line read back', () => {
     const line = { id: 'R', contentItemId: 'C', createdAt: '2025-01-01T00:00:00.000Z', state: 'active', value: { tag: 'idea' }, profiling: { userId: 'u' } };
     expect(rowOfJson(line)).toEqual({ row: { contentId: 'C', value: { tag: 'idea' }, createdAt: '2025-01-01T00:00:00.000Z', userId: 'u', importId: 'R' } });
     expect(rowOfJson({ ...line, state: 'revoked' })).toEqual({ skipped: 'state revoked' });
+  });
+});
+
+describe('inTimeOrder', () => {
+  const entry = (line: number, createdAt: string) => ({ line, row: { createdAt } });
+
+  it('sends the oldest first, by the instant (offsets and date-only dates read as the API reads them)', () => {
+    const rows = [entry(2, '2025-03-01T00:00:00Z'), entry(3, '2025-01-01'), entry(4, '2025-03-01T01:30:00+02:00'), entry(5, '2024-12-31T23:59:59.999Z')];
+    expect(inTimeOrder(rows).map(({ line }) => line)).toEqual([5, 3, 4, 2]);
+  });
+
+  it('keeps the file order of rows at the same instant, and puts rows whose date does not parse last, in their order', () => {
+    const rows = [
+      entry(2, 'not a date'),
+      entry(3, '2025-01-01T00:00:00Z'),
+      entry(4, '2025-01-01T00:00:00.000Z'),
+      entry(5, ''),
+      entry(6, '2024-06-01T00:00:00Z'),
+      entry(7, '2025-01-01T01:00:00+01:00'),
+    ];
+    expect(inTimeOrder(rows).map(({ line }) => line)).toEqual([6, 3, 4, 7, 2, 5]);
+  });
+
+  it('leaves its argument as it was', () => {
+    const rows = [entry(2, '2025-02-01'), entry(3, '2025-01-01')];
+    inTimeOrder(rows);
+    expect(rows.map(({ line }) => line)).toEqual([2, 3]);
   });
 });
