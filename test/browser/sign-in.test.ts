@@ -3,10 +3,12 @@
  * oidc-provider, in a child process): authorization code with PKCE and the redirect back,
  * the person's name and role from members/me, API calls with the Bearer token, an
  * invitation from the Members page accepted by a second person in a fresh browser, and
- * sign-out at the provider. With short-lived tokens: the Members page's hold on what members
- * make (issue 27: pending invitations with who made each, withdrawing one, the removal
- * dialog saying how many API keys the removal also revokes, those keys refused after it; a
- * person who is no member), while a tab left idle shows the console's silent renewal.
+ * sign-out at the provider; the Members page's hold on what members make (issue 27: pending
+ * invitations with who made each, withdrawing one, the removal dialog saying how many API keys
+ * the removal also revokes, those keys refused after it; a person who is no member). All with
+ * short-lived (8 s) tokens, renewed many times over the file: a tab signed in first and left
+ * idle while the other tests run shows the console's silent renewal once its first token is
+ * refused, without the file waiting idle for that.
  */
 import type { Browser, Page } from 'playwright-core';
 import type { ConsoleBuild } from '../../console/build';
@@ -59,11 +61,54 @@ function signInSuite(accountName: string, providerOptions: { tokenTtlSeconds?: n
   return Object.assign(suite, { pages });
 }
 
-describeInBrowser('signing in as a person', () => {
-  const suite = signInSuite('sign-in');
+describeInBrowser('signing in as a person (8 s tokens)', () => {
+  /** The provider's ID token lifetime here: the console renews well before it ends, many times over the tests. */
+  const TOKEN_TTL_SECONDS = 8;
+  const suite = signInSuite('sign-in', { tokenTtlSeconds: TOKEN_TTL_SECONDS });
   const { pages } = suite;
 
   const signInAs = (page: Page, login: string) => signInThrough(page, suite.provider.issuer, suite.base, login);
+
+  /**
+   * A tab of ada's, signed in first and then left idle while every other test of the file runs:
+   * the silent renewal test (the last) waits until its first token is refused (past the API's
+   * half-minute clock tolerance), and that wait is spent on those tests rather than idle.
+   */
+  const idleTab = {} as {
+    page: Page;
+    first: string;
+    firstClaims: ReturnType<typeof claimsOf>;
+    bearers: string[];
+    documents: string[];
+    tokenRequests: string[];
+    watchedFrom: number;
+  };
+  beforeAll(async () => {
+    const { page } = await pages.newPage();
+    const bearers: string[] = [];
+    page.on('request', (request) => {
+      const authorization = request.headers().authorization ?? '';
+      if (request.url().startsWith(`${suite.base}/v0/`) && authorization.startsWith('Bearer ')) bearers.push(authorization.slice('Bearer '.length));
+    });
+    await page.goto(`${suite.base}/projects`);
+    await signInThrough(page, suite.provider.issuer, suite.base, 'ada');
+    await page.getByRole('link', { name: 'Docs site' }).waitFor();
+    const first = bearers[0];
+    const firstClaims = claimsOf(first);
+    expect(firstClaims.exp - firstClaims.iat).toBe(TOKEN_TTL_SECONDS);
+
+    // From here on: no page load (a reload would drop this marker) and no trip to the suite.provider.
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    const documents: string[] = [];
+    page.on('load', () => documents.push(page.url()));
+    const tokenRequests: string[] = [];
+    const watchedFrom = Date.now();
+    page.on('request', (request) => {
+      if (request.url().startsWith(suite.provider.issuer)) tokenRequests.push(new URL(request.url()).pathname);
+    });
+
+    Object.assign(idleTab, { page, first, firstClaims, bearers, documents, tokenRequests, watchedFrom });
+  });
 
   test('sign in through the provider, call the API, invite and accept, sign out', async () => {
     const { page } = await pages.newPage();
@@ -103,7 +148,7 @@ describeInBrowser('signing in as a person', () => {
     await page.getByRole('heading', { level: 1, name: 'ann@example.com' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/respondents/ann%40example.com');
 
-    // Members: ada is listed; she names the account, and invites bob as a viewer.
+    // Members: ada is listed; she names the account, and invites ben as a viewer.
     await page.getByRole('link', { name: 'Members' }).click();
     await page.getByRole('rowheader', { name: 'ada (you)' }).waitFor();
     await page.getByLabel('Account name').fill('Docs team');
@@ -128,7 +173,7 @@ describeInBrowser('signing in as a person', () => {
     expect(await page.getByRole('dialog').getByRole('alert').allInnerTexts()).toEqual([await described.innerText()]);
     await checkPage(page, 'members-invite-invalid-email');
     // The local provider's own addresses have no dot in their domain: taken.
-    await email.fill('bob@localhost');
+    await email.fill('ben@localhost');
     await expect(email.getAttribute('aria-invalid')).resolves.toBeNull();
     expect(await page.getByRole('dialog').getByRole('alert').count()).toBe(0);
     await page.getByLabel('Role', { exact: true }).selectOption('viewer');
@@ -139,7 +184,7 @@ describeInBrowser('signing in as a person', () => {
     expect(link).toMatch(new RegExp(`^${suite.base}/invitations#fbi_`));
     await page.getByRole('button', { name: 'Done' }).click();
 
-    // Bob opens the link in a browser of his own: before signing in he sees what it invites him to.
+    // Ben opens the link in a browser of his own: before signing in he sees what it invites him to.
     const second = await pages.newPage();
     await second.page.goto(link);
     // "Invitation" while the invitation is read, then what it invites to.
@@ -147,7 +192,7 @@ describeInBrowser('signing in as a person', () => {
     await expect(second.page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('You are invited to Docs team');
     await expect(second.page.getByTestId('invitation-summary').innerText()).resolves.toMatch(/^as viewer: sign in to accept\./);
     await checkPage(second.page, 'invitation-signed-out');
-    await signInAs(second.page, 'bob');
+    await signInAs(second.page, 'ben');
     await second.page
       .getByRole('heading', { name: 'You joined the account' })
       .waitFor({ timeout: 15_000 })
@@ -161,11 +206,11 @@ describeInBrowser('signing in as a person', () => {
     await expect(second.page.locator('.level-badge').innerText()).resolves.toBe('Viewer');
     await second.context.close();
 
-    // Ada sees bob as soon as she comes back to her tab (no reload), and signs out at the provider too.
+    // Ada sees ben as soon as she comes back to her tab (no reload), and signs out at the provider too.
     // As a browser does: at the document, bubbling to the window, where TanStack Query listens.
     await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange', { bubbles: true })));
-    await page.getByRole('rowheader', { name: 'bob', exact: true }).waitFor();
-    expect(await page.locator('tr[data-member]', { hasText: 'bob@localhost' }).count()).toBe(1);
+    await page.getByRole('rowheader', { name: 'ben', exact: true }).waitFor();
+    expect(await page.locator('tr[data-member]', { hasText: 'ben@localhost' }).count()).toBe(1);
     const endSession = page.waitForRequest((request) => request.url().startsWith(suite.provider.issuer) && request.isNavigationRequest());
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.origin === suite.provider.issuer);
@@ -218,54 +263,6 @@ describeInBrowser('signing in as a person', () => {
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     await expect(page.locator('.level-badge').innerText()).resolves.toBe('Viewer');
     expect(pages.takeProblems()).toEqual([]);
-  });
-});
-
-describeInBrowser('short-lived sign-ins (8 s tokens)', () => {
-  /** The provider's ID token lifetime here: the console renews well before it ends, many times over the tests. */
-  const TOKEN_TTL_SECONDS = 8;
-  const suite = signInSuite('members', { tokenTtlSeconds: TOKEN_TTL_SECONDS });
-  const { pages } = suite;
-
-  /**
-   * A tab of ada's, signed in first and then left idle while the Members page's tests run:
-   * the silent renewal test below waits until its first token is refused (past the API's
-   * half-minute clock tolerance), and that wait is spent on those tests.
-   */
-  const idleTab = {} as {
-    page: Page;
-    first: string;
-    firstClaims: ReturnType<typeof claimsOf>;
-    bearers: string[];
-    documents: string[];
-    tokenRequests: string[];
-    watchedFrom: number;
-  };
-  beforeAll(async () => {
-    const { page } = await pages.newPage();
-    const bearers: string[] = [];
-    page.on('request', (request) => {
-      const authorization = request.headers().authorization ?? '';
-      if (request.url().startsWith(`${suite.base}/v0/`) && authorization.startsWith('Bearer ')) bearers.push(authorization.slice('Bearer '.length));
-    });
-    await page.goto(`${suite.base}/projects`);
-    await signInThrough(page, suite.provider.issuer, suite.base, 'ada');
-    await page.getByRole('link', { name: 'Docs site' }).waitFor();
-    const first = bearers[0];
-    const firstClaims = claimsOf(first);
-    expect(firstClaims.exp - firstClaims.iat).toBe(TOKEN_TTL_SECONDS);
-
-    // From here on: no page load (a reload would drop this marker) and no trip to the suite.provider.
-    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
-    const documents: string[] = [];
-    page.on('load', () => documents.push(page.url()));
-    const tokenRequests: string[] = [];
-    const watchedFrom = Date.now();
-    page.on('request', (request) => {
-      if (request.url().startsWith(suite.provider.issuer)) tokenRequests.push(new URL(request.url()).pathname);
-    });
-
-    Object.assign(idleTab, { page, first, firstClaims, bearers, documents, tokenRequests, watchedFrom });
   });
 
   describe('the Members page: what members make (issue 27)', () => {
