@@ -249,8 +249,14 @@ describeInBrowser('console in Chromium', () => {
     await signIn(page, issued.key);
     await page.getByRole('link', { name: 'Docs site' }).waitFor();
     // Every read of the page done first (the list shows before its counts arrive): a read
-    // still to come after the revocation would sign out before the click this test makes.
-    await page.waitForLoadState('networkidle');
+    // still to come after the revocation would sign out before the click this test makes. The
+    // reads after members/me (signed in) are the list and each row's two counts. (Not
+    // `networkidle`: the sign-in moves within the page, so that state had been reached at the
+    // sign-in form and resolved at once; on a loaded machine the counts came after the revocation.)
+    await page.waitForFunction(() => {
+      const counts = [...document.querySelectorAll('[data-testid="project-7d"], [data-testid="project-lifetime"]')];
+      return counts.length > 0 && counts.every((count) => count.textContent !== '…');
+    });
     await revokeApiKey(store, issued.record.id, new Date());
     const refused = await api.call('projects/get', [ids.project], { key: issued.key });
     await page.getByRole('link', { name: 'Docs site' }).click();
