@@ -24,7 +24,7 @@
  *
  * The assembly is the run's shared one (test/support/shared-assembly.ts: synthesized once
  * per run, with cdk.json's context as `cdk deploy` does, for this file and stack.test.ts).
- * To rehearse an assembly the CLI made (or to iterate without the ~60-100 s synthesis):
+ * To rehearse an assembly the CLI made (or to iterate without the ~40 s synthesis):
  * `npx cdk synth -o .tmp/assembly`, then REHEARSAL_ASSEMBLY=.tmp/assembly npx jest
  * test/infra/deploy-rehearsal.test.ts. The directory must be inside the repository: the
  * bundles leave @aws-sdk/* to the runtime (Lambda's nodejs runtime provides it) and
