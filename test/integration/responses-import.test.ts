@@ -1,10 +1,14 @@
+import { ANONYMOUS } from '../../functions/api/auth';
 import { rebuildProject } from '../../functions/jobs/rebuild';
+import { createResponse } from '../../functions/operations/response-collection';
+import { removeResponse } from '../../functions/operations/response-revocation';
 import { defaultStore } from '../../functions/store/entity-store';
 import { createAccount, createContentSet, expectError, fieldPaths, startTestApi, succeeded, type AccountKeys, type TestApi } from '../support/api';
 
 /**
  * responses/import over HTTP: rows counted in their createdAt's periods (stats, top lists,
- * rolling windows) exactly as a recount from the responses gives; each (set, importId)
+ * rolling windows) exactly as a recount from the responses gives, also beside live
+ * responses on the same items and days and after an erasure; each (set, importId)
  * once, also when two calls carry the same rows at once; refusals per row; no webhooks;
  * one audit entry per call with its counts.
  */
@@ -126,6 +130,67 @@ describe('responses/import', () => {
       ]),
     );
     expect(entries.reduce((sum: number, entry: { counts: { imported: number } }) => sum + entry.counts.imported, 0)).toBe(61);
+  }, 60_000);
+
+  it('counts exactly beside live responses on the same items and days, across overlapping calls, an erasure and a retry; a rebuild agrees', async () => {
+    const { store } = defaultStore();
+    const mixedSet = await createContentSet(api, owner.admin, projectId, 'yes-no');
+    const now = Date.now();
+    const keys = ['a', 'b', 'c'].map((name) => `https://docs.example/mixed-${name}`);
+    // Today (before now) and the 3 days before, on the pages the live responses land on; in no time order.
+    const rows: Row[] = Array.from({ length: 60 }, (_, index) => ({
+      key: keys[index % 3],
+      value: index % 4 === 0 ? 'no' : 'yes',
+      createdAt: new Date(now - (index % 4) * DAY - 60_000 - index * 1000).toISOString(),
+      importId: `mixed-${index}`,
+    }));
+    // Live responses (no visitor: nothing for the flood rules to hold) written while two calls
+    // import overlapping rows (20 in both: a call retried while the first is still running).
+    const [first, second, ...live] = await Promise.all([
+      importRows(rows.slice(0, 40), mixedSet),
+      importRows(rows.slice(20), mixedSet),
+      ...Array.from({ length: 12 }, (_, index) =>
+        createResponse(
+          store,
+          ANONYMOUS,
+          { contentSetId: mixedSet, key: keys[index % 3], value: index % 3 === 0 ? 'no' : 'yes', revokable: true },
+          { headers: {} },
+          new Date(),
+        ),
+      ),
+    ]);
+    const statuses = new Map<string, string[]>();
+    for (const [call, offset] of [
+      [first, 0],
+      [second, 20],
+    ] as const) {
+      for (const row of call.body.rows)
+        statuses.set(rows[offset + row.index].importId, [...(statuses.get(rows[offset + row.index].importId) ?? []), row.status]);
+    }
+    expect(statuses.size).toBe(60);
+    for (const [importId, seen] of statuses)
+      expect(seen.sort()).toEqual(Number(importId.slice(6)) >= 20 && Number(importId.slice(6)) < 40 ? ['duplicate', 'imported'] : ['imported']);
+
+    // Two live responses removed, one imported response erased, the first call sent again.
+    for (const created of live.slice(0, 2))
+      await removeResponse(store, ANONYMOUS, { responseId: created.responseId, revokeToken: created.revokable!.token }, new Date());
+    const erased = first.body.rows[0].responseId;
+    expect((await succeeded(api, 'responses/erase', [{ responseIds: [erased] }], owner.admin)).erased).toBe(1);
+    const again = await importRows(rows.slice(1, 40), mixedSet);
+    expect(again.body.rows.every((row: { status: string }) => row.status === 'duplicate')).toBe(true);
+    await api.drainStream({ rank: false });
+
+    const kept = rows.slice(1);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await stats(mixedSet, 'lifetime')).count).toBe(kept.length + live.length - 2);
+    expect((await stats(mixedSet, 'day')).count).toBe(kept.filter((row) => row.createdAt.startsWith(today)).length + live.length - 2);
+    const noes = kept.filter((row) => row.value === 'no').length + live.filter((_, index) => index >= 2 && index % 3 === 0).length;
+    const counted = kept.length + live.length - 2;
+    // yes-no's summary: yes counts +1, no -1, over the responses (stored to 6 decimals).
+    expect((await stats(mixedSet, 'lifetime')).data.summary).toBeCloseTo((counted - 2 * noes) / counted, 6);
+    // Every counter of the project (items, sets, the project; days and years) is what a recount gives.
+    const rebuilt = await rebuildProject(store, projectId, new Date(), { dryRun: true });
+    expect(rebuilt.items.rewritten).toBe(0);
   }, 60_000);
 
   it('refuses a row on its own with an ApiError body, and the rest go on', async () => {
