@@ -27,6 +27,7 @@
  * `--write` stores the figures in docs/bench-import.json.
  */
 import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { inTimeOrder } from '../functions/domain/import-format';
 import { benchAccount, benchOnDynamoDbLocal, markdownTable, positiveInteger } from './bench-lib';
@@ -59,8 +60,13 @@ interface CostRow {
   writePerRow: number;
 }
 
+/** The 1-minute load average, to one decimal: benches here run beside other engineers' work. */
+const load = () => Math.round(loadavg()[0] * 10) / 10;
+
 interface ImportResults {
   date: string;
+  /** How busy the machine was (1-minute load average) when the timed phases began and ended: the seconds depend on it. */
+  machine: { cores: number; loadAverage: { atStart: number; afterImport: number; afterCounting: number } };
   cost: CostRow[];
   speed: {
     rows: number;
@@ -151,6 +157,7 @@ async function run(total: number, order: Order, write: boolean): Promise<string[
   log(`Importing ${total.toLocaleString('en')} rows in ${order} order...`);
   const speedSet = await newSet('speed');
   const onHundred = pages(100);
+  const loadAtStart = load();
   // A year's history as a file might list it: row i on day i mod 365, its page and hour spread.
   const history = Array.from({ length: total }, (_, index) => ({
     row: {
@@ -192,6 +199,7 @@ async function run(total: number, order: Order, write: boolean): Promise<string[
     }),
   );
   const imported = performance.now();
+  const loadAfterImport = load();
   // The consumer starts after the import, from the stream's start: the count is timed on its own.
   log('Counting...');
   const beforeCounting = meter.snapshot();
@@ -207,6 +215,7 @@ async function run(total: number, order: Order, write: boolean): Promise<string[
     }
   }
   const counted = performance.now();
+  const loadAfterCounting = load();
   const counting = meter.since(beforeCounting);
   await consumers.stop();
   const lifetime = await contentSetStats(store, account.id, speedSet.id, { period: 'lifetime' }, new Date());
@@ -227,7 +236,8 @@ async function run(total: number, order: Order, write: boolean): Promise<string[
     counted: lifetime.count,
     resent,
   };
-  const results: ImportResults = { date: now.toISOString(), cost, speed };
+  const machine = { cores: cpus().length, loadAverage: { atStart: loadAtStart, afterImport: loadAfterImport, afterCounting: loadAfterCounting } };
+  const results: ImportResults = { date: now.toISOString(), machine, cost, speed };
   if (write) writeFileSync(IMPORT_RESULTS, `${JSON.stringify(results, null, 2)}\n`);
   const figure = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
   return [
@@ -240,6 +250,8 @@ async function run(total: number, order: Order, write: boolean): Promise<string[
     ),
     '',
     '## Speed (timed: depends on the machine)',
+    '',
+    `Load average (1 minute) on ${machine.cores} cores: ${loadAtStart} at the start, ${loadAfterImport} after the import, ${loadAfterCounting} after counting.`,
     '',
     markdownTable(
       [
