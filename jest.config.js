@@ -5,13 +5,15 @@ const path = require('node:path');
 /**
  * `npm run test:fast` (TEST_FAST=1): the inner loop. The unit, client and integration files
  * without the slow ones: no browser, CDK or compiler files, and no file that took more than
- * FAST_LIMIT_SECONDS in the last full run as test/support/test-weights.json records it (the
- * brute-force comparisons, the fuzzers, the restarts). `npm test` runs them all.
+ * FAST_LIMIT_SECONDS in the last full run as test/support/test-weights.json records it
+ * (`fullRun`: the brute-force comparisons, the fuzzers, the restarts, the CLIs). `npm test`
+ * runs them all.
  */
 const FAST_LIMIT_SECONDS = 15;
 function slowFiles() {
   const file = path.join(__dirname, 'test', 'support', 'test-weights.json');
-  const seconds = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')).seconds : {};
+  const weights = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
+  const seconds = { ...weights.seconds, ...weights.fullRun };
   return Object.keys(seconds).filter((name) => seconds[name] > FAST_LIMIT_SECONDS);
 }
 const regexEscaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -3,9 +3,10 @@
  * `npx jest ...`), from .tmp/test-times.json (test/support/times-reporter.js), with the
  * run's wall time. `-- --all` lists every file; `-- --cpu` orders them by the worker's CPU on
  * each file instead of wall time (what to look at when the machine was busy). `-- --weights`
- * writes the run's seconds per file into test/support/test-weights.json, from which the test
- * sequencer (test/support/sequencer.js) orders a run that has no jest cache, as on a fresh
- * clone: run it after a full `npm test` on a quiet machine, and commit the file.
+ * writes the run's seconds per file into test/support/test-weights.json (`fullRun`), from
+ * which `npm run test:fast` leaves out the slow files (jest.config.js): run it after a full
+ * `npm test` on a quiet machine, and commit the file. The seeds the test sequencer
+ * (test/support/sequencer.js) orders a run without jest cache by (`seconds`) stay as they are.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -22,17 +23,15 @@ const run: {
 } = JSON.parse(fs.readFileSync(file, 'utf8'));
 if (process.argv.includes('--weights')) {
   const weightsFile = path.join(__dirname, '..', 'test', 'support', 'test-weights.json');
-  const previous: Record<string, number> = fs.existsSync(weightsFile) ? JSON.parse(fs.readFileSync(weightsFile, 'utf8')).seconds : {};
-  const seconds: Record<string, number> = { ...previous };
-  for (const suite of run.suites) seconds[suite.file] = suite.seconds;
+  const weights = fs.existsSync(weightsFile) ? JSON.parse(fs.readFileSync(weightsFile, 'utf8')) : {};
+  const fullRun: Record<string, number> = { ...weights.fullRun };
+  for (const suite of run.suites) fullRun[suite.file] = suite.seconds;
   // Files gone from the repository are dropped; the slowest first, for the reader.
-  const kept = Object.entries(seconds)
+  const kept = Object.entries(fullRun)
     .filter(([name]) => fs.existsSync(path.join(__dirname, '..', name)))
     .sort(([, a], [, b]) => b - a);
-  const note =
-    'Seconds per test file in a full jest run on two cores, for the order of a run without jest cache (test/support/sequencer.js) and the files npm run test:fast leaves out (jest.config.js). Refresh after a full run on a quiet machine with npm run test:times -- --weights.';
-  fs.writeFileSync(weightsFile, `${JSON.stringify({ note, measuredAt: run.finishedAt, seconds: Object.fromEntries(kept) }, null, 2)}\n`);
-  console.log(`wrote ${kept.length} files' seconds to ${path.relative(process.cwd(), weightsFile)}`);
+  fs.writeFileSync(weightsFile, `${JSON.stringify({ ...weights, fullRunMeasuredAt: run.finishedAt, fullRun: Object.fromEntries(kept) }, null, 2)}\n`);
+  console.log(`wrote ${kept.length} files' seconds to ${path.relative(process.cwd(), weightsFile)} (fullRun)`);
 }
 const ordered = process.argv.includes('--cpu') ? [...run.suites].sort((a, b) => (b.cpuSeconds ?? 0) - (a.cpuSeconds ?? 0)) : run.suites;
 const shown = process.argv.includes('--all') ? ordered : ordered.slice(0, 10);
