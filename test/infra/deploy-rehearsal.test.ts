@@ -25,8 +25,11 @@
  * The assembly is the run's shared one (test/support/shared-assembly.ts: synthesized once
  * per run, with cdk.json's context as `cdk deploy` does, for this file and stack.test.ts).
  * To rehearse an assembly the CLI made (or to iterate without the ~40 s synthesis):
- * `npx cdk synth -o .tmp/assembly`, then REHEARSAL_ASSEMBLY=.tmp/assembly npx jest
- * test/infra/deploy-rehearsal.test.ts. The directory must be inside the repository: the
+ * `npx cdk synth --no-version-reporting -c mailFrom='Feedback <feedback@mail.example.com>'
+ * -o .tmp/assembly`, then REHEARSAL_ASSEMBLY=.tmp/assembly npx jest
+ * test/infra/deploy-rehearsal.test.ts (without --no-version-reporting the CLI adds a
+ * CDKMetadata resource the loader refuses as a second one; without the sender no schedule
+ * mails, which the rehearsal expects). The directory must be inside the repository: the
  * bundles leave @aws-sdk/* to the runtime (Lambda's nodejs runtime provides it) and
  * resolve it here from node_modules.
  */
