@@ -22,7 +22,8 @@ const fastSkips =
 
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
+  // Jest's node environment, recording each file's CPU for `npm run test:times`.
+  testEnvironment: '<rootDir>/test/support/cpu-environment.js',
   roots: ['<rootDir>/test'],
   testPathIgnorePatterns: ['/node_modules/', ...fastSkips],
   // JSX as tsconfig.base.json says (react-jsx): the mails' templates (functions/mail/templates.tsx).

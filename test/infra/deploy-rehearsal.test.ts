@@ -1149,7 +1149,13 @@ describe('deploy rehearsal', () => {
       .map(([, ms]) => ms);
     print(
       `deploy rehearsal timings: synth ${(timings.synth / 1000).toFixed(1)} s, init of ${inits.length} functions ${((timings.init ?? 0) / 1000).toFixed(1)} s ` +
-        `(each ${Math.min(...inits)}-${Math.max(...inits)} ms), scenario of ${invocations.length} invocations ${((timings.scenario ?? 0) / 1000).toFixed(1)} s`,
+        `(each ${Math.min(...inits)}-${Math.max(...inits)} ms), scenario of ${invocations.length} invocations ${((timings.scenario ?? 0) / 1000).toFixed(1)} s ` +
+        `(${invocations.reduce((sum, record) => sum + record.calls.length, 0)} DynamoDB requests)`,
+    );
+    // Where the scenario's time goes: its slowest invocations and their DynamoDB requests.
+    const slowest = [...invocations].sort((a, b) => b.result.ms - a.result.ms).slice(0, 8);
+    print(
+      `deploy rehearsal: slowest invocations:\n  ${slowest.map((record) => `${record.result.ms} ms, ${record.calls.length} DynamoDB requests: ${record.label}`).join('\n  ')}`,
     );
   });
 });

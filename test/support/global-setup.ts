@@ -15,5 +15,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_RUN_DIR = fs.mkdtempSync(path.join(REPO_ROOT, '.tmp', 'test-run-'));
   const dynamo = await startDynamoDbLocal();
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  // For the times reporter, which reports its CPU (test/support/times-reporter.js).
+  fs.writeFileSync(path.join(process.env.TEST_RUN_DIR, 'dynamodb-local.pid'), `${dynamo.pid}\n`);
   (globalThis as { __dynamoLocal__?: typeof dynamo }).__dynamoLocal__ = dynamo;
 }

@@ -1,0 +1,58 @@
+const { appendFileSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { TestEnvironment } = require('jest-environment-node');
+
+/**
+ * Jest's node environment, which also records the CPU each test file took: its worker's
+ * (user + system) and that of the child processes it started and waited for (a browser, a
+ * spawned server or CLI, the deploy rehearsal's functions), appended to the run's folder for
+ * the times reporter (test/support/times-reporter.js). Wall times depend on what else the
+ * machine does, CPU much less, so these are the figures to compare between runs when looking
+ * for what makes the suite slow. Measured here rather than in an afterAll hook because the
+ * environment's teardown comes after the file's own hooks, which close its browsers and
+ * servers. DynamoDB Local's CPU is the run's, reported once.
+ */
+class CpuRecordingEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    this.testPath = context.testPath;
+  }
+
+  async setup() {
+    await super.setup();
+    this.cpuAtStart = process.cpuUsage();
+    this.childCpuAtStart = waitedChildrenCpuSeconds();
+  }
+
+  async teardown() {
+    const runDir = process.env.TEST_RUN_DIR;
+    if (runDir && this.cpuAtStart) {
+      const used = process.cpuUsage(this.cpuAtStart);
+      const childCpu = waitedChildrenCpuSeconds();
+      const line = JSON.stringify({
+        file: this.testPath,
+        cpuSeconds: (used.user + used.system) / 1e6,
+        childCpuSeconds: childCpu === undefined || this.childCpuAtStart === undefined ? undefined : childCpu - this.childCpuAtStart,
+      });
+      appendFileSync(join(runDir, 'worker-cpu.ndjson'), `${line}\n`);
+    }
+    await super.teardown();
+  }
+}
+
+/**
+ * The user and system CPU of this process's children that have ended and been waited for
+ * (cutime + cstime of /proc/self/stat, in clock ticks of 1/100 s on Linux; Node has no API
+ * for it); undefined where there is no /proc.
+ */
+function waitedChildrenCpuSeconds() {
+  try {
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+module.exports = CpuRecordingEnvironment;
