@@ -22,8 +22,9 @@ export interface DynamoDbLocalOptions {
   port?: number;
   /**
    * Which JIT compilers Java uses: `quick` (the default: C1 alone, for short runs such as a
-   * test file's) or `full` (C1 then C2: more CPU in its first seconds, about half the CPU per
-   * request after them, measured; for long runs such as a bench of 100,000 rows).
+   * test's own instance) or `full` (C1 then C2: more CPU in its first seconds, about half the
+   * CPU per request after them, measured; for long runs such as a bench of 100,000 rows or
+   * the instance a whole `npm test` shares).
    */
   jit?: 'quick' | 'full';
 }
