@@ -667,33 +667,27 @@ describeInBrowser('console in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
 
-    // Each load is a full page load (HTML, scripts, API calls, chart) until the year's numbers show;
-    // the best of five, as the machine is shared.
-    const timings: number[] = [];
-    for (let run = 0; run < 5; run++) {
-      const started = Date.now();
-      await page.goto(`${base}/sets/${yearSet}?period=rolling12m`);
-      await page.getByTestId('summary').getByText(`${expected.data.counts[0]} yes, ${expected.data.counts[1]} no`).waitFor();
-      await page.locator('table.distribution').waitFor();
-      await page.locator('.chart-canvas canvas').waitFor();
-      timings.push(Date.now() - started);
-    }
+    // A full page load (HTML, scripts, API calls, chart) until the year's numbers show. Loaded
+    // once: the figure is reported, not asserted, and repeating loads for a best-of figure is a
+    // bench's work, not the suite's (issue 42).
+    const started = Date.now();
+    await page.goto(`${base}/sets/${yearSet}?period=rolling12m`);
+    await page.getByTestId('summary').getByText(`${expected.data.counts[0]} yes, ${expected.data.counts[1]} no`).waitFor();
+    await page.locator('table.distribution').waitFor();
+    await page.locator('.chart-canvas canvas').waitFor();
+    const loadMs = Date.now() - started;
     await screenshot(page, 'set-year');
-    const best = Math.min(...timings);
+    const load = `load average ${os
+      .loadavg()
+      .map((average) => average.toFixed(1))
+      .join(' ')} on ${os.cpus().length} cores`;
     process.stdout.write(
       `\nBUDGETS initial JS: ${build.initialScriptGzipBytes} B gzip built (${build.initialScripts.length} files), ${initialTransfer} B transferred gzip; ` +
-        `set page with a year of data (rolling12m, ${expected.count} of 365 daily responses): ${timings.join(' / ')} ms, best ${best} ms\n`,
+        `set page with a year of data (rolling12m, ${expected.count} of 365 daily responses): ${loadMs} ms (${load})\n`,
     );
     // The budget is 1 s. Time depends on the machine (shared, 2 cores, other suites running), so
     // it is measured and reported, not asserted; a miss is reported with the load it was measured under.
-    if (best >= 1000) {
-      process.stdout.write(
-        `NOTICE: set page render budget (1000 ms) missed: best ${best} ms with load average ${os
-          .loadavg()
-          .map((load) => load.toFixed(1))
-          .join(' ')} on ${os.cpus().length} cores\n`,
-      );
-    }
+    if (loadMs >= 1000) process.stdout.write(`NOTICE: set page render budget (1000 ms) missed: ${loadMs} ms with ${load}\n`);
     await context.close();
   }, 400_000);
 });
