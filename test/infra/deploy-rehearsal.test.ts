@@ -542,10 +542,12 @@ beforeAll(async () => {
 }, SYNTH_TIMEOUT);
 
 afterAll(async () => {
-  for (const environment of environments.values()) {
-    environment.lambda?.stop();
-    await environment.proxy.close();
-  }
+  await Promise.all(
+    [...environments.values()].map(async (environment) => {
+      await environment.lambda?.stop();
+      await environment.proxy.close();
+    }),
+  );
   secretsServer?.close();
   sesServer?.close();
   receiverServer?.close();

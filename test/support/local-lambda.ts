@@ -128,7 +128,17 @@ export class LocalLambda {
     return this.output;
   }
 
-  stop(): void {
-    if (!this.exited) this.child.kill('SIGTERM');
+  /**
+   * Ends the environment and waits until its process has exited (SIGKILL after 5 s), so that
+   * no function outlives the file that started it, and its CPU counts to that file
+   * (test/support/cpu-environment.js).
+   */
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise<void>((done) => this.child.once('exit', () => done()));
+    this.child.kill('SIGTERM');
+    const killer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(killer);
   }
 }

@@ -21,7 +21,7 @@ class TimesReporter {
         seconds: Math.round((suite.perfStats.end - suite.perfStats.start) / 100) / 10,
         // When the file started, in seconds from the run's start: which files ran side by side.
         startedAt: Math.round((suite.perfStats.start - this.started) / 100) / 10,
-        // The worker's CPU on the file (test/support/cleanup.ts), when it recorded one.
+        // The worker's CPU on the file (test/support/cpu-environment.js), when it recorded one.
         cpuSeconds: rounded(cpu.get(suite.testFilePath)?.cpuSeconds),
         // Its child processes' CPU (browsers, spawned servers and CLIs), when it recorded one.
         childCpuSeconds: rounded(cpu.get(suite.testFilePath)?.childCpuSeconds),
@@ -73,7 +73,8 @@ function dynamoDbLocalCpuSeconds() {
       let fields;
       try {
         // The fields after the command name, which is in parentheses and may hold spaces.
-        fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
       } catch {
         continue; // ended meanwhile
       }
