@@ -1,6 +1,10 @@
-const { appendFileSync, readFileSync } = require('node:fs');
+const { appendFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { TestEnvironment } = require('jest-environment-node');
+const { processCpu } = require('./process-cpu');
+
+/** The CPU of this process's children that ended and were waited for, in seconds (undefined without /proc). */
+const waitedChildrenCpuSeconds = () => processCpu('self')?.waitedChildrenSeconds;
 
 /**
  * Jest's node environment, which also records the CPU each test file took: its worker's
@@ -38,22 +42,6 @@ class CpuRecordingEnvironment extends TestEnvironment {
       appendFileSync(join(runDir, 'worker-cpu.ndjson'), `${line}\n`);
     }
     await super.teardown();
-  }
-}
-
-/**
- * The user and system CPU of this process's children that have ended and been waited for
- * (cutime + cstime of /proc/self/stat, in clock ticks of 1/100 s on Linux; Node has no API
- * for it); undefined where there is no /proc.
- */
-function waitedChildrenCpuSeconds() {
-  try {
-    // The fields after the command name, which is in parentheses and may hold spaces.
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return undefined;
   }
 }
 

@@ -1,5 +1,6 @@
 const fs = require('node:fs');
 const path = require('node:path');
+const { processCpu } = require('./process-cpu');
 
 /**
  * Writes how long each test file took in this run to .tmp/test-times.json (the repo's
@@ -66,24 +67,20 @@ function workerCpuByFile() {
  * the pid of (a shell) and of its children (Java), from /proc.
  */
 function dynamoDbLocalCpuSeconds() {
+  let shell;
+  let pids;
   try {
-    const shell = Number(fs.readFileSync(path.join(process.env.TEST_RUN_DIR, 'dynamodb-local.pid'), 'utf8'));
-    let ticks = 0;
-    for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-      let fields;
-      try {
-        // The fields after the command name, which is in parentheses and may hold spaces.
-        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-        fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-      } catch {
-        continue; // ended meanwhile
-      }
-      if (Number(pid) === shell || Number(fields[1]) === shell) ticks += Number(fields[11]) + Number(fields[12]);
-    }
-    return ticks / 100;
+    shell = Number(fs.readFileSync(path.join(process.env.TEST_RUN_DIR, 'dynamodb-local.pid'), 'utf8'));
+    pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
   } catch {
-    return undefined;
+    return undefined; // no pid written, or no /proc
   }
+  let seconds = 0;
+  for (const pid of pids) {
+    const cpu = processCpu(pid); // undefined: ended meanwhile
+    if (cpu && (Number(pid) === shell || cpu.parent === shell)) seconds += cpu.ownSeconds;
+  }
+  return seconds;
 }
 
 /** The machine's CPU time so far, all cores, in clock ticks: its total and its idle part (/proc/stat). */
