@@ -168,8 +168,10 @@ describe('responses/import', () => {
         statuses.set(rows[offset + row.index].importId, [...(statuses.get(rows[offset + row.index].importId) ?? []), row.status]);
     }
     expect(statuses.size).toBe(60);
-    for (const [importId, seen] of statuses)
-      expect(seen.sort()).toEqual(Number(importId.slice(6)) >= 20 && Number(importId.slice(6)) < 40 ? ['duplicate', 'imported'] : ['imported']);
+    for (const [importId, seen] of statuses) {
+      const index = Number(importId.slice('mixed-'.length));
+      expect(seen.sort()).toEqual(index >= 20 && index < 40 ? ['duplicate', 'imported'] : ['imported']);
+    }
 
     // Two live responses removed, one imported response erased, the first call sent again.
     for (const created of live.slice(0, 2))
@@ -182,12 +184,13 @@ describe('responses/import', () => {
 
     const kept = rows.slice(1);
     const today = new Date().toISOString().slice(0, 10);
-    expect((await stats(mixedSet, 'lifetime')).count).toBe(kept.length + live.length - 2);
+    const counted = kept.length + live.length - 2;
+    const lifetime = await stats(mixedSet, 'lifetime');
+    expect(lifetime.count).toBe(counted);
     expect((await stats(mixedSet, 'day')).count).toBe(kept.filter((row) => row.createdAt.startsWith(today)).length + live.length - 2);
     const noes = kept.filter((row) => row.value === 'no').length + live.filter((_, index) => index >= 2 && index % 3 === 0).length;
-    const counted = kept.length + live.length - 2;
     // yes-no's summary: yes counts +1, no -1, over the responses (stored to 6 decimals).
-    expect((await stats(mixedSet, 'lifetime')).data.summary).toBeCloseTo((counted - 2 * noes) / counted, 6);
+    expect(lifetime.data.summary).toBeCloseTo((counted - 2 * noes) / counted, 6);
     // Every counter of the project (items, sets, the project; days and years) is what a recount gives.
     const rebuilt = await rebuildProject(store, projectId, new Date(), { dryRun: true });
     expect(rebuilt.items.rewritten).toBe(0);
