@@ -1,6 +1,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { moduleNameMapping: workerSdkMapping } = require('./test/support/worker-sdk');
 
 /**
  * `npm run test:fast` (TEST_FAST=1): the inner loop. The unit, client and integration files
@@ -30,8 +31,12 @@ module.exports = {
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { transform: { react: { runtime: 'automatic' } } } }] },
   // @middy/*, @feelback/js and jose are published as ES modules only.
   transformIgnorePatterns: ['/node_modules/(?!(@middy|@feelback|jose)/)'],
-  // The TypeScript client (clients/typescript, an ES module package) imports its own files as './x.js'.
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: {
+    // The AWS SDK: the worker's one copy, not one per test file (test/support/worker-sdk.js).
+    ...workerSdkMapping,
+    // The TypeScript client (clients/typescript, an ES module package) imports its own files as './x.js'.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
   setupFiles: ['<rootDir>/test/support/env.ts', '<rootDir>/test/support/day-guard.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/support/cleanup.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -2,12 +2,14 @@ const { appendFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { TestEnvironment } = require('jest-environment-node');
 const { processCpu } = require('./process-cpu');
+const { shareWorkerSdk } = require('./worker-sdk');
 
 /** The CPU of this process's children that ended and were waited for, in seconds (undefined without /proc). */
 const waitedChildrenCpuSeconds = () => processCpu('self')?.waitedChildrenSeconds;
 
 /**
- * Jest's node environment, which also records the CPU each test file took: its worker's
+ * Jest's node environment, which gives each test file the worker's one copy of the AWS SDK
+ * (worker-sdk.js), and records the CPU each test file took: its worker's
  * (user + system) and that of the child processes it started and waited for (a browser, a
  * spawned server or CLI, the deploy rehearsal's functions), appended to the run's folder for
  * the times reporter (test/support/times-reporter.js). Wall times depend on what else the
@@ -25,8 +27,14 @@ class CpuRecordingEnvironment extends TestEnvironment {
 
   async setup() {
     await super.setup();
+    this.workerSdk = shareWorkerSdk(this.global);
     this.cpuAtStart = process.cpuUsage();
     this.childCpuAtStart = waitedChildrenCpuSeconds();
+  }
+
+  handleTestEvent(event) {
+    // After the setup files (env.ts) and before the file's first hook or test.
+    if (event.name === 'run_start') this.workerSdk?.afterSetupFiles();
   }
 
   async teardown() {
@@ -41,6 +49,7 @@ class CpuRecordingEnvironment extends TestEnvironment {
       });
       appendFileSync(join(runDir, 'worker-cpu.ndjson'), `${line}\n`);
     }
+    this.workerSdk?.restore();
     await super.teardown();
   }
 }

@@ -1,0 +1,2 @@
+// The worker's copy of @aws-sdk/client-dynamodb (test/support/worker-sdk.js).
+module.exports = globalThis.workerSdkPackage('client-dynamodb');
