@@ -134,7 +134,7 @@ export class LocalLambda {
    * (test/support/cpu-environment.js).
    */
   async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    if (this.exited) return;
     const exited = new Promise<void>((done) => this.child.once('exit', () => done()));
     this.child.kill('SIGTERM');
     const killer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
