@@ -11,9 +11,10 @@
  * on a redelivery by the shard's watermark on its counters (it was counted: it passes
  * again), whatever the rules would say this time.
  *
- * The webhooks consumer announces a new response only once its verdict is in the table
- * (`screeningVerdicts`): held (`quarantine` on the item), or counted (the shard's watermark
- * on its item's day counter at or past its creation's record).
+ * The webhooks consumer announces a new response that a rule may hold (`mayBeHeld`) only
+ * once its verdict is in the table (`screeningVerdicts`): held (`quarantine` on the item),
+ * or counted (the shard's watermark on its item's day counter at or past its creation's
+ * record). One that no rule may hold is announced at once.
  *
  * Per batch, for each set with new responses to screen: one BatchGetItem of the sets, the
  * set's responses of the last SCREENING_WINDOW_MS (its list index, RECENT_PER_SHARD a
@@ -212,8 +213,8 @@ export async function screenNewResponses(store: TableClient, shardId: string, ev
     const settings = settingsOf.get(contentSetId);
     if (!settings) return;
     const batch = events.map((event) => event.after);
-    const messages = new Map(batch.map((response) => [response.id, settings.spamCheck ? messageOf(response.schema, response.value) : undefined]));
-    const screened = events.filter((event) => event.after.visitor !== undefined || messages.get(event.after.id) !== undefined);
+    const screened = events.filter((event) => mayBeHeld(event.after, settings));
+    const messages = new Map(screened.map(({ after: response }) => [response.id, settings.spamCheck ? messageOf(response.schema, response.value) : undefined]));
     if (screened.length === 0) return;
     const earliest = Math.min(...screened.map((event) => Date.parse(event.after.createdAt)));
     const recent = await recentResponses(store, contentSetId, new Date(earliest - SCREENING_WINDOW_MS).toISOString(), batch);
@@ -262,6 +263,16 @@ export async function screenNewResponses(store: TableClient, shardId: string, ev
 }
 
 /** What the screening decided of a response's events, as the webhooks consumer needs it. */
+/**
+ * Whether a rule may hold a new response: the flood rules judge a visitor's (one carrying
+ * `visitor`), the spam rules a message, when the set checks messages (`spamCheck`; unknown
+ * settings count as checking). One with neither, such as a site's server answering without
+ * a message, is never held: the webhooks consumer announces it without waiting for a verdict.
+ */
+export function mayBeHeld(response: ResponseImage, settings?: Pick<QuarantineSettings, 'spamCheck'>): boolean {
+  return response.visitor !== undefined || ((settings?.spamCheck ?? true) && messageOf(response.schema, response.value) !== undefined);
+}
+
 export interface ScreeningVerdicts {
   /** New responses the counting consumer has not screened yet, by the record of their creation, in stream order. */
   pending: Created[];
@@ -279,11 +290,12 @@ export interface ScreeningVerdicts {
  * only finds the verdict pending), then, strongly consistent, the responses whose verdict is
  * in: a hold written before the counters is then seen.
  *
- * `events` are those to be announced: new responses (`isScreened`) and changes of active
- * responses (a held response's changes before its hold are not announced: `held`).
+ * `events` are those to be announced: new responses (`isScreened`; pending only if a rule
+ * may hold them) and changes of active responses (a held response's changes before its hold
+ * are not announced: `held`).
  */
 export async function screeningVerdicts(store: TableClient, shardId: string, events: DomainEvent[]): Promise<ScreeningVerdicts> {
-  const created = events.filter(isScreened);
+  const created = events.filter(isScreened).filter((event) => mayBeHeld(event.after));
   const slotOf = (event: Created) => {
     const slot = counterSlots(event.after, new Date(event.after.createdAt)).find(
       (candidate) => candidate.entity === 'contentItem' && candidate.sk.startsWith('d#'),

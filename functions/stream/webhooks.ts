@@ -30,9 +30,11 @@
  * write never waits for, nor fails because of, a webhook: this runs on the stream.
  *
  * New responses are screened by the counting consumer before it counts them
- * (stream/screening.ts); this one announces a new response only once that verdict is in the
- * table (`screeningVerdicts`), waiting for it within a budget (the counting consumer reads
- * every 3 s): the floods and spam it holds back are announced as `response.quarantined`
+ * (stream/screening.ts); this one announces a new response that a rule may hold (a
+ * visitor's, or one with a message) only once that verdict is in the table
+ * (`screeningVerdicts`), waiting for it within a budget (the counting consumer reads every
+ * 3 s), and one that no rule may hold (a site's server answering without a message) at once:
+ * the floods and spam it holds back are announced as `response.quarantined`
  * only, never as created, nor are their changes before their hold. At each read of the
  * verdicts, the batch's events before the first one still waiting go out at once, so a
  * batch's early events need not wait for the verdicts of its late ones.

@@ -402,6 +402,44 @@ describe('events', () => {
     await ok('webhooks/remove', [id]);
   });
 
+  it("a site's server answer without a message is announced without waiting for the screening; a visitor's waits for its verdict", async () => {
+    const hook = await receiver();
+    const { id } = await createWebhook({ url: hook.url, events: ['response.created'] });
+    const fromServer = await ok('responses/create', [{ contentSetId: yesNoSet, key: `server-${Date.now()}`, value: 'yes' }]);
+    const fromVisitor = (await api.call('responses/create', [{ contentSetId: yesNoSet, key: `visitor-${Date.now()}`, value: 'yes' }])).body;
+    await api.drainStream();
+    await hook.waitFor(2);
+    // Each again as a record the counting consumer has not screened yet (a sequence number past
+    // every watermark on the shard), handed over with no time to wait for verdicts.
+    const shardId = await currentShardId(client, settings.tableName);
+    const unscreened = async (responseId: string): Promise<DynamoDBRecord> => {
+      const { Item } = await documentClient.send(new GetCommand({ TableName: settings.tableName, Key: { pk: `response#${responseId}`, sk: 'response' } }));
+      return {
+        eventID: `unscreened-${responseId}`,
+        eventName: 'INSERT',
+        dynamodb: {
+          Keys: marshall({ pk: Item!.pk, sk: Item!.sk }) as never,
+          NewImage: marshall(Item!, { removeUndefinedValues: true }) as never,
+          SequenceNumber: '9'.repeat(40),
+        },
+      };
+    };
+    const serverRecord = await unscreened(fromServer.responseId);
+    expect(serverRecord.dynamodb!.NewImage).not.toHaveProperty('visitor');
+    expect(await deliverStreamRecords(store, shardId, [serverRecord], { verdictWaitMs: 0 })).toEqual({ batchItemFailures: [] });
+    await hook.waitFor(3);
+    expect(JSON.parse(hook.requests[2].body).data.response.id).toBe(fromServer.responseId);
+
+    const visitorRecord = await unscreened(fromVisitor.responseId);
+    expect(visitorRecord.dynamodb!.NewImage).toHaveProperty('visitor');
+    // Not screened: handed back to come again, and nothing queued meanwhile.
+    expect(await deliverStreamRecords(store, shardId, [visitorRecord], { verdictWaitMs: 0 })).toEqual({
+      batchItemFailures: [{ itemIdentifier: '9'.repeat(40) }],
+    });
+    expect((await ok('webhooks/deliveries', [{ webhookId: id }])).items).toHaveLength(3);
+    await ok('webhooks/remove', [id]);
+  });
+
   it("responses/erase deletes the deliveries whose bodies held the person's responses; response.deleted (ids only) and other responses' deliveries stay", async () => {
     const hook = await receiver();
     const { id } = await createWebhook({ url: hook.url, projectId, events: ['response.created', 'response.updated', 'response.revoked', 'response.deleted'] });

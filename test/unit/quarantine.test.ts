@@ -1,4 +1,6 @@
+import type { ResponseImage } from '../../functions/domain/events';
 import { type Arrival, BASELINE_DAYS, DEFAULT_QUARANTINE_SETTINGS, floodReason, quarantineSettingsOf, surgeThreshold } from '../../functions/domain/quarantine';
+import { mayBeHeld } from '../../functions/stream/screening';
 
 /** The flood rules (functions/domain/quarantine.ts). */
 const T0 = Date.parse('2026-05-04T10:00:00.000Z');
@@ -149,5 +151,36 @@ describe('item surge', () => {
     expect(launch.filter((response) => floodReason(response, launch, settings, 0))).toHaveLength(0);
     const surge = crowd(300, 10);
     expect(surge.filter((response) => floodReason(response, surge, { ...settings, surgeFloor: 0 }, 0))).toHaveLength(0);
+  });
+});
+
+describe('which new responses a rule may hold', () => {
+  const response = (fields: Partial<ResponseImage>): ResponseImage => ({
+    id: 'r1',
+    accountId: 'a',
+    projectId: 'p',
+    contentSetId: 's',
+    contentItemId: 'i',
+    schema: 'yes-no',
+    state: 'active',
+    value: 'y',
+    contribution: { option: 0 },
+    createdAt: '2026-05-04T10:00:00.000Z',
+    updatedAt: '2026-05-04T10:00:00.000Z',
+    ...fields,
+  });
+
+  test("a visitor's: the flood rules judge it, with or without a message", () => {
+    expect(mayBeHeld(response({ visitor: 'v1' }))).toBe(true);
+    expect(mayBeHeld(response({ visitor: 'v1' }), { spamCheck: false })).toBe(true);
+  });
+
+  test("a site's server answer (no visitor): only its message, when the set checks messages", () => {
+    expect(mayBeHeld(response({}))).toBe(false);
+    const message = response({ schema: 'message', value: 'Where is my refund?' });
+    expect(mayBeHeld(message)).toBe(true);
+    expect(mayBeHeld(message, { spamCheck: true })).toBe(true);
+    expect(mayBeHeld(message, { spamCheck: false })).toBe(false);
+    expect(mayBeHeld(response({ schema: 'message', value: '' }))).toBe(false);
   });
 });
