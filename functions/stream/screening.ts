@@ -262,7 +262,6 @@ export async function screenNewResponses(store: TableClient, shardId: string, ev
   return holdCandidates(store, shardId, candidates, now);
 }
 
-/** What the screening decided of a response's events, as the webhooks consumer needs it. */
 /**
  * Whether a rule may hold a new response: the flood rules judge a visitor's (one carrying
  * `visitor`), the spam rules a message, when the set checks messages (`spamCheck`; unknown
@@ -273,6 +272,7 @@ export function mayBeHeld(response: ResponseImage, settings?: Pick<QuarantineSet
   return response.visitor !== undefined || ((settings?.spamCheck ?? true) && messageOf(response.schema, response.value) !== undefined);
 }
 
+/** What the screening decided of a response's events, as the webhooks consumer needs it. */
 export interface ScreeningVerdicts {
   /** New responses the counting consumer has not screened yet, by the record of their creation, in stream order. */
   pending: Created[];
