@@ -213,8 +213,8 @@ export async function screenNewResponses(store: TableClient, shardId: string, ev
     const settings = settingsOf.get(contentSetId);
     if (!settings) return;
     const batch = events.map((event) => event.after);
-    const screened = events.filter((event) => mayBeHeld(event.after, settings));
-    const messages = new Map(screened.map(({ after: response }) => [response.id, settings.spamCheck ? messageOf(response.schema, response.value) : undefined]));
+    const messages = new Map(batch.map((response) => [response.id, settings.spamCheck ? messageOf(response.schema, response.value) : undefined]));
+    const screened = events.filter((event) => mayBeHeld(event.after, messages.get(event.after.id)));
     if (screened.length === 0) return;
     const earliest = Math.min(...screened.map((event) => Date.parse(event.after.createdAt)));
     const recent = await recentResponses(store, contentSetId, new Date(earliest - SCREENING_WINDOW_MS).toISOString(), batch);
@@ -264,12 +264,14 @@ export async function screenNewResponses(store: TableClient, shardId: string, ev
 
 /**
  * Whether a rule may hold a new response: the flood rules judge a visitor's (one carrying
- * `visitor`), the spam rules a message, when the set checks messages (`spamCheck`; unknown
- * settings count as checking). One with neither, such as a site's server answering without
- * a message, is never held: the webhooks consumer announces it without waiting for a verdict.
+ * `visitor`), the spam rules its `message`, the one the set's spam check reads (the
+ * screening passes none when the set checks no messages; the webhooks consumer, which does
+ * not read the set, passes the response's). One with neither, such as a site's server
+ * answering without a message, is never held: the webhooks consumer announces it without
+ * waiting for a verdict.
  */
-export function mayBeHeld(response: ResponseImage, settings?: Pick<QuarantineSettings, 'spamCheck'>): boolean {
-  return response.visitor !== undefined || ((settings?.spamCheck ?? true) && messageOf(response.schema, response.value) !== undefined);
+export function mayBeHeld(response: ResponseImage, message: string | undefined): boolean {
+  return response.visitor !== undefined || message !== undefined;
 }
 
 /** What the screening decided of a response's events, as the webhooks consumer needs it. */
@@ -295,7 +297,7 @@ export interface ScreeningVerdicts {
  * are not announced: `held`).
  */
 export async function screeningVerdicts(store: TableClient, shardId: string, events: DomainEvent[]): Promise<ScreeningVerdicts> {
-  const created = events.filter(isScreened).filter((event) => mayBeHeld(event.after));
+  const created = events.filter(isScreened).filter(({ after }) => mayBeHeld(after, messageOf(after.schema, after.value)));
   const slotOf = (event: Created) => {
     const slot = counterSlots(event.after, new Date(event.after.createdAt)).find(
       (candidate) => candidate.entity === 'contentItem' && candidate.sk.startsWith('d#'),

@@ -1,5 +1,6 @@
 import type { ResponseImage } from '../../functions/domain/events';
 import { type Arrival, BASELINE_DAYS, DEFAULT_QUARANTINE_SETTINGS, floodReason, quarantineSettingsOf, surgeThreshold } from '../../functions/domain/quarantine';
+import { messageOf } from '../../functions/domain/spam';
 import { mayBeHeld } from '../../functions/stream/screening';
 
 /** The flood rules (functions/domain/quarantine.ts). */
@@ -171,16 +172,17 @@ describe('which new responses a rule may hold', () => {
   });
 
   test("a visitor's: the flood rules judge it, with or without a message", () => {
-    expect(mayBeHeld(response({ visitor: 'v1' }))).toBe(true);
-    expect(mayBeHeld(response({ visitor: 'v1' }), { spamCheck: false })).toBe(true);
+    expect(mayBeHeld(response({ visitor: 'v1' }), undefined)).toBe(true);
+    expect(mayBeHeld(response({ visitor: 'v1' }), 'Where is my refund?')).toBe(true);
   });
 
-  test("a site's server answer (no visitor): only its message, when the set checks messages", () => {
-    expect(mayBeHeld(response({}))).toBe(false);
+  test("a site's server answer (no visitor): only when it carries a message the spam check reads", () => {
+    expect(mayBeHeld(response({}), undefined)).toBe(false);
     const message = response({ schema: 'message', value: 'Where is my refund?' });
-    expect(mayBeHeld(message)).toBe(true);
-    expect(mayBeHeld(message, { spamCheck: true })).toBe(true);
-    expect(mayBeHeld(message, { spamCheck: false })).toBe(false);
-    expect(mayBeHeld(response({ schema: 'message', value: '' }))).toBe(false);
+    expect(mayBeHeld(message, messageOf(message.schema, message.value))).toBe(true);
+    // A set that checks no messages: the screening passes none.
+    expect(mayBeHeld(message, undefined)).toBe(false);
+    const empty = response({ schema: 'message', value: '' });
+    expect(mayBeHeld(empty, messageOf(empty.schema, empty.value))).toBe(false);
   });
 });
