@@ -22,7 +22,7 @@ import { localLambdaContext } from '../../local/lambda-context';
 import { attemptDelivery } from '../../functions/webhooks/attempts';
 import { nextDueAt } from '../../functions/webhooks/sweeper';
 import { createAccount, createContentSet, expectError, fieldPaths, startTestApi, tableSnapshot, type AccountKeys, type TestApi } from '../support/api';
-import { currentShardId } from '../support/stream-records';
+import { currentShardId, streamRecord } from '../support/stream-records';
 import { startReceiver, until, type Receiver, type ReceivedRequest } from '../support/webhook-receiver';
 
 // Each test waits for real deliveries; a loaded machine (the whole suite on 2 cores) needs time.
@@ -382,15 +382,8 @@ describe('events', () => {
     await hook.waitFor(1);
     // The same record again, as Lambda redelivers it (a retried, bisected or replayed batch).
     const { Item } = await documentClient.send(new GetCommand({ TableName: settings.tableName, Key: { pk: `response#${responseId}`, sk: 'response' } }));
-    const record: DynamoDBRecord = {
-      eventID: `replayed-${responseId}`,
-      eventName: 'INSERT',
-      dynamodb: {
-        Keys: marshall({ pk: Item!.pk, sk: Item!.sk }) as never,
-        NewImage: marshall(Item!, { removeUndefinedValues: true }) as never,
-        SequenceNumber: '1',
-      },
-    };
+    const record = streamRecord('INSERT', undefined, Item);
+    record.dynamodb!.SequenceNumber = '1';
     for (const batch of [[record], [record, record], [record]]) {
       expect(await deliverStreamRecords(store, await currentShardId(client, settings.tableName), batch)).toEqual({ batchItemFailures: [] });
     }
@@ -414,15 +407,9 @@ describe('events', () => {
     const shardId = await currentShardId(client, settings.tableName);
     const unscreened = async (responseId: string): Promise<DynamoDBRecord> => {
       const { Item } = await documentClient.send(new GetCommand({ TableName: settings.tableName, Key: { pk: `response#${responseId}`, sk: 'response' } }));
-      return {
-        eventID: `unscreened-${responseId}`,
-        eventName: 'INSERT',
-        dynamodb: {
-          Keys: marshall({ pk: Item!.pk, sk: Item!.sk }) as never,
-          NewImage: marshall(Item!, { removeUndefinedValues: true }) as never,
-          SequenceNumber: '9'.repeat(40),
-        },
-      };
+      const record = streamRecord('INSERT', undefined, Item);
+      record.dynamodb!.SequenceNumber = '9'.repeat(40);
+      return record;
     };
     const serverRecord = await unscreened(fromServer.responseId);
     expect(serverRecord.dynamodb!.NewImage).not.toHaveProperty('visitor');
