@@ -12,22 +12,29 @@
  * (its event source keeps one batch per shard, or per partition key, in flight).
  *
  * Erasure: a `response.deleted` event (the REMOVE record of `responses/erase`) comes after
- * the same response's earlier events in stream order, so by then every delivery of them is
- * queued, each with its pointer (store/webhooks.ts); the consumer deletes those deliveries,
- * whose bodies hold the erased response, whether or not any endpoint still subscribes. The
+ * the same response's earlier events in stream order, so by then every delivery of them that
+ * an earlier batch made is stored, each with its pointer (store/webhooks.ts); the consumer
+ * deletes those deliveries, whose bodies hold the erased response, whether or not any
+ * endpoint still subscribes. Earlier events in the same batch are not announced at all. The
  * `response.deleted` deliveries themselves carry ids only and stay. A replay of a response's
- * earlier record queues its delivery again, but the replay of the later REMOVE record
- * follows it (a stream is replayed forward from a position) and deletes it again: in the
- * same batch before any attempt; in a later batch only after the replayed delivery's first
- * attempt may have gone out again, as any replayed event's may.
+ * earlier record in a batch before the replayed REMOVE record (a stream is replayed forward
+ * from a position) sends and stores its delivery again, and the REMOVE deletes it again, as
+ * any replayed event may go out again.
  *
- * First attempts run in the same invocation, bounded by a time budget, on the deliveries
- * this invocation created (they are written already leased to it, 25 to a BatchWriteItem),
- * up to the endpoint's cap of requests at once (webhooks/attempts.ts), their outcomes written
- * 25 to a BatchWriteItem as they come. The batch's success
- * depends on queueing only: what could not be attempted in time is handed back to the
- * sweeper, and attempts' failures are retried by the sweeper on the schedule. A response
- * write never waits for, nor fails because of, a webhook: this runs on the stream.
+ * First attempts run in the same invocation, bounded by a time budget, up to the endpoint's
+ * cap of requests at once (webhooks/attempts.ts), before their deliveries are stored: each
+ * delivery is written once, with its first attempt's outcome, 25 to a BatchWriteItem as the
+ * outcomes come, or as queued (due now, for the sweeper) when it could not be attempted in
+ * time. Storing it before the attempt, leased, and again after it wrote each delivery (its
+ * body, its gsi1 entry, its due entry) twice, and that second write was most of this
+ * consumer's work under a burst (docs/scaling.md, "Webhooks under a burst"). Nothing can send
+ * a delivery before it is stored but this invocation: the sweeper and `webhooks/redeliver`
+ * see only stored ones, and the stream hands the record to no other invocation meanwhile.
+ * If the invocation dies (or the write fails) after a request left, the batch comes again and
+ * the event is sent again, with the same `webhook-id`: deliveries are at least once. The
+ * batch's success depends on storing only: attempts' failures are retried by the sweeper on
+ * the schedule. A response write never waits for, nor fails because of, a webhook: this runs
+ * on the stream.
  *
  * New responses are screened by the counting consumer before it counts them
  * (stream/screening.ts); this one announces a new response that a rule may hold (a
@@ -58,7 +65,7 @@ import {
   type DeliveryRecord,
   type WebhookRecord,
 } from '../store/webhooks';
-import { attemptDelivery, inParallel, newLease, type OutcomeRecorder } from '../webhooks/attempts';
+import { attemptDelivery, inParallel, type OutcomeRecorder } from '../webhooks/attempts';
 import {
   contentItemSubject,
   contentSetSubject,
@@ -79,10 +86,13 @@ import { screeningVerdicts } from './screening';
 /** Erasures run at once. */
 const ERASURE_CONCURRENCY = 25;
 /**
- * Deliveries an invocation attempts at once, over all endpoints (each endpoint's
- * requests are capped apart: WEBHOOK_ENDPOINT_CONCURRENCY); most wait on DynamoDB or the receiver.
+ * Requests an invocation has in flight at once, over all endpoints (each endpoint's are
+ * capped apart: WEBHOOK_ENDPOINT_CONCURRENCY). Only the request holds a place: the outcome's
+ * write does not, since the writes are gathered 25 to a BatchWriteItem and a place held
+ * through that wait kept the endpoint's cap from filling (one request open at a time under a
+ * burst, docs/scaling.md "Webhooks under a burst").
  */
-const DELIVERY_WORKERS = 64;
+const REQUESTS_AT_ONCE = 64;
 
 export interface DeliverOptions {
   clock?: () => Date;
@@ -243,13 +253,13 @@ function planDelivery(event: DomainEvent, body: WebhookBody, webhook: WebhookRec
 const OUTCOME_GATHER_MS = 20;
 
 /**
- * Writes the first attempts' outcomes of one invocation 25 to a BatchWriteItem, as they come:
- * unconditionally, as the deliveries were queued, since nothing else writes a delivery this
- * invocation holds (the sweeper claims only due ones, erasures of its responses come after
- * it, on the same shard; redeliver refuses a held one).
+ * Stores the deliveries of one invocation with their first attempts' outcomes, 25 to a
+ * BatchWriteItem, as they come: unconditionally, since nothing else writes a delivery before
+ * it is stored (the sweeper and redeliver see only stored ones; erasures of its responses come
+ * after it, on the same shard, and the batch before them is done by then).
  */
-function outcomeBatches(store: TableClient): OutcomeRecorder {
-  let gathered: { item: Record<string, unknown>; written: (recorded: boolean) => void; failed: (error: unknown) => void }[] = [];
+function outcomeBatches(store: TableClient, stored: Set<string>): OutcomeRecorder {
+  let gathered: { id: string; item: Record<string, unknown>; written: (recorded: boolean) => void; failed: (error: unknown) => void }[] = [];
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
     clearTimeout(timer);
@@ -261,7 +271,10 @@ function outcomeBatches(store: TableClient): OutcomeRecorder {
       chunk.map(({ item }) => item),
     ).then(
       () => {
-        for (const { written } of chunk) written(true);
+        for (const { id, written } of chunk) {
+          stored.add(id);
+          written(true);
+        }
       },
       (error: unknown) => {
         for (const { failed } of chunk) failed(error);
@@ -270,7 +283,7 @@ function outcomeBatches(store: TableClient): OutcomeRecorder {
   };
   return (settled, _lease, now) =>
     new Promise<boolean>((written, failed) => {
-      gathered.push({ item: deliveryItem(settled, now), written, failed });
+      gathered.push({ id: settled.id, item: deliveryItem(settled, now), written, failed });
       if (gathered.length >= BATCH_WRITE_LIMIT) flush();
       else timer ??= setTimeout(flush, OUTCOME_GATHER_MS);
     });
@@ -283,25 +296,27 @@ interface Invocation {
   clock: () => Date;
   /** The latest time a first attempt may start. */
   leaveBy: number;
-  /** Responses erased in this batch: their deliveries are deleted after queueing, and their bodies must not go out now. */
+  /** Responses erased in this batch: their earlier events are not announced (their bodies hold them). */
   erasedHere: ReadonlySet<string>;
   record: OutcomeRecorder;
-  inWorkerTurn: Limit;
+  /** The deliveries this invocation has stored (`record` adds them). */
+  stored: Set<string>;
+  inRequestTurn: Limit;
 }
 
 /**
- * Queues and attempts the deliveries of screened events; answers whether all of them are
- * queued (attempts' failures are the sweeper's).
+ * Attempts and stores the deliveries of screened events; answers whether all of them are
+ * stored (attempts' failures are the sweeper's).
  *
- * Queueing, exactly once per (record, endpoint): a consistent read of the deliveries, then
- * the missing ones written leased to this invocation, 25 to a BatchWriteItem. A redelivered
- * batch finds what an earlier delivery of its records queued; no other invocation queues
- * these records meanwhile (one batch of a shard at a time: Lambda's mapping and the local
- * reader's). Once each: a batch may hold a record twice, and a batch request refuses a key twice.
+ * Exactly once per (record, endpoint): a consistent read of the deliveries, then only the
+ * missing ones attempted and stored. A redelivered batch finds what an earlier delivery of
+ * its records stored; no other invocation has these records meanwhile (one batch of a shard
+ * at a time: Lambda's mapping and the local reader's). Once each: a batch may hold a record
+ * twice, and a batch request refuses a key twice.
  */
 async function deliverScreened(invocation: Invocation, matched: { event: DomainEvent & { type: WebhookEventType }; to: WebhookRecord[] }[]): Promise<boolean> {
-  const { store, now, clock, leaveBy, erasedHere, record, inWorkerTurn } = invocation;
-  let queued: Planned[];
+  const { store, now, clock, leaveBy, erasedHere, record, stored, inRequestTurn } = invocation;
+  let unsent: Planned[];
   try {
     const subjects = await loadSubjects(
       store,
@@ -312,11 +327,12 @@ async function deliverScreened(invocation: Invocation, matched: { event: DomainE
       .flatMap(({ event, to }) => {
         const body = eventBody(event, subjects, now)!;
         return to.map((webhook) => planDelivery(event, body, webhook, subjects, now));
-      });
+      })
+      .filter(({ delivery }) => !(delivery.responseId && erasedHere.has(delivery.responseId)));
     const unique = [...new Map(plans.map((planned) => [planned.delivery.id, planned])).values()];
     const pointers = unique.flatMap(({ delivery }) => (delivery.responseId ? [{ responseId: delivery.responseId, deliveryId: delivery.id }] : []));
     // The pointers (unconditional: a redelivered batch rewrites them harmlessly) beside the
-    // read, both before any delivery is written: a failure leaves no delivery without one.
+    // read, both before any delivery is sent or stored: a failure leaves no delivery without one.
     const [, found] = await Promise.all([
       putDeliveryPointers(store, pointers, now),
       getRawItemsChunked(
@@ -324,57 +340,38 @@ async function deliverScreened(invocation: Invocation, matched: { event: DomainE
         unique.map(({ delivery }) => deliveryKey(delivery.id)),
       ),
     ]);
-    // Leased from now, not from the invocation's start: the wait for verdicts must not eat the time to attempt.
-    const leasedAt = clock();
-    queued = unique
-      .filter((_, index) => found[index] === undefined)
-      .map((planned) => {
-        const lease = newLease(leasedAt);
-        return { ...planned, delivery: { ...planned.delivery, leaseToken: lease.token, leaseUntil: lease.until } };
-      });
+    unsent = unique.filter((_, index) => found[index] === undefined);
   } catch (error) {
     logger.error('preparing webhook deliveries failed', { error: error as Error, events: matched.length });
     return false;
   }
-  // Each 25 deliveries (a BatchWriteItem) are attempted as soon as they are written, not after
-  // the whole batch: the endpoint's cap (webhooks/attempts.ts) bounds its requests in flight,
-  // the workers the invocation's own work. What cannot leave within the budget is given back, due now.
-  const attempt = async ({ delivery, webhook }: Planned) => {
-    if (delivery.responseId && erasedHere.has(delivery.responseId)) return;
+  // What cannot leave within the budget is stored as queued, due now: the sweeper's.
+  const attempt = async ({ delivery, webhook }: Planned): Promise<boolean> => {
     try {
-      await attemptDelivery(store, delivery, webhook, clock, { leaveBy, record });
+      await attemptDelivery(store, delivery, webhook, clock, { leaveBy, record, requestTurn: inRequestTurn });
+      return true;
     } catch (error) {
-      // Queued and leased: when the lease ends the sweeper attempts it.
       logger.error('first webhook attempt failed', { error: error as Error, deliveryId: delivery.id });
     }
-  };
-  const chunks: Planned[][] = [];
-  for (let start = 0; start < queued.length; start += BATCH_WRITE_LIMIT) chunks.push(queued.slice(start, start + BATCH_WRITE_LIMIT));
-  const written = await Promise.all(
-    chunks.map(async (chunk) => {
-      try {
-        await putItemsBatched(
-          store,
-          chunk.map(({ delivery }) => deliveryItem(delivery, now)),
-        );
-      } catch (error) {
-        // What was written stays leased: the sweeper sends it when the lease ends, and the batch's retry finds it queued.
-        logger.error('queueing webhook deliveries failed', { error: error as Error, deliveries: chunk.length });
-        return false;
-      }
-      await Promise.all(chunk.map((planned) => inWorkerTurn(() => attempt(planned))));
+    if (stored.has(delivery.id)) return true;
+    // Failed before its outcome was stored (opening the endpoint's secret, a write): queued for the sweeper instead.
+    try {
+      await record(delivery, undefined, clock());
       return true;
-    }),
-  );
-  return written.every(Boolean);
+    } catch {
+      return false;
+    }
+  };
+  const outcomes = await Promise.all(unsent.map(attempt));
+  return outcomes.every(Boolean);
 }
 
 /**
- * Queues the deliveries of a batch of stream records and attempts them, those of each round
- * of screening verdicts as soon as it is in (while the rest wait for theirs), then deletes
- * those of erased responses. On a failure to queue or to erase, reports the first record
- * whose work is not all done (`batchItemFailures`): the batch is retried from there, what is
- * queued already is not queued again, and erasing again is harmless.
+ * Attempts and stores the deliveries of a batch of stream records, those of each round of
+ * screening verdicts as soon as it is in (while the rest wait for theirs), then deletes those
+ * of erased responses. On a failure to store or to erase, reports the first record whose work
+ * is not all done (`batchItemFailures`): the batch is retried from there, what is stored
+ * already is not sent or stored again, and erasing again is harmless.
  */
 export async function deliverStreamRecords(
   store: TableClient,
@@ -387,17 +384,19 @@ export async function deliverStreamRecords(
   const events = records.flatMap(eventsOf).filter(isWebhookEvent);
   if (events.length === 0) return { batchItemFailures: [] };
   const firstEvent = events[0].sequenceNumber;
+  const stored = new Set<string>();
   const invocation: Invocation = {
     store,
     now,
     clock,
     leaveBy: now.getTime() + (options.attemptBudgetMs ?? 20_000),
     erasedHere: new Set(events.flatMap((event) => (event.type === 'response.deleted' ? [event.before.id] : []))),
-    record: outcomeBatches(store),
-    inWorkerTurn: pLimit(DELIVERY_WORKERS),
+    record: outcomeBatches(store, stored),
+    stored,
+    inRequestTurn: pLimit(REQUESTS_AT_ONCE),
   };
 
-  /** The deliveries under way, a group per round of verdicts; each answers whether it queued all of its own. */
+  /** The deliveries under way, a group per round of verdicts; each answers whether it stored all of its own. */
   const groups: Promise<boolean>[] = [];
   let pending: DomainEvent[];
   try {
@@ -432,7 +431,7 @@ export async function deliverStreamRecords(
   if (!(await Promise.all(groups)).every(Boolean)) return { batchItemFailures: [{ itemIdentifier: firstEvent }] };
 
   // The record of the first new response still unscreened: it and what follows come again
-  // (what of them was screened is queued already, and is not queued twice).
+  // (what of them was screened is stored already, and is not sent or stored twice).
   const unscreened = pending[0]?.sequenceNumber;
   const handled =
     unscreened === undefined
@@ -441,7 +440,7 @@ export async function deliverStreamRecords(
           0,
           events.findIndex((event) => event.sequenceNumber === unscreened),
         );
-  // After queueing: the batch's own earlier events of an erased response are queued by now, and are deleted too.
+  // After storing: the deliveries of an erased response's events from earlier batches are deleted (this batch made none).
   const failedEvents = new Set<string>();
   const erasures = handled.filter((event) => event.type === 'response.deleted');
   await inParallel(erasures, ERASURE_CONCURRENCY, async (event) => {

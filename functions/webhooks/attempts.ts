@@ -7,6 +7,11 @@
  *                                                         \-> failed (schedule exhausted, 410,
  *                                                             redirect, other 4xx, refused target)
  *
+ * A first attempt from the stream consumer starts one step earlier: the delivery is not stored
+ * yet (it has no lease), it is attempted, and stored once with its outcome (or as queued when
+ * its turn came too late). Nothing else can send it meanwhile: the sweeper and
+ * `webhooks/redeliver` see only stored deliveries (stream/webhooks.ts says why this is safe).
+ *
  * Claiming moves a due delivery's `duesk` to the end of a lease, on the condition that it
  * still holds the value the claimer read: of two sweepers (or a sweeper and the consumer)
  * only one wins, so a delivery is never sent twice at once. The outcome is recorded only by
@@ -80,6 +85,8 @@ export interface AttemptOptions {
   leaveBy?: number;
   /** How the outcome is written (default: a Put conditional on the lease). */
   record?: OutcomeRecorder;
+  /** The caller's own cap on its requests in flight over all endpoints, inside the endpoint's turn (only the request waits for it). */
+  requestTurn?: Limit;
 }
 
 /** A request leaves only while the lease outlasts it (ATTEMPT_TIMEOUT_MS) by this much: time to record the outcome. */
@@ -155,8 +162,10 @@ const recordIfHeld =
         new PutCommand({
           TableName: store.tableName,
           Item: deliveryItem(settled, now),
-          ConditionExpression: 'leaseToken = :token',
-          ExpressionAttributeValues: { ':token': lease },
+          // Not stored yet (no lease): stored only if nobody stored it meanwhile.
+          ...(lease
+            ? { ConditionExpression: 'leaseToken = :token', ExpressionAttributeValues: { ':token': lease } }
+            : { ConditionExpression: 'attribute_not_exists(pk)' }),
         }),
       ),
     );
@@ -242,6 +251,9 @@ function inEndpointTurn<T>(webhookId: string, request: () => Promise<T>): Promis
 /**
  * Attempts a leased delivery to its webhook (undefined: removed) and records the outcome.
  * Never sends when the lease was lost meanwhile (the outcome write is conditional on it).
+ * A delivery without a lease is one not stored yet (the stream consumer's first attempt):
+ * its outcome is its first write, and when its turn comes too late it is stored as it is,
+ * queued for the sweeper.
  */
 export async function attemptDelivery(
   store: TableClient,
@@ -271,15 +283,18 @@ export async function attemptDelivery(
   const secrets = await liveSecrets(webhook, clock());
   const leaseEnds = delivery.leaseUntil ? Date.parse(delivery.leaseUntil) : Number.POSITIVE_INFINITY;
   const leaveBy = Math.min(options.leaveBy ?? Number.POSITIVE_INFINITY, leaseEnds - ATTEMPT_TIMEOUT_MS - LEASE_RESERVE_MS);
-  const result = await inEndpointTurn(webhook.id, async (): Promise<AttemptResult | undefined> => {
+  const send = async (): Promise<AttemptResult | undefined> => {
     // Its turn came too late: sent now, it could outlive the lease and leave twice (another holder's claim).
     const sentAt = clock();
     if (sentAt.getTime() > leaveBy) return undefined;
     // Signed when it leaves: its timestamp is the attempt's, however long it waited its turn.
     return sendAttempt({ url: webhook.url, body: delivery.body, messageId: messageId(delivery.id), secrets, now: sentAt, allowPrivate: options.allowPrivate });
-  });
+  };
+  const { requestTurn } = options;
+  const result = await inEndpointTurn(webhook.id, requestTurn ? () => requestTurn(send) : send);
   if (!result) {
-    await releaseDelivery(store, delivery, clock());
+    if (delivery.leaseToken) await releaseDelivery(store, delivery, clock());
+    else await (options.record ?? recordIfHeld(store))(delivery, undefined, clock());
     return { deliveryId: delivery.id, status: 'pending' };
   }
   const now = clock();

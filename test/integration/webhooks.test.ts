@@ -427,6 +427,86 @@ describe('events', () => {
     await ok('webhooks/remove', [id]);
   });
 
+  describe('a first attempt from the stream consumer', () => {
+    /** A site's server answer (nothing to screen), handed to the consumer as a new record of its own after `setUp`, which may subscribe. */
+    const freshRecord = async (setUp: () => Promise<void>) => {
+      const { responseId } = await ok('responses/create', [{ contentSetId: yesNoSet, key: `first-attempt-${Date.now()}`, value: 'yes' }]);
+      await api.drainStream();
+      await setUp();
+      const { Item } = await documentClient.send(new GetCommand({ TableName: settings.tableName, Key: { pk: `response#${responseId}`, sk: 'response' } }));
+      return { responseId, record: streamRecord('INSERT', undefined, Item), shardId: await currentShardId(client, settings.tableName) };
+    };
+
+    it('goes out before its delivery is stored, which is then written once with the outcome', async () => {
+      const storedAtRequest: Promise<unknown>[] = [];
+      // While the request is open (100 ms), the delivery named by its webhook-id is looked up.
+      const hook = await receiver((request) => {
+        storedAtRequest.push(getDelivery(store, String(request.headers['webhook-id']).slice('msg_'.length)));
+        return { status: 200, delayMs: 100 };
+      });
+      let webhookId = '';
+      const { responseId, record, shardId } = await freshRecord(async () => {
+        webhookId = (await createWebhook({ url: hook.url, events: ['response.created'] })).id;
+      });
+      expect(await deliverStreamRecords(store, shardId, [record])).toEqual({ batchItemFailures: [] });
+      expect(hook.requests).toHaveLength(1);
+      expect(JSON.parse(hook.requests[0].body).data.response.id).toBe(responseId);
+      expect(await Promise.all(storedAtRequest)).toEqual([undefined]);
+      const deliveryId = String(hook.requests[0].headers['webhook-id']).slice('msg_'.length);
+      const stored = await getDelivery(store, deliveryId);
+      expect(stored).toMatchObject({ id: deliveryId, webhookId, status: 'succeeded', attempts: 1, lastStatusCode: 200 });
+      expect(stored).not.toHaveProperty('leaseToken');
+      // The same batch again: found stored, not sent twice.
+      expect(await deliverStreamRecords(store, shardId, [record])).toEqual({ batchItemFailures: [] });
+      expect(hook.requests).toHaveLength(1);
+      await ok('webhooks/remove', [webhookId]);
+    });
+
+    it('is stored queued, due now, for the sweeper when its time is up or its endpoint cannot be signed for', async () => {
+      const hook = await receiver();
+      let webhookId = '';
+      const late = await freshRecord(async () => {
+        webhookId = (await createWebhook({ url: hook.url, events: ['response.created'] })).id;
+      });
+      const queued = await withoutSweeper(async () => {
+        expect(await deliverStreamRecords(store, late.shardId, [late.record], { attemptBudgetMs: 0 })).toEqual({ batchItemFailures: [] });
+        expect(hook.requests).toHaveLength(0);
+        const [delivery] = (await ok('webhooks/deliveries', [{ webhookId }])).items;
+        return delivery;
+      });
+      expect(queued).toMatchObject({ status: 'pending', attempts: 0 });
+      expect(Date.parse(queued.nextAttemptAt)).toBeLessThanOrEqual(Date.now());
+      expect(await getDelivery(store, queued.id)).not.toHaveProperty('leaseToken');
+      // The sweeper sends it.
+      await hook.waitFor(1);
+      expect(JSON.parse(hook.requests[0].body).data.response.id).toBe(late.responseId);
+
+      await ok('webhooks/remove', [webhookId]);
+
+      // An endpoint whose secret does not open (as after a change of the sealing key): nothing sent, the delivery queued all the same.
+      const unsignedHook = await receiver();
+      let unsignedId = '';
+      const unsigned = await freshRecord(async () => {
+        unsignedId = (await createWebhook({ url: unsignedHook.url, events: ['response.created'] })).id;
+        await documentClient.send(
+          new UpdateCommand({
+            TableName: settings.tableName,
+            Key: webhookKey(unsignedId),
+            UpdateExpression: 'SET secret = :broken',
+            ExpressionAttributeValues: { ':broken': 'not-sealed' },
+          }),
+        );
+      });
+      const unsent = await withoutSweeper(async () => {
+        expect(await deliverStreamRecords(store, unsigned.shardId, [unsigned.record])).toEqual({ batchItemFailures: [] });
+        return (await ok('webhooks/deliveries', [{ webhookId: unsignedId }])).items;
+      });
+      expect(unsignedHook.requests).toHaveLength(0);
+      expect(unsent).toEqual([expect.objectContaining({ status: 'pending', attempts: 0 })]);
+      await ok('webhooks/remove', [unsignedId]);
+    });
+  });
+
   it("responses/erase deletes the deliveries whose bodies held the person's responses; response.deleted (ids only) and other responses' deliveries stay", async () => {
     const hook = await receiver();
     const { id } = await createWebhook({ url: hook.url, projectId, events: ['response.created', 'response.updated', 'response.revoked', 'response.deleted'] });
