@@ -9,10 +9,11 @@ const CAP = 3;
 process.env.WEBHOOK_ENDPOINT_CONCURRENCY = String(CAP);
 
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import pLimit from 'p-limit';
 import { ANONYMOUS } from '../../functions/api/auth';
 import { createResponse } from '../../functions/operations/response-collection';
 import { defaultStore } from '../../functions/store/entity-store';
-import { deliveryItem, deliveryKey, getWebhook, pendingDelivery } from '../../functions/store/webhooks';
+import { deliveryItem, deliveryKey, getDelivery, getWebhook, pendingDelivery } from '../../functions/store/webhooks';
 import { attemptDelivery, newLease } from '../../functions/webhooks/attempts';
 import { LocalWebhookSweeper } from '../../local/webhook-sweeper';
 import { createAccount, createContentSet, startTestApi, type AccountKeys, type TestApi } from '../support/api';
@@ -78,6 +79,54 @@ describe('a burst of responses', () => {
     expect(bodies.map((body) => body.data.response.id).sort()).toEqual([...responseIds].sort());
     expect(new Set(receiver.requests.map((request) => request.headers['webhook-id'])).size).toBe(burst);
     expect(receiver.mostAtOnce).toBe(CAP);
+  });
+
+  it("a caller's cap over all endpoints (the stream consumer's) bounds their requests together, within each endpoint's cap", async () => {
+    const OVERALL = 4;
+    const second = await startReceiver(() => ({ status: 200, delayMs: 100 }));
+    try {
+      const created = await api.call<{ id: string }>('webhooks/create', [{ url: second.url, events: ['response.created'] }], { key: owner.admin });
+      const webhooks = [(await getWebhook(store, webhookId))!, (await getWebhook(store, created.body.id))!];
+      const first = { before: receiver.requests.length, mostAtOnce: receiver.mostAtOnce };
+      receiver.mostAtOnce = 0;
+      // Both receivers' requests in flight together: sampled as they go.
+      let mostTogether = 0;
+      const sampler = setInterval(() => {
+        mostTogether = Math.max(mostTogether, receiver.open + second.open);
+      }, 5);
+      const now = new Date();
+      // Not stored yet (no lease), as the stream consumer attempts them: each is stored once, with its outcome.
+      const deliveries = Array.from({ length: 12 }, (_, index) =>
+        pendingDelivery(
+          {
+            id: `overall-cap-${now.getTime()}-${index}`,
+            webhookId: webhooks[index % 2].id,
+            accountId: owner.accountId,
+            eventId: `evt_overall-cap-${index}`,
+            eventType: 'response.created',
+            body: '{"type":"response.created"}',
+          },
+          now,
+        ),
+      );
+      const requestTurn = pLimit(OVERALL);
+      const summaries = await Promise.all(
+        deliveries.map((delivery, index) => attemptDelivery(store, delivery, webhooks[index % 2], () => new Date(), { requestTurn })),
+      );
+      clearInterval(sampler);
+      expect(summaries.map((summary) => summary.status)).toEqual(deliveries.map(() => 'succeeded'));
+      expect(receiver.requests.length - first.before).toBe(6);
+      expect(second.requests).toHaveLength(6);
+      expect(receiver.mostAtOnce).toBeLessThanOrEqual(CAP);
+      expect(second.mostAtOnce).toBeLessThanOrEqual(CAP);
+      expect(mostTogether).toBe(OVERALL);
+      const stored = await Promise.all(deliveries.map((delivery) => getDelivery(store, delivery.id)));
+      expect(stored.map((delivery) => [delivery?.status, delivery?.attempts])).toEqual(deliveries.map(() => ['succeeded', 1]));
+      receiver.mostAtOnce = Math.max(receiver.mostAtOnce, first.mostAtOnce);
+      await api.call('webhooks/remove', [created.body.id], { key: owner.admin });
+    } finally {
+      await second.close();
+    }
   });
 
   it('gives a delivery back, unsent, when its turn would come too late in its lease', async () => {

@@ -18,7 +18,9 @@ export interface Receiver {
   requests: ReceivedRequest[];
   /** The answer to the n-th request (0-based); default 200. */
   reply: (request: ReceivedRequest, index: number) => Reply;
-  /** The most requests it had open at once (from their start to the end of the answer). */
+  /** The requests it has open now (from their start to the end of the answer). */
+  open: number;
+  /** The most requests it had open at once. */
   mostAtOnce: number;
   /** Until `count` requests have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
@@ -28,11 +30,10 @@ export interface Receiver {
 /** A webhook receiver on 127.0.0.1 (a free port) that records every request and answers as told. */
 export async function startReceiver(reply: Receiver['reply'] = () => 200, path = '/hook'): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
-  const receiver = { requests, reply, mostAtOnce: 0 } as Receiver;
-  let open = 0;
+  const receiver = { requests, reply, open: 0, mostAtOnce: 0 } as Receiver;
   const server: Server = createServer((request, response) => {
-    receiver.mostAtOnce = Math.max(receiver.mostAtOnce, ++open);
-    response.on('close', () => open--);
+    receiver.mostAtOnce = Math.max(receiver.mostAtOnce, ++receiver.open);
+    response.on('close', () => receiver.open--);
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
