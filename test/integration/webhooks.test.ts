@@ -79,6 +79,19 @@ async function withoutSweeper<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Sets one attribute of a stored webhook, as no operation would (a state to test against). */
+async function setWebhookAttribute(id: string, name: string, value: unknown): Promise<void> {
+  await documentClient.send(
+    new UpdateCommand({
+      TableName: settings.tableName,
+      Key: webhookKey(id),
+      UpdateExpression: 'SET #name = :value',
+      ExpressionAttributeNames: { '#name': name },
+      ExpressionAttributeValues: { ':value': value },
+    }),
+  );
+}
+
 const ofType = (requests: ReceivedRequest[], type: string) => requests.map((request) => JSON.parse(request.body)).filter((body) => body.type === type);
 
 beforeAll(async () => {
@@ -488,14 +501,7 @@ describe('events', () => {
       let unsignedId = '';
       const unsigned = await freshRecord(async () => {
         unsignedId = (await createWebhook({ url: unsignedHook.url, events: ['response.created'] })).id;
-        await documentClient.send(
-          new UpdateCommand({
-            TableName: settings.tableName,
-            Key: webhookKey(unsignedId),
-            UpdateExpression: 'SET secret = :broken',
-            ExpressionAttributeValues: { ':broken': 'not-sealed' },
-          }),
-        );
+        await setWebhookAttribute(unsignedId, 'secret', 'not-sealed');
       });
       const unsent = await withoutSweeper(async () => {
         expect(await deliverStreamRecords(store, unsigned.shardId, [unsigned.record])).toEqual({ batchItemFailures: [] });
@@ -803,14 +809,7 @@ describe('delivery', () => {
     expect(verify(overlap, rotated.secret).type).toBe('response.created');
     expect(verify(overlap, old).type).toBe('response.created');
     // The overlap ends after 24 hours: move its end into the past.
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: settings.tableName,
-        Key: webhookKey(id),
-        UpdateExpression: 'SET previousSecretUntil = :past',
-        ExpressionAttributeValues: { ':past': '2000-01-01T00:00:00.000Z' },
-      }),
-    );
+    await setWebhookAttribute(id, 'previousSecretUntil', '2000-01-01T00:00:00.000Z');
     await respond(yesNoSet, `rotated-later-${Date.now()}`, 'yes');
     const [, after] = await hook.waitFor(2);
     expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
