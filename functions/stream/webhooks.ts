@@ -30,8 +30,9 @@
  * consumer's work under a burst (docs/scaling.md, "Webhooks under a burst"). Nothing can send
  * a delivery before it is stored but this invocation: the sweeper and `webhooks/redeliver`
  * see only stored ones, and the stream hands the record to no other invocation meanwhile.
- * If the invocation dies (or the write fails) after a request left, the batch comes again and
- * the event is sent again, with the same `webhook-id`: deliveries are at least once. The
+ * A request that left before the invocation died goes out again with the batch, and one whose
+ * outcome's write failed goes out again from the sweeper (it is stored queued instead) or
+ * with the batch, each time with the same `webhook-id`: deliveries are at least once. The
  * batch's success depends on storing only: attempts' failures are retried by the sweeper on
  * the schedule. A response write never waits for, nor fails because of, a webhook: this runs
  * on the stream.

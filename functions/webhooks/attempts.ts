@@ -13,7 +13,7 @@
  * `webhooks/redeliver` see only stored deliveries (stream/webhooks.ts says why this is safe).
  *
  * Claiming moves a due delivery's `duesk` to the end of a lease, on the condition that it
- * still holds the value the claimer read: of two sweepers (or a sweeper and the consumer)
+ * still holds the value the claimer read: of two sweepers
  * only one wins, so a delivery is never sent twice at once. The outcome is recorded only by
  * the lease holder (`leaseToken`). A holder that dies (SIGKILL, Lambda timeout) leaves the
  * lease to expire: the delivery is due again then, and another sweep sends it.
