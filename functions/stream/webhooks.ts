@@ -88,10 +88,9 @@ import { screeningVerdicts } from './screening';
 const ERASURE_CONCURRENCY = 25;
 /**
  * Requests an invocation has in flight at once, over all endpoints (each endpoint's are
- * capped apart: WEBHOOK_ENDPOINT_CONCURRENCY). Only the request holds a place: the outcome's
- * write does not, since the writes are gathered 25 to a BatchWriteItem and a place held
- * through that wait kept the endpoint's cap from filling (one request open at a time under a
- * burst, docs/scaling.md "Webhooks under a burst").
+ * capped apart: WEBHOOK_ENDPOINT_CONCURRENCY). Only the request holds a place, not the
+ * outcome's write (gathered 25 to a BatchWriteItem): places held through that wait set the
+ * consumer's pace (docs/scaling.md "Webhooks under a burst").
  */
 const REQUESTS_AT_ONCE = 64;
 
