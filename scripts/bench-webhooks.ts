@@ -25,9 +25,10 @@
  * - Keeping up (burst): delivered per second against written per second in the same run,
  *   events that arrived twice, the most requests the receiver had open at once (the
  *   endpoint's cap, WEBHOOK_ENDPOINT_CONCURRENCY), and where an event's time went: waiting for
- *   the webhooks consumer to be handed its record, in the consumer before its delivery is
- *   written, waiting for and making the attempt, at the receiver; and the consumer's capacity:
- *   events per second of the time its function spent.
+ *   the webhooks consumer to be handed its record, in the consumer until its request reaches
+ *   the receiver (the first attempt goes before the delivery is stored), at the receiver, and
+ *   until the delivery is stored with its outcome; and the consumer's capacity: events per
+ *   second of the time its function spent.
  * - The consumer's own pace (backlog): the burst written while the webhooks consumer is
  *   stopped, then delivered at once: events per second with nothing to wait for.
  *
