@@ -15,6 +15,7 @@ import { Webhook } from 'standardwebhooks';
 import { createServer, type AddressInfo } from 'node:net';
 import { LocalWebhookSweeper } from '../../local/webhook-sweeper';
 import { defaultStore } from '../../functions/store/entity-store';
+import { keys } from '../../functions/store/items';
 import { getDelivery, getWebhook, webhookKey } from '../../functions/store/webhooks';
 import { deliverStreamRecords } from '../../functions/stream/webhooks';
 import { handler as sweeperHandler } from '../../functions/jobs/webhook-sweeper-handler';
@@ -77,6 +78,12 @@ async function withoutSweeper<T>(work: () => Promise<T>): Promise<T> {
   } finally {
     sweeper.start();
   }
+}
+
+/** The stream record of a stored response's creation, as Lambda hands it over (again). */
+async function creationRecord(responseId: string): Promise<DynamoDBRecord> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: settings.tableName, Key: keys.response(responseId) }));
+  return streamRecord('INSERT', undefined, Item);
 }
 
 /** Sets one attribute of a stored webhook, as no operation would (a state to test against). */
@@ -394,8 +401,7 @@ describe('events', () => {
     const { responseId } = await respond(yesNoSet, `replay-${Date.now()}`, 'yes');
     await hook.waitFor(1);
     // The same record again, as Lambda redelivers it (a retried, bisected or replayed batch).
-    const { Item } = await documentClient.send(new GetCommand({ TableName: settings.tableName, Key: { pk: `response#${responseId}`, sk: 'response' } }));
-    const record = streamRecord('INSERT', undefined, Item);
+    const record = await creationRecord(responseId);
     record.dynamodb!.SequenceNumber = '1';
     for (const batch of [[record], [record, record], [record]]) {
       expect(await deliverStreamRecords(store, await currentShardId(client, settings.tableName), batch)).toEqual({ batchItemFailures: [] });
@@ -419,8 +425,7 @@ describe('events', () => {
     // every watermark on the shard), handed over with no time to wait for verdicts.
     const shardId = await currentShardId(client, settings.tableName);
     const unscreened = async (responseId: string): Promise<DynamoDBRecord> => {
-      const { Item } = await documentClient.send(new GetCommand({ TableName: settings.tableName, Key: { pk: `response#${responseId}`, sk: 'response' } }));
-      const record = streamRecord('INSERT', undefined, Item);
+      const record = await creationRecord(responseId);
       record.dynamodb!.SequenceNumber = '9'.repeat(40);
       return record;
     };
@@ -446,8 +451,7 @@ describe('events', () => {
       const { responseId } = await ok('responses/create', [{ contentSetId: yesNoSet, key: `first-attempt-${Date.now()}`, value: 'yes' }]);
       await api.drainStream();
       await setUp();
-      const { Item } = await documentClient.send(new GetCommand({ TableName: settings.tableName, Key: { pk: `response#${responseId}`, sk: 'response' } }));
-      return { responseId, record: streamRecord('INSERT', undefined, Item), shardId: await currentShardId(client, settings.tableName) };
+      return { responseId, record: await creationRecord(responseId), shardId: await currentShardId(client, settings.tableName) };
     };
 
     it('goes out before its delivery is stored, which is then written once with the outcome', async () => {
