@@ -268,7 +268,8 @@ export async function attemptDelivery(
   }
   // A test event (webhooks/test) goes even to a disabled endpoint, once, and is not retried.
   const test = delivery.eventType === TEST_EVENT_TYPE;
-  const record = (outcome: Outcome, now: Date) => (options.record ?? recordIfHeld(store))(settledDelivery(delivery, outcome, now), delivery.leaseToken, now);
+  const recorder = options.record ?? recordIfHeld(store);
+  const record = (outcome: Outcome, now: Date) => recorder(settledDelivery(delivery, outcome, now), delivery.leaseToken, now);
   if (!webhook.enabled && !test) {
     const recorded = await record(
       {
@@ -294,7 +295,7 @@ export async function attemptDelivery(
   const result = await inEndpointTurn(webhook.id, requestTurn ? () => requestTurn(send) : send);
   if (!result) {
     if (delivery.leaseToken) await releaseDelivery(store, delivery, clock());
-    else await (options.record ?? recordIfHeld(store))(delivery, undefined, clock());
+    else await recorder(delivery, undefined, clock());
     return { deliveryId: delivery.id, status: 'pending' };
   }
   const now = clock();
