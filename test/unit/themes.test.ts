@@ -330,6 +330,23 @@ describe('curation replayed over a new discovery', () => {
     expect(again.themes.find((theme) => theme.id === refund)).toMatchObject({ label: 'Refund delays', curated: true });
   });
 
+  test('a renamed theme, and a moved message’s theme, stay when the discovery after the record continues neither', () => {
+    const refundless = messages.filter((message) => gold.get(message.id) !== 'refund');
+    const [moved] = refundless;
+    // On its own, that discovery drops the theme: none of its messages is left, and no cluster is like it.
+    expect(discoverThemes(refundless, { previous: first.model }).themes.some((theme) => theme.id === refund)).toBe(false);
+    const curation: Curation[] = [
+      { kind: 'rename', themeId: refund, label: 'Refund delays' },
+      { kind: 'move', messageId: moved.id, themeId: refund },
+    ];
+    const renamed = discoverThemes(refundless, { previous: first.model, curation });
+    expect(renamed.themes.find((theme) => theme.id === refund)).toMatchObject({ label: 'Refund delays', curated: true, messageIds: [moved.id] });
+    // Its model marks it curated: a later message like its old ones joins it.
+    const arrival = { id: 'r1', text: 'still waiting for my refund' };
+    const again = discoverThemes([...refundless, arrival], { previous: renamed.model, curation });
+    expect(again.themes.find((theme) => theme.id === refund)?.messageIds).toEqual(expect.arrayContaining([moved.id, arrival.id]));
+  });
+
   test('merged themes stay merged', () => {
     const curation: Curation[] = [{ kind: 'merge', themeIds: [crash, dark], into: crash }];
     const merged = discoverThemes(messages, { previous: first.model, curation });

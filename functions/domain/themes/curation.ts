@@ -33,6 +33,22 @@ export type Curation =
   | { kind: 'move'; messageId: string; themeId: string | null }
   | { kind: 'pin'; themeId: string; label: string; phrases: string[]; examples: string[] };
 
+/**
+ * The themes records name as ones to keep: renamed, merged into, pinned, or a moved message's
+ * target (a split names its parent only as where its messages come from). Each counts as curated from its record on, also in the discovery the
+ * record itself asks for: the last discovery's model, made before the record, does not mark
+ * it curated yet, and without this a theme that discovery happens not to continue would go,
+ * and with it what the person just decided about it.
+ */
+export function themesKeptBy(records: readonly Curation[]): Set<string> {
+  const kept = new Set<string>();
+  for (const record of records) {
+    if (record.kind === 'merge') kept.add(record.into);
+    else if (record.kind !== 'split' && record.themeId !== null) kept.add(record.themeId);
+  }
+  return kept;
+}
+
 /** A phrase as people type it, as the key messages' phrases are compared by (its words' stems). */
 export function phraseKey(phrase: string): string {
   return (

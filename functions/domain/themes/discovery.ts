@@ -2,7 +2,7 @@ import Graph from 'graphology';
 import louvain from 'graphology-communities-louvain';
 import { fnv1a } from '../text';
 import { type Corpus, centroidOf, centroidSimilarity, describe, MEMBER_THRESHOLD, readCorpus, type WorkingTheme } from './corpus';
-import { type Curation, replayCuration } from './curation';
+import { type Curation, replayCuration, themesKeptBy } from './curation';
 import { matchPrevious } from './stable-ids';
 import type { Discovery, Theme, ThemeMessage, ThemeModel, ThemeSketch } from './types';
 import { type Embedder, shippedWordVectors, type WordVectors, wordVectorEmbedder } from './embedder';
@@ -233,9 +233,14 @@ export function discoverThemes(messages: readonly ThemeMessage[], options: Disco
   const embedder = options.embedder ?? wordVectorEmbedder(lexicon);
   const corpus = readCorpus(messages, embedder, lexicon);
   const clusters = automaticClusters(corpus, { maxThemes: options.maxThemes ?? 30, minThemeSize: options.minThemeSize });
-  const previous = options.previous?.embedder === embedder.name || options.previous?.themes.length === 0 ? options.previous : undefined;
+  const kept = themesKeptBy(options.curation ?? []);
+  const last = options.previous && {
+    ...options.previous,
+    themes: options.previous.themes.map((sketch) => (kept.has(sketch.id) && !sketch.curated ? { ...sketch, curated: true } : sketch)),
+  };
+  const previous = last?.embedder === embedder.name || last?.themes.length === 0 ? last : undefined;
   const described = clusters.map((members) => ({ members, ...describe(corpus, members) }));
-  const matched = matchPrevious(corpus, described, options.previous, previous !== undefined);
+  const matched = matchPrevious(corpus, described, last, previous !== undefined);
   const working: WorkingTheme[] = matched.map(({ members, label, terms, id, sketch }) => ({
     id,
     label: sketch?.curated && sketch.label ? sketch.label : label,
@@ -246,7 +251,7 @@ export function discoverThemes(messages: readonly ThemeMessage[], options: Disco
     phraseKeys: sketch?.phraseKeys ?? [],
     examples: [],
   }));
-  const themes = replayCuration(corpus, working, options.curation ?? [], options.previous);
+  const themes = replayCuration(corpus, working, options.curation ?? [], last);
   return finish(corpus, themes);
 }
 
