@@ -28,6 +28,7 @@
  * Adding an operation: append a `benchCase({ name, baseline, prepare, call })` to CASES.
  * Nothing is asserted; numbers depend on the machine.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -434,7 +435,12 @@ async function main(): Promise<number> {
     const beforeConsumer = meter.snapshot();
     await countEverything();
     consumer = { ...meter.since(beforeConsumer), responses: CONSUMER_RESPONSES, items: CONSUMER_ITEMS };
-    consumerShapes = await consumerBatchShapes(counted);
+    // Sets of their own, with no response in the table: the screening's Query of a set's last
+    // 10 minutes finds only what a shape's batches hold (see consumerBatchShapes).
+    const shapesProject = await project(context, 'Batch shapes');
+    const shapeSets: string[] = [];
+    for (let index = 0; index < 10; index++) shapeSets.push(await contentSet(context, shapesProject, `shape-${index}`, 'reaction'));
+    consumerShapes = await consumerBatchShapes(shapeSets);
 
     process.stderr.write('Reading the sizes of stored items...\n');
     itemSizes = await storedItemSizes(rawClient, TABLE_NAME);
@@ -674,26 +680,38 @@ interface ConsumerShape {
   batchSize: number;
   items: number;
   sets: number;
+  /** UpdateItems per response of counter items (`agg#`). */
   counterUpdates: number;
-  /** Write units per response by the published rules (as DynamoDB Local reports single-item writes). */
+  /** UpdateItems per response of the address limit's records (`addressvisitors#`: store/address-visitors.ts). */
+  addressUpdates: number;
+  /** Write units per response by the published rules (as DynamoDB Local reports single-item writes), of the table and of its indexes. */
   table: number;
   indexes: number;
+  /** Read units per response by the published rules (the screening's reads; dynamo-meter.ts `estimated`). */
+  reads: number;
   /** Write units per response on the partition key that took the most, of the table and of any index. */
   hottestKey: { table: number; tableKey: string; index: number; indexKey: string };
 }
 
 /**
- * The counting consumer's writes per response for stream batches of a given shape: its
- * Lambda logic (countStreamRecords) fed synthetic INSERT records of one shard, writing to
- * the bench's DynamoDB Local through a metered client (scripts/dynamo-meter.ts: write units
- * as DynamoDB Local reports them for single-item writes, indexes included). Each shape's
- * responses are spread in order over the 24 hours of one day, so the day items grow to
- * what a day of that traffic makes. Per partition key, the units of each write (and of each
+ * The counting consumer's writes and reads per response for stream batches of a given
+ * shape: its Lambda logic (countStreamRecords) fed synthetic INSERT records of one shard,
+ * writing to the bench's DynamoDB Local through a metered client (scripts/dynamo-meter.ts:
+ * write units as DynamoDB Local reports them for single-item writes, indexes included;
+ * reads by the published rules). Each record is a widget's response, from a visitor of its
+ * own at an address of its own (as the widgets send them: the screening runs, and the
+ * address limit writes its record). Each shape's responses are spread in order over the 24
+ * hours of one day, so the day items grow to what a day of that traffic makes. They are
+ * stream records only, not items of the table: the screening's Query of the set's last 10
+ * minutes (its list index) finds none of a shape's earlier responses, so its reads are
+ * those of a set whose window holds little (a Query's least, per list shard), as at a
+ * quiet site; a busy set's window of up to 800 responses reads more (docs/scaling.md). Per partition key, the units of each write (and of each
  * index entry it writes, placed by the item the update returns) are added up exactly from
  * the requests: the hottest key's share per response is what bounds one page or one
  * project at DynamoDB's 1,000 WCU/s per partition.
  */
-async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[]> {
+async function consumerBatchShapes(contentSetIds: string[]): Promise<ConsumerShape[]> {
+  const [contentSetId] = contentSetIds;
   const { countStreamRecords } = await import('../functions/stream/counting');
   const { contentSetOf, keys } = await import('../functions/store/items');
   const { getRawItem } = await import('../functions/store/batch');
@@ -707,6 +725,7 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
   const client = createDynamoClient(settings);
   const meter = meterClient(client);
   const perKey = { table: new Map<string, number>(), indexes: new Map<string, number>() };
+  const updates = { counters: 0, addresses: 0 };
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as { Key?: Record<string, unknown>; Item?: Record<string, unknown>; ReturnConsumedCapacity?: string };
@@ -728,6 +747,10 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
         value && Object.values(value).every(isAttributeValue) ? unmarshall(value as never) : (value ?? {});
       // A PutItem (the batch's change record) names its key in its item, and its index keys too.
       const pk = String(plain(input.Key ?? input.Item).pk);
+      if (context.commandName === 'UpdateItemCommand' && pk.startsWith('agg#')) updates.counters += 1;
+      if (context.commandName === 'UpdateItemCommand' && pk.startsWith('addressvisitors#')) updates.addresses += 1;
+      // A shape's responses are as a site's visitors send them: no screening rule may hold one (a hold writes the response's item).
+      if (pk.startsWith('response#')) throw new Error(`the screening held a bench response (${context.commandName} ${pk})`);
       const item = plain(output.Attributes ?? input.Item);
       const add = (map: Map<string, number>, key: string, units: number) => map.set(key, (map.get(key) ?? 0) + units);
       add(perKey.table, pk, output.ConsumedCapacity?.Table?.CapacityUnits ?? 0);
@@ -755,6 +778,8 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
       ...scope,
       state: 'active',
       contribution: { option: sequence % 8, sentiment: 1, intensity: 0.5 },
+      visitor: createHash('sha256').update(`bench-visitor-${sequence}`).digest('base64url').slice(0, 22),
+      address: createHash('sha256').update(`bench-address-${sequence}`).digest('base64url').slice(0, 22),
       createdAt: createdAt.toISOString(),
       __edb_e__: 'response',
       __edb_v__: '1',
@@ -778,8 +803,10 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
   ]) {
     perKey.table.clear();
     perKey.indexes.clear();
+    Object.assign(updates, { counters: 0, addresses: 0 });
     const before = meter.snapshot();
-    const setIds = Array.from({ length: shape.sets }, (_, index) => (index === 0 ? contentSetId : `${contentSetId.slice(0, 18)}bench${index}`));
+    if (shape.sets > contentSetIds.length) throw new Error(`the shape ${shape.name} needs ${shape.sets} sets`);
+    const setIds = contentSetIds.slice(0, shape.sets);
     const pages = Array.from({ length: shape.items }, (_, index) => {
       const pageSet = setIds[index % setIds.length];
       return { contentSetId: pageSet, contentItemId: newContentItemId(pageSet) };
@@ -792,6 +819,7 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
       if (result.batchItemFailures.length > 0) throw new Error('the consumer reported a failure');
     }
     const spent = meter.since(before);
+    const total = (map: Map<string, number>) => [...map.values()].reduce((all, units) => all + units, 0);
     const hottest = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1])[0] ?? ['(none)', 0];
     const [tableKey, tableUnits] = hottest(perKey.table);
     const [indexKey, indexUnits] = hottest(perKey.indexes);
@@ -801,9 +829,12 @@ async function consumerBatchShapes(contentSetId: string): Promise<ConsumerShape[
       batchSize: shape.batchSize,
       items: shape.items,
       sets: shape.sets,
-      counterUpdates: (spent.commands.UpdateItemCommand ?? 0) / shape.responses,
-      table: spent.estimated.table / shape.responses,
-      indexes: spent.estimated.indexes / shape.responses,
+      counterUpdates: updates.counters / shape.responses,
+      addressUpdates: updates.addresses / shape.responses,
+      // The meter's table and index figures hold reads too (a Query of an index is the index's): the writes are summed per key above.
+      table: total(perKey.table) / shape.responses,
+      indexes: total(perKey.indexes) / shape.responses,
+      reads: spent.estimated.read / shape.responses,
       hottestKey: { table: tableUnits / shape.responses, tableKey, index: indexUnits / shape.responses, indexKey },
     });
   }

@@ -195,9 +195,13 @@ interface BenchResults {
       /** Pages the shape's responses land on, and their sets (absent before it was recorded: one). */
       items: number;
       sets?: number;
+      /** UpdateItems per response of counter items, and of the address limit's records. */
       counterUpdates: number;
+      addressUpdates: number;
+      /** Write units per response, of the table and of its indexes; read units per response. */
       table: number;
       indexes: number;
+      reads: number;
       hottestKey?: { table: number; tableKey: string; index: number; indexKey: string };
     }[];
   };
@@ -337,17 +341,17 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
   const consumer = results.consumer;
   if (!consumer?.batchShapes?.length) throw new Error('docs/bench-results.json has no consumer batch shapes: run npm run bench');
   const shapes = consumer.batchShapes;
-  // The consumers' reads per response (the screening's recent responses and day counters), as measured on the real stream.
+  // The consumers' reads per response on the real stream (the screening's recent responses and day counters).
   const consumerRead = consumer.perResponse.estimated.read ?? 0;
-  /** The consumer's cost per million responses for a batch shape: its writes, the measured reads, and one Lambda invocation per batch. */
+  /** The consumer's cost per million responses for a batch shape: its writes and reads as measured, and one Lambda invocation per batch. */
   const consumerCost = (shape: (typeof shapes)[number]) => {
     const write = shape.table + shape.indexes;
-    // Per batch: its counter updates, ASSUMPTIONS.consumerUpdatesInFlight at a time, then its change record.
-    const rounds = Math.ceil((shape.counterUpdates * shape.batchSize) / ASSUMPTIONS.consumerUpdatesInFlight) + 1;
+    // Per batch: its updates (counters and address records), ASSUMPTIONS.consumerUpdatesInFlight at a time, then its change record.
+    const rounds = Math.ceil(((shape.counterUpdates + shape.addressUpdates) * shape.batchSize) / ASSUMPTIONS.consumerUpdatesInFlight) + 1;
     const ms = ASSUMPTIONS.lambdaFixedMs + rounds * ASSUMPTIONS.consumerMsPerRequest;
     const lines = {
       writes: write * PRICES.dynamoWriteRequestUnitPerMillion,
-      reads: consumerRead * PRICES.dynamoReadRequestUnitPerMillion,
+      reads: shape.reads * PRICES.dynamoReadRequestUnitPerMillion,
       lambda: (PRICES.lambdaRequestPerMillion + gbSeconds(ms) * 1e6 * PRICES.lambdaArmGbSecond) / shape.batchSize,
     };
     return { write, lines, dollars: lines.writes + lines.reads + lines.lambda };
@@ -433,7 +437,9 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
   const unitRows = shapeColumns.map(({ shape, ranker, alerts: job }) => [
     shape.name,
     units(shape.counterUpdates),
+    units(shape.addressUpdates),
     `${units(shape.table)} + ${units(shape.indexes)}`,
+    units(shape.reads),
     `${units(ranker.write)} + ${units(ranker.read)}`,
     `${units(job.write)} + ${units(job.read)}`,
   ]);
@@ -441,7 +447,7 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
     ...Object.entries(responseLines).map(([part, value]) => [part, ...shapes.map(() => money(value))]),
     ...(
       [
-        ['consumer: DynamoDB writes (counters, change record)', (column) => column.consumer.lines.writes],
+        ['consumer: DynamoDB writes (counters, address limit, change record)', (column) => column.consumer.lines.writes],
         ['consumer: DynamoDB reads (screening)', (column) => column.consumer.lines.reads],
         ['consumer: Lambda (one invocation per batch)', (column) => column.consumer.lines.lambda],
         ['ranker: DynamoDB writes (list parts)', (column) => column.ranker.lines.writes],
@@ -519,18 +525,20 @@ export function costModel(results: BenchResults, rankings: RankingsResults, aler
       [
         'traffic',
         'counter updates per response',
+        'address-limit updates per response',
         'consumer WRU per response (table + indexes)',
+        'consumer RRU per response',
         'ranker WRU + RRU per response',
         'alerts job WRU + RRU per response',
       ],
       unitRows,
-      [false, true, true, true, true],
+      [false, true, true, true, true, true, true],
     ),
     '',
     `Most expensive shape: **${money(Math.max(...totals))} per million responses** (goal: at most $10). The quiet site (one response a minute) is charged a whole ranker run per response, as measured by the run "${quietRun.name}": ${units(quietRun.write / quietRun.runs)} WRU and ${units(quietRun.read / quietRun.runs)} RRU (the mean of ${quietRun.runs} runs, each on another page), less the ${units(idle.write)} WRU and ${units(idle.read)} RRU every run costs with nothing to do (fixed, below); a busy minute shares one run (${units(rankerRun('busy').write)} WRU, ${units(rankerRun('busy').read)} RRU for ${rankerRun('busy').responses} responses, \`npm run bench:rankings\`, ${rankings.date.slice(0, 10)}).`,
     '',
     `On DynamoDB Local's real stream (${consumer.responses} responses on ${consumer.items} pages, in the batches it delivered) the consumer made ` +
-      `${units(consumer.perResponse.counterUpdates)} counter updates per response (${units(consumer.perResponse.estimated.write ?? 0)} WRU), and read ${units(consumerRead)} RRU per response (the screening of floods and spam: a set's recent responses, an item's day counters), priced in every row above.`,
+      `${units(consumer.perResponse.counterUpdates)} counter updates per response (${units(consumer.perResponse.estimated.write ?? 0)} WRU), and read ${units(consumerRead)} RRU per response (the screening of floods and spam: a set's recent responses, an item's day counters). Each shape's rows above price what the consumer wrote and read for that shape's batches, each response a visitor's own at an address of its own, as the widgets send them (\`npm run bench\`, scripts/bench.ts \`consumerBatchShapes\`).`,
     '',
     `Plus fixed: WAF web ACL ${money(PRICES.wafWebAclPerMonth)} + ${ASSUMPTIONS.wafRules} rules × ${money(PRICES.wafRulePerMonth)}, Secrets Manager ${money(PRICES.secretsManagerSecretPerMonth)}, the ranker's run every minute (invocation and an idle run's ${units(idle.write)} WRU and ${units(idle.read)} RRU: checkpoint, empty reads) ${money(rankerMonthly)}, the alerts job's hourly run (an idle run's ${units(alertsIdle.write)} WRU and ${units(alertsIdle.read)} RRU) ${money(alertsMonthly)}: **${money(fixedWithoutRanker + rankerMonthly + alertsMonthly)} a month**. ` +
       `The alerts job's rows above: each hourly run reads the watch-list entries of the pages and sets its change records name; an entity's first run of a UTC day writes its entry and evaluates it, ${units(perEntity('write'))} WRU and ${units(perEntity('read'))} RRU per entity (with its project's entry; \`npm run bench:alerts\`, ${alerts.date.slice(0, 10)}), and marks it tested (1 WRU, by the code); its later runs that day read the entry (0.5 RRU) and write ${units(againWrite)} WRU (measured: its project's entry). A shape's batches come ${ASSUMPTIONS.batchesPerMinute} a minute, and its responses land on its pages evenly at random. ` +
