@@ -705,8 +705,9 @@ interface ConsumerShape {
  * stream records only, not items of the table: the screening's Query of the set's last 10
  * minutes (its list index) finds none of a shape's earlier responses, so its reads are
  * those of a set whose window holds little (a Query's least, per list shard), as at a
- * quiet site; a busy set's window of up to 800 responses reads more (docs/scaling.md). Per partition key, the units of each write (and of each
- * index entry it writes, placed by the item the update returns) are added up exactly from
+ * quiet site; a busy set's window of up to 800 responses reads more (docs/scaling.md). Per
+ * partition key, the units of each write (and of each index entry it writes, placed by the
+ * item the update returns) are added up exactly from
  * the requests: the hottest key's share per response is what bounds one page or one
  * project at DynamoDB's 1,000 WCU/s per partition.
  */

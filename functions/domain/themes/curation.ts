@@ -35,10 +35,11 @@ export type Curation =
 
 /**
  * The themes records name as ones to keep: renamed, merged into, pinned, or a moved message's
- * target (a split names its parent only as where its messages come from). Each counts as curated from its record on, also in the discovery the
- * record itself asks for: the last discovery's model, made before the record, does not mark
- * it curated yet, and without this a theme that discovery happens not to continue would go,
- * and with it what the person just decided about it.
+ * target (a split names its parent only as where its messages come from). Each counts as
+ * curated from its record on, also in the discovery the record itself asks for: the last
+ * discovery's model, made before the record, does not mark it curated yet, and without this
+ * a theme that discovery happens not to continue would go, and with it what the person just
+ * decided about it.
  */
 export function themesKeptBy(records: readonly Curation[]): Set<string> {
   const kept = new Set<string>();
