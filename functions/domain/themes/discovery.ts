@@ -233,14 +233,15 @@ export function discoverThemes(messages: readonly ThemeMessage[], options: Disco
   const embedder = options.embedder ?? wordVectorEmbedder(lexicon);
   const corpus = readCorpus(messages, embedder, lexicon);
   const clusters = automaticClusters(corpus, { maxThemes: options.maxThemes ?? 30, minThemeSize: options.minThemeSize });
+  // The last model, with the themes people's records keep marked curated (themesKeptBy).
   const kept = themesKeptBy(options.curation ?? []);
-  const last = options.previous && {
+  const previous = options.previous && {
     ...options.previous,
     themes: options.previous.themes.map((sketch) => (kept.has(sketch.id) && !sketch.curated ? { ...sketch, curated: true } : sketch)),
   };
-  const previous = last?.embedder === embedder.name || last?.themes.length === 0 ? last : undefined;
+  const sameEmbedder = previous?.embedder === embedder.name || previous?.themes.length === 0;
   const described = clusters.map((members) => ({ members, ...describe(corpus, members) }));
-  const matched = matchPrevious(corpus, described, last, previous !== undefined);
+  const matched = matchPrevious(corpus, described, previous, sameEmbedder);
   const working: WorkingTheme[] = matched.map(({ members, label, terms, id, sketch }) => ({
     id,
     label: sketch?.curated && sketch.label ? sketch.label : label,
@@ -251,7 +252,7 @@ export function discoverThemes(messages: readonly ThemeMessage[], options: Disco
     phraseKeys: sketch?.phraseKeys ?? [],
     examples: [],
   }));
-  const themes = replayCuration(corpus, working, options.curation ?? [], last);
+  const themes = replayCuration(corpus, working, options.curation ?? [], previous);
   return finish(corpus, themes);
 }
 
