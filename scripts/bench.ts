@@ -715,6 +715,10 @@ async function consumerBatchShapes(contentSetIds: string[]): Promise<ConsumerSha
   const [contentSetId] = contentSetIds;
   const { countStreamRecords } = await import('../functions/stream/counting');
   const { contentSetOf, keys } = await import('../functions/store/items');
+  const { addressVisitorsKey } = await import('../functions/store/address-visitors');
+  // The key prefixes of the address limit's records and of responses, as the store makes them.
+  const addressPrefix = addressVisitorsKey('').pk;
+  const responsePrefix = keys.response('').pk;
   const { getRawItem } = await import('../functions/store/batch');
   const { newContentItemId, newId } = await import('../functions/domain/text');
   const { createDocumentClient, createDynamoClient } = await import('../functions/store/dynamodb-clients');
@@ -749,9 +753,9 @@ async function consumerBatchShapes(contentSetIds: string[]): Promise<ConsumerSha
       // A PutItem (the batch's change record) names its key in its item, and its index keys too.
       const pk = String(plain(input.Key ?? input.Item).pk);
       if (context.commandName === 'UpdateItemCommand' && pk.startsWith('agg#')) updates.counters += 1;
-      if (context.commandName === 'UpdateItemCommand' && pk.startsWith('addressvisitors#')) updates.addresses += 1;
+      if (context.commandName === 'UpdateItemCommand' && pk.startsWith(addressPrefix)) updates.addresses += 1;
       // A shape's responses are as a site's visitors send them: no screening rule may hold one (a hold writes the response's item).
-      if (pk.startsWith('response#')) throw new Error(`the screening held a bench response (${context.commandName} ${pk})`);
+      if (pk.startsWith(responsePrefix)) throw new Error(`the screening held a bench response (${context.commandName} ${pk})`);
       const item = plain(output.Attributes ?? input.Item);
       const add = (map: Map<string, number>, key: string, units: number) => map.set(key, (map.get(key) ?? 0) + units);
       add(perKey.table, pk, output.ConsumedCapacity?.Table?.CapacityUnits ?? 0);
